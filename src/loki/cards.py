@@ -19,7 +19,7 @@ offsuit class has ``row < col`` (col = high rank).
 (51, 'As')
 >>> format_cards(parse_cards("QsJd2c"))
 'QsJd2c'
->>> HOLDING_INDEX[parse_card("Ah"), parse_card("As")]
+>>> int(HOLDING_INDEX[parse_card("Ah"), parse_card("As")])
 1325
 >>> CLASS_NAMES[holding_class(parse_cards("AhKh"))], CLASS_SIZES[class_index("AKo")]
 ('AKs', 12)
