@@ -21,7 +21,7 @@ offsuit class has ``row < col`` (col = high rank).
 'QsJd2c'
 >>> int(HOLDING_INDEX[parse_card("Ah"), parse_card("As")])
 1325
->>> CLASS_NAMES[holding_class(parse_cards("AhKh"))], CLASS_SIZES[class_index("AKo")]
+>>> CLASS_NAMES[holding_class(parse_cards("AhKh"))], int(CLASS_SIZES[class_index("AKo")])
 ('AKs', 12)
 """
 
