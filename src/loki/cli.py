@@ -25,5 +25,49 @@ def version() -> None:
     typer.echo(__version__)
 
 
+@app.command()
+def demo(
+    hands: int = typer.Option(5, "--hands", min=1, help="Number of hands to play."),
+    players: int = typer.Option(3, "--players", min=2, max=10, help="Players at the table (2-10)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the deal and of the random players."),
+) -> None:
+    """Self-play demo of the reference players (random and calling station) on the rules engine."""
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    from loki.cards import format_cards
+    from loki.engine import GameConfig
+    from loki.players import CallingStation, RandomPlayer
+    from loki.table import play_hand
+
+    console = Console()
+    cfg = GameConfig(n_players=players)
+    seats = [
+        RandomPlayer(seed * 1000 + i, name=f"random-{i}") if i % 2 == 0 else CallingStation(name=f"caller-{i}")
+        for i in range(players)
+    ]
+    rng = np.random.default_rng(seed)
+    totals = [0] * players
+    for h in range(hands):
+        st = play_hand(cfg, seats, h % players, rng)
+        cards = " ".join(f"{i}:{format_cards(st.hole_cards(i))}" for i in range(players))
+        pay = " ".join(f"{x:+d}" for x in st.payoffs)
+        console.print(
+            f"[bold]hand {h + 1}[/] button {st.button}  [cyan]{st.history}[/]  "
+            f"board {format_cards(st.board) or '-'}  holes {cards}  payoffs {pay}"
+        )
+        for i, x in enumerate(st.payoffs):
+            totals[i] += x
+    table = Table(title=f"{hands} hands, {players} players, seed {seed}")
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    table.add_column("chips", justify="right")
+    table.add_column("sb/hand", justify="right")
+    for i, p in enumerate(seats):
+        table.add_row(str(i), p.name, f"{totals[i]:+d}", f"{totals[i] / cfg.small_bet / hands:+.3f}")
+    console.print(table)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

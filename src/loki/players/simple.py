@@ -1,0 +1,39 @@
+"""Reference players: :class:`RandomPlayer` (uniform over the legal actions) and
+:class:`CallingStation` (always checks or calls)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from loki.engine import CALL, Action, PlayerView
+from loki.players.base import Player
+
+__all__ = ["RandomPlayer", "CallingStation"]
+
+
+class RandomPlayer(Player):
+    """Chooses uniformly among the legal actions, from its own seeded generator.
+
+    Args:
+        seed: int seed or ``numpy.random.Generator`` (None: unseeded, non-reproducible).
+        name: display name.
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None, name: str = "random"):
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.name = name
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        return legal_actions[int(self.rng.integers(len(legal_actions)))]
+
+
+class CallingStation(Player):
+    """Always checks or calls (never folds, never raises)."""
+
+    def __init__(self, name: str = "calling-station"):
+        self.name = name
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        return CALL

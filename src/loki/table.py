@@ -1,0 +1,107 @@
+"""Play hands between :class:`loki.players.Player` objects on the rules engine.
+
+>>> from loki.engine import GameConfig
+>>> from loki.players import CallingStation, RandomPlayer
+>>> cfg = GameConfig(n_players=3)
+>>> totals = play_session(cfg, [RandomPlayer(1), CallingStation(), RandomPlayer(2)], n_hands=20, seed=7)
+>>> len(totals), sum(totals)
+(3, 0)
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from loki.engine import Action, GameConfig, HandState, IllegalActionError, new_hand
+
+__all__ = ["PlayerActionError", "play_hand", "play_session"]
+
+
+class PlayerActionError(IllegalActionError):
+    """A player returned an action that is not legal (or not an action at all).
+
+    Attributes (besides ``seat``, ``action``, ``legal``): ``player`` (the player object).
+    """
+
+    def __init__(self, message: str, player, seat: int, action, legal: tuple):
+        super().__init__(message, seat, action, legal)
+        self.player = player
+
+
+def play_hand(config: GameConfig, players: Sequence, button: int = 0, rng=None, *,
+              hole_cards=None, board=None, stacks=None) -> HandState:
+    """Play one hand and return the finished :class:`~loki.engine.HandState`.
+
+    Args:
+        config: the rules; ``len(players)`` must equal ``config.n_players`` (player ``i`` sits in
+            seat ``i``).
+        players: :class:`~loki.players.Player` objects.
+        button: button seat for this hand.
+        rng: ``numpy.random.Generator`` or int seed dealing the cards not given.
+        hole_cards, board: fixed cards (replays, duplicate deals); see
+            :meth:`loki.engine.HandState.deal`.
+        stacks: per-hand stacks overriding ``config.stacks``.
+
+    Raises:
+        ValueError: wrong number of players, bad cards/button.
+        PlayerActionError: a player returned an illegal action; the message names the player.
+    """
+    n = config.n_players
+    if len(players) != n:
+        raise ValueError(f"{len(players)} players for a {n}-player game")
+    state = new_hand(config, button, hole_cards, board, rng, stacks=stacks)
+    for seat, pl in enumerate(players):
+        pl.begin_hand(seat, config, state.hole_cards(seat), button)
+    events = state.events
+    seen = 0
+    while True:
+        while seen < len(events):
+            ev = events[seen]
+            seen += 1
+            for pl in players:
+                pl.observe(ev)
+        seat = state.current_player
+        if seat is None:
+            break
+        legal = state.legal_actions()
+        pl = players[seat]
+        action = pl.act(state.view(seat), legal)
+        if action.__class__ is not Action:
+            try:
+                action = Action.parse(action)
+            except ValueError:
+                action = None
+        if action is None or action not in legal:
+            name = getattr(pl, "name", type(pl).__name__)
+            raise PlayerActionError(
+                f"player {name!r} ({type(pl).__name__}) in seat {seat} returned the illegal action {action!r} "
+                f"on the {state.street_name}; legal: {', '.join(a.name for a in legal)} (history {state.history!r})",
+                pl, seat, action, legal,
+            )
+        state.apply(action)
+    for seat, pl in enumerate(players):
+        pl.end_hand(state.view(seat))
+    return state
+
+
+def play_session(config: GameConfig, players: Sequence, n_hands: int, seed=None) -> list:
+    """Play ``n_hands`` hands, the button moving one seat left each hand (starting at seat 0).
+
+    Stacks (if finite) are reset to ``config.stacks`` at every hand.
+
+    Args:
+        seed: int seed or ``numpy.random.Generator`` for the deal.
+
+    Returns:
+        Net chips per seat over the session (list of ``config.n_players`` numbers; sum 0).
+    """
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    n = config.n_players
+    totals = [0] * n
+    for h in range(n_hands):
+        st = play_hand(config, players, h % n, rng)
+        for i, x in enumerate(st.payoffs):
+            totals[i] += x
+    return totals
