@@ -313,7 +313,9 @@ def test_events_sequence():
     ev = s.events
     assert ev[0] == HandStarted(2, 0, None)
     assert ev[1] == BlindPosted(0, 5, "small") and ev[2] == BlindPosted(1, 10, "big")
-    assert ev[3] == ActionTaken(0, RAISE, 15, 0, False) and ev[4] == ActionTaken(1, CALL, 10, 0, False)
+    # the context before each action: 5 to call / pot 15 / 1 bet (the BB) for the SB's raise
+    assert ev[3] == ActionTaken(0, RAISE, 15, 0, False, to_call=5, pot=15, bets=1, n_active=2)
+    assert ev[4] == ActionTaken(1, CALL, 10, 0, False, to_call=10, pot=30, bets=2, n_active=2)
     assert ev[5] == BoardDealt(1, tuple(parse_cards("AsKdQh")), tuple(parse_cards("AsKdQh")))
     assert isinstance(ev[-2], Showdown) and isinstance(ev[-1], HandEnded)
     assert ev[-1].payoffs == (0, 0)  # both play the broadway board

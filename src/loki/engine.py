@@ -278,13 +278,21 @@ class BlindPosted:
 @dataclass(slots=True)
 class ActionTaken:
     """``seat`` takes ``action`` in ``round`` (0..3), putting ``amount`` chips in the pot
-    (0 for a fold or a check); ``all_in`` when this left the player without chips."""
+    (0 for a fold or a check); ``all_in`` when this left the player without chips.
+
+    The situation the player faced *before* acting, for opponent modelling: ``to_call`` chips
+    to call, ``pot`` chips in the pot, ``bets`` bets/raises made this round (the big blind
+    counting as one pre-flop) and ``n_active`` players not folded."""
 
     seat: int
     action: Action
     amount: int
     round: int
     all_in: bool = False
+    to_call: int = 0
+    pot: int = 0
+    bets: int = 0
+    n_active: int = 0
 
 
 @dataclass(slots=True)
@@ -772,6 +780,8 @@ class HandState:
         bet = self._bet
         mb = self._maxbet
         facing = mb - bet[p]
+        if self._events is not None:
+            before = (facing, sum(self._total), self._nraises + (1 if self.round == 0 else 0), self._n_in)
         stk = self._stack
         allin = False
         if action is CALL:
@@ -836,7 +846,7 @@ class HandState:
         r = self.round
         self._hist[r] += "fcr"[action]
         if self._events is not None:
-            self._events.append(ActionTaken(p, action, amount, r, allin))
+            self._events.append(ActionTaken(p, action, amount, r, allin, *before))
         if not self._queue or self._n_in <= 1:
             self._end_round()
 

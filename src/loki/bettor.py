@@ -1,0 +1,192 @@
+"""Loki-1's post-flop Bettor: a rule-based priority chain on EHS' (PAPP98 papp/node45-48, node76; PENA99 pena/node24).
+
+The chain, first rule that applies wins (loki-algorithms.md §3):
+
+1. **Check-raise** (rule UNKNOWN; **DEFAULT**): first to act with ``EHS' ≥ make2`` and a live
+   opponent behind us who bet or raised in the previous round → check with probability
+   :attr:`BettorConfig.check_raise_probability` (0.5).  If someone then bets, rule 2 raises.
+2. **Strong hand**: ``EHS' ≥ make2`` (0.85) → Make2 (bet/raise while fewer than 2 bets this round, then call).
+3. **Medium hand**: ``EHS' ≥ make1`` (0.50) → Make1 (bet if nobody has bet; otherwise call, except
+   facing 2+ bets without having voluntarily put money in this round, where Make1 would fold: we then
+   fall through to the odds rules below rather than folding at once — our reading of a priority chain).
+4. **Semi-bluff** (Eq. 6.5): facing no bet and ``PPot ≥ Pot_Odds2 = 2B / ((pot + 4B) + 2B)``
+   → bet; once we have semi-bluffed, keep betting in later rounds while nobody else bets.
+5. **Pot odds** (Eq. 6.6, RECONSTRUCTED from the $20 pot / $4 call example):
+   ``Pot_Odds = to_call / (pot + to_call)`` with ``pot`` including the opponent's bet; call if
+   ``PPot ≥ Pot_Odds`` on the flop/turn or ``HS_n ≥ Pot_Odds`` on the river.
+6. **Showdown odds** (formula UNKNOWN; **DEFAULT**): on the turn, facing a bet, call if
+   ``EHS ≥ (to_call + B_next) / (pot + to_call + 2·B_next)`` (one more big bet on the river that the
+   opponent also calls); on the river this is the pot-odds test.
+7. Otherwise check if free, else fold.
+
+Style knobs (loki-algorithms.md §7 DEFAULT): ``aggressive_call_raise`` turns pot-odds calls into raises
+when ``EHS'`` exceeds it (aggressive styles: 0.65), ``semi_bluff`` switches rule 4.
+
+>>> spot = BettingSpot(street=1, pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1)
+>>> decide(HandValues(ehs_prime=0.3, ehs=0.25, hs_n=0.2, ppot=0.2), spot).rule
+'pot odds'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from loki.engine import Action
+from loki.strategies import Strategy, strategy_action
+
+__all__ = ["BettorConfig", "BettingSpot", "HandValues", "Decision", "pot_odds", "pot_odds2", "showdown_odds", "decide"]
+
+
+@dataclass(frozen=True)
+class BettorConfig:
+    """Thresholds of the Bettor.
+
+    Attributes:
+        make1: EHS' needed to bet / call (PAPP98 papp/node76: 0.50).
+        make2: EHS' needed to raise (papp/node76: 0.85).
+        semi_bluff: allow rule 4.
+        check_raise_probability: DEFAULT 0.5 (rule 1).
+        aggressive_call_raise: if set, a pot-odds call becomes a raise when EHS' exceeds it (DEFAULT style knob).
+    """
+
+    make1: float = 0.50
+    make2: float = 0.85
+    semi_bluff: bool = True
+    check_raise_probability: float = 0.5
+    aggressive_call_raise: float | None = None
+
+    def __post_init__(self):
+        if not 0.0 <= self.make1 <= self.make2 <= 1.0:
+            raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
+        if not 0.0 <= self.check_raise_probability <= 1.0:
+            raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
+
+
+@dataclass(frozen=True)
+class HandValues:
+    """Hand assessment inputs of the Bettor (see :mod:`loki.assessment`), all probabilities in 0..1.
+
+    ``ehs_prime`` = HS_n + (1 − HS_n)·PPot; ``ehs`` = HS_n·(1 − NPot) + (1 − HS_n)·PPot;
+    ``ppot`` is the one-card PPot1 (DEFAULT, loki-algorithms.md §1.3).
+    """
+
+    ehs_prime: float
+    ehs: float
+    hs_n: float
+    ppot: float
+
+
+@dataclass(frozen=True)
+class BettingSpot:
+    """The public betting situation of our decision.
+
+    Attributes:
+        street: 1 flop, 2 turn, 3 river.
+        pot: chips in the pot now, including every bet already made this round.
+        to_call: chips we must add to call (0 if checking is free).
+        bet_size: B, the bet size of this street in chips (small bet flop, big bet turn/river).
+        bets_this_round: bets and raises so far this street.
+        voluntarily_in: we already put chips in voluntarily this street.
+        can_raise: a bet/raise is legal.
+        first_to_act: nobody has acted before us this street.
+        aggressor_behind: a live opponent who acts after us bet or raised on the previous street.
+        semi_bluffing: we semi-bluffed on an earlier street of this hand.
+        next_bet_size: bet size of the next street (0 on the river), for showdown odds.
+    """
+
+    street: int
+    pot: float
+    to_call: float
+    bet_size: float
+    bets_this_round: int
+    voluntarily_in: bool = False
+    can_raise: bool = True
+    first_to_act: bool = False
+    aggressor_behind: bool = False
+    semi_bluffing: bool = False
+    next_bet_size: float | None = None
+
+    def __post_init__(self):
+        if self.street not in (1, 2, 3):
+            raise ValueError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
+        if self.pot < 0 or self.to_call < 0 or self.bet_size <= 0:
+            raise ValueError(f"bad amounts pot={self.pot!r}, to_call={self.to_call!r}, bet_size={self.bet_size!r}")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The Bettor's choice and the rule that produced it (for tests, logs and the Triple Generator)."""
+
+    action: Action
+    rule: str
+
+
+def pot_odds(pot: float, to_call: float) -> float:
+    """Pot_Odds = to_call / (pot + to_call), PAPP98 Eq. 6.6 (RECONSTRUCTED); pot includes the opponent's bet.
+
+    >>> round(pot_odds(20, 4), 4)
+    0.1667
+    """
+    return to_call / (pot + to_call) if to_call > 0 else 0.0
+
+
+def pot_odds2(pot: float, bet_size: float) -> float:
+    """Pot_Odds2 = 2B / ((pot + 4B) + 2B), PAPP98 Eq. 6.5 (semi-bluff: we could call a bet and a raise)."""
+    return 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size)
+
+
+def showdown_odds(pot: float, to_call: float, next_bet: float) -> float:
+    """DEFAULT showdown odds: (to_call + B_next) / (pot + to_call + 2·B_next) (loki-algorithms.md §3 rule 5)."""
+    return (to_call + next_bet) / (pot + to_call + 2.0 * next_bet)
+
+
+def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorConfig(), u: float = 1.0) -> Decision:
+    """Run the priority chain (module docstring) and return the action with the rule that fired.
+
+    Args:
+        values: EHS', EHS, HS_n, PPot of our hand.
+        spot: the betting situation.
+        config: thresholds and style knobs.
+        u: a uniform random number in [0, 1) for the check-raise coin (DEFAULT rule 1); the default 1.0
+            never check-raises, so the chain is deterministic unless the caller passes a draw.
+
+    Returns:
+        :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
+    """
+    c = config
+    e = values.ehs_prime
+    facing = spot.to_call > 1e-9
+    make2 = strategy_action(Strategy.MAKE2, 0.0, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
+    # 1. check-raise
+    if not facing and spot.first_to_act and spot.aggressor_behind and e >= c.make2 and u < c.check_raise_probability:
+        return Decision(Action.CALL, "check-raise")
+    # 2. strong hand: Make2
+    if e >= c.make2:
+        return Decision(make2, "make2")
+    # 3. medium hand: Make1
+    if e >= c.make1:
+        to_call_bets = spot.to_call / spot.bet_size
+        a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
+        if a is not Action.FOLD:
+            return Decision(a, "make1")
+    # 4. semi-bluff
+    if not facing and spot.can_raise and c.semi_bluff:
+        if values.ppot >= pot_odds2(spot.pot, spot.bet_size):
+            return Decision(Action.RAISE, "semi-bluff")
+        if spot.semi_bluffing and spot.bets_this_round == 0:
+            return Decision(Action.RAISE, "semi-bluff continuation")
+    if facing:
+        # 5. pot odds
+        po = pot_odds(spot.pot, spot.to_call)
+        chance = values.hs_n if spot.street == 3 else values.ppot
+        if chance >= po:
+            if c.aggressive_call_raise is not None and e > c.aggressive_call_raise and spot.can_raise:
+                return Decision(Action.RAISE, "pot odds (aggressive raise)")
+            return Decision(Action.CALL, "pot odds")
+        # 6. showdown odds
+        if spot.street >= 2:
+            nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
+            if values.ehs >= showdown_odds(spot.pot, spot.to_call, nb):
+                return Decision(Action.CALL, "showdown odds")
+        return Decision(Action.FOLD, "fold")
+    return Decision(Action.CALL, "check")
