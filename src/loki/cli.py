@@ -25,6 +25,23 @@ def version() -> None:
     typer.echo(__version__)
 
 
+@app.command("ir-tables")
+def ir_tables(
+    samples: int = typer.Option(1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."),
+    seed: int = typer.Option(1999, "--seed", help="Master seed (each class derives its own)."),
+    out: str = typer.Option(None, "--out", help="Output CSV (default: the shipped loki/data/income_rates.csv)."),
+) -> None:
+    """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 Eq. 5.1; loki-algorithms.md §2.1)."""
+    from rich.progress import Progress
+
+    from loki.income_rate import generate
+
+    with Progress() as progress:
+        task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
+        path = generate(samples, seed, out, progress=lambda done, total: progress.update(task, completed=done))
+    typer.echo(f"wrote {path}")
+
+
 @app.command()
 def demo(
     hands: int = typer.Option(5, "--hands", min=1, help="Number of hands to play."),

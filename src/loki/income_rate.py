@@ -1,0 +1,251 @@
+"""Income-rate (IR) tables IR2, IR4 and IR7 for the 169 hand classes.
+
+Papp built the tables by simulating 1,000,000 games per hand class against 1, 3
+and 6 opponents who "always call to the end", with ``IR = net_bankroll /
+hands_played`` (PAPP98 papp/node37, Eq. 5.1), published ×1000 in Appendix A.
+The raw rows are not available to us; the reference's reconstruction
+(loki-algorithms.md §2.1, OURCHECK) is that the published anchors fit
+
+    IR_N(h) = N × E_N(h) − 1
+
+exactly, where ``E_N(h)`` is the showdown pot share of ``h`` against ``N − 1``
+uniformly random hands (ties split) with everyone putting in the same stake.
+We regenerate the tables with that recipe: :func:`rollout_table` samples
+``n_samples`` deals per class in a compiled kernel (seeded per class, so the
+result does not depend on the order or the number of worker processes).
+
+The shipped tables (``loki/data/income_rates.csv``) were produced by::
+
+    loki ir-tables --samples 1000000 --seed 1999
+
+Published anchors (the tests check them): IR7 AA = +2043, IR7 72o = −495,
+IR2 32s = −279, IR2 32o = −351, IR4 A8s = 338 (PENA99's example).
+
+>>> tables = load_tables()
+>>> sorted(tables)
+[2, 4, 7]
+>>> tables[7].shape, tables[7].dtype
+((169,), dtype('float64'))
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from loki.cards import CLASS_NAMES, HOLDING_CARDS, HOLDING_CLASS, N_CLASSES, class_holdings
+from loki.evaluator import CARD_BIT, CARD_KEY, rank_from_key
+
+__all__ = [
+    "TABLE_PLAYERS",
+    "IRTable",
+    "class_pot_share",
+    "rollout_table",
+    "load_tables",
+    "write_tables",
+    "holding_ir",
+]
+
+#: Number of players of each table (the hand itself plus 1, 3 or 6 opponents): PAPP98 papp/node37.
+TABLE_PLAYERS = (2, 4, 7)
+
+_DATA_FILE = "income_rates.csv"
+
+
+@njit(cache=True)
+def _pot_share_kernel(c0, c1, n_players, n_samples, seed, card_key, card_bit):  # pragma: no cover - compiled
+    np.random.seed(seed)
+    deck = np.empty(50, dtype=np.int64)
+    k = 0
+    for c in range(52):
+        if c != c0 and c != c1:
+            deck[k] = c
+            k += 1
+    need = 2 * (n_players - 1) + 5
+    hole_key = card_key[c0] + card_key[c1]
+    hole_bits = card_bit[c0] | card_bit[c1]
+    total = 0.0
+    total_sq = 0.0
+    for _ in range(n_samples):
+        for i in range(need):
+            j = i + np.random.randint(50 - i)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        bkey = 0
+        bbits = 0
+        for i in range(5):
+            bkey += card_key[deck[i]]
+            bbits |= card_bit[deck[i]]
+        ours = rank_from_key(bkey + hole_key, bbits | hole_bits)
+        best_other = 0
+        n_tied = 1
+        lost = False
+        for o in range(n_players - 1):
+            a = deck[5 + 2 * o]
+            b = deck[6 + 2 * o]
+            r = rank_from_key(bkey + card_key[a] + card_key[b], bbits | card_bit[a] | card_bit[b])
+            if r > ours:
+                lost = True
+                break
+            if r == ours:
+                n_tied += 1
+        share = 0.0 if lost else 1.0 / n_tied
+        total += share
+        total_sq += share * share
+    return total, total_sq
+
+
+def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed: int) -> tuple[float, float]:
+    """Monte Carlo showdown pot share of a hand class against ``n_players − 1`` random hands.
+
+    Args:
+        hand_class: class id 0..168 or name (``"AKs"``).
+        n_players: 2..10, including the hand itself.
+        n_samples: number of sampled deals (opponent hands and a 5-card board).
+        seed: RNG seed for this class (same seed, same result).
+
+    Returns:
+        ``(mean share, standard error)``, both in pot fractions (0..1).
+
+    Raises:
+        ValueError: bad class, player count or sample count.
+    """
+    cid = hand_class if isinstance(hand_class, (int, np.integer)) else None
+    members = class_holdings(hand_class if cid is None else int(cid))
+    if not 2 <= n_players <= 10:
+        raise ValueError(f"n_players={n_players!r}: expected 2..10")
+    if n_samples < 2:
+        raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
+    c0, c1 = (int(x) for x in HOLDING_CARDS[members[0]])  # suit isomorphism: any member will do
+    tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), CARD_KEY, CARD_BIT)
+    mean = tot / n_samples
+    var = max(tot_sq / n_samples - mean * mean, 0.0)
+    return mean, float(np.sqrt(var / (n_samples - 1)))
+
+
+@dataclass(frozen=True)
+class IRTable:
+    """One income-rate table: ``values`` and ``stderr`` are ``(169,) float64`` in milli-bets per hand (×1000 scale)."""
+
+    n_players: int
+    values: np.ndarray
+    stderr: np.ndarray
+
+
+def _class_seed(seed: int, n_players: int, cid: int) -> int:
+    return (int(seed) * 1_000_003 + n_players * 1009 + cid) % (2**31 - 1)
+
+
+def rollout_table(n_players: int, n_samples: int = 1_000_000, seed: int = 1999, progress=None) -> IRTable:
+    """Income rates ``IR_N = N × E_N − 1`` (×1000) for all 169 classes (loki-algorithms.md §2.1 recipe).
+
+    Each class uses its own derived seed, so the table is reproducible and independent of evaluation order.
+
+    Args:
+        n_players: players at the table (2, 4, 7 for Papp's tables; any 2..10 allowed).
+        n_samples: deals per class (Papp: 1,000,000).
+        seed: master seed.
+        progress: optional callable ``progress(done, total)``.
+
+    Returns:
+        :class:`IRTable` with values and standard errors on the ×1000 scale.
+    """
+    values = np.empty(N_CLASSES)
+    errs = np.empty(N_CLASSES)
+    for cid in range(N_CLASSES):
+        m, se = class_pot_share(cid, n_players, n_samples, _class_seed(seed, n_players, cid))
+        values[cid] = 1000.0 * (n_players * m - 1.0)
+        errs[cid] = 1000.0 * n_players * se
+        if progress is not None:
+            progress(cid + 1, N_CLASSES)
+    return IRTable(n_players, values, errs)
+
+
+def write_tables(tables: dict[int, IRTable], path: str | Path, command: str = "") -> None:
+    """Write IR tables to the CSV format shipped in ``loki/data`` (one row per class)."""
+    ns = sorted(tables)
+    with open(path, "w", newline="") as fh:
+        fh.write("# Income-rate tables (x1000), IR_N = N * showdown_share - 1 vs N-1 random hands (PAPP98 Eq. 5.1; loki-algorithms.md 2.1)\n")
+        if command:
+            fh.write(f"# regenerate with: {command}\n")
+        w = csv.writer(fh)
+        w.writerow(["class"] + [f"IR{n}" for n in ns] + [f"IR{n}_stderr" for n in ns])
+        for cid, name in enumerate(CLASS_NAMES):
+            w.writerow([name] + [f"{tables[n].values[cid]:.1f}" for n in ns] + [f"{tables[n].stderr[cid]:.2f}" for n in ns])
+
+
+_CACHE: dict[int, np.ndarray] | None = None
+
+
+def load_tables(path: str | Path | None = None) -> dict[int, np.ndarray]:
+    """Load the IR tables: ``{2: (169,) float64, 4: ..., 7: ...}`` indexed by class id (×1000 scale).
+
+    Args:
+        path: a CSV written by :func:`write_tables`; default the shipped file.
+
+    Raises:
+        ValueError: a malformed file (missing classes or columns, non-numeric values), naming the file.
+    """
+    global _CACHE
+    if path is None and _CACHE is not None:
+        return _CACHE
+    if path is None:
+        text = resources.files("loki").joinpath("data", _DATA_FILE).read_text()
+        where = f"loki/data/{_DATA_FILE}"
+    else:
+        text = Path(path).read_text()
+        where = str(path)
+    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
+    header, body = rows[0], rows[1:]
+    cols = {name: i for i, name in enumerate(header)}
+    out: dict[int, np.ndarray] = {}
+    for n in TABLE_PLAYERS:
+        if f"IR{n}" not in cols:
+            raise ValueError(f"{where}: missing column IR{n}")
+        arr = np.full(N_CLASSES, np.nan)
+        for r in body:
+            try:
+                arr[CLASS_NAMES.index(r[0])] = float(r[cols[f"IR{n}"]])
+            except (ValueError, IndexError) as e:
+                raise ValueError(f"{where}: bad row {r!r}: {e}") from None
+        if np.isnan(arr).any():
+            raise ValueError(f"{where}: IR{n} lacks classes {[CLASS_NAMES[i] for i in np.flatnonzero(np.isnan(arr))]}")
+        arr.setflags(write=False)
+        out[n] = arr
+    if path is None:
+        _CACHE = out
+    return out
+
+
+def holding_ir(n_players: int) -> np.ndarray:
+    """``(1326,) float64``: the IR of every holding from table ``IR{n_players}`` (n_players in 2, 4, 7)."""
+    tables = load_tables()
+    if n_players not in tables:
+        raise ValueError(f"no IR table for {n_players} players: expected one of {sorted(tables)}")
+    return tables[n_players][HOLDING_CLASS]
+
+
+def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | None = None, progress=None) -> Path:
+    """Roll out IR2, IR4 and IR7 and write them (default: the shipped ``loki/data/income_rates.csv``).
+
+    This is what ``loki ir-tables`` runs.  Returns the path written.
+    """
+    path = Path(out) if out is not None else Path(__file__).parent / "data" / _DATA_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tables = {}
+    for i, n in enumerate(TABLE_PLAYERS):
+        def prog(done, total, i=i):
+            if progress is not None:
+                progress(i * total + done, len(TABLE_PLAYERS) * total)
+        tables[n] = rollout_table(n, n_samples, seed, prog)
+    write_tables(tables, path, command=f"loki ir-tables --samples {n_samples} --seed {seed}")
+    global _CACHE
+    _CACHE = None
+    return path

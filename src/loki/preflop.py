@@ -1,0 +1,279 @@
+"""Loki-1's pre-flop strategy selection (PAPP98 §6.1, papp/node44 and node76; PENA99 pena/node21).
+
+Pipeline (loki-algorithms.md §2.2–§2.5):
+
+1. Expected number of players, Eq. 6.2 (RECONSTRUCTED):
+   ``E = num_inpot + probability_play × num_yet_to_act`` with ``probability_play = 0.6``,
+   rounded to the nearest integer; group "2" (E ≤ 2), "3-4" (E ≤ 4) or "5+".
+2. The group picks the income-rate table (IR2, IR4, IR7: inferred, PENA99's example
+   value 338 for A♥8♥ with 4 players is IR4).
+3. Thresholds, Eq. 6.1: ``threshold(strategy) = base + increment × position`` with one
+   ``[base, increment]`` pair per (group, tightness, strategy) (Table B.1).
+4. The most aggressive strategy whose threshold ≤ IR is chosen (Figure 6.1), and kept for
+   the whole pre-flop round.
+
+Table B.1 is mostly unknown.  Published entries used as published: tight/3-4/Make2 =
+[200, 50]; moderate/3-4 bases Make1 50, Make2 200, Make4 580.  Everything else is a
+**DEFAULT** (reference §2.5): the group 3-4 rows of the reference's table, groups 2 and
+5+ derived by *percentile matching* against IR2/IR7 (same fraction of the 1,326 holdings
+above the position-0 threshold; increments scaled by the ratio of IR standard
+deviations), then the Make1 bases shifted by :data:`MAKE1_CALIBRATION` (measured in
+10-handed self-play to give ≈18 / 21 / 24 % of hands played; see docs/CALIBRATION.md).
+
+The small blind (PENA99: six strategies) has fixed Call1/Call2 thresholds, UNKNOWN in
+the sources; **DEFAULT**: ``Call1_SB = T(Make1) − 100`` and ``Call2_SB = T(Make2) − 100``
+at the small blind's position.
+
+>>> th = PreflopThresholds.default()
+>>> th.pair("3-4", "moderate", Strategy.MAKE2)
+(200.0, 50.0)
+>>> group_for(expected_players(num_inpot=3, num_yet_to_act=1))
+'3-4'
+>>> choose_strategy(338, th.thresholds("3-4", "moderate", position=0)).name
+'MAKE2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from typing import Collection, Sequence
+
+from loki.cards import CLASS_SIZES
+from loki.income_rate import load_tables
+from loki.strategies import Strategy
+
+__all__ = [
+    "PROBABILITY_PLAY",
+    "GROUPS",
+    "TIGHTNESS",
+    "GROUP_TABLE",
+    "MAKE1_CALIBRATION",
+    "expected_players",
+    "group_for",
+    "PreflopThresholds",
+    "choose_strategy",
+    "preflop_situation",
+]
+
+#: Fraction of players yet to act expected to play to the flop (PAPP98 Eq. 6.2, "by default 0.60").
+PROBABILITY_PLAY = 0.6
+GROUPS = ("2", "3-4", "5+")
+TIGHTNESS = ("tight", "moderate", "loose")
+#: Which IR table a group reads (inferred from PENA99's example; loki-algorithms.md §2.3).
+GROUP_TABLE = {"2": 2, "3-4": 4, "5+": 7}
+_THRESHOLD_STRATEGIES = (Strategy.MAKE1, Strategy.MAKE2, Strategy.MAKE4)
+
+#: DEFAULT group 3-4 rows (reference §2.5); published: tight Make2 [200, 50], moderate bases 50/200/580.
+_BASE_34 = {
+    "loose": {Strategy.MAKE1: (0.0, 40.0), Strategy.MAKE2: (150.0, 50.0), Strategy.MAKE4: (550.0, 50.0)},
+    "moderate": {Strategy.MAKE1: (50.0, 40.0), Strategy.MAKE2: (200.0, 50.0), Strategy.MAKE4: (580.0, 50.0)},
+    "tight": {Strategy.MAKE1: (100.0, 40.0), Strategy.MAKE2: (200.0, 50.0), Strategy.MAKE4: (620.0, 50.0)},
+}
+
+#: DEFAULT: shift (IR ×1000 units) added to the Make1 base of groups 2 and 5+ after percentile matching,
+#: calibrated by 10-handed self-play towards 18 / 21 / 24 % of hands played (docs/CALIBRATION.md).
+MAKE1_CALIBRATION = {"tight": 0.0, "moderate": 0.0, "loose": 0.0}
+
+#: DEFAULT: the small blind's Call1/Call2 thresholds sit this far below T(Make1)/T(Make2).
+SB_CALL_MARGIN = 100.0
+
+
+def expected_players(num_inpot: int, num_yet_to_act: int, probability_play: float = PROBABILITY_PLAY) -> float:
+    """Expected number of players to see the flop, PAPP98 Eq. 6.2 (RECONSTRUCTED).
+
+    Args:
+        num_inpot: players who have already put money in (blinds, callers, raisers), ourselves included.
+        num_yet_to_act: players after us who have not acted yet this round (blinds excluded: they have posted).
+        probability_play: fraction of those expected to play (default 0.6).
+
+    Raises:
+        ValueError: negative counts.
+
+    >>> expected_players(3, 1)
+    3.6
+    """
+    if num_inpot < 1 or num_yet_to_act < 0:
+        raise ValueError(f"num_inpot={num_inpot!r} must be ≥ 1 and num_yet_to_act={num_yet_to_act!r} ≥ 0")
+    return num_inpot + probability_play * num_yet_to_act
+
+
+def group_for(expected: float) -> str:
+    """Player-count group of an expected number of players, rounded half up: "2", "3-4" or "5+"."""
+    e = int(np.floor(expected + 0.5))
+    return "2" if e <= 2 else ("3-4" if e <= 4 else "5+")
+
+
+def _holding_weighted(values_by_class: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    order = np.argsort(-values_by_class, kind="stable")
+    return values_by_class[order], CLASS_SIZES[order].astype(float)
+
+
+def _fraction_at_least(values_by_class: np.ndarray, t: float) -> float:
+    return float(CLASS_SIZES[values_by_class >= t].sum()) / 1326.0
+
+
+def _value_at_fraction(values_by_class: np.ndarray, frac: float) -> float:
+    """The IR value v such that about ``frac`` of the holdings have IR ≥ v (nearest class boundary)."""
+    vals, sizes = _holding_weighted(values_by_class)
+    cum = np.cumsum(sizes) / 1326.0
+    i = int(np.searchsorted(cum, frac - 1e-12))
+    if i >= len(vals):
+        return float(vals[-1])
+    return float(vals[i])
+
+
+def _weighted_std(values_by_class: np.ndarray) -> float:
+    w = CLASS_SIZES / 1326.0
+    m = float((w * values_by_class).sum())
+    return float(np.sqrt((w * (values_by_class - m) ** 2).sum()))
+
+
+@dataclass(frozen=True)
+class PreflopThresholds:
+    """Table B.1: ``[base, increment]`` per (group, tightness, strategy), IR ×1000 units.
+
+    ``pairs[group][tightness][strategy] = (base, increment)``; thresholds are
+    ``base + increment × position`` (Eq. 6.1).  Build the DEFAULT with :meth:`default`,
+    or pass your own (e.g. for the tight/loose style presets, see :meth:`shifted`).
+    """
+
+    pairs: dict = field(repr=False)
+
+    @classmethod
+    def default(cls, make1_calibration: dict | None = None) -> "PreflopThresholds":
+        """The DEFAULT Table B.1 (module docstring): 3-4 rows as given, 2 and 5+ by percentile matching."""
+        tables = load_tables()
+        cal = MAKE1_CALIBRATION if make1_calibration is None else make1_calibration
+        ir4 = tables[4]
+        sd4 = _weighted_std(ir4)
+        pairs: dict = {g: {} for g in GROUPS}
+        for t in TIGHTNESS:
+            pairs["3-4"][t] = dict(_BASE_34[t])
+            for g in ("2", "5+"):
+                irg = tables[GROUP_TABLE[g]]
+                scale = _weighted_std(irg) / sd4
+                row = {}
+                for s, (base, inc) in _BASE_34[t].items():
+                    b = _value_at_fraction(irg, _fraction_at_least(ir4, base))
+                    if s is Strategy.MAKE1:
+                        b += cal.get(t, 0.0)
+                    row[s] = (round(b, 1), round(inc * scale, 1))
+                pairs[g][t] = row
+        return cls(pairs)
+
+    def pair(self, group: str, tightness: str, strategy: Strategy) -> tuple[float, float]:
+        """``(base, increment)`` of one entry.
+
+        Raises:
+            ValueError: unknown group, tightness or strategy without a threshold (Make0, Call1, Call2).
+        """
+        self._check(group, tightness)
+        if strategy not in _THRESHOLD_STRATEGIES:
+            raise ValueError(f"strategy {strategy!r} has no threshold: expected Make1, Make2 or Make4")
+        return self.pairs[group][tightness][Strategy(strategy)]
+
+    def thresholds(self, group: str, tightness: str, position: int) -> dict:
+        """``{Strategy: threshold}`` for Make1, Make2, Make4 at ``position`` (Eq. 6.1)."""
+        self._check(group, tightness)
+        if position < 0:
+            raise ValueError(f"position={position!r}: expected ≥ 0")
+        return {s: b + i * position for s, (b, i) in self.pairs[group][tightness].items()}
+
+    def shifted(self, delta: float) -> "PreflopThresholds":
+        """A copy with every base raised by ``delta`` (IR ×1000 units): > 0 tighter, < 0 looser."""
+        return PreflopThresholds(
+            {g: {t: {s: (b + delta, i) for s, (b, i) in row.items()} for t, row in tr.items()} for g, tr in self.pairs.items()}
+        )
+
+    @staticmethod
+    def _check(group: str, tightness: str) -> None:
+        if group not in GROUPS:
+            raise ValueError(f"unknown group {group!r}: expected one of {GROUPS}")
+        if tightness not in TIGHTNESS:
+            raise ValueError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
+
+
+def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> Strategy:
+    """Figure 6.1: the most aggressive strategy whose threshold ≤ ``ir``.
+
+    Args:
+        ir: income rate of our hand class in the group's table (×1000).
+        thresholds: ``{Strategy.MAKE1: t1, Strategy.MAKE2: t2, Strategy.MAKE4: t4}`` at our position.
+        small_blind: the small blind's special case (six strategies; DEFAULT Call1/Call2 thresholds
+            ``T(Make1) − 100`` and ``T(Make2) − 100``).
+
+    Returns:
+        the chosen :class:`Strategy` (Make0 when no threshold is met).
+    """
+    t1, t2, t4 = thresholds[Strategy.MAKE1], thresholds[Strategy.MAKE2], thresholds[Strategy.MAKE4]
+    if ir >= t4:
+        return Strategy.MAKE4
+    if ir >= t2:
+        return Strategy.MAKE2
+    if small_blind:
+        if ir >= t2 - SB_CALL_MARGIN:
+            return Strategy.CALL2
+        if ir >= t1:
+            return Strategy.MAKE1
+        if ir >= t1 - SB_CALL_MARGIN:
+            return Strategy.CALL1
+        return Strategy.MAKE0
+    if ir >= t1:
+        return Strategy.MAKE1
+    return Strategy.MAKE0
+
+
+def preflop_situation(
+    order: Sequence[int], me: int, small_blind: int, big_blind: int, folded: Collection[int], acted: Collection[int]
+) -> tuple[int, int, int]:
+    """``(num_inpot, num_yet_to_act, position)`` for our pre-flop decision (PAPP98 papp/node44, Eq. 6.1–6.2).
+
+    Args:
+        order: seats in pre-flop acting order of the first orbit (left of the big blind first, the big
+            blind last; heads-up: the button/small blind, then the big blind).
+        me: our seat.
+        small_blind, big_blind: the blinds' seats.
+        folded: seats that have folded.
+        acted: seats that have voluntarily acted (called, raised, checked) this round; posting a blind is
+            not an action.
+
+    Returns:
+        - ``num_inpot``: live players who have put chips in (blinds, callers, raisers), plus ourselves;
+        - ``num_yet_to_act``: live players after us who have not acted and are not blinds;
+        - ``position``: live players still to act after us before the small blind's turn comes round
+          again (the button 0; the small blind 1 when the big blind is still to act; the big blind 0).
+          The thesis example (six-handed, two folds, only the button behind us) gives 1.
+
+    Raises:
+        ValueError: ``me`` or a blind not in ``order``.
+
+    >>> preflop_situation([3, 4, 5, 0, 1, 2], me=5, small_blind=1, big_blind=2, folded={3, 4}, acted={3, 4})
+    (3, 1, 1)
+    """
+    for s, what in ((me, "me"), (small_blind, "small_blind"), (big_blind, "big_blind")):
+        if s not in order:
+            raise ValueError(f"{what}={s!r} is not in the acting order {list(order)!r}")
+    folded, acted = set(folded), set(acted)
+    live = [s for s in order if s not in folded]
+    blinds = {small_blind, big_blind}
+    inpot = {s for s in live if s in blinds or s in acted}
+    inpot.add(me)
+    i = list(order).index(me)
+    n = len(order)
+    yet = 0
+    position = 0
+    for k in range(1, n):
+        s = order[(i + k) % n]
+        if s == small_blind:
+            break
+        if s in folded or s in acted:
+            continue
+        position += 1
+        if s not in blinds:
+            yet += 1
+    if me == small_blind and big_blind not in folded and big_blind not in acted:
+        position = 1
+    return len(inpot), yet, position
