@@ -1,0 +1,396 @@
+"""Tests for loki.assessment: HS, PPot/NPot, EHS, all-holdings kernels, against an independent oracle.
+
+The oracle is a slow, straightforward Python enumeration that ranks hands with
+**phevaluator** (lower = stronger there), never with loki.evaluator.  It follows the
+reference formulas literally: every opponent holding, every completion, ``w/K`` added to
+HP per completion.  It uses phevaluator's compiled entry points
+``phevaluator._pheval.evaluate_{5,6,7}cards`` (about 5x faster than the public
+``evaluate_cards``; private, hence phevaluator==0.6.0 is pinned in pyproject).  Card ids
+are the same (4*rank + suit) in both libraries.
+
+Case counts: HS 200 per street (cheap); PPot1/NPot1 200 per street (≈48k evaluations per
+case); PPot2/NPot2 only 20 cases, because each needs the full 1,070,190-case enumeration
+(≈0.7 s per case in Python even with the fast entry point, so 200 cases would take minutes).
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+from phevaluator._pheval import evaluate_5cards, evaluate_6cards, evaluate_7cards
+
+from loki.assessment import (
+    Assessment,
+    assess,
+    ehs,
+    ehs_prime,
+    ehs_prime_all,
+    hand_potential,
+    hand_potential_all,
+    hand_potential_all_counts,
+    hand_potential_counts,
+    hand_strength,
+    hand_strength_all,
+    hand_strength_all_counts,
+    hand_strength_counts,
+    ppot_npot,
+    rank_holdings,
+)
+from loki.assessment.potential import hp1_kernel
+from loki.assessment.strength import hs_counts_kernel
+from loki.cards import HOLDING_CARDS, N_HOLDINGS, live_holdings, parse_cards, parse_holding
+from loki.weights import WeightTable, field_array
+
+EV = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
+TOL = 1e-9
+
+
+# ---------------------------------------------------------------------------------------
+# the oracle
+# ---------------------------------------------------------------------------------------
+def _state(ours, theirs):
+    """0 ahead, 1 tied, 2 behind, from phevaluator ranks (lower is stronger)."""
+    return 0 if ours < theirs else (1 if ours == theirs else 2)
+
+
+def bf_hs_counts(hole, board, w, dead=()):
+    ev = EV[len(board) + 2]
+    known = set(hole) | set(board) | set(dead)
+    ours = ev(*hole, *board)
+    tot = [0.0, 0.0, 0.0]
+    for h in range(N_HOLDINGS):
+        c0, c1 = (int(c) for c in HOLDING_CARDS[h])
+        if c0 in known or c1 in known:
+            continue
+        tot[_state(ours, ev(c0, c1, *board))] += w[h]
+    return np.array(tot)
+
+
+def bf_hp(hole, board, w, n_next, dead=()):
+    """HP (3x3, per-completion weight w/K) and HPTotal by literal enumeration."""
+    ev_now = EV[len(board) + 2]
+    ev_end = EV[len(board) + 2 + n_next]
+    known = set(hole) | set(board) | set(dead)
+    ours_now = ev_now(*hole, *board)
+    deck = [c for c in range(52) if c not in known]
+    ours_end = {comp: ev_end(*hole, *board, *comp) for comp in itertools.combinations(deck, n_next)}
+    hp = np.zeros((3, 3))
+    tot = np.zeros(3)
+    for h in range(N_HOLDINGS):
+        c0, c1 = (int(c) for c in HOLDING_CARDS[h])
+        if c0 in known or c1 in known or w[h] == 0:
+            continue
+        now = _state(ours_now, ev_now(c0, c1, *board))
+        tot[now] += w[h]
+        rest = [c for c in deck if c != c0 and c != c1]
+        comps = list(itertools.combinations(rest, n_next))
+        k = len(comps)
+        for comp in comps:
+            hp[now, _state(ours_end[comp], ev_end(c0, c1, *board, *comp))] += w[h] / k
+    return hp, tot
+
+
+def bf_ppot_npot(hp, tot):
+    dp = tot[2] + tot[1] / 2
+    dn = tot[0] + tot[1] / 2
+    pp = (hp[2, 0] + hp[2, 1] / 2 + hp[1, 0] / 2) / dp if dp > 0 else 0.0
+    nn = (hp[0, 2] + hp[0, 1] / 2 + hp[1, 2] / 2) / dn if dn > 0 else 0.0
+    return pp, nn
+
+
+def random_weights(rng):
+    """Non-uniform weights: a spread of magnitudes, about 20% exact zeros."""
+    w = rng.random(N_HOLDINGS) ** 2 * rng.choice([0.01, 1.0, 5.0], N_HOLDINGS)
+    w[rng.random(N_HOLDINGS) < 0.2] = 0.0
+    return w
+
+
+def random_case(rng, n_board):
+    cards = rng.choice(52, 2 + n_board, replace=False)
+    return [int(c) for c in cards[:2]], [int(c) for c in cards[2:]]
+
+
+def _hs(counts):
+    a, t, b = counts
+    return (a + t / 2) / (a + t + b)
+
+
+# ---------------------------------------------------------------------------------------
+# published worked examples
+# ---------------------------------------------------------------------------------------
+def test_pena_example_ah8h():
+    """PENA99 pena/node23: A♥8♥ on 9♥8♣2♣, uniform: 903/6/172 of 1,081, HS 0.84, HS^3 0.59."""
+    a, t, b = hand_strength_counts("Ah8h", "9h8c2c", np.ones(N_HOLDINGS))
+    assert (a, t, b) == (903.0, 6.0, 172.0) and a + t + b == 1081
+    hs = hand_strength("Ah8h", "9h8c2c", np.ones(N_HOLDINGS))
+    assert hs == pytest.approx(906 / 1081) and round(hs, 2) == 0.84
+    assert round(hand_strength("Ah8h", "9h8c2c", np.ones(N_HOLDINGS), n_opponents=3), 2) == 0.59
+    r = assess("Ah8h", "9h8c2c", WeightTable(), n_opponents=3)
+    assert round(r.hs_n, 2) == 0.59 and r.hand_strength_counts == (903.0, 6.0, 172.0)
+
+
+# Papp Table 5.1 (papp/node40), rows now ahead/tied/behind, columns after 7 cards.
+PAPP_TABLE_5_1 = np.array([[449005, 3211, 169504], [0, 8370, 540], [91981, 1036, 346543]])
+
+
+def test_papp_example_adqc():
+    """A♦Q♣ on 3♥4♣J♥, uniform (papp/node40; AAAI98): HS 0.585 (628/9/444), PPot2 0.208, NPot2 0.274.
+
+    The exact enumeration (w/K per completion, /2 denominators) gives exactly Papp's 3×3
+    table: 1,070,190 cases, 91,981 of them behind-now/ahead-at-the-end.  Hence
+    PPot2 = (91981 + 1036/2 + 0/2) / (990·444 + 990·9/2) = 92499/444015 = 0.208324 and
+    NPot2 = (169504 + 3211/2 + 540/2) / (990·628 + 990·9/2) = 171379.5/626175 = 0.273693,
+    the published 0.208 and 0.274 to three decimals: no difference to explain.
+    The one-card look-ahead (turn only) gives PPot1 = 0.108312, NPot1 = 0.145402.
+    """
+    u = np.ones(N_HOLDINGS)
+    assert hand_strength_counts("AdQc", "3h4cJh", u) == (628.0, 9.0, 444.0)
+    assert round(hand_strength("AdQc", "3h4cJh", u), 3) == 0.585
+    hp, tot = hand_potential_counts("AdQc", "3h4cJh", u, lookahead=2)
+    assert np.allclose(hp * 990, PAPP_TABLE_5_1, rtol=0, atol=1e-8)
+    assert np.array_equal(tot, [628.0, 9.0, 444.0])
+    pp, nn = hand_potential("AdQc", "3h4cJh", u, lookahead=2)
+    assert pp == pytest.approx(92499 / 444015, abs=1e-12) and round(pp, 3) == 0.208
+    assert nn == pytest.approx(171379.5 / 626175, abs=1e-12) and round(nn, 3) == 0.274
+    pp1, nn1 = hand_potential("AdQc", "3h4cJh", u, lookahead=1)
+    assert pp1 == pytest.approx(0.108312, abs=5e-7) and nn1 == pytest.approx(0.145402, abs=5e-7)
+    a = assess("AdQc", "3h4cJh", u, lookahead=2)
+    assert a.ppot == pp and a.npot == nn
+    assert a.ehs == pytest.approx(a.hs * (1 - nn) + (1 - a.hs) * pp)
+    assert a.ehs_prime == pytest.approx(a.hs + (1 - a.hs) * pp)
+
+
+# ---------------------------------------------------------------------------------------
+# kernels against the oracle, random non-uniform ranges
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n_board", [3, 4, 5])
+def test_hs_matches_oracle(n_board):
+    rng = np.random.default_rng(100 + n_board)
+    for _ in range(200):
+        hole, board = random_case(rng, n_board)
+        w = random_weights(rng)
+        got = np.array(hand_strength_counts(hole, board, w))
+        want = bf_hs_counts(hole, board, w)
+        assert np.allclose(got, want, rtol=0, atol=TOL), (hole, board)
+        assert hand_strength(hole, board, w) == pytest.approx(_hs(want), abs=TOL)
+
+
+@pytest.mark.parametrize("n_board", [3, 4])
+def test_ppot1_matches_oracle(n_board):
+    rng = np.random.default_rng(200 + n_board)
+    for _ in range(200):
+        hole, board = random_case(rng, n_board)
+        w = random_weights(rng)
+        hp, tot = hand_potential_counts(hole, board, w, lookahead=1)
+        bhp, btot = bf_hp(hole, board, w, 1)
+        assert np.allclose(hp, bhp, rtol=0, atol=TOL) and np.allclose(tot, btot, rtol=0, atol=TOL)
+        pp, nn = hand_potential(hole, board, w, lookahead=1)
+        bpp, bnn = bf_ppot_npot(bhp, btot)
+        assert pp == pytest.approx(bpp, abs=TOL) and nn == pytest.approx(bnn, abs=TOL)
+
+
+def test_ppot2_matches_oracle():
+    """20 flop cases only: the oracle needs ~1M phevaluator calls per case (see module doc)."""
+    rng = np.random.default_rng(300)
+    for _ in range(20):
+        hole, board = random_case(rng, 3)
+        w = random_weights(rng)
+        hp, tot = hand_potential_counts(hole, board, w, lookahead=2)
+        bhp, btot = bf_hp(hole, board, w, 2)
+        assert np.allclose(hp, bhp, rtol=0, atol=TOL) and np.allclose(tot, btot, rtol=0, atol=TOL)
+        pp, nn = hand_potential(hole, board, w, lookahead=2)
+        bpp, bnn = bf_ppot_npot(bhp, btot)
+        assert pp == pytest.approx(bpp, abs=TOL) and nn == pytest.approx(bnn, abs=TOL)
+
+
+def test_river_potential_is_zero():
+    w = np.ones(N_HOLDINGS)
+    hp, tot = hand_potential_counts("AdQc", "3h4cJh9s2d", w)
+    assert np.all(hp == 0) and np.allclose(tot, bf_hs_counts(parse_cards("AdQc"), parse_cards("3h4cJh9s2d"), w))
+    assert hand_potential("AdQc", "3h4cJh9s2d", w) == (0.0, 0.0)
+    a = assess("AdQc", "3h4cJh9s2d", w)
+    assert a.ppot == a.npot == 0.0 and a.ehs == a.hs_n == a.ehs_prime
+
+
+# ---------------------------------------------------------------------------------------
+# every holding at once
+# ---------------------------------------------------------------------------------------
+def _live_w(w, dead):
+    return np.where(live_holdings(dead), w, 0.0)
+
+
+@pytest.mark.parametrize("n_board", [3, 4, 5])
+def test_hs_all_matches_per_holding(n_board):
+    rng = np.random.default_rng(400 + n_board)
+    for trial in range(6):
+        board = [int(c) for c in rng.choice(52, n_board, replace=False)]
+        rest = [c for c in range(52) if c not in board]
+        dead = [int(c) for c in rng.choice(rest, 2 * (trial % 2), replace=False)]
+        w = random_weights(rng)
+        if trial == 5:
+            w = np.ones(N_HOLDINGS)
+        counts, npos = hand_strength_all_counts(board, w, dead)
+        hs = hand_strength_all(board, w, dead)
+        wl = _live_w(w, board + dead)
+        alive = live_holdings(board + dead)
+        assert np.all(npos[~alive] == -1) and np.all(np.isnan(hs[~alive]))
+        bd = np.array(board, dtype=np.int64)
+        for h in np.flatnonzero(alive):
+            c0, c1 = (int(c) for c in HOLDING_CARDS[h])
+            one = np.array(hs_counts_kernel(c0, c1, bd, wl))
+            assert np.allclose(counts[:, h], one, rtol=0, atol=TOL)
+            assert hs[h] == pytest.approx(_hs(one), abs=TOL)
+        # and a few straight against the oracle
+        for h in rng.choice(np.flatnonzero(alive), 5, replace=False):
+            want = bf_hs_counts([int(c) for c in HOLDING_CARDS[h]], board, w, dead)
+            assert np.allclose(counts[:, h], want, rtol=0, atol=TOL)
+
+
+def test_hs_all_undefined_where_no_live_opponent_weight():
+    board = parse_cards("2c7d9h")
+    w = np.zeros(N_HOLDINGS)
+    w[parse_holding("AsKs")] = 1.0  # the only opponent holding
+    hs = hand_strength_all(board, w)
+    assert np.isnan(hs[parse_holding("AsQd")])  # shares the As: faces nothing
+    assert np.isnan(hs[parse_holding("AsKs")])
+    assert hs[parse_holding("QdQc")] == 1.0 and hs[parse_holding("3d4s")] == 0.0
+    assert hand_strength_all(board, w, fill=-1.0)[parse_holding("AsQd")] == -1.0
+    assert np.array_equal(rank_holdings(board) > 0, live_holdings(board))
+
+
+@pytest.mark.parametrize("n_board", [3, 4])
+def test_ppot1_all_matches_per_holding(n_board):
+    rng = np.random.default_rng(500 + n_board)
+    for trial in range(4):
+        board = [int(c) for c in rng.choice(52, n_board, replace=False)]
+        w = np.ones(N_HOLDINGS) if trial == 0 else random_weights(rng)
+        hp, tot, npos = hand_potential_all_counts(board, w)
+        pp, nn = hand_potential_all(board, w)
+        alive = live_holdings(board)
+        assert np.all(np.isnan(pp[~alive])) and np.all(hp[~alive] == 0)
+        bd = np.array(board, dtype=np.int64)
+        for h in np.flatnonzero(alive):
+            c0, c1 = (int(c) for c in HOLDING_CARDS[h])
+            one_hp, one_tot = hp1_kernel(c0, c1, bd, w)
+            assert np.allclose(hp[h], one_hp, rtol=0, atol=TOL), (board, h)
+            assert np.allclose(tot[h], one_tot, rtol=0, atol=TOL)
+            opp, onn = ppot_npot(one_hp, one_tot)
+            assert pp[h] == pytest.approx(opp, abs=TOL) and nn[h] == pytest.approx(onn, abs=TOL)
+
+
+@pytest.mark.parametrize("n_board", [3, 4])
+def test_ppot1_all_with_dead_cards_matches_oracle(n_board):
+    """Extra dead cards (e.g. our hole cards) leave the range and the deck of next cards."""
+    rng = np.random.default_rng(600 + n_board)
+    for _ in range(2):
+        cards = [int(c) for c in rng.choice(52, n_board + 2, replace=False)]
+        board, dead = cards[:n_board], cards[n_board:]
+        w = random_weights(rng)
+        hp, tot, npos = hand_potential_all_counts(board, w, dead)
+        assert np.all(npos[~live_holdings(board + dead)] == -1)
+        for h in rng.choice(np.flatnonzero(live_holdings(board + dead)), 4, replace=False):
+            bhp, btot = bf_hp([int(c) for c in HOLDING_CARDS[h]], board, w, 1, dead)
+            assert np.allclose(hp[h], bhp, rtol=0, atol=TOL) and np.allclose(tot[h], btot, rtol=0, atol=TOL)
+
+
+def test_all_holdings_on_the_river_and_ehs_prime_all():
+    rng = np.random.default_rng(7)
+    w = random_weights(rng)
+    river = parse_cards("2c7d9hTsJs")
+    pp, nn = hand_potential_all(river, w)
+    alive = live_holdings(river)
+    assert np.all(pp[alive] == 0) and np.all(nn[alive] == 0) and np.all(np.isnan(pp[~alive]))
+    assert np.allclose(ehs_prime_all(river, w), hand_strength_all(river, w), equal_nan=True)
+    flop = parse_cards("2c7d9h")
+    e = ehs_prime_all(flop, w, dead=parse_cards("AsAd"))
+    hs = hand_strength_all(flop, w, dead=parse_cards("AsAd"))
+    pp, _ = hand_potential_all(flop, w, dead=parse_cards("AsAd"))
+    assert np.allclose(e, hs + (1 - hs) * pp, equal_nan=True)
+    assert np.isnan(e[parse_holding("AsKd")]) and np.isnan(e[parse_holding("2c3c")])
+
+
+# ---------------------------------------------------------------------------------------
+# EHS, assess(), several opponents
+# ---------------------------------------------------------------------------------------
+def test_ehs_formulas_scalar_and_vector():
+    assert ehs(0.6, 0.2, 0.3) == pytest.approx(0.6 * 0.7 + 0.4 * 0.2)
+    assert ehs_prime(0.6, 0.2) == pytest.approx(0.6 + 0.4 * 0.2)
+    hs = np.linspace(0, 1, 5)
+    assert np.allclose(ehs(hs, 0.5, 0.0), ehs_prime(hs, 0.5))
+    assert ehs_prime(1.0, 0.9) == 1.0 and ehs(0.0, 0.0, 0.5) == 0.0
+
+
+def test_assess_fields_and_multiway_field_array():
+    rng = np.random.default_rng(9)
+    w1, w2 = random_weights(rng), random_weights(rng)
+    hole, board = parse_cards("KsQs"), parse_cards("Js8s2d")
+    a = assess("KsQs", "Js8s2d", [w1, WeightTable(w2)])
+    assert isinstance(a, Assessment) and a.n_opponents == 2 and a.lookahead == 1
+    f = field_array([w1, w2], hole + board)
+    assert a.hs == pytest.approx(hand_strength(hole, board, f), abs=1e-12)
+    assert a.hs_n == pytest.approx(a.hs**2)
+    assert (a.ppot, a.npot) == pytest.approx(hand_potential(hole, board, f), abs=1e-12)
+    assert a.ehs == pytest.approx(a.hs_n * (1 - a.npot) + (1 - a.hs_n) * a.ppot)
+    assert a.ehs_prime == pytest.approx(a.hs_n + (1 - a.hs_n) * a.ppot)
+    assert np.allclose(a.hp.sum(axis=1), a.hp_total) and tuple(a.hp_total) == a.hand_strength_counts
+    with pytest.raises(Exception):
+        a.hs = 0.5  # frozen
+    with pytest.raises(ValueError):
+        a.hp[0, 0] = 1.0  # read-only
+    assert assess(hole, board, [w1, w2], n_opponents=4).hs_n == pytest.approx(a.hs**4)
+    assert assess(hole, board, np.stack([w1, w2])).n_opponents == 2
+    one = assess(hole, board, [w1])
+    assert one.n_opponents == 1 and one.hs == pytest.approx(hand_strength(hole, board, w1))
+    assert assess(hole, board, list(w1)).n_opponents == 1  # a plain list of 1,326 numbers is one range
+
+
+# ---------------------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------------------
+U = np.ones(N_HOLDINGS)
+
+
+@pytest.mark.parametrize(
+    "hole, board, ranges, kw, match",
+    [
+        ("AhAh", "2c3c4c", U, {}, "hole"),
+        ("AhKh", "Ah3c4c", U, {}, "overlapping"),
+        ("AhKh", "2c3c", U, {}, "board"),
+        ("AhKh", "2c3c4c5c6c7c", U, {}, "board"),
+        ("AhKh", "2c3c4x", U, {}, "board"),
+        ("Ah", "2c3c4c", U, {}, "hole"),
+        ("AhKh", "2c3c4c", np.ones(1325), {}, "ranges"),
+        ("AhKh", "2c3c4c", np.r_[-1.0, np.ones(1325)], {}, "ranges"),
+        ("AhKh", "2c3c4c", np.r_[np.nan, np.ones(1325)], {}, "ranges"),
+        ("AhKh", "2c3c4c", [U, np.ones(5)], {}, r"ranges\[1\]"),
+        ("AhKh", "2c3c4c", [], {}, "ranges"),
+        ("AhKh", "2c3c4c", U, {"n_opponents": 0}, "n_opponents"),
+        ("AhKh", "2c3c4c", U, {"lookahead": 3}, "lookahead"),
+        ("AhKh", "2c3c4c5d", U, {"lookahead": 2}, "lookahead"),
+    ],
+)
+def test_assess_value_errors(hole, board, ranges, kw, match):
+    with pytest.raises(ValueError, match=match):
+        assess(hole, board, ranges, **kw)
+
+
+def test_all_zero_live_range_raises():
+    w = np.zeros(N_HOLDINGS)
+    w[parse_holding("AhQd")] = 1.0  # only holding containing our Ah: dead
+    with pytest.raises(ValueError, match="ranges"):
+        assess("AhKh", "2c3c4c", w)
+    with pytest.raises(ValueError, match="ranges"):
+        assess("AhKh", "2c3c4c", [w, U])  # field array: tables[0] has no live weight
+    with pytest.raises(ValueError, match="weight 0"):
+        hand_strength("AhKh", "2c3c4c", w)
+
+
+def test_function_level_value_errors():
+    with pytest.raises(ValueError, match="overlapping"):
+        hand_strength_all("2c3c4c", U, dead="2c")
+    with pytest.raises(ValueError, match="weights"):
+        hand_potential_all("2c3c4c", np.ones(10))
+    with pytest.raises(ValueError, match="lookahead"):
+        hand_potential("AhKh", "2c3c4c5c", U, lookahead=2)
+    with pytest.raises(ValueError, match="board"):
+        rank_holdings("2c3c")
