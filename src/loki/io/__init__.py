@@ -1,0 +1,1 @@
+"""Talking to the outside world: ACPC game definitions, protocol client and dealer, ACPC logs, PHH."""

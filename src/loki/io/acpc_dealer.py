@@ -1,0 +1,245 @@
+"""An ACPC protocol 2.0.0 dealer on loopback: our bots and anyone's ACPC bots can play each other.
+
+Like the ACPC dealer, it listens on one port per player (printed in player order), expects
+``VERSION:2.0.0`` from each, sends every player its view (``MATCHSTATE``) after every change of
+the hand, reads the acting player's answer (with a per-action time limit), rotates the seats
+between hands (player ``p`` sits in position ``(p - hand) mod n``), writes a log of ``STATE:``
+lines and a final ``SCORE:`` line (per player, in player order).
+
+A bad answer (malformed, not the current state, illegal, late) or a lost player is logged and
+the action taken as a call; the match goes on (the ACPC dealer would end the match).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from loki.cards import format_cards
+from loki.engine import CALL, Action, new_hand
+from loki.io.acpc_client import format_matchstate
+from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
+from loki.io.gamedef import AcpcGame
+
+__all__ = ["AcpcDealer", "DealerResult"]
+
+log = logging.getLogger("loki.dealer")
+
+
+@dataclass
+class DealerResult:
+    """What a match produced: ``score`` per player name (player order), the ``STATE`` lines, the
+    message ``transcript`` ``(direction, player 1-based, message)`` and the ``errors``."""
+
+    names: list[str]
+    score: list[float]
+    states: list[str] = field(default_factory=list)
+    transcript: list[tuple[str, int, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def score_line(self) -> str:
+        return f"SCORE:{'|'.join(format_payoff(x) for x in self.score)}:{'|'.join(self.names)}"
+
+
+class _Seat:
+    def __init__(self, sock: socket.socket):
+        self.sock = sock
+        self.f = sock.makefile("rb")
+        self.alive = True
+
+
+class AcpcDealer:
+    """Deal a match of ``game`` to ``n_players`` connected clients.
+
+    Args:
+        game: the :class:`AcpcGame`.
+        n_hands: hands in the match.
+        seed: seed of the deal (numpy ``default_rng``).
+        names: player names (default ``p1..pn``).
+        deals: optional ``callable(hand) -> (hole cards per position, board)`` (card strings) to
+            replay given cards (e.g. those of an ACPC log).
+        host, ports: where to listen (ports ``0``: chosen by the system; see :attr:`ports`).
+        t_response: seconds allowed per action.
+        t_connect: seconds to wait for every player to connect.
+        log_path: write the ACPC log (``STATE`` lines and ``SCORE``) there.
+        transcript: keep the message transcript in the result.
+    """
+
+    def __init__(self, game: AcpcGame, n_hands: int, seed: int = 0, names: Sequence[str] | None = None, *,
+                 deals: Callable | None = None, host: str = "127.0.0.1", ports: Sequence[int] | None = None,
+                 t_response: float = 10.0, t_connect: float = 60.0, log_path=None, transcript: bool = False):
+        n = game.n_players
+        if names is None or len(names) == 0:
+            names = [f"p{i + 1}" for i in range(n)]
+        if len(names) != n:
+            raise ValueError(f"{len(names)} names for a {n}-player game")
+        if any((":" in x or "|" in x or not x) for x in names):
+            raise ValueError(f"player names must be non-empty and contain no ':' or '|': {list(names)}")
+        if n_hands < 1:
+            raise ValueError(f"n_hands = {n_hands}: at least one hand")
+        self.game, self.n_hands, self.seed, self.names = game, n_hands, seed, list(names)
+        self.deals = deals
+        self.host = host
+        self._want_ports = list(ports) if ports else [0] * n
+        if len(self._want_ports) != n:
+            raise ValueError(f"{len(self._want_ports)} ports for {n} players")
+        self.t_response, self.t_connect = t_response, t_connect
+        self.log_path = log_path
+        self.keep_transcript = transcript
+        self._listeners: list[socket.socket] = []
+        self.ports: list[int] = []
+
+    # ------------------------------------------------------------------ connections
+    def listen(self) -> list[int]:
+        """Open one listening socket per player; returns the ports (player order)."""
+        if self._listeners:
+            return self.ports
+        for p in self._want_ports:
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind((self.host, p))
+            s.listen(1)
+            self._listeners.append(s)
+            self.ports.append(s.getsockname()[1])
+        return self.ports
+
+    def _accept(self) -> list[_Seat]:
+        seats = []
+        deadline = time.monotonic() + self.t_connect
+        for i, ls in enumerate(self._listeners):
+            ls.settimeout(max(0.1, deadline - time.monotonic()))
+            try:
+                conn, _ = ls.accept()
+            except OSError as e:
+                raise ConnectionError(f"player {i + 1} did not connect to port {self.ports[i]} within {self.t_connect}s: {e}") from None
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn.settimeout(self.t_connect)
+            seat = _Seat(conn)
+            line = seat.f.readline().decode("ascii", "replace").strip()
+            if not line.startswith("VERSION:2."):
+                conn.close()
+                raise ConnectionError(f"player {i + 1} sent {line!r} instead of 'VERSION:2.0.0'")
+            conn.settimeout(self.t_response)
+            seats.append(seat)
+            ls.close()
+        return seats
+
+    # ------------------------------------------------------------------ the match
+    def _deal(self, hand: int, rng) -> tuple[list[str], str]:
+        n = self.game.n_players
+        if self.deals is not None:
+            holes, board = self.deals(hand)
+            return list(holes), board
+        cards = rng.permutation(52)[: 2 * n + 5]
+        holes = [format_cards(cards[2 * i: 2 * i + 2]) for i in range(n)]
+        return holes, format_cards(cards[2 * n:])
+
+    def _send(self, seats, result, p: int, msg: str) -> None:
+        if self.keep_transcript:
+            result.transcript.append(("TO", p + 1, msg))
+        st = seats[p]
+        if not st.alive:
+            return
+        try:
+            st.sock.sendall((msg + "\r\n").encode())
+        except OSError as e:
+            self._lost(st, p, result, e)
+
+    def _lost(self, st, p, result, e) -> None:
+        st.alive = False
+        err = f"lost player {p + 1} ({self.names[p]}): {e}"
+        result.errors.append(err)
+        log.error(err)
+
+    def _receive(self, seats, result, p: int, msg: str) -> Action:
+        st = seats[p]
+        if not st.alive:
+            return CALL
+        while True:
+            try:
+                raw = st.f.readline()
+            except (OSError, TimeoutError) as e:
+                err = f"player {p + 1} ({self.names[p]}) did not answer {msg!r} within {self.t_response}s ({e}); calling"
+                result.errors.append(err)
+                log.error(err)
+                return CALL
+            if not raw:
+                self._lost(st, p, result, "connection closed")
+                return CALL
+            line = raw.decode("ascii", "replace").rstrip("\r\n")
+            if not line or line[0] in "#;":
+                continue
+            break
+        if self.keep_transcript:
+            result.transcript.append(("FROM", p + 1, line))
+        head, _, act = line.rpartition(":")
+        if head != msg or act not in ("f", "c", "r"):
+            err = f"player {p + 1} ({self.names[p]}) sent {line!r} in answer to {msg!r}; calling"
+            result.errors.append(err)
+            log.error(err)
+            return CALL
+        return Action.parse(act)
+
+    def run(self, log_file=None) -> DealerResult:
+        """Accept the players and deal the match; returns the :class:`DealerResult`."""
+        self.listen()
+        seats = self._accept()
+        n = self.game.n_players
+        cfg, button = self.game.config, self.game.button
+        rng = np.random.default_rng(self.seed)
+        result = DealerResult(self.names, [0.0] * n)
+        out = open(self.log_path, "w") if self.log_path else None
+        try:
+            if out:
+                out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")
+                out.write(f"#--t_response {int(self.t_response * 1000)}\n")
+            for h in range(self.n_hands):
+                holes, board = self._deal(h, rng)
+                player_at = [(pos + h) % n for pos in range(n)]  # position -> player
+                s = new_hand(cfg, button, hole_cards=holes, board=board)
+                while True:
+                    showdown = s.is_terminal and s.went_to_showdown
+                    vis = s.board
+                    bstr = format_cards(vis)
+                    msgs = {}
+                    for p in range(n):
+                        pos = (p - h) % n
+                        hc = [holes[i] if (i == pos or (showdown and not s.folded[i])) else "" for i in range(n)]
+                        msgs[p] = format_matchstate(pos, h, s.history, hc, bstr)
+                        self._send(seats, result, p, msgs[p])
+                    if s.is_terminal:
+                        break
+                    actor = player_at[s.current_player]
+                    a = self._receive(seats, result, actor, msgs[actor])
+                    if a not in s.legal_actions():
+                        err = f"player {actor + 1} ({self.names[actor]}) took the illegal {a.name} in {msgs[actor]!r}; calling"
+                        result.errors.append(err)
+                        log.error(err)
+                        a = CALL
+                    s.apply(a)
+                rec = HandRecord(h, cfg, button, tuple(holes), board, s.history, tuple(s.payoffs),
+                                 tuple(self.names[player_at[pos]] for pos in range(n)))
+                line = format_state_line(rec)
+                result.states.append(line)
+                if out:
+                    out.write(line + "\n")
+                for pos, x in enumerate(s.payoffs):
+                    result.score[player_at[pos]] += x
+            if out:
+                out.write(result.score_line + "\n")
+        finally:
+            if out:
+                out.close()
+            for st in seats:
+                try:
+                    st.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                st.sock.close()
+        return result

@@ -1,0 +1,183 @@
+"""ACPC match logs (``STATE:`` lines and the ``SCORE`` line) and our hand records.
+
+``STATE:<hand>:<betting>:<hole cards>/<board>:<payoffs>:<names>``: hole cards by ``|`` in the
+positions of that hand, board cards by ``/`` per round, payoffs and names in position order.
+
+>>> r = parse_state_line("STATE:0:cc/crc/cc/cc:5d5c|9hQd/8dAs8s/4h/6d:20|-20:p1|p2", bundled_gamedef(2))
+>>> r.betting, r.hole_cards, r.board, r.payoffs, r.names
+('cc/crc/cc/cc', ('5d5c', '9hQd'), '8dAs8s4h6d', (20.0, -20.0), ('p1', 'p2'))
+>>> r.replay().payoffs
+(20, -20)
+>>> format_state_line(r)
+'STATE:0:cc/crc/cc/cc:5d5c|9hQd/8dAs8s/4h/6d:20|-20:p1|p2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from loki.engine import GameConfig, HandState, new_hand
+from loki.io.gamedef import AcpcGame, bundled_gamedef
+
+__all__ = ["HandRecord", "AcpcLog", "parse_state_line", "format_state_line", "read_acpc_log",
+           "format_payoff", "board_segments", "read_actions_trace"]
+
+
+@dataclass
+class HandRecord:
+    """One hand, as read from a log (ACPC or PHH) or as played.
+
+    Attributes:
+        hand_id: hand number or identifier.
+        config: the rules.
+        button: engine button seat (seat ``i`` = ACPC position ``i``).
+        hole_cards: per seat, 4-character strings such as ``"AsKd"`` (``""`` when unknown).
+        board: all board cards dealt (``"8dAs8s4h6d"``, as far as the hand went).
+        betting: ACPC betting string (``"cc/crc/cc/cc"``).
+        payoffs: net chips per seat as logged (None if not logged).
+        names: player name per seat.
+    """
+
+    hand_id: int | str
+    config: GameConfig
+    button: int
+    hole_cards: tuple[str, ...]
+    board: str
+    betting: str
+    payoffs: tuple | None = None
+    names: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def n_players(self) -> int:
+        return self.config.n_players
+
+    def replay(self) -> HandState:
+        """The hand replayed on the engine (the finished :class:`HandState`).
+
+        Raises:
+            ValueError: unknown hole cards, bad cards or an illegal betting string (the message
+                names the hand).
+        """
+        if any(len(h) != 4 for h in self.hole_cards):
+            raise ValueError(f"hand {self.hand_id}: hole cards not all known ({self.hole_cards})")
+        try:
+            s = new_hand(self.config, self.button, hole_cards=list(self.hole_cards), board=self.board)
+            s.apply_many(self.betting)
+        except ValueError as e:
+            raise ValueError(f"hand {self.hand_id}: cannot replay betting {self.betting!r}: {e}") from None
+        if not s.is_terminal:
+            raise ValueError(f"hand {self.hand_id}: betting {self.betting!r} does not finish the hand")
+        return s
+
+
+@dataclass
+class AcpcLog:
+    """A parsed ACPC log: ``hands`` (:class:`HandRecord`), ``score`` ``{name: chips}`` (or None),
+    ``comments`` (the ``#`` lines) and ``game``."""
+
+    hands: list[HandRecord]
+    score: dict | None
+    comments: list[str]
+    game: AcpcGame
+
+
+def format_payoff(x) -> str:
+    """``20`` for integral values, ``2.5`` otherwise (as the ACPC dealer's ``%g``-like output)."""
+    x = float(x)
+    return str(int(x)) if x == int(x) else repr(x)
+
+
+def board_segments(board: str, n_rounds_shown: int) -> list[str]:
+    """Board cards per round ``['', flop, turn, river][:n_rounds_shown]`` from a card string."""
+    segs = ["", board[0:6], board[6:8], board[8:10]]
+    return segs[:n_rounds_shown]
+
+
+def _game_for(n: int, game: AcpcGame | None, source: str) -> AcpcGame:
+    if game is None:
+        return bundled_gamedef(n)
+    if game.n_players != n:
+        raise ValueError(f"{source}: {n} players in a STATE line but the game has {game.n_players}")
+    return game
+
+
+def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<string>") -> HandRecord:
+    """Parse one ``STATE:`` line (``game`` defaults to the bundled limit game for its player count).
+
+    Raises:
+        ValueError: malformed line; the message quotes it.
+    """
+    parts = line.strip().split(":")
+    if len(parts) != 6 or parts[0] != "STATE":
+        raise ValueError(f"{source}: malformed STATE line {line.strip()!r}")
+    _, hand, betting, cards, payoffs, names = parts
+    try:
+        segs = cards.split("/")
+        holes = tuple(segs[0].split("|"))
+        pay = tuple(float(x) for x in payoffs.split("|"))
+        nm = tuple(names.split("|"))
+        hid = int(hand)
+    except ValueError:
+        raise ValueError(f"{source}: malformed STATE line {line.strip()!r}") from None
+    n = len(holes)
+    if len(pay) != n or len(nm) != n:
+        raise ValueError(f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}")
+    g = _game_for(n, game, source)
+    return HandRecord(hid, g.config, g.button, holes, "".join(segs[1:]), betting, pay, nm)
+
+
+def format_state_line(rec: HandRecord, payoffs=None) -> str:
+    """The ``STATE:`` line of a hand record (``payoffs`` defaults to ``rec.payoffs``)."""
+    pay = rec.payoffs if payoffs is None else payoffs
+    rounds = rec.betting.count("/") + 1
+    board = "".join("/" + s for s in board_segments(rec.board, rounds)[1:])
+    return (f"STATE:{rec.hand_id}:{rec.betting}:{'|'.join(rec.hole_cards)}{board}:"
+            f"{'|'.join(format_payoff(x) for x in pay)}:{'|'.join(rec.names)}")
+
+
+def read_acpc_log(path, game: AcpcGame | None = None) -> AcpcLog:
+    """Read an ACPC log file: every ``STATE`` line, the ``SCORE`` line and the comments.
+
+    Raises:
+        ValueError: unreadable file or malformed line (the message names file and line number).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise ValueError(f"{p}: cannot read ACPC log: {e}") from None
+    hands, comments, score = [], [], None
+    for i, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("#"):
+            comments.append(line)
+        elif line.startswith("STATE:"):
+            rec = parse_state_line(line, game, f"{p}:{i}")
+            if game is None:
+                game = bundled_gamedef(rec.n_players)
+            hands.append(rec)
+        elif line.startswith("SCORE:"):
+            parts = line.split(":")
+            try:
+                score = dict(zip(parts[2].split("|"), (float(x) for x in parts[1].split("|"))))
+            except (IndexError, ValueError):
+                raise ValueError(f"{p}:{i}: malformed SCORE line {line!r}") from None
+    if game is None:
+        raise ValueError(f"{p}: no STATE lines")
+    return AcpcLog(hands, score, comments, game)
+
+
+def read_actions_trace(path) -> list[tuple[str, int, str]]:
+    """The ``TO n``/``FROM n`` lines of a dealer message trace as ``(direction, player, message)``
+    (player 1-based, timestamps dropped)."""
+    out = []
+    for line in Path(path).read_text().splitlines():
+        if line.startswith(("TO ", "FROM ")):
+            head, _, msg = line.partition(" MATCHSTATE:")
+            d, pl = head.split()[:2]
+            out.append((d, int(pl), "MATCHSTATE:" + msg))
+    return out

@@ -1,0 +1,231 @@
+"""ACPC game definitions (the ``GAMEDEF`` format of the ACPC dealer) mapped onto :class:`GameConfig`.
+
+Only the limit hold'em games the engine can express are accepted: 4 rounds, a 52-card deck,
+2 hole cards, boards of ``0 3 1 1``, one small and one big blind in the engine's positions, bet
+sizes ``s s b b`` and raise caps ``m-1 m m m``.  Anything else raises a :class:`ValueError`
+naming the file and the field.
+
+Seats: engine seat ``i`` is ACPC position ``i`` (position 0 is the first seat after the button);
+:attr:`AcpcGame.button` is the engine button seat that puts the blinds and the first players
+where the game definition puts them (``2`` players reverse blinds: ``1``; ``n >= 3``: ``n - 1``).
+
+>>> g = parse_gamedef(GAMEDEF_2P)
+>>> g.config.n_players, g.button, g.config.small_bet, g.config.big_bet
+(2, 1, 10, 20)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from loki.engine import GameConfig
+
+__all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P",
+           "bundled_gamedef"]
+
+GAMEDEF_2P = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 4
+blind = 10 5
+raiseSize = 10 10 20 20
+firstPlayer = 2 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+GAMEDEF_3P = """GAMEDEF
+limit
+numPlayers = 3
+numRounds = 4
+blind = 5 10 0
+raiseSize = 10 10 20 20
+firstPlayer = 3 1 1 1
+maxRaises = 3 4 4 4
+numSuits = 4
+numRanks = 13
+numHoleCards = 2
+numBoardCards = 0 3 1 1
+END GAMEDEF
+"""
+
+_INT_LIST_FIELDS = {
+    "numplayers": "numPlayers", "numrounds": "numRounds", "blind": "blind", "raisesize": "raiseSize",
+    "firstplayer": "firstPlayer", "maxraises": "maxRaises", "numsuits": "numSuits", "numranks": "numRanks",
+    "numholecards": "numHoleCards", "numboardcards": "numBoardCards", "stack": "stack",
+}
+
+
+@dataclass(frozen=True)
+class AcpcGame:
+    """A parsed ACPC limit game.
+
+    Attributes:
+        config: the engine rules (``odd_chip="split"``, as the ACPC dealer divides pots exactly).
+        button: engine button seat (engine seat ``i`` = ACPC position ``i``).
+        blinds: chips posted per position (``blind`` field).
+        first_player: first position to act per round, 0-based.
+        source: file name (or ``"<string>"``) for messages.
+    """
+
+    config: GameConfig
+    button: int
+    blinds: tuple[int, ...]
+    first_player: tuple[int, ...]
+    source: str = "<string>"
+
+    @property
+    def n_players(self) -> int:
+        return self.config.n_players
+
+    def text(self) -> str:
+        """The game definition in ACPC format."""
+        return format_gamedef(self)
+
+
+def _err(source, field, msg):
+    return ValueError(f"{source}: game definition field {field!r}: {msg}")
+
+
+def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
+    """Parse an ACPC ``GAMEDEF`` text.
+
+    Raises:
+        ValueError: syntax errors, no-limit games and anything the engine cannot express; the
+            message names ``source`` and the field.
+    """
+    fields: dict[str, list[int]] = {}
+    betting = None
+    started = False
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        low = line.lower()
+        if low == "gamedef":
+            started = True
+            continue
+        if low == "end gamedef":
+            break
+        if low in ("limit", "nolimit"):
+            betting = low
+            continue
+        if "=" not in line:
+            raise _err(source, line, "unrecognised line (expected 'name = values', 'limit' or 'nolimit')")
+        name, _, vals = line.partition("=")
+        key = name.strip().lower()
+        if key not in _INT_LIST_FIELDS:
+            raise _err(source, name.strip(), "unknown or unsupported field")
+        try:
+            fields[_INT_LIST_FIELDS[key]] = [int(v) for v in vals.split()]
+        except ValueError:
+            raise _err(source, name.strip(), f"expected integers, got {vals.strip()!r}") from None
+    if not started:
+        raise _err(source, "GAMEDEF", "missing 'GAMEDEF' header")
+    if betting is None:
+        raise _err(source, "bettingType", "missing 'limit' line")
+    if betting == "nolimit":
+        raise _err(source, "bettingType", "no-limit games are not supported (limit only)")
+    for f in ("numPlayers", "numRounds", "blind", "raiseSize", "firstPlayer", "maxRaises"):
+        if f not in fields:
+            raise _err(source, f, "missing")
+
+    def one(f, default=None):
+        v = fields.get(f)
+        if v is None:
+            return default
+        if len(v) != 1:
+            raise _err(source, f, f"expected one value, got {v}")
+        return v[0]
+
+    n = one("numPlayers")
+    if not 2 <= n <= 10:
+        raise _err(source, "numPlayers", f"{n} players: the engine plays 2..10")
+    if one("numRounds") != 4:
+        raise _err(source, "numRounds", f"{one('numRounds')}: only 4-round hold'em is supported")
+    if one("numSuits", 4) != 4:
+        raise _err(source, "numSuits", f"{one('numSuits')}: only the 4-suit deck is supported")
+    if one("numRanks", 13) != 13:
+        raise _err(source, "numRanks", f"{one('numRanks')}: only the 13-rank deck is supported")
+    if one("numHoleCards", 2) != 2:
+        raise _err(source, "numHoleCards", f"{one('numHoleCards')}: only 2 hole cards are supported")
+    if fields.get("numBoardCards", [0, 3, 1, 1]) != [0, 3, 1, 1]:
+        raise _err(source, "numBoardCards", f"{fields['numBoardCards']}: only '0 3 1 1' is supported")
+    if "stack" in fields:
+        raise _err(source, "stack", "finite stacks are not supported in ACPC games (unlimited bankrolls only)")
+    rs = fields["raiseSize"]
+    if len(rs) != 4 or rs[0] != rs[1] or rs[2] != rs[3] or min(rs) <= 0:
+        raise _err(source, "raiseSize", f"{rs}: expected 4 positive sizes 's s b b'")
+    mr = fields["maxRaises"]
+    if len(mr) != 4 or not (mr[1] == mr[2] == mr[3] and mr[0] == mr[1] - 1 and mr[0] >= 0):
+        raise _err(source, "maxRaises", f"{mr}: expected 'm-1 m m m' (the big blind counts as the first bet)")
+    blinds = fields["blind"]
+    if len(blinds) != n:
+        raise _err(source, "blind", f"{len(blinds)} values for {n} players")
+    fp = fields["firstPlayer"]
+    if len(fp) != 4 or not all(1 <= x <= n for x in fp):
+        raise _err(source, "firstPlayer", f"{fp}: expected 4 positions in 1..{n}")
+    nz = [i for i, b in enumerate(blinds) if b > 0]
+    if len(nz) != 2:
+        raise _err(source, "blind", f"{blinds}: expected exactly one small and one big blind")
+    bb_pos = max(nz, key=lambda i: (blinds[i], -i))
+    sb_pos = nz[0] if nz[1] == bb_pos else nz[1]
+    if blinds[sb_pos] > blinds[bb_pos]:
+        raise _err(source, "blind", f"{blinds}: small blind exceeds big blind")
+    if n == 2:
+        button = sb_pos
+        expected_first = (button, 1 - button, 1 - button, 1 - button)
+    else:
+        button = (sb_pos - 1) % n
+        expected_first = ((button + 3) % n,) + ((button + 1) % n,) * 3
+    if bb_pos != (sb_pos + 1) % n:
+        raise _err(source, "blind", f"{blinds}: the big blind must sit left of the small blind")
+    if tuple(x - 1 for x in fp) != expected_first:
+        raise _err(source, "firstPlayer", f"{fp}: with these blinds the engine needs "
+                   f"{' '.join(str(x + 1) for x in expected_first)}")
+    try:
+        config = GameConfig(n_players=n, small_bet=rs[0], big_bet=rs[2], small_blind=blinds[sb_pos],
+                            big_blind=blinds[bb_pos], max_bets=mr[1], odd_chip="split")
+    except ValueError as e:
+        raise _err(source, "blind/raiseSize", str(e)) from None
+    return AcpcGame(config, button, tuple(blinds), tuple(x - 1 for x in fp), source)
+
+
+def load_gamedef(path) -> AcpcGame:
+    """Read and parse a game definition file (see :func:`parse_gamedef`)."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except OSError as e:
+        raise ValueError(f"{p}: cannot read game definition: {e}") from None
+    return parse_gamedef(text, str(p))
+
+
+def bundled_gamedef(n_players: int) -> AcpcGame:
+    """The limit game for ``n_players`` (2: reverse blinds; 3; 10: the file shipped in ``loki/data``;
+    others: the ring-game layout of the 3- and 10-player files)."""
+    if n_players == 2:
+        return parse_gamedef(GAMEDEF_2P, "holdem.limit.2p.reverse_blinds.game")
+    blinds = " ".join(["5", "10"] + ["0"] * (n_players - 2))
+    text = GAMEDEF_3P.replace("numPlayers = 3", f"numPlayers = {n_players}").replace("blind = 5 10 0", f"blind = {blinds}")
+    return parse_gamedef(text, f"holdem.limit.{n_players}p.game")
+
+
+def format_gamedef(game: AcpcGame) -> str:
+    """ACPC text of ``game``."""
+    c = game.config
+    m = c.max_bets
+    return (
+        "GAMEDEF\nlimit\n"
+        f"numPlayers = {c.n_players}\nnumRounds = 4\n"
+        f"blind = {' '.join(map(str, game.blinds))}\n"
+        f"raiseSize = {c.small_bet} {c.small_bet} {c.big_bet} {c.big_bet}\n"
+        f"firstPlayer = {' '.join(str(x + 1) for x in game.first_player)}\n"
+        f"maxRaises = {m - 1} {m} {m} {m}\n"
+        "numSuits = 4\nnumRanks = 13\nnumHoleCards = 2\nnumBoardCards = 0 3 1 1\nEND GAMEDEF\n"
+    )
