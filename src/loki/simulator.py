@@ -1,0 +1,648 @@
+"""Loki-2's selective-sampling Simulator (feature S; AAAI99 §5; PENA99 pena/node40-46; reference §6).
+
+For one decision it estimates EV(check/call) and EV(bet/raise); EV(fold) = 0.  Money is counted from
+the decision point on (chips already in the pot are sunk).  Up to ``trials`` (default 500) trials:
+
+1. **Selective sampling**: each live opponent, one after another in acting order, gets a holding
+   drawn in proportion to its weight table among the holdings that share no card with our hand,
+   the board or the holdings already drawn (roulette wheel: rejection from the cumulative weights,
+   exact, with a linear-scan fallback; a table with no live weight falls back to uniform).
+2. The rest of the board is dealt uniformly from the remaining deck.
+3. The trial is **played out twice** from the decision point, our first action forced to
+   check/call, then to bet/raise, with the *same* cards and the same per-player random numbers
+   (common random numbers).  Afterwards every player, us included, acts by sampling its PT
+   (:func:`loki.triples.pt_kernel`) with one uniform number per player per trial, reused for all its
+   decisions of the trial (the Action Selector's rule); or, in the **always-call** variant
+   (pena/node46), everyone just checks/calls to the showdown.
+
+The play-out is a numba kernel on array state.  Hand values inside the play-out (the paper
+recomputes HS and potential for every active hand at every new card, too slow here) use these
+**DEFAULT approximations**:
+
+* on the street of the decision: exact HS_1, PPot1, NPot1 of each sampled holding against a uniform
+  range (:func:`loki.triples.board_values`, computed once per board and shared with feature R);
+* on later streets of the play-out: HS_1 against a uniform range from one ranking of all
+  holdings on the sampled board (exact for that board, with card removal of the holding's own
+  cards; shared by the call and raise branches), and the cheap outs potential
+  :func:`ppot_outs` (reference §4.4 DEFAULT PPOT_c); NPot = 0 there (so EHS = EHS');
+* HS_n = HS_1 ** (active players − 1); no check-raise or semi-bluff continuation in the play-out;
+  unlimited stacks; bet sizes and the cap from the game.
+
+**Obvious-move cut-off** (checked every ``check_every`` trials once ``min_trials`` are done):
+
+* ``"paper"``: ``EV_best − EV_second > sd_best + sd_second`` with per-trial standard deviations
+  (fold: EV 0, sd 0), as in AAAI99 §5 / pena/node44;
+* ``"paired"``: the more liberal, statistically sound rule: the best action beats every other
+  legal action on the paired per-trial differences (common random numbers make call and raise
+  outcomes strongly correlated) by a one-sided z-test, ``mean(d) − z·sd(d)/√n > 0`` with
+  ``z = 3`` (per-look error 0.00135; with ≤ 19 looks and 2 comparisons the overall error is below
+  0.05 by Bonferroni);
+* ``"none"``.
+
+Decision: the highest EV, ties going to the more aggressive action (call over fold, raise over call).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
+from loki.engine import Action
+from loki.evaluator import CARD_BIT, CARD_KEY, CATEGORY_FIRST_RANK, rank_from_key
+from loki.triples import TripleConfig, board_values, pt_kernel
+
+__all__ = ["SimSpot", "SimConfig", "SimResult", "simulate", "decide_from_evs", "ppot_outs", "CUTOFF_RULES"]
+
+CUTOFF_RULES = ("paper", "paired", "none")
+
+_HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
+_HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """Simulator settings.
+
+    Attributes:
+        trials: maximum trials (AAAI99: 500).
+        cutoff: "paper", "paired" or "none" (module docstring).
+        z: the paired rule's z (DEFAULT 3.0).
+        min_trials: trials before the first cut-off check (DEFAULT 50).
+        check_every: trials between cut-off checks (DEFAULT 25, the kernel's batch size).
+        always_call: the fast variant, everyone checks/calls after our first action (pena/node46).
+        triple: the Triple Generator used by every player in the play-out.
+    """
+
+    trials: int = 500
+    cutoff: str = "paper"
+    z: float = 3.0
+    min_trials: int = 50
+    check_every: int = 25
+    always_call: bool = False
+    triple: TripleConfig = field(default_factory=TripleConfig)
+
+    def __post_init__(self):
+        if self.cutoff not in CUTOFF_RULES:
+            raise ValueError(f"cutoff={self.cutoff!r}: expected one of {CUTOFF_RULES}")
+        if self.trials < 1 or self.check_every < 1 or self.min_trials < 2:
+            raise ValueError(f"need trials ≥ 1, check_every ≥ 1, min_trials ≥ 2 (got {self.trials}, "
+                             f"{self.check_every}, {self.min_trials})")
+
+
+@dataclass(frozen=True)
+class SimSpot:
+    """The public situation at our decision, in **post-flop acting order** (index 0 acts first).
+
+    Attributes:
+        hole: our two cards.
+        board: the visible board, 3..5 cards.
+        me: our index in the order.
+        active: ``(m,) bool`` players not folded (us included).
+        round_bets: ``(m,)`` chips each player has put in this round.
+        acted: ``(m,) bool`` players who have acted this round (they need not act again unless raised).
+        vol_in: ``(m,) bool`` players who put chips in voluntarily this round (Make1's fold rule).
+        weights: ``(m, 1326)`` weight tables (our row and folded rows are ignored).
+        pot: chips in the pot now, this round's bets included.
+        bets_this_round: bets/raises this round.
+        max_bets: the cap (bets per round, a bet and 3 raises = 4).
+        bet_sizes: ``(4,)`` bet size per round (pre-flop, flop, turn, river).
+    """
+
+    hole: tuple[int, int]
+    board: tuple[int, ...]
+    me: int
+    active: np.ndarray
+    round_bets: np.ndarray
+    acted: np.ndarray
+    vol_in: np.ndarray
+    weights: np.ndarray
+    pot: float
+    bets_this_round: int
+    max_bets: int = 4
+    bet_sizes: tuple = (10, 10, 20, 20)
+
+    def __post_init__(self):
+        m = len(self.active)
+        if not 2 <= m <= 10 or not 0 <= self.me < m or not self.active[self.me]:
+            raise ValueError(f"bad table: {m} players, me={self.me}, active={list(self.active)}")
+        if len(self.board) not in (3, 4, 5):
+            raise ValueError(f"the Simulator plays post-flop: board of {len(self.board)} cards")
+        cards = list(self.hole) + list(self.board)
+        if len(set(cards)) != len(cards) or not all(0 <= c < 52 for c in cards):
+            raise ValueError(f"bad or overlapping cards {cards}")
+        for name in ("round_bets", "acted", "vol_in"):
+            if len(getattr(self, name)) != m:
+                raise ValueError(f"{name} must have {m} entries")
+        if np.shape(self.weights) != (m, N_HOLDINGS):
+            raise ValueError(f"weights must have shape ({m}, 1326), got {np.shape(self.weights)}")
+        if int(np.sum(self.active)) < 2:
+            raise ValueError("need at least one live opponent")
+
+    @property
+    def street(self) -> int:
+        return len(self.board) - 2
+
+    @property
+    def to_call(self) -> float:
+        return float(np.max(self.round_bets) - self.round_bets[self.me])
+
+    @property
+    def can_raise(self) -> bool:
+        return self.bets_this_round < self.max_bets
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """The Simulator's answer for one decision.
+
+    Attributes:
+        action: the chosen action (highest EV, ties to the more aggressive).
+        ev_call, ev_raise: mean chips won from the decision point on (EV(fold) = 0).
+        sd_call, sd_raise: per-trial standard deviations of the outcomes.
+        trials: trials used.
+        cutoff: True if the obvious-move rule stopped the simulation early.
+        rule: the cut-off rule in use.
+    """
+
+    action: Action
+    ev_call: float
+    ev_raise: float
+    sd_call: float
+    sd_raise: float
+    trials: int
+    cutoff: bool
+    rule: str
+
+
+# ---------------------------------------------------------------------------------------- kernels
+@njit(cache=True)
+def ppot_outs(c0, c1, board, nb):
+    """DEFAULT cheap potential PPOT_c (reference §4.4): weighted outs / unseen cards, one card to come.
+
+    Outs: flush draw 9 (with one suited hole card and 3 suited board cards: 9 × (0.5 + 0.5·rank/12) of
+    the suited hole card); open-ended straight draw 8, gutshot 4 (4 per missing rank that completes
+    a straight using a hole card); overcards 1.5 each (6 × 0.5 for two) when we hold no pair; 2 for a
+    pair made with a hole card (set/trips up); 4 for two pair made with both hole cards (full house).
+    Capped at 20 outs; 0 on the river (``nb`` = 5).
+    """
+    if nb >= 5:
+        return 0.0
+    key = CARD_KEY[c0] + CARD_KEY[c1]
+    bits = CARD_BIT[c0] | CARD_BIT[c1]
+    rcnt = np.zeros(13, dtype=np.int64)
+    scnt = np.zeros(4, dtype=np.int64)
+    bmax = -1
+    for i in range(nb):
+        c = board[i]
+        key += CARD_KEY[c]
+        bits |= CARD_BIT[c]
+        rcnt[c >> 2] += 1
+        scnt[c & 3] += 1
+        if (c >> 2) > bmax:
+            bmax = c >> 2
+    r0 = c0 >> 2
+    r1 = c1 >> 2
+    board_rcnt = rcnt.copy()
+    rcnt[r0] += 1
+    rcnt[r1] += 1
+    scnt[c0 & 3] += 1
+    scnt[c1 & 3] += 1
+    rank = rank_from_key(key, bits)
+    cat = 0
+    for k in range(9):
+        if rank >= CATEGORY_FIRST_RANK[k]:
+            cat = k
+    outs = 0.0
+    # flush draws
+    if cat < 5:
+        for s in range(4):
+            if scnt[s] == 4:
+                hs0 = (c0 & 3) == s
+                hs1 = (c1 & 3) == s
+                if hs0 and hs1:
+                    outs += 9.0
+                elif hs0 or hs1:
+                    hr = r0 if hs0 else r1
+                    outs += 9.0 * (0.5 + 0.5 * hr / 12.0)
+    # straight draws
+    if cat < 4:
+        present = 0
+        for r in range(13):
+            if rcnt[r] > 0:
+                present |= 1 << r
+        n_ranks = 0
+        for x in range(13):
+            if (present >> x) & 1:
+                continue
+            m = present | (1 << x)
+            ok = False
+            for lo in range(-1, 9):  # lo = -1 is the wheel A-2-3-4-5
+                win = 0
+                for j in range(5):
+                    rr = lo + j
+                    if rr < 0:
+                        rr = 12
+                    win |= 1 << rr
+                if (m & win) == win:
+                    # the straight must use a hole card rank not duplicated only on the board
+                    if ((win >> r0) & 1 and board_rcnt[r0] == 0) or ((win >> r1) & 1 and board_rcnt[r1] == 0) \
+                            or x == r0 or x == r1:
+                        ok = True
+                        break
+            if ok:
+                n_ranks += 1
+        outs += 4.0 * min(n_ranks, 2)
+    # overcards / pair improvement
+    if cat == 0:
+        if r0 > bmax:
+            outs += 1.5
+        if r1 > bmax:
+            outs += 1.5
+    elif cat == 1:
+        if r0 == r1 or board_rcnt[r0] > 0 or board_rcnt[r1] > 0:
+            outs += 2.0
+    elif cat == 2:
+        if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
+            outs += 4.0
+    if outs > 20.0:
+        outs = 20.0
+    return outs / (52.0 - 2.0 - nb)
+
+
+@njit(cache=True)
+def _sample_holding(w, cum, total, used):
+    """Roulette-wheel draw from weights ``w`` among holdings disjoint from mask ``used``; −1 if none."""
+    if total > 0.0:
+        for _ in range(64):
+            x = np.random.random() * total
+            lo = 0
+            hi = N_HOLDINGS - 1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cum[mid] > x:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if w[lo] > 0.0 and (_HM[lo] & used) == 0:
+                return lo
+        # fallback: exact linear roulette over the live holdings
+        s = 0.0
+        for h in range(N_HOLDINGS):
+            if (_HM[h] & used) == 0:
+                s += w[h]
+        if s > 0.0:
+            x = np.random.random() * s
+            acc = 0.0
+            last = -1
+            for h in range(N_HOLDINGS):
+                if (_HM[h] & used) == 0 and w[h] > 0.0:
+                    acc += w[h]
+                    last = h
+                    if acc > x:
+                        return h
+            return last
+    # no live weight: uniform over live holdings
+    n = 0
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & used) == 0:
+            n += 1
+    if n == 0:
+        return -1
+    k = int(np.random.random() * n)
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & used) == 0:
+            if k == 0:
+                return h
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _hs_on_board(board, nb, hole, active, m, out_hs):
+    """HS_1 (uniform range, card removal) of every active player's holding on ``board[:nb]``."""
+    bk = 0
+    bb = 0
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bk += CARD_KEY[board[i]]
+        bb |= CARD_BIT[board[i]]
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    ranks = np.zeros(N_HOLDINGS, dtype=np.int64)
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & bmask) == 0:
+            a = _HC[h, 0]
+            b = _HC[h, 1]
+            ranks[h] = rank_from_key(bk + CARD_KEY[a] + CARD_KEY[b], bb | CARD_BIT[a] | CARD_BIT[b])
+    for p in range(m):
+        if not active[p]:
+            continue
+        hp = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+        mp = _HM[hp] | bmask
+        rp = ranks[hp]
+        ahead = 0.0
+        tied = 0.0
+        tot = 0.0
+        for h in range(N_HOLDINGS):
+            if (_HM[h] & mp) == 0:
+                tot += 1.0
+                if ranks[h] < rp:
+                    ahead += 1.0
+                elif ranks[h] == rp:
+                    tied += 1.0
+        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+
+
+@njit(cache=True)
+def _playout(forced, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
+             hs1, pp, nn, u, ranks, always_call, params):
+    """Play one trial from the decision point; returns our chips won minus chips put in from now on."""
+    active = active0.copy()
+    rb = rb0.copy()
+    need = need0.copy()
+    vol = vol0.copy()
+    pot = pot0
+    bets = bets0
+    maxbet = 0.0
+    n_act = 0
+    for p in range(m):
+        if active[p]:
+            n_act += 1
+        if rb[p] > maxbet:
+            maxbet = rb[p]
+    s = street
+    invest = 0.0
+    first = True
+    cur = me
+    while True:
+        p = -1
+        for k in range(m):
+            q = (cur + k) % m
+            if active[q] and need[q]:
+                p = q
+                break
+        if p < 0:
+            if s == 3:
+                break
+            s += 1
+            for q in range(m):
+                rb[q] = 0.0
+                need[q] = active[q]
+                vol[q] = False
+            maxbet = 0.0
+            bets = 0
+            cur = 0
+            continue
+        bs = bet_sizes[s]
+        to_call = maxbet - rb[p]
+        can_raise = bets < cap
+        if first:
+            a = forced
+            first = False
+        elif always_call:
+            a = 1
+        else:
+            n_opp = n_act - 1
+            h1 = hs1[p, s]
+            hs_n = h1 ** n_opp if n_opp > 0 else 1.0
+            ppp = pp[p, s]
+            e = hs_n + (1.0 - hs_n) * ppp
+            eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
+            nb = bet_sizes[s + 1] if s < 3 else 0.0
+            f, c, r = pt_kernel(e, eh, hs_n, ppp, s, pot, to_call, bs, bets, vol[p], can_raise, nb,
+                                params, False, False)
+            if u[p] < f:
+                a = 0
+            elif u[p] < f + c:
+                a = 1
+            else:
+                a = 2
+        if a == 0 and to_call <= 1e-9:
+            a = 1
+        if a == 2 and not can_raise:
+            a = 1
+        need[p] = False
+        if a == 0:
+            active[p] = False
+            n_act -= 1
+            if n_act == 1:
+                break
+        elif a == 1:
+            if to_call > 0.0:
+                rb[p] += to_call
+                pot += to_call
+                vol[p] = True
+                if p == me:
+                    invest += to_call
+        else:
+            amt = to_call + bs
+            rb[p] += amt
+            pot += amt
+            vol[p] = True
+            if p == me:
+                invest += amt
+            maxbet += bs
+            bets += 1
+            for q in range(m):
+                if q != p and active[q]:
+                    need[q] = True
+        cur = (p + 1) % m
+    if not active[me]:
+        return -invest
+    if n_act == 1:
+        return pot - invest
+    best = 0
+    for q in range(m):
+        if active[q] and ranks[q] > best:
+            best = ranks[q]
+    if ranks[me] < best:
+        return -invest
+    nw = 0
+    for q in range(m):
+        if active[q] and ranks[q] == best:
+            nw += 1
+    return pot / nw - invest
+
+
+@njit(cache=True)
+def _sim_batch(seed, n_trials, hole_me, board0, nb0, me, m, active0, rb0, need0, vol0, pot0, bets0, cap,
+               bet_sizes, weights, cum, totals, hs_now, pp_now, nn_now, always_call, params, out_call,
+               out_raise, out_holes):
+    np.random.seed(seed)
+    street = nb0 - 2
+    hole = np.zeros((m, 2), dtype=np.int64)
+    hole[me, 0] = hole_me[0]
+    hole[me, 1] = hole_me[1]
+    board = np.zeros(5, dtype=np.int64)
+    for i in range(nb0):
+        board[i] = board0[i]
+    hs1 = np.zeros((m, 4))
+    pp = np.zeros((m, 4))
+    nn = np.zeros((m, 4))
+    u = np.zeros(m)
+    ranks = np.zeros(m, dtype=np.int64)
+    hs_tmp = np.zeros(m)
+    deck = np.zeros(52, dtype=np.int64)
+    base_used = np.uint64(0)
+    base_used |= np.uint64(1) << np.uint64(hole_me[0])
+    base_used |= np.uint64(1) << np.uint64(hole_me[1])
+    for i in range(nb0):
+        base_used |= np.uint64(1) << np.uint64(board0[i])
+    for t in range(n_trials):
+        used = base_used
+        for p in range(m):
+            if p == me or not active0[p]:
+                continue
+            h = _sample_holding(weights[p], cum[p], totals[p], used)
+            hole[p, 0] = _HC[h, 0]
+            hole[p, 1] = _HC[h, 1]
+            used |= _HM[h]
+            out_holes[t, p] = h
+        # deal the rest of the board
+        nd = 0
+        for c in range(52):
+            if (used >> np.uint64(c)) & np.uint64(1) == 0:
+                deck[nd] = c
+                nd += 1
+        for i in range(nb0, 5):
+            j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
+            tmp = deck[i - nb0]
+            deck[i - nb0] = deck[j]
+            deck[j] = tmp
+            board[i] = deck[i - nb0]
+        for p in range(m):
+            u[p] = np.random.random()
+            if active0[p]:
+                a0 = hole[p, 0]
+                a1 = hole[p, 1]
+                ranks[p] = rank_from_key(
+                    CARD_KEY[a0] + CARD_KEY[a1] + CARD_KEY[board[0]] + CARD_KEY[board[1]] + CARD_KEY[board[2]]
+                    + CARD_KEY[board[3]] + CARD_KEY[board[4]],
+                    CARD_BIT[a0] | CARD_BIT[a1] | CARD_BIT[board[0]] | CARD_BIT[board[1]] | CARD_BIT[board[2]]
+                    | CARD_BIT[board[3]] | CARD_BIT[board[4]])
+        if not always_call:
+            for p in range(m):
+                if active0[p]:
+                    h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                    hs1[p, street] = hs_now[h]
+                    pp[p, street] = pp_now[h]
+                    nn[p, street] = nn_now[h]
+            for s in range(street + 1, 4):
+                nb = s + 2
+                _hs_on_board(board, nb, hole, active0, m, hs_tmp)
+                for p in range(m):
+                    if active0[p]:
+                        hs1[p, s] = hs_tmp[p]
+                        pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb)
+                        nn[p, s] = 0.0
+        out_call[t] = _playout(1, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
+                               hs1, pp, nn, u, ranks, always_call, params)
+        out_raise[t] = _playout(2, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
+                                hs1, pp, nn, u, ranks, always_call, params)
+
+
+# ---------------------------------------------------------------------------------------- driver
+def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: bool) -> Action:
+    """Highest EV among the legal actions (fold = 0, only when facing a bet); ties to the more aggressive."""
+    best, best_ev = Action.CALL, ev_call
+    if to_call > 1e-9 and 0.0 > best_ev:
+        best, best_ev = Action.FOLD, 0.0
+    if can_raise and ev_raise >= best_ev:
+        best = Action.RAISE
+    return best
+
+
+def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float, can_raise: bool) -> bool:
+    n = len(oc)
+    cands = {Action.CALL: oc}
+    if can_raise:
+        cands[Action.RAISE] = orr
+    if to_call > 1e-9:
+        cands[Action.FOLD] = np.zeros(n)
+    if len(cands) < 2:
+        return True
+    evs = {a: float(x.mean()) for a, x in cands.items()}
+    order = sorted(cands, key=lambda a: (evs[a], int(a)), reverse=True)
+    best = order[0]
+    if rule == "paper":
+        sec = order[1]
+        sd = lambda x: float(x.std(ddof=1)) if n > 1 else math.inf  # noqa: E731
+        return evs[best] - evs[sec] > sd(cands[best]) + sd(cands[sec])
+    if rule == "paired":
+        for a in order[1:]:
+            d = cands[best] - cands[a]
+            se = float(d.std(ddof=1)) / math.sqrt(n)
+            if not float(d.mean()) - z * se > 0.0:
+                return False
+        return True
+    return False
+
+
+def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, return_samples: bool = False):
+    """Run the Simulator for one decision.
+
+    Args:
+        spot: the situation (:class:`SimSpot`).
+        config: :class:`SimConfig` (trials, cut-off rule, always-call variant, Triple Generator).
+        seed: seeds the kernel's random numbers (each batch of ``check_every`` trials gets ``seed`` and
+            its batch number mixed in), so a decision is reproducible.
+        return_samples: also return ``(out_call, out_raise, holdings)`` per trial (tests).
+
+    Returns:
+        :class:`SimResult` (and the samples if asked).
+    """
+    m = len(spot.active)
+    active = np.ascontiguousarray(np.asarray(spot.active, dtype=np.bool_))
+    rb = np.asarray(spot.round_bets, dtype=np.float64).copy()
+    acted = np.asarray(spot.acted, dtype=np.bool_)
+    maxbet = rb.max()
+    need = active & (~acted | (rb < maxbet - 1e-9))
+    need[spot.me] = True
+    vol = np.asarray(spot.vol_in, dtype=np.bool_).copy()
+    w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
+    if np.any(~np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weights must be finite and non-negative")
+    cum = np.cumsum(w, axis=1)
+    totals = np.ascontiguousarray(cum[:, -1].copy())
+    hs_now, pp_now, nn_now = board_values(spot.board)
+    hs_now = np.ascontiguousarray(hs_now)
+    pp_now = np.ascontiguousarray(pp_now)
+    nn_now = np.ascontiguousarray(nn_now)
+    hole = np.asarray(spot.hole, dtype=np.int64)
+    board = np.asarray(spot.board, dtype=np.int64)
+    bet_sizes = np.asarray(spot.bet_sizes, dtype=np.float64)
+    params = config.triple.params()
+    n = config.trials
+    oc = np.zeros(n)
+    orr = np.zeros(n)
+    holes = np.full((n, m), -1, dtype=np.int64)
+    to_call = spot.to_call
+    can_raise = spot.can_raise
+    done = 0
+    cut = False
+    batch = 0
+    while done < n:
+        k = min(config.check_every, n - done)
+        bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
+        _sim_batch(bseed, k, hole, board, len(board), spot.me, m, active, rb, need, vol, float(spot.pot),
+                   int(spot.bets_this_round), int(spot.max_bets), bet_sizes, w, cum, totals, hs_now, pp_now,
+                   nn_now, config.always_call, params, oc[done:done + k], orr[done:done + k],
+                   holes[done:done + k])
+        done += k
+        batch += 1
+        if config.cutoff != "none" and done >= config.min_trials and done < n:
+            if _cutoff(config.cutoff, config.z, oc[:done], orr[:done], to_call, can_raise):
+                cut = True
+                break
+    oc, orr, holes = oc[:done], orr[:done], holes[:done]
+    ev_c, ev_r = float(oc.mean()), float(orr.mean())
+    sd_c = float(oc.std(ddof=1)) if done > 1 else 0.0
+    sd_r = float(orr.std(ddof=1)) if done > 1 else 0.0
+    res = SimResult(decide_from_evs(ev_c, ev_r, to_call, can_raise), ev_c, ev_r, sd_c, sd_r, done, cut,
+                    config.cutoff)
+    if return_samples:
+        return res, (oc, orr, holes)
+    return res
