@@ -257,9 +257,15 @@ class AcpcClient:
             except OSError as e:
                 raise ConnectionError(f"cannot connect to the ACPC dealer at {self.host}:{self.port}: {e}") from None
         sock.settimeout(self.timeout)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
-            sock.sendall((VERSION + "\r\n").encode())
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:  # not a TCP socket (tests use socketpair)
+            pass
+        try:
+            try:
+                sock.sendall((VERSION + "\r\n").encode())
+            except OSError as e:
+                raise ConnectionError(f"lost the connection to the dealer at {self.host}:{self.port}: {e}") from None
             f = sock.makefile("rb")
             while True:
                 try:

@@ -1,0 +1,234 @@
+"""ACPC game definitions, logs, the protocol client and the loopback dealer (issue 7)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from loki.engine import Action
+from loki.io.acpc_client import AcpcClient, ProtocolError, parse_matchstate
+from loki.io.acpc_dealer import AcpcDealer
+from loki.io.acpc_log import format_state_line, read_acpc_log, read_actions_trace
+from loki.io.gamedef import GAMEDEF_2P, GAMEDEF_3P, bundled_gamedef, load_gamedef, parse_gamedef
+from loki.players.base import Player
+from loki.players.registry import make_player
+
+ACPC = Path(__file__).resolve().parents[1] / ".." / "shared" / "acpc"
+DATA = Path(__file__).resolve().parents[1] / "src" / "loki" / "data"
+needs_acpc = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material not found")
+
+
+# ------------------------------------------------------------------ game definitions
+
+
+@needs_acpc
+def test_gamedef_files():
+    g2 = load_gamedef(ACPC / "holdem.limit.2p.reverse_blinds.game")
+    g3 = load_gamedef(ACPC / "holdem.limit.3p.game")
+    g10 = load_gamedef(DATA / "holdem.limit.10p.game")
+    assert (g2.n_players, g2.button, g2.blinds, g2.first_player) == (2, 1, (10, 5), (1, 0, 0, 0))
+    assert (g3.n_players, g3.button, g3.first_player) == (3, 2, (2, 0, 0, 0))
+    assert (g10.n_players, g10.button) == (10, 9)
+    for g in (g2, g3, g10):
+        c = g.config
+        assert (c.small_bet, c.big_bet, c.small_blind, c.big_blind, c.max_bets, c.odd_chip) == (10, 20, 5, 10, 4, "split")
+        assert parse_gamedef(g.text()).config == c
+        assert bundled_gamedef(g.n_players).config == c
+
+
+@pytest.mark.parametrize("old,new,field", [
+    ("limit", "nolimit", "bettingType"),
+    ("numSuits = 4", "numSuits = 2", "numSuits"),
+    ("numRanks = 13", "numRanks = 8", "numRanks"),
+    ("numBoardCards = 0 3 1 1", "numBoardCards = 0 3 1", "numBoardCards"),
+    ("blind = 10 5", "blind = 10 0", "blind"),
+    ("blind = 10 5", "blind = 10 5 0", "blind"),
+    ("firstPlayer = 2 1 1 1", "firstPlayer = 1 1 1 1", "firstPlayer"),
+    ("maxRaises = 3 4 4 4", "maxRaises = 4 4 4 4", "maxRaises"),
+    ("raiseSize = 10 10 20 20", "raiseSize = 10 20 20 20", "raiseSize"),
+    ("numRounds = 4", "numRounds = 3", "numRounds"),
+    ("numHoleCards = 2", "numHoleCards = 4", "numHoleCards"),
+    ("END GAMEDEF", "stack = 200 200\nEND GAMEDEF", "stack"),
+    ("numPlayers = 2", "numPlayers = 11", "numPlayers"),
+])
+def test_gamedef_rejects_unsupported(old, new, field):
+    with pytest.raises(ValueError, match=rf"my\.game: game definition field '{field}'"):
+        parse_gamedef(GAMEDEF_2P.replace(old, new, 1), "my.game")
+
+
+def test_gamedef_3p_blinds_and_missing_file(tmp_path):
+    with pytest.raises(ValueError, match="blind"):
+        parse_gamedef(GAMEDEF_3P.replace("blind = 5 10 0", "blind = 5 0 10"), "x.game")
+    with pytest.raises(ValueError, match="nope.game"):
+        load_gamedef(tmp_path / "nope.game")
+
+
+# ------------------------------------------------------------------ logs and messages
+
+
+@needs_acpc
+@pytest.mark.parametrize("name", ["2p.limit.h1000.r0.log", "3p.limit.h1000.r0.log"])
+def test_acpc_log_round_trip_and_payoffs(name):
+    path = ACPC / name
+    lg = read_acpc_log(path)
+    lines = [l for l in path.read_text().splitlines() if l.startswith("STATE:")]
+    assert len(lg.hands) == len(lines) == 1000
+    totals = {}
+    for rec, line in zip(lg.hands, lines):
+        assert format_state_line(rec) == line
+        s = rec.replay()
+        assert s.history == rec.betting and list(s.payoffs) == list(rec.payoffs)
+        for nm, x in zip(rec.names, s.payoffs):
+            totals[nm] = totals.get(nm, 0) + x
+    assert totals == lg.score
+
+
+def test_parse_matchstate_errors():
+    m = parse_matchstate("MATCHSTATE:1:7:rrc/:|9hQd/8dAs8s\r\n", 2)
+    assert (m.position, m.hand, m.betting, m.hole_cards, m.board) == (1, 7, "rrc/", ("", "9hQd"), "8dAs8s")
+    for bad in ("MATCHSTATE:0:0::", "HELLO", "MATCHSTATE:x:0::5d5c|", "MATCHSTATE:0:0:r100:5d5c|",
+                "MATCHSTATE:0:0:cc/:5d5c|", "MATCHSTATE:0:0::5d5c|5d5c|", "MATCHSTATE:0:0::|5d5c",
+                "MATCHSTATE:0:0::5d5x|"):
+        with pytest.raises(ProtocolError):
+            parse_matchstate(bad, 2)
+
+
+class ScriptPlayer(Player):
+    """Repeats the logged actions of the hands of a log (in match order)."""
+
+    def __init__(self, records):
+        self.records, self.h, self.name = records, -1, "script"
+
+    def begin_hand(self, seat, config, hole_cards, button):
+        self.h += 1
+
+    def act(self, view, legal):
+        betting = self.records[self.h].betting.replace("/", "")
+        return Action.parse(betting[len(view.history.replace("/", ""))])
+
+
+def run_match(dealer: AcpcDealer, players, game, **kw):
+    ports = dealer.listen()
+    box = {}
+    th = threading.Thread(target=lambda: box.setdefault("result", dealer.run()))
+    th.start()
+    clients = [AcpcClient(game, pl, "127.0.0.1", port, timeout=60, **kw) for pl, port in zip(players, ports)]
+    threads = [threading.Thread(target=c.run) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    th.join(120)
+    return box["result"], clients
+
+
+@needs_acpc
+def test_dealer_reproduces_acpc_trace_and_log(tmp_path):
+    game = load_gamedef(ACPC / "holdem.limit.2p.reverse_blinds.game")
+    lg = read_acpc_log(ACPC / "2p.limit.h1000.r0.log", game)
+    deals = lambda h: (lg.hands[h].hole_cards, lg.hands[h].board)  # noqa: E731
+    out = tmp_path / "match.log"
+    dealer = AcpcDealer(game, 1000, deals=deals, transcript=True, log_path=out)
+    result, clients = run_match(dealer, [ScriptPlayer(lg.hands), ScriptPlayer(lg.hands)], game)
+    assert result.errors == [] and all(c.errors == [] for c in clients)
+    assert result.transcript == read_actions_trace(ACPC / "2p.limit.h1000.r0.actions.log")
+    logged = [l for l in (ACPC / "2p.limit.h1000.r0.log").read_text().splitlines() if l.startswith(("STATE:", "SCORE:"))]
+    ours = [l for l in out.read_text().splitlines() if l.startswith(("STATE:", "SCORE:"))]
+    assert ours == logged
+    assert [c.hands_played for c in clients] == [1000, 1000]
+    assert [c.total for c in clients] == [455, -455]
+
+
+@needs_acpc
+def test_dealer_reproduces_3p_log(tmp_path):
+    game = load_gamedef(ACPC / "holdem.limit.3p.game")
+    lg = read_acpc_log(ACPC / "3p.limit.h1000.r0.log", game)
+    dealer = AcpcDealer(game, 1000, deals=lambda h: (lg.hands[h].hole_cards, lg.hands[h].board))
+    result, clients = run_match(dealer, [ScriptPlayer(lg.hands) for _ in range(3)], game)
+    assert result.errors == []
+    assert result.states == [l for l in (ACPC / "3p.limit.h1000.r0.log").read_text().splitlines() if l.startswith("STATE:")]
+    assert result.score_line == "SCORE:-4330|625|3705:p1|p2|p3"
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_full_match_over_loopback(n, tmp_path):
+    game = bundled_gamedef(n)
+    dealer = AcpcDealer(game, 1000, seed=11, names=[f"bot{i}" for i in range(n)], log_path=tmp_path / "m.log")
+    players = [make_player("random" if i % 2 == 0 else "calling", seed=i) for i in range(n)]
+    result, clients = run_match(dealer, players, game)
+    assert result.errors == [] and all(c.errors == [] for c in clients)
+    assert all(c.hands_played == 1000 for c in clients)
+    assert [c.total for c in clients] == pytest.approx(result.score)
+    assert abs(sum(result.score)) < 1e-9
+    text = (tmp_path / "m.log").read_text().splitlines()
+    assert sum(l.startswith("STATE:") for l in text) == 1000 and text[-1] == result.score_line
+    # the log reads back and replays to the same payoffs
+    lg = read_acpc_log(tmp_path / "m.log", game)
+    assert all(list(r.replay().payoffs) == list(r.payoffs) for r in lg.hands)
+
+
+def test_client_survives_bad_messages_and_lost_connection():
+    game = bundled_gamedef(2)
+    client = AcpcClient(game, make_player("calling"), "127.0.0.1", 0)
+    assert client.handle_line("# a comment") is None and client.handle_line(";gui") is None
+    # our turn in a message with garbage cards: answered with a call
+    assert client.handle_line("MATCHSTATE:1:0::|9hQx") == "MATCHSTATE:1:0::|9hQx:c"
+    assert client.handle_line("GARBAGE") is None
+    assert len(client.errors) == 2 and "GARBAGE" in client.errors[1]
+    # an illegal betting string (fold when checking is free) is reported, not fatal
+    assert client.handle_line("MATCHSTATE:1:1:cf:|9hQd") is None
+    assert client.handle_line("MATCHSTATE:1:2::|9hQd") == "MATCHSTATE:1:2::|9hQd:c"  # calling station
+    # the dealer vanishes in the middle of a hand
+    a, b = socket.socketpair()
+
+    def dealer_side():
+        assert b.recv(100) == b"VERSION:2.0.0\r\n"
+        b.sendall(b"MATCHSTATE:0:0::5d5c|\r\n")
+        b.close()
+
+    threading.Thread(target=dealer_side).start()
+    with pytest.raises(ConnectionError, match="middle of hand"):
+        AcpcClient(game, make_player("calling"), "127.0.0.1", 0).run(a)
+    with pytest.raises(ConnectionError, match="cannot connect"):
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        AcpcClient(game, make_player("calling"), "127.0.0.1", port, timeout=5).run()
+
+
+def test_dealer_handles_bad_answers():
+    game = bundled_gamedef(2)
+
+    class Bad(Player):
+        name = "bad"
+
+    dealer = AcpcDealer(game, 3, seed=1, t_response=5)
+    ports = dealer.listen()
+    box = {}
+    th = threading.Thread(target=lambda: box.setdefault("r", dealer.run()))
+    th.start()
+    good = AcpcClient(game, make_player("calling"), "127.0.0.1", ports[0], timeout=30)
+    tg = threading.Thread(target=good.run)
+    tg.start()
+    raw = socket.create_connection(("127.0.0.1", ports[1]))
+    raw.sendall(b"VERSION:2.0.0\r\n")
+    f = raw.makefile("rb")
+    answered = 0
+    for line in f:
+        text = line.decode().strip()
+        ms = parse_matchstate(text, 2)
+        # answer garbage whenever it is (or might be) our turn: the dealer calls for us
+        s = AcpcClient(game, make_player("calling")).tracker.rebuild(ms)
+        if not s.is_terminal and s.current_player == ms.position:
+            raw.sendall(b"MATCHSTATE:nonsense:z\r\n")
+            answered += 1
+    raw.close()
+    tg.join(30)
+    th.join(30)
+    r = box["r"]
+    assert answered > 0 and len(r.errors) == answered and "nonsense" in r.errors[0]
+    assert len(r.states) == 3
