@@ -86,5 +86,10 @@ def demo(
     console.print(table)
 
 
+from loki.tournament.command import tournament as _tournament  # noqa: E402
+
+app.command("tournament")(_tournament)
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

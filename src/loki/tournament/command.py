@@ -1,0 +1,118 @@
+"""``loki tournament``: the command-line face of :mod:`loki.tournament` (registered in :mod:`loki.cli`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+__all__ = ["tournament"]
+
+
+def tournament(
+    preset: str = typer.Option("quick", "--preset", "-p", help="Shipped experiment: quick, fig3-B, fig3-R, fig3-BR, fig3-S, fig3-BRS, fig4."),
+    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Your own TOML tournament file (overrides --preset)."),
+    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="Number of deals (each replayed once per seating)."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the cards and the players."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: all cores; 1 = in this process)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install loki[cluster])."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder (default results/<preset>-<seed>/)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Discard a previous run in the results folder."),
+    block_deals: Optional[int] = typer.Option(None, "--block-deals", help="Deals per block (players are rebuilt every block; changes the results)."),
+    histories: Optional[bool] = typer.Option(None, "--histories/--no-histories", help="Write PHH hand histories (default: as the config says)."),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="Write the PNG plots."),
+    list_: bool = typer.Option(False, "--list", help="List the shipped presets and exit."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Duplicate tournament (AAAI-99 §6): every deal replayed once per seating; sb/hand with 95% CIs.
+
+    With no options, runs the `quick` preset (8 x Loki-1 against 2 x Loki-2 B+R).
+    """
+    from rich.console import Console
+
+    from loki.tournament.config import TournamentConfigError, list_presets, load_config, load_preset
+
+    console = Console()
+    err = Console(stderr=True)
+
+    def fail(msg: str, code: int = 2):
+        err.print(f"[bold red]error:[/] {msg}", highlight=False, soft_wrap=True)
+        raise typer.Exit(code)
+
+    if list_:
+        for name in list_presets():
+            try:
+                c = load_preset(name, check_players=False)
+                console.print(f"[bold]{name}[/]  {c.description}  ({c.deals} deals)", highlight=False)
+            except TournamentConfigError as e:  # pragma: no cover
+                console.print(f"[bold]{name}[/]  (invalid: {e})")
+        return
+    if workers is not None and workers < 0:
+        fail(f"--workers must be >= 0, got {workers}")
+    try:
+        cfg = load_config(config) if config is not None else load_preset(preset)
+        cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals)
+    except TournamentConfigError as e:
+        fail(str(e))
+    folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
+    try:
+        summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
+    except TournamentConfigError as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail(f"interrupted: finished blocks are kept in {folder}/journal.jsonl; run the same command with --resume", 130)
+    from loki.tournament.results import results_table
+
+    for t in results_table(summary):
+        console.print(t)
+    console.print(f"results in [bold]{folder}[/]", highlight=False)
+
+
+def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    from loki.tournament.config import TournamentConfigError
+    from loki.tournament.results import write_results
+    from loki.tournament.runner import run_tournament
+
+    class Rate(ProgressColumn):
+        def render(self, task):
+            sp = task.finished_speed or task.speed
+            return Text("-- hands/s" if sp is None else f"{sp:,.1f} hands/s", style="cyan")
+
+    executor = client = None
+    if scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise TournamentConfigError("--scheduler needs Dask: pip install 'loki[cluster]'") from None
+        try:
+            client = Client(scheduler, timeout="20s")
+        except Exception as e:  # noqa: BLE001 - report any connection failure on one line
+            raise TournamentConfigError(f"cannot connect to the Dask scheduler {scheduler!r}: {e}") from None
+        executor = client.get_executor()
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
+                        Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                        disable=quiet, transient=False)
+    task = None
+
+    def report(done, total):
+        nonlocal task
+        if task is None:
+            task = progress.add_task(cfg.name, total=total, completed=done)
+        else:
+            progress.update(task, completed=done)
+
+    try:
+        with progress:
+            run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=resume,
+                                 overwrite=overwrite, progress=report)
+    finally:
+        if client is not None:
+            client.close()
+    if scheduler:
+        run.extra["scheduler"] = scheduler
+    return write_results(run, folder, plots=plots)

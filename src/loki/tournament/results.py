@@ -1,0 +1,149 @@
+"""The results folder and the terminal report of a tournament.
+
+``write_results(run, out)`` writes into ``out``:
+
+- ``summary.json`` — the statistics of :func:`loki.tournament.stats.summarize` plus the
+  configuration (deterministic: identical for identical seeds and configurations);
+- ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now);
+- ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
+  replays (column names are the player names);
+- ``sb_per_hand.png`` — bar chart of sb/hand per player type with 95 % error bars (AAAI-99
+  Figures 3 and 4);
+- ``cumulative.png`` — cumulative winnings (small bets) over deals per player type, and of each
+  comparison with its 95 % band;
+- ``hands/block-NNNNN.phhs`` — the hand histories in PHH (written while playing);
+- ``journal.jsonl`` — the block journal used by ``--resume``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from loki.tournament.stats import per_deal_sb, summarize, t_quantile
+
+__all__ = ["write_results", "results_table", "plot_results"]
+
+
+def _fmt(v, spec="+.3f"):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    return format(v, spec)
+
+
+def write_results(run, out: str | Path, *, plots: bool = True) -> dict:
+    """Write the results folder of a finished run; returns the summary dict."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    cfg = run.config
+    summary = summarize(cfg, run.chips, run.counters)
+    summary["config"] = cfg.to_dict()
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks:]) if run.played_blocks else 0
+    info = {"seconds": round(run.seconds, 3), "blocks_played_now": run.played_blocks,
+            "hands_played_now": hands_now,
+            "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
+            "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks)}
+    info.update(run.extra)
+    (out / "run.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    names = [s.name for s in cfg.seats]
+    with open(out / "deals.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["deal"] + names)
+        for d, row in enumerate(run.chips):
+            w.writerow([d] + list(row))
+    if plots:
+        plot_results(run, out, summary)
+    return summary
+
+
+def plot_results(run, out: Path, summary: dict) -> None:
+    """``sb_per_hand.png`` and ``cumulative.png`` (matplotlib, Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cfg = run.config
+    types = summary["types"]
+    fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
+    vals = [t["sb_per_hand"] for t in types]
+    errs = [t["ci"] or 0.0 for t in types]
+    colors = ["tab:blue" if t["spec"].lower().startswith("loki1") else "tab:orange" for t in types]
+    ax.bar(range(len(types)), vals, yerr=errs, capsize=4, color=colors)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(len(types)))
+    ax.set_xticklabels([t["type"] for t in types], rotation=20, ha="right")
+    ax.set_ylabel("small bets / hand")
+    ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
+    fig.tight_layout()
+    fig.savefig(out / "sb_per_hand.png", dpi=110)
+    plt.close(fig)
+
+    x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
+    D = x.shape[0]
+    k = np.arange(1, D + 1)
+    ncomp = len(cfg.compare)
+    fig, axes = plt.subplots(1, 1 + (ncomp > 0), figsize=(11 if ncomp else 6, 4), squeeze=False)
+    ax = axes[0, 0]
+    seats = cfg.seats
+    type_x = {}
+    for lab in cfg.labels:
+        idx = [s.index for s in seats if s.label == lab]
+        type_x[lab] = x[:, idx].mean(axis=1)
+        # cumulative small bets won per player of the type (n hands per deal)
+        ax.plot(k, np.cumsum(type_x[lab]) * cfg.n_players, label=lab)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("deals")
+    ax.set_ylabel("cumulative small bets (per player)")
+    ax.set_title("winnings by player type")
+    ax.legend(fontsize=8)
+    if ncomp:
+        ax = axes[0, 1]
+        tq = t_quantile(0.975, max(D - 1, 1))
+        for c in cfg.compare:
+            d = (np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)) * cfg.n_players
+            cum = np.cumsum(d)
+            sd = float(d.std(ddof=1)) if D > 1 else 0.0
+            band = tq * sd * np.sqrt(k)
+            line, = ax.plot(k, cum, label=c.name)
+            ax.fill_between(k, cum - band, cum + band, color=line.get_color(), alpha=0.2)
+        ax.axhline(0, color="black", lw=0.8)
+        ax.set_xlabel("deals")
+        ax.set_ylabel("cumulative difference (small bets)")
+        ax.set_title("enhanced minus control (95% band)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "cumulative.png", dpi=110)
+    plt.close(fig)
+
+
+def results_table(summary: dict):
+    """Rich tables of the summary (player types, comparisons and players)."""
+    from rich.table import Table
+
+    pct = lambda v: _fmt(None if v is None else 100 * v, ".1f")  # noqa: E731
+    t = Table(title=f"{summary['name']}: {summary['deals']} deals x {summary['n_players']} seatings = "
+                    f"{summary['hands']} games, seed {summary['seed']}")
+    for col, j in (("player type", "left"), ("n", "right"), ("sb/hand", "right"), ("± 95%", "right"),
+                   ("VPIP%", "right"), ("PFR%", "right"), ("AF", "right"), ("WTSD%", "right"), ("W$SD%", "right")):
+        t.add_column(col, justify=j)
+    for e in summary["types"]:
+        t.add_row(e["type"], str(e["players"]), _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), pct(e["vpip"]),
+                  pct(e["pfr"]), _fmt(e["af"], ".2f"), pct(e["wtsd"]), pct(e["wsd"]))
+    tables = [t]
+    if summary["comparisons"]:
+        c = Table(title="enhanced minus control (paired by deal)")
+        c.add_column("comparison")
+        c.add_column("sb/hand", justify="right")
+        c.add_column("± 95%", justify="right")
+        c.add_column("significant", justify="center")
+        for e in summary["comparisons"]:
+            sig = "-" if e["ci"] is None else ("yes" if abs(e["sb_per_hand"]) > e["ci"] else "no")
+            c.add_row(e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig)
+        tables.append(c)
+    return tables

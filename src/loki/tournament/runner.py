@@ -1,0 +1,382 @@
+"""Playing a duplicate tournament: blocks of deals, workers, the journal, resuming.
+
+**Determinism.**  The deals are cut into fixed blocks of ``block_deals`` deals.  A block is played
+by freshly built players seeded from ``(seed, block, player)`` (:func:`play_block`, a pure function
+of the configuration and the block index); the cards of a deal depend on ``(seed, deal)`` only.
+Workers take whole blocks, and the results are merged in block order, so the same seed and
+configuration give the same result whatever the number of workers, the executor (local processes,
+a Dask cluster, or in-process) or the interruptions.
+
+**Sessions.**  Within a block the same player objects play every hand in sequence, as in a real
+session: opponent models (action frequencies) carry over from hand to hand and from replay to
+replay.  Between replays the players change seats (:func:`loki.tournament.schedule.seatings`); a
+player that keys its opponent models by seat is told who went where, so that its model of an
+opponent follows that opponent: it gets ``player.reseat({old_seat: new_seat})`` if it has such a
+method, else a ``models`` dict keyed by seat is re-keyed.  Nothing else is reset between replays
+(per-hand state is reset by ``begin_hand`` anyway).  No player can see that a deal repeats: it
+knows only its own cards and what was shown, and keeps no record of past cards beyond its model.
+At a block boundary the players are rebuilt from scratch, which is what makes blocks independent
+(and parallel); a longer ``block_deals`` gives longer sessions.
+
+**Journal.**  Every finished block is appended to ``journal.jsonl`` in the results folder as one
+JSON line, flushed and fsynced (its hand histories are written first, atomically).  On resume the
+journal is read back (a torn last line is dropped), finished blocks are skipped, and the rest are
+played; the final result is computed from the journal in block order, so a run killed at any moment
+and resumed gives exactly the result of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import Executor, FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from loki.engine import ActionTaken, BoardDealt, FOLD, HandEnded, RAISE
+from loki.tournament.config import TournamentConfig, TournamentConfigError, config_from_dict
+from loki.tournament.phh import hand_to_phh, phh_collection
+from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
+
+__all__ = [
+    "COUNTERS",
+    "play_block",
+    "run_tournament",
+    "read_journal",
+    "TournamentRun",
+    "ResumeError",
+]
+
+#: Per-player counters accumulated over hands (see :mod:`loki.tournament.stats`).
+COUNTERS = ("hands", "vpip", "pfr", "saw_flop", "pf_raises", "pf_calls", "showdowns", "showdown_wins")
+
+JOURNAL = "journal.jsonl"
+
+
+class ResumeError(TournamentConfigError):
+    """The results folder holds another run (or a run that needs ``--resume``)."""
+
+
+def _reseat(player, mapping: dict[int, int]) -> None:
+    if hasattr(player, "reseat"):
+        player.reseat(mapping)
+        return
+    models = getattr(player, "models", None)
+    if isinstance(models, dict):
+        player.models = {mapping[s]: m for s, m in models.items() if s in mapping}
+
+
+def _count(state, seat_of_player: list[int], counters: list[dict]) -> None:
+    n = len(seat_of_player)
+    player_at = [0] * n
+    for p, s in enumerate(seat_of_player):
+        player_at[s] = p
+    vpip = [False] * n
+    pfr = [False] * n
+    folded = [False] * n
+    saw_flop = [False] * n
+    for ev in state.events:
+        if ev.__class__ is ActionTaken:
+            s = ev.seat
+            if ev.action is FOLD:
+                folded[s] = True
+            elif ev.round == 0:
+                if ev.action is RAISE:
+                    vpip[s] = pfr[s] = True
+                elif ev.amount > 0:
+                    vpip[s] = True
+            else:
+                c = counters[player_at[s]]
+                if ev.action is RAISE:
+                    c["pf_raises"] += 1
+                elif ev.amount > 0:
+                    c["pf_calls"] += 1
+        elif ev.__class__ is BoardDealt and ev.round == 1:
+            saw_flop = [not f for f in folded]
+        elif ev.__class__ is HandEnded and ev.showdown:
+            winners = {w for pot in ev.pots for w in pot.winners}
+            for s in range(n):
+                if not folded[s]:
+                    c = counters[player_at[s]]
+                    c["showdowns"] += 1
+                    c["showdown_wins"] += s in winners
+    for s in range(n):
+        c = counters[player_at[s]]
+        c["hands"] += 1
+        c["vpip"] += vpip[s]
+        c["pfr"] += pfr[s]
+        c["saw_flop"] += saw_flop[s]
+
+
+def play_block(config: dict | TournamentConfig, block: int, with_histories: bool | None = None) -> dict:
+    """Play block ``block`` of a tournament with fresh players; a pure function of its arguments.
+
+    Returns a JSON-able dict: ``block``, ``deals`` (first, end), ``chips`` (per deal, per player:
+    net chips over the deal's replays), ``counters`` (per player, :data:`COUNTERS`), ``hands``,
+    ``seconds`` and, if histories are on, ``phh`` (the block's hands as a ``.phhs`` text).
+    """
+    import time
+
+    from loki.players.registry import make_player
+    from loki.table import play_hand
+
+    t0 = time.perf_counter()
+    cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
+    hist = cfg.histories if with_histories is None else with_histories
+    game = cfg.game_config()
+    n = cfg.n_players
+    seats_info = cfg.seats
+    players = [make_player(si.spec, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in seats_info]
+    square = seatings(n)
+    counters = [{k: 0 for k in COUNTERS} for _ in range(n)]
+    chips = []
+    phh = []
+    seat_of = None  # seat_of[player] at the previous hand
+    deals = block_deals(block, cfg.deals, cfg.block_deals)
+    for d in deals:
+        holes, board = deal_cards(cfg.seed, d, n)
+        deal_chips = [0] * n
+        for r, row in enumerate(square):
+            new_seat_of = [0] * n
+            for s, p in enumerate(row):
+                new_seat_of[p] = s
+            if seat_of is not None and seat_of != new_seat_of:
+                for p, pl in enumerate(players):
+                    mapping = {seat_of[q]: new_seat_of[q] for q in range(n)}
+                    _reseat(pl, mapping)
+            seat_of = new_seat_of
+            table = [players[p] for p in row]
+            st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
+            pay = st.payoffs
+            for s, p in enumerate(row):
+                deal_chips[p] += pay[s]
+            _count(st, seat_of, counters)
+            if hist:
+                phh.append(hand_to_phh(st, [si.name for si in (seats_info[p] for p in row)],
+                                       extra={"hand": d * n + r + 1, "event": cfg.name, "_deal": d, "_replay": r}))
+        chips.append(deal_chips)
+    out = {
+        "block": block,
+        "deals": [deals.start, deals.stop],
+        "chips": chips,
+        "counters": counters,
+        "hands": len(deals) * n,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+    if hist:
+        out["phh"] = phh_collection(phh, start=deals.start * n + 1)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ journal
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
+    """The header and the finished blocks ``{block: record}`` of a journal (a torn last line is dropped)."""
+    header, blocks = None, {}
+    if not path.exists():
+        return header, blocks
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.endswith("\n"):
+                break  # torn write: the process died mid-line
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                break
+            if rec.get("kind") == "header" and header is None:
+                header = rec
+            elif rec.get("kind") == "block":
+                blocks.setdefault(int(rec["block"]), rec)
+    return header, blocks
+
+
+class _Journal:
+    def __init__(self, path: Path):
+        self.path = path
+        self.f = open(path, "a", encoding="utf-8")
+
+    def append(self, rec: dict) -> None:
+        self.f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        self.f.flush()
+        os.fsync(self.f.fileno())
+
+    def close(self) -> None:
+        self.f.close()
+
+
+# ------------------------------------------------------------------------------------------ runner
+
+
+@dataclass
+class TournamentRun:
+    """A finished tournament: the configuration and the block records in block order."""
+
+    config: TournamentConfig
+    blocks: list[dict]
+    out: Path | None = None
+    played_blocks: int = 0
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def chips(self) -> list[list]:
+        """Net chips per deal (in deal order) per player."""
+        return [row for b in self.blocks for row in b["chips"]]
+
+    @property
+    def counters(self) -> list[dict]:
+        n = self.config.n_players
+        tot = [{k: 0 for k in COUNTERS} for _ in range(n)]
+        for b in self.blocks:
+            for p in range(n):
+                for k in COUNTERS:
+                    tot[p][k] += b["counters"][p][k]
+        return tot
+
+
+def _local_executor(workers: int | None) -> Executor | None:
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if workers <= 1:
+        return None
+    import multiprocessing as mp
+
+    try:
+        ctx = mp.get_context("forkserver")
+    except ValueError:  # pragma: no cover
+        ctx = mp.get_context("spawn")
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    *,
+    workers: int | None = None,
+    executor: Executor | None = None,
+    out: str | Path | None = None,
+    resume: bool = False,
+    overwrite: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentRun:
+    """Play (or finish) a tournament.
+
+    Args:
+        config: the tournament.
+        workers: local worker processes (default: all cores); 0 or 1 plays in this process.
+        executor: a ``concurrent.futures.Executor`` to use instead (e.g. a Dask
+            ``Client.get_executor()``); the caller owns it.
+        out: results folder for the journal and hand histories (None: nothing is written).
+        resume: continue the run journaled in ``out`` (it must be the same configuration).
+        overwrite: discard a previous run in ``out``.
+        progress: called as ``progress(hands_done, hands_total)`` after each block.
+
+    Raises:
+        ResumeError: ``out`` holds another run, or a run and neither ``resume`` nor ``overwrite``.
+    """
+    import time
+
+    t0 = time.perf_counter()
+    cfg_dict = config.to_dict()
+    fp = config.fingerprint()
+    done: dict[int, dict] = {}
+    journal = None
+    if out is not None:
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        jpath = out / JOURNAL
+        header, blocks = read_journal(jpath)
+        if jpath.exists() and not overwrite:
+            if not resume:
+                raise ResumeError(f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again")
+            if header is not None and header.get("fingerprint") != fp:
+                raise ResumeError(f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
+                                  "use the same preset/options, another --out, or --overwrite")
+        if overwrite or not jpath.exists() or header is None:
+            header, blocks = None, {}
+        done = {b: r for b, r in blocks.items() if b < config.n_blocks}
+        # rewrite the journal without a possibly torn tail, atomically
+        lines = [json.dumps({"kind": "header", "fingerprint": fp, "config": cfg_dict}, separators=(",", ":"))]
+        lines += [json.dumps(done[b], separators=(",", ":")) for b in sorted(done)]
+        _atomic_write(jpath, "\n".join(lines) + "\n")
+        _fsync_dir(out)
+        journal = _Journal(jpath)
+        if config.histories:
+            (out / "hands").mkdir(exist_ok=True)
+
+    total = config.hands
+    hands_done = sum(r["hands"] for r in done.values())
+    if progress:
+        progress(hands_done, total)
+    todo = [b for b in range(config.n_blocks) if b not in done]
+    played = 0
+
+    def finish(rec: dict) -> None:
+        nonlocal hands_done, played
+        phh = rec.pop("phh", None)
+        if journal is not None:
+            if phh is not None:
+                _atomic_write(out / "hands" / f"block-{rec['block']:05d}.phhs", phh)
+            rec["kind"] = "block"
+            journal.append(rec)
+        done[rec["block"]] = rec
+        hands_done += rec["hands"]
+        played += 1
+        if progress:
+            progress(hands_done, total)
+
+    hist = config.histories and out is not None
+    own = None
+    try:
+        ex = executor
+        if ex is None and todo:
+            ex = own = _local_executor(min(workers if workers is not None else (os.cpu_count() or 1), len(todo)))
+        if ex is None:
+            for b in todo:
+                finish(play_block(config, b, hist))
+        else:
+            # keep a bounded number of blocks in flight (results stream into the journal)
+            limit = max(2, 2 * (workers or os.cpu_count() or 2))
+            pending = set()
+            it = iter(todo)
+            for b in it:
+                pending.add(ex.submit(play_block, cfg_dict, b, hist))
+                if len(pending) >= limit:
+                    break
+            while pending:
+                fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in fin:
+                    finish(f.result())
+                for b in it:
+                    pending.add(ex.submit(play_block, cfg_dict, b, hist))
+                    if len(pending) >= limit:
+                        break
+    finally:
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)
+        if journal is not None:
+            journal.close()
+    blocks = [done[b] for b in range(config.n_blocks)]
+    return TournamentRun(config, blocks, out, played, time.perf_counter() - t0)

@@ -1,0 +1,129 @@
+"""Tournament statistics: sb/hand with confidence intervals over deals, and style statistics.
+
+The unit of sampling is the **deal**: the replays of a deal share their cards and are strongly
+(negatively) correlated, so a player's result on deal ``d`` is its net chips over the deal's
+``n`` replays divided by ``n`` hands and by the small bet, ``x_d`` (sb/hand).  The estimate is the
+mean of ``x_d`` over the ``D`` deals, with the Student-t interval
+``mean ± t(0.975, D - 1) · sd(x) / sqrt(D)``.  A player type's ``x_d`` is the mean over the players
+of that type; a comparison's ``x_d`` is (mean of the enhanced types' ``x_d``) minus (mean of the
+control types' ``x_d``), each type weighing the same, so the difference is paired by deal.
+
+Style statistics (counted over all hands played):
+
+- **VPIP**: fraction of hands where the player put money in the pot voluntarily before the flop
+  (a call or a raise; posting a blind or checking the big blind does not count);
+- **PFR**: fraction of hands with a pre-flop raise;
+- **AF** (post-flop aggression factor): post-flop bets and raises divided by post-flop calls
+  (checks are not calls); None without any call;
+- **WTSD**: fraction of the hands in which the player saw the flop that went to a showdown with it;
+- **W$SD**: fraction of its showdowns where it won (a share of) a pot.
+
+>>> m, h = mean_ci([1.0, 2.0, 3.0, 4.0])
+>>> round(m, 3), round(h, 3)
+(2.5, 2.054)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb"]
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Quantile ``p`` of Student's t with ``df`` degrees of freedom (normal for df > 10**6)."""
+    from scipy.stats import norm, t
+
+    if df > 10**6:
+        return float(norm.ppf(p))
+    return float(t.ppf(p, df))
+
+
+def mean_ci(x: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+    """Mean and half-width of the two-sided Student-t interval (half-width NaN with fewer than 2 values)."""
+    a = np.asarray(x, dtype=float)
+    n = a.size
+    if n == 0:
+        return math.nan, math.nan
+    m = float(a.mean())
+    if n < 2:
+        return m, math.nan
+    sd = float(a.std(ddof=1))
+    return m, t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+
+
+def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int) -> np.ndarray:
+    """``(D, n)`` array of sb/hand per deal and player (net chips over the deal's ``n`` replays)."""
+    return np.asarray(chips, dtype=float).reshape(-1, n_players) / (n_players * small_bet)
+
+
+def _ratio(a, b):
+    return None if b == 0 else a / b
+
+
+def _style(c: dict) -> dict:
+    return {
+        "hands": c["hands"],
+        "vpip": _ratio(c["vpip"], c["hands"]),
+        "pfr": _ratio(c["pfr"], c["hands"]),
+        "af": _ratio(c["pf_raises"], c["pf_calls"]),
+        "wtsd": _ratio(c["showdowns"], c["saw_flop"]),
+        "wsd": _ratio(c["showdown_wins"], c["showdowns"]),
+    }
+
+
+def _ci_entry(x: np.ndarray, level: float) -> dict:
+    m, h = mean_ci(x, level)
+    return {"sb_per_hand": m, "ci": None if math.isnan(h) else h, "deals": int(x.size)}
+
+
+def summarize(config, chips, counters, level: float = 0.95) -> dict:
+    """The tournament's results as a JSON-able dict (``players``, ``types``, ``comparisons``).
+
+    Args:
+        config: the :class:`~loki.tournament.config.TournamentConfig`.
+        chips: net chips per deal and player (deal order).
+        counters: per-player counters (:data:`loki.tournament.runner.COUNTERS`).
+    """
+    n = config.n_players
+    sb = config.game_config().small_bet
+    x = per_deal_sb(chips, n, sb)
+    seats = config.seats
+    players = []
+    for si in seats:
+        e = {"index": si.index, "name": si.name, "type": si.label, "spec": si.spec}
+        e.update(_ci_entry(x[:, si.index], level))
+        e.update(_style(counters[si.index]))
+        players.append(e)
+    types = {}
+    type_x = {}
+    for lab in config.labels:
+        idx = [si.index for si in seats if si.label == lab]
+        type_x[lab] = x[:, idx].mean(axis=1)
+        tot = {k: sum(counters[i][k] for i in idx) for k in counters[0]}
+        e = {"type": lab, "spec": seats[idx[0]].spec, "players": len(idx)}
+        e.update(_ci_entry(type_x[lab], level))
+        e.update(_style(tot))
+        types[lab] = e
+    comps = []
+    for c in config.compare:
+        d = np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)
+        e = {"name": c.name, "enhanced": list(c.enhanced), "control": list(c.control)}
+        e.update(_ci_entry(d, level))
+        comps.append(e)
+    return {
+        "name": config.name,
+        "description": config.description,
+        "seed": config.seed,
+        "deals": int(x.shape[0]),
+        "hands": int(x.shape[0]) * n,
+        "n_players": n,
+        "block_deals": config.block_deals,
+        "confidence": level,
+        "players": players,
+        "types": list(types.values()),
+        "comparisons": comps,
+    }
