@@ -17,7 +17,7 @@ Table B.1 is mostly unknown.  Published entries used as published: tight/3-4/Mak
 **DEFAULT** (reference §2.5): the group 3-4 rows of the reference's table, groups 2 and
 5+ derived by *percentile matching* against IR2/IR7 (same fraction of the 1,326 holdings
 above the position-0 threshold; increments scaled by the ratio of IR standard
-deviations), then the Make1 bases shifted by :data:`MAKE1_CALIBRATION` (measured in
+deviations), then the unpublished Make1 bases shifted by :data:`MAKE1_CALIBRATION` (measured in
 10-handed self-play to give ≈18 / 21 / 24 % of hands played; see docs/CALIBRATION.md).
 
 The small blind (PENA99: six strategies) has fixed Call1/Call2 thresholds, UNKNOWN in
@@ -73,8 +73,9 @@ _BASE_34 = {
     "tight": {Strategy.MAKE1: (100.0, 40.0), Strategy.MAKE2: (200.0, 50.0), Strategy.MAKE4: (620.0, 50.0)},
 }
 
-#: DEFAULT: shift (IR ×1000 units) added to the Make1 base of groups 2 and 5+ after percentile matching,
-#: calibrated by 10-handed self-play towards 18 / 21 / 24 % of hands played (docs/CALIBRATION.md).
+#: DEFAULT: shift (IR ×1000 units) added to every unpublished Make1 base (groups 2 and 5+ after percentile
+#: matching, and the tight/loose 3-4 rows), calibrated by 10-handed self-play towards 18 / 21 / 24 % of hands
+#: played (``scripts/calibrate_preflop.py``; figures in docs/CALIBRATION.md).
 MAKE1_CALIBRATION = {"tight": 0.0, "moderate": 0.0, "loose": 0.0}
 
 #: DEFAULT: the small blind's Call1/Call2 thresholds sit this far below T(Make1)/T(Make2).
@@ -152,6 +153,9 @@ class PreflopThresholds:
         pairs: dict = {g: {} for g in GROUPS}
         for t in TIGHTNESS:
             pairs["3-4"][t] = dict(_BASE_34[t])
+            if t != "moderate":  # the moderate 3-4 Make1 base (50) is published: never shifted
+                b, i = pairs["3-4"][t][Strategy.MAKE1]
+                pairs["3-4"][t][Strategy.MAKE1] = (b + cal.get(t, 0.0), i)
             for g in ("2", "5+"):
                 irg = tables[GROUP_TABLE[g]]
                 scale = _weighted_std(irg) / sd4

@@ -1,0 +1,71 @@
+"""Measure the pre-flop participation (VPIP) of 10-handed Loki-1 self-play per tightness.
+
+VPIP = fraction of (player, hand) in which the player voluntarily put chips in pre-flop (a call or a
+raise; posting a blind and the big blind's free check do not count).  Only the pre-flop strategy
+decides it, so post-flop the players just check/call here (fast).  Used to calibrate
+``loki.preflop.MAKE1_CALIBRATION`` (targets PAPP98 §6.1: tight 18 %, moderate 21 %, loose 24 %).
+
+    python scripts/calibrate_preflop.py --hands 20000 [--shift-tight X --shift-moderate Y --shift-loose Z]
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from loki.engine import Action, ActionTaken, GameConfig
+from loki.players.loki1 import Loki1Config, Loki1Player, STYLES
+from loki.preflop import PreflopThresholds
+from loki.table import play_hand
+
+
+class PreflopOnly(Loki1Player):
+    def _act_postflop(self, view, legal):
+        return Action.CALL
+
+
+def vpip_of(events, n):
+    vol = np.zeros(n, dtype=bool)
+    for ev in events:
+        if isinstance(ev, ActionTaken) and ev.round == 0 and ev.action != Action.FOLD and ev.amount > 0:
+            vol[ev.seat] = True
+    return vol
+
+
+def measure(config: Loki1Config, hands: int, seed: int, thresholds: PreflopThresholds | None = None) -> float:
+    cfg = GameConfig(n_players=10)
+    players = [PreflopOnly(config, seed=seed + i) for i in range(10)]
+    if thresholds is not None:
+        for p in players:
+            p.thresholds = thresholds.shifted(config.preflop_shift)
+    rng = np.random.default_rng(seed)
+    count = 0
+    for h in range(hands):
+        st = play_hand(cfg, players, h % 10, rng)
+        count += int(vpip_of(st.events, 10).sum())
+    return count / (10 * hands)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shift-tight", type=float, default=None)
+    ap.add_argument("--shift-moderate", type=float, default=None)
+    ap.add_argument("--shift-loose", type=float, default=None)
+    ap.add_argument("--styles", action="store_true", help="also measure the TC/TA/LC/LA style presets")
+    a = ap.parse_args()
+    cal = None
+    if a.shift_tight is not None:
+        cal = {"tight": a.shift_tight, "moderate": a.shift_moderate, "loose": a.shift_loose}
+    th = PreflopThresholds.default(cal) if cal else None
+    for t in ("tight", "moderate", "loose"):
+        print(f"{t:9s} VPIP {measure(Loki1Config(tightness=t), a.hands, a.seed, th):.4f}", flush=True)
+    if a.styles:
+        for name, cfg in STYLES.items():
+            print(f"style {name} VPIP {measure(cfg, a.hands, a.seed, th):.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

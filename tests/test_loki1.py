@@ -1,0 +1,103 @@
+"""The Loki-1 player wired together: pre-flop strategy, Bettor, Opponent Modeler (PAPP98)."""
+
+import numpy as np
+import pytest
+
+from loki.cards import HOLDING_INDEX, parse_cards
+from loki.engine import Action, ActionTaken, GameConfig
+from loki.players.loki1 import STYLES, Loki1Config, Loki1Player, postflop_hand_values, preflop_hand_values
+from loki.players.registry import make_player
+from loki.players.simple import CallingStation, RandomPlayer
+from loki.strategies import Strategy
+from loki.table import play_hand, play_session
+
+
+def test_ten_handed_loki1_table_plays_2000_hands():
+    cfg = GameConfig(n_players=10)
+    players = [Loki1Player(seed=i, name=f"L{i}") for i in range(10)]
+    totals = play_session(cfg, players, n_hands=2000, seed=11)
+    assert sum(totals) == 0
+    # models persist across hands: frequencies were counted for every opponent
+    for p in players:
+        assert len(p.models) == 9
+        assert all(m.frequencies.counts.sum() > 500 for m in p.models.values())
+
+
+def test_session_is_deterministic_with_seeds():
+    cfg = GameConfig(n_players=4)
+
+    def run():
+        return play_session(cfg, [Loki1Player(seed=i) for i in range(4)], n_hands=60, seed=5)
+
+    assert run() == run()
+
+
+def test_preflop_strategy_kept_for_the_round_and_aa_raises():
+    cfg = GameConfig(n_players=6)
+    hole = ["7c2d", "8d3s", "9c4h", "AsAh", "Tc5d", "Jh6c"]  # AA in seat 3 (UTG with the button on 0)
+    me = Loki1Player(seed=0)
+    seats = [RandomPlayer(1), RandomPlayer(2), RandomPlayer(3), me, CallingStation(), CallingStation()]
+    st = play_hand(cfg, seats, button=0, rng=1, hole_cards=hole)
+    assert me.preflop_strategy is Strategy.MAKE4
+    first = [e for e in st.events if isinstance(e, ActionTaken) and e.seat == 3 and e.round == 0][0]
+    assert first.action is Action.RAISE
+
+
+def test_raise_moves_model_weight_toward_strong_holdings():
+    cfg = GameConfig(n_players=3)
+    observer = Loki1Player(seed=0)
+
+    class Raiser(CallingStation):
+        def act(self, view, legal):
+            return Action.RAISE if Action.RAISE in legal else Action.CALL
+
+    st = play_hand(cfg, [observer, Raiser(), CallingStation()], button=0, rng=3, board=None)
+    w = observer.models[1].weights
+    ir, _ = preflop_hand_values()
+    aa = HOLDING_INDEX[parse_cards("As")[0], parse_cards("Ah")[0]]
+    trash = HOLDING_INDEX[parse_cards("7c")[0], parse_cards("2d")[0]]
+    live = w > 0
+    assert w.min() >= 0.01 - 1e-12
+    assert w[aa] >= w[trash] or not live[aa]
+    # weighted average hand value of the raiser's range is above the uniform average
+    assert st.is_terminal
+
+
+def test_postflop_hand_values_cached_and_sane():
+    board = parse_cards("9h8c2c")
+    v = postflop_hand_values(board)
+    assert v.shape == (1326,) and v.dtype == np.float64
+    assert postflop_hand_values(list(reversed(board))) is v  # cached per board
+    h98 = HOLDING_INDEX[parse_cards("9d")[0], parse_cards("8d")[0]]
+    h43 = HOLDING_INDEX[parse_cards("4d")[0], parse_cards("3s")[0]]
+    assert v[h98] > 0.9 > v[h43]
+    assert v[HOLDING_INDEX[parse_cards("9h")[0], parse_cards("Ad")[0]]] == 0.0  # clashes with the board
+
+
+def test_generic_modelling_ignores_observed_frequencies():
+    cfg = GameConfig(n_players=3)
+    gen = Loki1Player(Loki1Config(modelling="generic"), seed=0)
+    play_session(cfg, [gen, RandomPlayer(1), RandomPlayer(2)], n_hands=30, seed=2)
+    m = gen.models[1]
+    assert np.allclose(m.frequencies.blended(1, 1, specific=False), [0.5, 0.3, 0.2])
+
+
+def test_styles_and_registry():
+    assert set(STYLES) == {"TC", "TA", "LC", "LA"}
+    for s in STYLES:
+        p = make_player(f"loki1:{s}", seed=1)
+        assert isinstance(p, Loki1Player) and p.config is STYLES[s]
+    with pytest.raises(ValueError, match="unknown Loki-1 style"):
+        make_player("loki1:XX")
+    with pytest.raises(ValueError, match="unknown player type"):
+        make_player("gto-wizard")
+    with pytest.raises(ValueError):
+        Loki1Config(tightness="medium")
+
+
+def test_loki1_beats_random_and_calling_stations_small_sample():
+    # A short, seeded sanity check (the acceptance figure over >= 5,000 hands is in BENCHMARKS.md).
+    cfg = GameConfig(n_players=6)
+    players = [Loki1Player(seed=1), RandomPlayer(2), CallingStation(), Loki1Player(seed=3), RandomPlayer(4), CallingStation()]
+    totals = play_session(cfg, players, n_hands=600, seed=9)
+    assert totals[0] + totals[3] > 0
