@@ -1,0 +1,340 @@
+"""Tests of duplicate tournaments: schedule, determinism, statistics, resume, configs, PHH, Dask."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from loki.cli import app
+from loki.tournament import (
+    TournamentConfigError,
+    config_from_dict,
+    deal_cards,
+    list_presets,
+    load_config,
+    load_preset,
+    play_block,
+    run_tournament,
+    seatings,
+    summarize,
+)
+from loki.tournament.results import write_results
+from loki.tournament.runner import read_journal
+
+SMALL = {
+    "name": "small",
+    "deals": 12,
+    "block_deals": 4,
+    "players": [{"type": "random", "count": 3}, {"type": "calling", "count": 2, "label": "caller"}],
+    "compare": [{"name": "random minus caller", "enhanced": ["random"], "control": ["caller"]}],
+}
+
+
+def small(**kw):
+    d = dict(SMALL)
+    d.update(kw)
+    return config_from_dict(d)
+
+
+# ------------------------------------------------------------------------------------ schedule
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_seatings_latin_and_row_complete(n):
+    sq = seatings(n)
+    assert len(sq) == n
+    for row in sq:  # every replay seats every player once
+        assert sorted(row) == list(range(n))
+    for s in range(n):  # every player sits in every seat once (holds every hole-card set once)
+        assert sorted(sq[r][s] for r in range(n)) == list(range(n))
+    if n % 2 == 0:  # Williams design: every ordered pair of neighbours exactly once
+        pairs = [(row[s], row[s + 1]) for row in sq for s in range(n - 1)]
+        assert len(pairs) == len(set(pairs)) == n * (n - 1)
+
+
+def test_deal_cards_depend_on_seed_and_deal_only():
+    h1, b1 = deal_cards(5, 17, 10)
+    h2, b2 = deal_cards(5, 17, 10)
+    assert (h1, b1) == (h2, b2)
+    assert deal_cards(5, 18, 10) != (h1, b1) and deal_cards(6, 17, 10) != (h1, b1)
+    cards = [c for h in h1 for c in h] + list(b1)
+    assert len(cards) == len(set(cards)) == 25 and all(0 <= c < 52 for c in cards)
+
+
+@pytest.mark.parametrize("n", [3, 4, 10])
+def test_every_player_holds_every_hole_card_set_once_with_identical_cards(monkeypatch, n):
+    import loki.table
+
+    calls = []
+    real = loki.table.play_hand
+
+    def spy(config, players, button=0, rng=None, *, hole_cards=None, board=None, stacks=None):
+        st = real(config, players, button, rng, hole_cards=hole_cards, board=board, stacks=stacks)
+        calls.append(([p.name for p in players], [st.hole_cards(s) for s in range(n)], st.full_board, button))
+        return st
+
+    monkeypatch.setattr(loki.table, "play_hand", spy)
+    cfg = config_from_dict({"name": "x", "deals": 3, "block_deals": 2, "histories": False,
+                            "players": [{"type": "random", "count": n - 1}, {"type": "calling"}]})
+    names = [s.name for s in cfg.seats]
+    run_tournament(cfg, workers=1)
+    assert len(calls) == 3 * n
+    for d in range(3):
+        hands = calls[d * n : (d + 1) * n]
+        holes, board = deal_cards(cfg.seed, d, n)
+        for table, hole, full, button in hands:
+            assert full == board and tuple(hole) == holes and button == 0  # identical cards every replay
+        for name in names:
+            held = sorted(tuple(hole[table.index(name)]) for table, hole, _, _ in hands)
+            assert held == sorted(holes)  # every set of hole cards once
+            seats = sorted(table.index(name) for table, _, _, _ in hands)
+            assert seats == list(range(n))  # every position once
+
+
+# ------------------------------------------------------------------------------------ determinism
+
+
+def test_same_result_whatever_the_number_of_workers():
+    cfg = small(deals=10, block_deals=3)
+    r1 = run_tournament(cfg, workers=1)
+    r2 = run_tournament(cfg, workers=2)
+    assert r1.chips == r2.chips and r1.counters == r2.counters
+    assert len(r1.chips) == 10
+    assert all(sum(row) == 0 for row in r1.chips)
+    assert run_tournament(small(deals=10, block_deals=3, seed=1), workers=1).chips != r1.chips
+
+
+def test_loki1_blocks_are_reproducible():
+    cfg = config_from_dict({"name": "l1", "deals": 2, "block_deals": 1, "histories": False,
+                            "players": [{"type": "loki1", "count": 2}, {"type": "loki1:LA"}]})
+    a = play_block(cfg, 1)
+    b = play_block(cfg.to_dict(), 1)
+    assert a["chips"] == b["chips"] and a["counters"] == b["counters"]
+    r2 = run_tournament(cfg, workers=2)
+    assert r2.chips == run_tournament(cfg, workers=1).chips
+
+
+def test_block_size_is_part_of_the_fingerprint():
+    assert small().fingerprint() != small(block_deals=5).fingerprint()
+    assert small().fingerprint() == small(histories=False).fingerprint()
+
+
+# ------------------------------------------------------------------------------------ statistics
+
+
+def test_confidence_intervals_against_brute_force():
+    from scipy.stats import t as student
+
+    cfg = small(deals=25, block_deals=5)
+    run = run_tournament(cfg, workers=1)
+    s = summarize(cfg, run.chips, run.counters)
+    n, sb, D = cfg.n_players, 10, 25
+
+    def brute(values):
+        m = sum(values) / len(values)
+        var = sum((v - m) ** 2 for v in values) / (len(values) - 1)
+        return m, student.ppf(0.975, len(values) - 1) * math.sqrt(var / len(values))
+
+    for p in range(n):
+        m, h = brute([run.chips[d][p] / (n * sb) for d in range(D)])
+        assert s["players"][p]["sb_per_hand"] == pytest.approx(m, abs=1e-12)
+        assert s["players"][p]["ci"] == pytest.approx(h, rel=1e-9)
+    rnd = [sum(run.chips[d][p] for p in range(3)) / 3 / (n * sb) for d in range(D)]
+    cal = [sum(run.chips[d][p] for p in range(3, 5)) / 2 / (n * sb) for d in range(D)]
+    m, h = brute(rnd)
+    assert s["types"][0]["type"] == "random" and s["types"][0]["sb_per_hand"] == pytest.approx(m)
+    assert s["types"][0]["ci"] == pytest.approx(h)
+    m, h = brute([a - b for a, b in zip(rnd, cal)])
+    assert s["comparisons"][0]["sb_per_hand"] == pytest.approx(m) and s["comparisons"][0]["ci"] == pytest.approx(h)
+    # style statistics of a calling station
+    cal_t = s["types"][1]
+    assert cal_t["pfr"] == 0 and cal_t["af"] == 0 and cal_t["wtsd"] == 1.0
+    assert cal_t["hands"] == 2 * D * n
+    # overall zero sum
+    assert sum(p["sb_per_hand"] for p in s["players"]) == pytest.approx(0, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------ presets and configs
+
+
+def test_presets_ship_and_parse():
+    names = list_presets()
+    for p in ["quick", "fig3-B", "fig3-R", "fig3-BR", "fig3-S", "fig3-BRS", "fig4"]:
+        assert p in names
+        cfg = load_preset(p, check_players=False)
+        assert cfg.n_players == 10
+    q = load_preset("quick", check_players=False)
+    assert {s.spec for s in q.seats} == {"loki1", "loki2:BR"}
+    f4 = load_preset("fig4", check_players=False)
+    assert [s.label for s in f4.seats].count("Loki-1 TC") == 2 and len(f4.labels) == 8
+    assert load_preset("fig3-BR", check_players=False).deals == 2500
+
+
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ('deals = 5\n[[players]]\ntype = "nosuchbot"\ncount = 3\n', "nosuchbot"),
+        ('deals = 5\n[[players]]\ntype = "random"\ncount = 11\n', "11 players"),
+        ('deals = -4\n[[players]]\ntype = "random"\ncount = 3\n', "deals"),
+        ('deals = 5\n[[players]\ntype = "random"\n', "malformed TOML"),
+        ('deals = 5\nplayers = 3\n', "no players"),
+        ('deals = 5\nspeed = 3\n[[players]]\ntype = "random"\ncount = 3\n', "speed"),
+        ('[[players]]\ntype = "random"\ncount = 3\n[[compare]]\nenhanced = ["x"]\ncontrol = ["random"]\n', "'x'"),
+    ],
+)
+def test_bad_configs_give_a_one_line_error(tmp_path, text, needle):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    with pytest.raises(TournamentConfigError, match=None) as e:
+        load_config(f)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+    res = CliRunner().invoke(app, ["tournament", "--config", str(f), "--out", str(tmp_path / "o")])
+    assert res.exit_code != 0
+    assert needle in res.output and "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+
+
+def test_cli_bad_preset_and_negative_deals(tmp_path):
+    r = CliRunner().invoke(app, ["tournament", "--preset", "fig9"])
+    assert r.exit_code != 0 and "unknown preset 'fig9'" in r.output
+    f = tmp_path / "ok.toml"
+    f.write_text('[[players]]\ntype = "random"\ncount = 3\n')
+    r = CliRunner().invoke(app, ["tournament", "--config", str(f), "--deals", "-3"])
+    assert r.exit_code != 0 and "deals" in r.output and "Traceback" not in r.output
+
+
+# ------------------------------------------------------------------------------------ outputs
+
+
+def test_cli_writes_the_results_folder_and_pokerkit_reads_the_histories(tmp_path):
+    pk = pytest.importorskip("pokerkit")
+    f = tmp_path / "t.toml"
+    f.write_text(
+        'name = "t"\ndeals = 6\nblock_deals = 4\n[[players]]\ntype = "random"\ncount = 3\n'
+        '[[players]]\ntype = "calling"\nlabel = "caller"\n[[compare]]\nenhanced = ["random"]\ncontrol = ["caller"]\n'
+    )
+    out = tmp_path / "res"
+    r = CliRunner().invoke(app, ["tournament", "--config", str(f), "--out", str(out), "--workers", "1", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert "sb/hand" in r.output
+    for name in ["summary.json", "run.json", "deals.csv", "sb_per_hand.png", "cumulative.png", "journal.jsonl"]:
+        assert (out / name).stat().st_size > 0, name
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["deals"] == 6 and summary["hands"] == 24
+    rows = (out / "deals.csv").read_text().splitlines()
+    assert len(rows) == 7 and rows[0].startswith("deal,random #1")
+    chips = [[int(x) for x in row.split(",")[1:]] for row in rows[1:]]
+    # the hand histories replay in pokerkit to the same results
+    files = sorted((out / "hands").glob("*.phhs"))
+    assert len(files) == 2
+    totals = {}
+    n_hands = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for path in files:
+            with open(path, "rb") as fp:
+                for hh in pk.HandHistory.load_all(fp):
+                    for state in hh:
+                        pass
+                    n_hands += 1
+                    for name, start, end in zip(hh.players, hh.starting_stacks, state.stacks):
+                        assert end == hh.finishing_stacks[hh.players.index(name)]
+                        totals[name] = totals.get(name, 0) + end - start
+        # one hand as a single .phh file, through HandHistory.load
+        text = (out / "hands" / "block-00000.phhs").read_text().split("\n[2]\n")[0].split("\n", 1)[1]
+        single = tmp_path / "one.phh"
+        single.write_text(text)
+        with open(single, "rb") as fp:
+            hh = pk.HandHistory.load(fp)
+        assert hh.variant == "FT" and len(hh.players) == 4
+    assert n_hands == 24
+    names = rows[0].split(",")[1:]
+    for i, name in enumerate(names):
+        assert totals[name] == sum(c[i] for c in chips)
+
+
+# ------------------------------------------------------------------------------------ fault tolerance
+
+
+def _loki_cmd(*args):
+    return [sys.executable, "-c", "from loki.cli import app; app()", "tournament", *args]
+
+
+def test_resume_after_sigkill_gives_the_uninterrupted_result(tmp_path):
+    f = tmp_path / "long.toml"
+    f.write_text(
+        'name = "long"\ndeals = 600\nblock_deals = 10\nseed = 3\n'
+        '[[players]]\ntype = "random"\ncount = 6\n[[players]]\ntype = "calling"\ncount = 4\nlabel = "caller"\n'
+        '[[compare]]\nenhanced = ["random"]\ncontrol = ["caller"]\n'
+    )
+    out = tmp_path / "run"
+    env = dict(os.environ, NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", str(Path.cwd() / ".numba_cache")))
+    args = ["--config", str(f), "--out", str(out), "--workers", "1", "--quiet", "--no-plots"]
+    proc = subprocess.Popen(_loki_cmd(*args), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    journal = out / "journal.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if journal.exists() and len(read_journal(journal)[1]) >= 3:
+            break
+        if proc.poll() is not None:
+            pytest.fail(f"the run finished before it could be killed: {proc.stderr.read().decode()}")
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    _, blocks = read_journal(journal)
+    assert 3 <= len(blocks) < 60, len(blocks)
+    # a plain restart refuses to clobber the run
+    r = subprocess.run(_loki_cmd(*args), env=env, capture_output=True, text=True)
+    assert r.returncode != 0 and "--resume" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run(_loki_cmd(*args, "--resume"), env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    resumed = json.loads((out / "summary.json").read_text())
+    header, blocks = read_journal(journal)
+    assert sorted(blocks) == list(range(60))
+    assert len(journal.read_text().splitlines()) == 61  # header + every block exactly once
+    cfg = load_config(f)
+    run = run_tournament(cfg, workers=1)
+    fresh = write_results(run, tmp_path / "fresh", plots=False)
+    assert json.loads(json.dumps(fresh)) == resumed
+    assert len(list((out / "hands").glob("*.phhs"))) == 60
+
+
+def test_torn_journal_line_is_dropped_on_resume(tmp_path):
+    cfg = small(deals=8, block_deals=2)
+    out = tmp_path / "r"
+    full = run_tournament(cfg, workers=1, out=out)
+    j = out / "journal.jsonl"
+    lines = j.read_text().splitlines(keepends=True)
+    j.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # 2 blocks and a torn third
+    again = run_tournament(cfg, workers=1, out=out, resume=True)
+    assert again.played_blocks == 2 and again.chips == full.chips
+    with pytest.raises(TournamentConfigError, match="different tournament"):
+        run_tournament(small(deals=8, block_deals=2, seed=9), workers=1, out=out, resume=True)
+
+
+# ------------------------------------------------------------------------------------ Dask
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_dask_local_cluster_gives_the_same_result(processes):
+    distributed = pytest.importorskip("distributed")
+    cfg = small(deals=9, block_deals=2)
+    ref = run_tournament(cfg, workers=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=processes,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            run = run_tournament(cfg, executor=client.get_executor())
+    assert run.chips == ref.chips and run.counters == ref.counters
