@@ -90,6 +90,10 @@ from loki.tournament.command import tournament as _tournament  # noqa: E402
 
 app.command("tournament")(_tournament)
 
+from loki.io.cli import register as _register_io  # noqa: E402
+
+_register_io(app)  # acpc, dealer, replay, play
+
 
 if __name__ == "__main__":  # pragma: no cover
     app()

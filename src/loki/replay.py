@@ -1,0 +1,274 @@
+"""Replay real hand histories through Loki: statistics, agreement with the logged actions and
+the quality of the opponent models.
+
+For every hand of a log (ACPC ``STATE`` lines or PHH) and every player, a Loki bot (from the
+registry, ``loki1`` by default) sits in that player's seat and is driven through the logged hand
+with its ``begin_hand / observe / act / end_hand`` protocol: at each of that player's decision
+points the bot is asked for its action (compared with the logged one), then the logged action is
+applied.  One bot per player name is kept for the whole log, and the table is presented with
+fixed seats (the ACPC seat rotation undone), so its opponent models follow the same opponents.
+
+At every showdown, for each bot and each opponent it modelled who showed a hand, the percentile
+of the shown holding within the bot's final weight table (``bot.models[seat].weights``, over the
+holdings live for that bot: not clashing with the board or its own cards) is recorded: 50 means
+an uninformative model, higher means the model had the real hand among its likely holdings
+(ties count half).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from loki.cards import HOLDING_INDEX, live_holdings, parse_cards
+from loki.engine import Action, ActionTaken, new_hand
+from loki.io.acpc_log import HandRecord
+
+__all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "render_report", "plot_percentiles",
+           "holding_percentile"]
+
+
+@dataclass
+class PlayerStats:
+    """Per player: hands, VPIP/PFR counts, aggressive (bet/raise) and passive (call) post-flop
+    actions, decisions asked of the bot and how many matched the log, chips won."""
+
+    name: str
+    hands: int = 0
+    vpip: int = 0
+    pfr: int = 0
+    aggressive: int = 0
+    calls: int = 0
+    decisions: int = 0
+    agree: int = 0
+    chips: float = 0.0
+
+    @property
+    def vpip_pct(self) -> float:
+        return 100.0 * self.vpip / self.hands if self.hands else 0.0
+
+    @property
+    def pfr_pct(self) -> float:
+        return 100.0 * self.pfr / self.hands if self.hands else 0.0
+
+    @property
+    def aggression(self) -> float:
+        """Post-flop aggression factor (bets+raises)/calls."""
+        return self.aggressive / self.calls if self.calls else float("inf") if self.aggressive else 0.0
+
+    @property
+    def agreement_pct(self) -> float:
+        return 100.0 * self.agree / self.decisions if self.decisions else 0.0
+
+
+@dataclass
+class ReplayReport:
+    """Result of :func:`replay_hands`: ``stats`` per player name, ``percentiles`` (one per tracked
+    showdown hand: observer, opponent, hand id, percentile), payoff check counts."""
+
+    stats: dict[str, PlayerStats]
+    percentiles: list[tuple[str, str, object, float]] = field(default_factory=list)
+    hands: int = 0
+    payoff_mismatches: list = field(default_factory=list)
+    player_spec: str = "loki1"
+    small_bet: int = 10
+
+    @property
+    def percentile_values(self) -> np.ndarray:
+        return np.array([p[3] for p in self.percentiles], dtype=float)
+
+
+def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[int]) -> float:
+    """Percentile (0..100) of the holding ``hole`` within ``weights`` over the live holdings
+    (not containing a ``dead`` card); ties count half.
+
+    >>> w = np.ones(1326); holding_percentile(w, parse_cards("AsKs"), parse_cards("2c3c4d"))
+    50.0
+    """
+    live = live_holdings(dead)
+    w = np.asarray(weights)[live]
+    x = weights[int(HOLDING_INDEX[hole[0], hole[1]])]
+    if w.size == 0:
+        return 50.0
+    return float(100.0 * ((w < x).sum() + 0.5 * (w == x).sum()) / w.size)
+
+
+def load_hands(path) -> list[HandRecord]:
+    """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file."""
+    p = Path(path)
+    if p.suffix in (".phh", ".phhs"):
+        from loki.io.phh import read_phh
+
+        return read_phh(p)
+    from loki.io.acpc_log import read_acpc_log
+
+    return read_acpc_log(p).hands
+
+
+def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
+    n = len(names)
+    off = (order[names[0]] - 0) % n
+    if all(order[names[pos]] == (pos + off) % n for pos in range(n)):
+        return off
+    return None
+
+
+def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0,
+                 progress=None) -> ReplayReport:
+    """Replay ``records`` with one bot per player (see the module docstring).
+
+    Raises:
+        ValueError: a hand that does not replay (bad cards, illegal betting).
+    """
+    from loki.players.registry import make_player
+
+    order: dict[str, int] = {}
+    bots: dict[str, object] = {}
+    stats: dict[str, PlayerStats] = {}
+    report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
+    for rec in records:
+        n = rec.n_players
+        names = list(rec.names) if rec.names else [f"p{i + 1}" for i in range(n)]
+        for nm in names:
+            if nm not in order:
+                order[nm] = len(order)
+        off = _fixed_offset(names, order) if len(order) == n else None
+        if off is None:
+            off = 0
+        seat_of_pos = [(pos + off) % n for pos in range(n)]
+        name_at = {seat_of_pos[pos]: names[pos] for pos in range(n)}
+        holes = [None] * n
+        for pos in range(n):
+            holes[seat_of_pos[pos]] = rec.hole_cards[pos]
+        button = (rec.button + off) % n
+        try:
+            state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
+        except ValueError as e:
+            raise ValueError(f"hand {rec.hand_id}: {e}") from None
+        players = {}
+        for seat in range(n):
+            nm = name_at[seat]
+            if nm not in bots:
+                bots[nm] = make_player(player_spec, seed=seed + order[nm], name=f"{player_spec}@{nm}")
+                stats[nm] = PlayerStats(nm)
+            players[seat] = bots[nm]
+            players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
+            stats[nm].hands += 1
+        seen = 0
+        actions = [a for a in rec.betting if a != "/"]
+        vpip, pfr = set(), set()
+        for k in range(len(actions) + 1):
+            events = state.events
+            while seen < len(events):
+                ev = events[seen]
+                seen += 1
+                for pl in players.values():
+                    pl.observe(ev)
+                if isinstance(ev, ActionTaken):
+                    st = stats[name_at[ev.seat]]
+                    if ev.round == 0:
+                        if ev.action == Action.RAISE:
+                            pfr.add(ev.seat)
+                            vpip.add(ev.seat)
+                        elif ev.action == Action.CALL and ev.amount > 0:
+                            vpip.add(ev.seat)
+                    elif ev.action == Action.RAISE:
+                        st.aggressive += 1
+                    elif ev.action == Action.CALL and ev.to_call > 0:
+                        st.calls += 1
+            if k == len(actions):
+                break
+            seat = state.current_player
+            if seat is None:
+                raise ValueError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
+            logged = Action.parse(actions[k])
+            legal = state.legal_actions()
+            if logged not in legal:
+                raise ValueError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
+            st = stats[name_at[seat]]
+            choice = players[seat].act(state.view(seat), legal)
+            st.decisions += 1
+            st.agree += Action.parse(choice) == logged
+            state.apply(logged)
+        if not state.is_terminal:
+            raise ValueError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
+        for s in vpip:
+            stats[name_at[s]].vpip += 1
+        for s in pfr:
+            stats[name_at[s]].pfr += 1
+        if rec.payoffs is not None:
+            mine = [state.payoffs[seat_of_pos[pos]] for pos in range(n)]
+            if [float(x) for x in mine] != [float(x) for x in rec.payoffs]:
+                report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
+        for seat in range(n):
+            stats[name_at[seat]].chips += state.payoffs[seat]
+        if state.went_to_showdown:
+            shown = state.shown_cards()
+            board = list(state.board)
+            for seat, pl in players.items():
+                models = getattr(pl, "models", None)
+                if not models:
+                    continue
+                dead = board + list(state.hole_cards(seat))
+                for opp, cards in shown.items():
+                    if opp == seat or opp not in models:
+                        continue
+                    pct = holding_percentile(models[opp].weights, cards, dead)
+                    report.percentiles.append((name_at[seat], name_at[opp], rec.hand_id, pct))
+        for seat, pl in players.items():
+            pl.end_hand(state.view(seat))
+        report.hands += 1
+        if progress is not None:
+            progress(report.hands)
+    return report
+
+
+def render_report(report: ReplayReport, console=None, title: str = "replay") -> None:
+    """Print the report as rich tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    t = Table(title=f"{title}: {report.hands} hands, decisions by {report.player_spec}")
+    for col in ("player", "hands", "VPIP %", "PFR %", "aggression", "decisions", f"{report.player_spec} agrees %", "chips", "sb/hand"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for st in report.stats.values():
+        sb = st.chips / report.small_bet / st.hands if st.hands else 0.0
+        t.add_row(st.name, str(st.hands), f"{st.vpip_pct:.1f}", f"{st.pfr_pct:.1f}", f"{st.aggression:.2f}",
+                  str(st.decisions), f"{st.agreement_pct:.1f}", f"{st.chips:+g}", f"{sb:+.3f}")
+    console.print(t)
+    v = report.percentile_values
+    if v.size:
+        q = np.percentile(v, [25, 50, 75])
+        console.print(f"showdown holdings within the model's weight table: {v.size} cases, mean percentile "
+                      f"{v.mean():.1f} (quartiles {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}; 50 = uninformative)")
+    else:
+        console.print("no showdown with a modelled opponent")
+    if report.payoff_mismatches:
+        console.print(f"[red]{len(report.payoff_mismatches)} hands where the engine's payoffs differ from the log[/]")
+    else:
+        console.print("payoffs recomputed by the engine equal the logged ones")
+
+
+def plot_percentiles(report: ReplayReport, path) -> Path:
+    """Histogram of the showdown percentiles (matplotlib, Agg) saved to ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    v = report.percentile_values
+    ax.hist(v, bins=20, range=(0, 100), color="tab:blue", edgecolor="white")
+    ax.axvline(50, color="gray", ls="--", lw=1)
+    ax.set_xlabel("percentile of the shown holding in the weight table")
+    ax.set_ylabel("showdown hands")
+    ax.set_title(f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})")
+    fig.tight_layout()
+    p = Path(path)
+    fig.savefig(p, dpi=100)
+    plt.close(fig)
+    return p
