@@ -1,0 +1,278 @@
+"""Tests of the selective-sampling Simulator (Loki-2 feature S)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask, parse_cards
+from loki.engine import Action
+from loki.evaluator import evaluate
+from loki.simulator import SimConfig, SimSpot, decide_from_evs, ppot_outs, simulate
+from loki.triples import TripleConfig, board_values
+
+
+def one_hot(text: str, w: float = 1.0) -> np.ndarray:
+    a, b = parse_cards(text)
+    out = np.zeros(N_HOLDINGS)
+    out[HOLDING_INDEX[a, b]] = w
+    return out
+
+
+def spot2(hole, board, opp_w, *, me=1, pot=100.0, round_bets=(20.0, 0.0), acted=(True, False), bets=1, **kw):
+    """Heads-up spot: seat order [opponent, us] by default (the opponent acted first and bet)."""
+    m = 2
+    weights = np.ones((m, N_HOLDINGS))
+    weights[1 - me] = opp_w
+    return SimSpot(
+        hole=tuple(parse_cards(hole)), board=tuple(parse_cards(board)), me=me,
+        active=np.ones(m, bool), round_bets=np.array(round_bets, float), acted=np.array(acted, bool),
+        vol_in=np.array(acted, bool), weights=weights, pot=pot, bets_this_round=bets,
+        bet_sizes=(10.0, 10.0, 20.0, 20.0), **kw)
+
+
+AC = SimConfig(trials=200, cutoff="none", always_call=True)
+
+
+# --------------------------------------------------------------------------- exact hand computations
+def test_river_known_hands_always_call_exact():
+    # We hold the nut flush, the opponent trips; the opponent bet 20 into 80 (pot now 100).
+    s = spot2("AhKh", "2h7h9hTc9d", one_hot("9c9s"))  # quads for the opponent? 9c9s + 9h9d -> four nines
+    r = simulate(s, AC, seed=1)
+    # the opponent has quads: calling loses 20, raising loses 40 (opponent calls)
+    assert r.ev_call == -20.0 and r.ev_raise == -40.0 and r.sd_call == 0.0
+    assert r.action is Action.FOLD and r.trials == 200
+
+    s = spot2("AhKh", "2h7h9hTc9d", one_hot("QcQs"))
+    r = simulate(s, AC, seed=1)
+    # call: pot 100 + our 20 = 120 won, minus 20 invested; raise: we put 40, opponent 20 → 160 − 40
+    assert r.ev_call == 100.0 and r.ev_raise == 120.0 and r.action is Action.RAISE
+
+
+def test_river_split_pot_exact():
+    s = spot2("2c3d", "AhKdQsJcTh", one_hot("4c5d"))  # both play the board's straight
+    r = simulate(s, AC, seed=3)
+    assert r.ev_call == pytest.approx(120 / 2 - 20) and r.ev_raise == pytest.approx(160 / 2 - 40)
+
+
+def test_three_way_always_call_exact():
+    # order [opp A (bet), opp B (yet to act), us]; A has the best hand
+    m = 3
+    w = np.ones((m, N_HOLDINGS))
+    w[0] = one_hot("AsAc")
+    w[1] = one_hot("KsKc")
+    s = SimSpot(tuple(parse_cards("QdQh")), tuple(parse_cards("2c7d9hTs3h")), me=2, active=np.ones(3, bool),
+                round_bets=np.array([20.0, 0.0, 0.0]), acted=np.array([True, False, False]),
+                vol_in=np.array([True, False, False]), weights=w, pot=100.0, bets_this_round=1,
+                bet_sizes=(10, 10, 20, 20))
+    r = simulate(s, AC, seed=0)
+    assert r.ev_call == -20.0 and r.ev_raise == -40.0
+
+
+def test_river_pt_playout_fully_determined():
+    """Pure triples (widths 0): the monster bets/raises, our air folds to any bet."""
+    board = "2c7d9hTsKh"
+    hs1, _, _ = board_values(parse_cards(board))
+    opp, us = "KsKd", "3d4c"  # trips of kings vs nothing
+    assert hs1[HOLDING_INDEX[tuple(parse_cards(opp))]] > 0.95
+    assert hs1[HOLDING_INDEX[tuple(parse_cards(us))]] < 0.05
+    cfg = SimConfig(trials=100, cutoff="none", triple=TripleConfig(make_width=0.0, odds_width=0.0))
+    # we act first on the river with nothing to call: order [us, opponent]
+    s = spot2(us, board, one_hot(opp), me=0, pot=100.0, round_bets=(0.0, 0.0), acted=(False, False), bets=0)
+    r = simulate(s, cfg, seed=2)
+    # check → opponent bets (Make2) → we fold: 0;  bet 20 → opponent raises (Make2) → we fold: −20
+    assert r.ev_call == 0.0 and r.ev_raise == -20.0 and r.action is Action.CALL
+    # swapped roles: we hold the monster, the opponent air (it folds to a bet, checks behind)
+    s = spot2(opp, board, one_hot(us), me=0, pot=100.0, round_bets=(0.0, 0.0), acted=(False, False), bets=0)
+    r = simulate(s, cfg, seed=2)
+    # check → opponent checks (air, no semi-bluff on the river) → we win 100; bet → opponent folds → 100
+    assert r.ev_call == 100.0 and r.ev_raise == 100.0 and r.action is Action.RAISE  # tie → aggressive
+
+
+# --------------------------------------------------------------------------- convergence
+def _brute_turn_always_call(hole, board, w, pot, to_call, bet):
+    """Exact EV(call), EV(raise) by enumeration: one opponent, turn, everyone calls down."""
+    dead = set(hole) | set(board)
+    ev_c = ev_r = tot_w = 0.0
+    for h in range(N_HOLDINGS):
+        a, b = (int(x) for x in HOLDING_CARDS[h])
+        if w[h] <= 0 or a in dead or b in dead:
+            continue
+        rivers = [c for c in range(52) if c not in dead and c not in (a, b)]
+        sc = sr = 0.0
+        for rv in rivers:
+            full = list(board) + [rv]
+            ours = evaluate(list(hole) + full)
+            theirs = evaluate([a, b] + full)
+            share = 1.0 if ours > theirs else (0.5 if ours == theirs else 0.0)
+            # call: pot + to_call, then river bet/call by both (always call → checks) : no more money
+            sc += share * (pot + to_call) - to_call
+            sr += share * (pot + to_call + 2 * bet) - (to_call + bet)
+        ev_c += w[h] * sc / len(rivers)
+        ev_r += w[h] * sr / len(rivers)
+        tot_w += w[h]
+    return ev_c / tot_w, ev_r / tot_w
+
+
+def test_turn_always_call_converges_to_enumeration():
+    rng = np.random.default_rng(5)
+    hole, board = parse_cards("AhJd"), parse_cards("Jh8h3c2s")
+    w = np.zeros(N_HOLDINGS)
+    support = rng.choice(N_HOLDINGS, 40, replace=False)
+    w[support] = rng.uniform(0.05, 1.0, 40)
+    pot, to_call, bet = 100.0, 20.0, 20.0
+    ec, er = _brute_turn_always_call(hole, board, w, pot, to_call, bet)
+    s = spot2("AhJd", "Jh8h3c2s", w, pot=pot)
+    r, (oc, orr, _) = simulate(s, SimConfig(trials=20000, cutoff="none", always_call=True, check_every=2000),
+                               seed=11, return_samples=True)
+    se_c, se_r = oc.std() / np.sqrt(len(oc)), orr.std() / np.sqrt(len(orr))
+    assert abs(r.ev_call - ec) < 4 * se_c + 1e-9
+    assert abs(r.ev_raise - er) < 4 * se_r + 1e-9
+
+
+def _py_play_river(hole_us, board, holds, pot, bet):
+    """Python reference: river, everyone calls down; returns our outcome after calling 0 (check)."""
+    ranks = [evaluate(list(h) + list(board)) for h in [hole_us] + holds]
+    best = max(ranks)
+    if ranks[0] < best:
+        return 0.0
+    return pot / sum(1 for x in ranks if x == best)
+
+
+def test_two_opponents_river_converges_to_python_monte_carlo():
+    """Sampled hands for two opponents: the kernel vs a plain Python Monte Carlo of the same scheme."""
+    rng = np.random.default_rng(9)
+    hole, board = parse_cards("KcQc"), parse_cards("Kd9s4h2c7c")
+    m = 3
+    w = np.ones((m, N_HOLDINGS))
+    for p in (0, 1):
+        w[p] = rng.uniform(0.01, 1.0, N_HOLDINGS) ** 3
+    s = SimSpot(tuple(hole), tuple(board), me=2, active=np.ones(3, bool), round_bets=np.zeros(3),
+                acted=np.array([True, True, False]), vol_in=np.zeros(3, bool), weights=w, pot=60.0,
+                bets_this_round=0, bet_sizes=(10, 10, 20, 20))
+    r, (oc, _, _) = simulate(s, SimConfig(trials=6000, cutoff="none", always_call=True, check_every=1000),
+                             seed=4, return_samples=True)
+    # Python: sequential roulette with card removal
+    n_py = 3000
+    out = np.empty(n_py)
+    for t in range(n_py):
+        used = np.uint64(cards_mask(list(hole) + list(board)))
+        holds = []
+        for p in (0, 1):
+            pw = np.where((HOLDING_MASKS & used) == 0, w[p], 0.0)
+            h = rng.choice(N_HOLDINGS, p=pw / pw.sum())
+            holds.append(tuple(int(x) for x in HOLDING_CARDS[h]))
+            used |= HOLDING_MASKS[h]
+        out[t] = _py_play_river(hole, board, holds, 60.0, 20.0)
+    se = np.sqrt(oc.var() / len(oc) + out.var() / n_py)
+    assert abs(r.ev_call - out.mean()) < 4 * se
+
+
+# --------------------------------------------------------------------------- sampling
+def test_sampled_holdings_follow_weights_chi_square_and_never_share_cards():
+    rng = np.random.default_rng(21)
+    hole, board = parse_cards("AsKs"), parse_cards("QsJd2h")
+    m = 3
+    w = np.zeros((m, N_HOLDINGS))
+    sup0 = rng.choice(N_HOLDINGS, 25, replace=False)
+    sup1 = rng.choice(N_HOLDINGS, 25, replace=False)
+    w[0, sup0] = rng.uniform(0.1, 1.0, 25)
+    w[1, sup1] = rng.uniform(0.1, 1.0, 25)
+    w[2] = 1.0
+    s = SimSpot(tuple(hole), tuple(board), me=2, active=np.ones(3, bool), round_bets=np.zeros(3),
+                acted=np.array([True, True, False]), vol_in=np.zeros(3, bool), weights=w, pot=30.0,
+                bets_this_round=0, bet_sizes=(10, 10, 20, 20))
+    n = 8000
+    _, (_, _, holes) = simulate(s, SimConfig(trials=n, cutoff="none", always_call=True, check_every=n),
+                                seed=7, return_samples=True)
+    dead = set(hole) | set(board)
+    live = np.array([not (int(a) in dead or int(b) in dead) for a, b in HOLDING_CARDS])
+    # first opponent: ∝ its weights over holdings that miss our cards and the board
+    p0 = np.where(live, w[0], 0.0)
+    p0 /= p0.sum()
+    cnt0 = np.bincount(holes[:, 0], minlength=N_HOLDINGS)
+    keep = p0 > 0
+    assert cnt0[~keep].sum() == 0
+    assert stats.chisquare(cnt0[keep], p0[keep] * n).pvalue > 1e-3
+    # second opponent: the marginal of the sequential scheme (card removal of opponent 0's holding)
+    p1 = np.zeros(N_HOLDINGS)
+    masks = [set(int(x) for x in HOLDING_CARDS[h]) for h in range(N_HOLDINGS)]
+    for h0 in np.flatnonzero(p0):
+        ok = np.array([live[h] and not (masks[h] & masks[h0]) for h in range(N_HOLDINGS)])
+        q = np.where(ok, w[1], 0.0)
+        p1 += p0[h0] * q / q.sum()
+    cnt1 = np.bincount(holes[:, 1], minlength=N_HOLDINGS)
+    keep1 = p1 > 0
+    assert cnt1[~keep1].sum() == 0
+    assert stats.chisquare(cnt1[keep1], p1[keep1] * n).pvalue > 1e-3
+    # never shared cards
+    for h0, h1 in holes[:, :2]:
+        cards = set(masks[h0]) | set(masks[h1])
+        assert len(cards) == 4 and not (cards & dead)
+
+
+# --------------------------------------------------------------------------- cut-off and decisions
+def test_paper_cutoff_fires_on_an_obvious_move():
+    s = spot2("AhKh", "2h7h9hTc9d", one_hot("QcQs"))
+    r = simulate(s, SimConfig(trials=500, cutoff="paper", always_call=True, min_trials=50, check_every=25), seed=1)
+    assert r.cutoff and r.trials == 50 and r.action is Action.RAISE and r.rule == "paper"
+    r = simulate(s, SimConfig(trials=500, cutoff="paired", always_call=True, min_trials=50, check_every=25), seed=1)
+    assert r.cutoff and r.trials == 50
+    r = simulate(s, SimConfig(trials=500, cutoff="none", always_call=True), seed=1)
+    assert not r.cutoff and r.trials == 500
+
+
+def test_paired_rule_is_more_liberal_than_paper_on_noisy_spots():
+    rng = np.random.default_rng(3)
+    paper = paired = 0
+    for k in range(12):
+        w = rng.uniform(0.01, 1.0, N_HOLDINGS) ** 2
+        s = spot2("AhJd", "Jh8h3c", w, pot=60.0, round_bets=(10.0, 0.0))
+        rp = simulate(s, SimConfig(trials=300, cutoff="paper"), seed=k)
+        rq = simulate(s, SimConfig(trials=300, cutoff="paired"), seed=k)
+        paper += rp.cutoff
+        paired += rq.cutoff
+        for r in (rp, rq):
+            assert 50 <= r.trials <= 300 and np.isfinite(r.ev_call) and np.isfinite(r.ev_raise)
+    assert paired >= paper
+
+
+def test_decide_from_evs_ties_go_aggressive():
+    assert decide_from_evs(0.0, 0.0, to_call=10, can_raise=True) is Action.RAISE
+    assert decide_from_evs(0.0, -5.0, to_call=10, can_raise=True) is Action.CALL  # call over fold
+    assert decide_from_evs(-1.0, -2.0, to_call=10, can_raise=True) is Action.FOLD
+    assert decide_from_evs(-1.0, -2.0, to_call=0, can_raise=True) is Action.CALL  # never fold for free
+    assert decide_from_evs(1.0, 5.0, to_call=10, can_raise=False) is Action.CALL
+
+
+def test_simulation_is_reproducible_and_pt_mode_runs_on_every_street():
+    w = np.ones(N_HOLDINGS)
+    for board in ("Jh8h3c", "Jh8h3c2s", "Jh8h3c2s9d"):
+        s = spot2("AhJd", board, w)
+        a = simulate(s, SimConfig(trials=100, cutoff="none"), seed=5)
+        b = simulate(s, SimConfig(trials=100, cutoff="none"), seed=5)
+        assert a == b and a.trials == 100 and a.sd_call > 0
+
+
+def test_spot_validation():
+    with pytest.raises(ValueError):
+        spot2("AhKh", "AhKd2c", np.ones(N_HOLDINGS))  # overlapping cards
+    with pytest.raises(ValueError):
+        SimConfig(cutoff="bogus")
+
+
+def test_ppot_outs_heuristic():
+    def po(hole, board):
+        b = np.zeros(5, dtype=np.int64)
+        bc = parse_cards(board)
+        b[: len(bc)] = bc
+        h = parse_cards(hole)
+        return ppot_outs(h[0], h[1], b, len(bc))
+
+    assert po("AhKh", "2h7h9c") == pytest.approx((9 + 3) / 47)  # flush draw + two overcards
+    assert po("8c9d", "6h7s2c") == pytest.approx((8 + 3) / 47)  # open-ended + two overcards
+    assert po("8c9d", "6h5s2c") == pytest.approx((4 + 3) / 47)  # gutshot + two overcards
+    assert po("8c9d", "6h7s2c5d") == 0.0  # made straight: no draw outs counted
+    assert po("AhKh", "2h7h9c5d3s") == 0.0  # river
+    assert po("5c5d", "Ah9s2c") == pytest.approx(2 / 47)  # set-up from a pair
