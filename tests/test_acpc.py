@@ -232,3 +232,13 @@ def test_dealer_handles_bad_answers():
     r = box["r"]
     assert answered > 0 and len(r.errors) == answered and "nonsense" in r.errors[0]
     assert len(r.states) == 3
+
+
+def test_ten_seats_with_loki1():
+    game = load_gamedef(DATA / "holdem.limit.10p.game")
+    dealer = AcpcDealer(game, 30, seed=5)
+    players = [make_player("loki1" if i == 0 else ("random" if i % 2 else "calling"), seed=i) for i in range(10)]
+    result, clients = run_match(dealer, players, game)
+    assert result.errors == [] and all(c.errors == [] for c in clients)
+    assert all(c.hands_played == 30 for c in clients) and len(result.states) == 30
+    assert [c.total for c in clients] == pytest.approx(result.score)
