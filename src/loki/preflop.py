@@ -76,7 +76,7 @@ _BASE_34 = {
 #: DEFAULT: shift (IR ×1000 units) added to every unpublished Make1 base (groups 2 and 5+ after percentile
 #: matching, and the tight/loose 3-4 rows), calibrated by 10-handed self-play towards 18 / 21 / 24 % of hands
 #: played (``scripts/calibrate_preflop.py``; figures in docs/CALIBRATION.md).
-MAKE1_CALIBRATION = {"tight": 0.0, "moderate": 0.0, "loose": 0.0}
+MAKE1_CALIBRATION = {"tight": 40.0, "moderate": 90.0, "loose": 55.0}
 
 #: DEFAULT: the small blind's Call1/Call2 thresholds sit this far below T(Make1)/T(Make2).
 SB_CALL_MARGIN = 100.0
@@ -166,6 +166,12 @@ class PreflopThresholds:
                         b += cal.get(t, 0.0)
                     row[s] = (round(b, 1), round(inc * scale, 1))
                 pairs[g][t] = row
+        for g in GROUPS:  # keep Make1 ≤ Make2 ≤ Make4 after the calibration shift (DEFAULT)
+            for t in TIGHTNESS:
+                row = pairs[g][t]
+                b1, i1 = row[Strategy.MAKE1]
+                b2, i2 = row[Strategy.MAKE2]
+                row[Strategy.MAKE1] = (min(b1, b2), min(i1, i2))
         return cls(pairs)
 
     def pair(self, group: str, tightness: str, strategy: Strategy) -> tuple[float, float]:
