@@ -18,7 +18,6 @@ from loki.triples import (
     opponent_triples,
     pt_kernel,
     triples_all,
-    triples_from_potentials,
     validate_triples,
 )
 

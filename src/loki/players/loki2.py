@@ -27,7 +27,6 @@ always-call Simulator variant).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Sequence
 
 import numpy as np
 
