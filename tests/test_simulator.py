@@ -276,3 +276,75 @@ def test_ppot_outs_heuristic():
     assert po("8c9d", "6h7s2c5d") == 0.0  # made straight: no draw outs counted
     assert po("AhKh", "2h7h9c5d3s") == 0.0  # river
     assert po("5c5d", "Ah9s2c") == pytest.approx(2 / 47)  # set-up from a pair
+
+
+def _py_pt_river(forced, hs, u, share_us, pot, cfg):
+    """Python reference of the heads-up river play-out with PT actions (order [us, opponent], we act first)."""
+    from loki.bettor import BettingSpot
+    from loki.triples import triples_all
+
+    active, rb, need, vol = [True, True], [0.0, 0.0], [True, True], [False, False]
+    bets, maxbet, invest, first, cur = 0, 0.0, 0.0, True, 0
+    while True:
+        p = next((q for q in (cur, 1 - cur) if active[q] and need[q]), None)
+        if p is None:
+            break
+        to_call, can = maxbet - rb[p], bets < 4
+        if first:
+            a, first = forced, False
+        else:
+            spot = BettingSpot(3, pot, to_call, 20.0, bets, vol[p], can, next_bet_size=0.0)
+            f, c, _ = triples_all(hs[p], hs[p], hs[p], 0.0, spot, cfg)[0]
+            a = 0 if u[p] < f else (1 if u[p] < f + c else 2)
+        if a == 0 and to_call <= 0:
+            a = 1
+        if a == 2 and not can:
+            a = 1
+        need[p] = False
+        if a == 0:
+            active[p] = False
+            break
+        amt = to_call + (20.0 if a == 2 else 0.0)
+        if amt > 0:
+            rb[p] += amt
+            pot += amt
+            vol[p] = True
+            invest += amt if p == 0 else 0.0
+        if a == 2:
+            maxbet += 20.0
+            bets += 1
+            need[1 - p] = True
+        cur = 1 - p
+    if not active[0]:
+        return -invest
+    if not active[1]:
+        return pot - invest
+    return share_us * pot - invest
+
+
+def test_river_pt_playout_converges_to_python_reference():
+    rng = np.random.default_rng(13)
+    board = parse_cards("Qd9s5h2c7c")
+    hole = parse_cards("Qc8c")
+    w = rng.uniform(0.01, 1.0, N_HOLDINGS) ** 2
+    cfg = SimConfig(trials=6000, cutoff="none", check_every=1000)
+    s = spot2("Qc8c", "Qd9s5h2c7c", w, me=0, pot=100.0, round_bets=(0.0, 0.0), acted=(False, False), bets=0)
+    r, (oc, orr, _) = simulate(s, cfg, seed=8, return_samples=True)
+    hs1, _, _ = board_values(board)
+    ours = evaluate(list(hole) + list(board))
+    h_us = HOLDING_INDEX[hole[0], hole[1]]
+    live = (HOLDING_MASKS & np.uint64(cards_mask(list(hole) + list(board)))) == 0
+    pw = np.where(live, w, 0.0)
+    n_py = 3000
+    hs_opp = rng.choice(N_HOLDINGS, n_py, p=pw / pw.sum())
+    out_c, out_r = np.empty(n_py), np.empty(n_py)
+    for t, h in enumerate(hs_opp):
+        theirs = evaluate([int(x) for x in HOLDING_CARDS[h]] + list(board))
+        share = 1.0 if ours > theirs else (0.5 if ours == theirs else 0.0)
+        u = rng.random(2)
+        hs = [hs1[h_us], hs1[h]]
+        out_c[t] = _py_pt_river(1, hs, u, share, 100.0, cfg.triple)
+        out_r[t] = _py_pt_river(2, hs, u, share, 100.0, cfg.triple)
+    for sim_o, py_o in ((oc, out_c), (orr, out_r)):
+        se = np.sqrt(sim_o.var() / len(sim_o) + py_o.var() / n_py)
+        assert abs(sim_o.mean() - py_o.mean()) < 4 * se
