@@ -320,6 +320,11 @@ def test_torn_journal_line_is_dropped_on_resume(tmp_path):
     j.write_text("".join(lines[:3]) + lines[3][: len(lines[3]) // 2])  # 2 blocks and a torn third
     again = run_tournament(cfg, workers=1, out=out, resume=True)
     assert again.played_blocks == 2 and again.chips == full.chips
+    # a finished run of the same configuration is simply reported again
+    same = run_tournament(cfg, workers=1, out=out)
+    assert same.played_blocks == 0 and same.chips == full.chips
+    with pytest.raises(TournamentConfigError, match="already holds a run"):
+        run_tournament(small(deals=8, block_deals=2, seed=9), workers=1, out=out)
     with pytest.raises(TournamentConfigError, match="different tournament"):
         run_tournament(small(deals=8, block_deals=2, seed=9), workers=1, out=out, resume=True)
 
@@ -338,3 +343,39 @@ def test_dask_local_cluster_gives_the_same_result(processes):
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as client:
             run = run_tournament(cfg, executor=client.get_executor())
     assert run.chips == ref.chips and run.counters == ref.counters
+
+
+def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
+    """A player keeping ``models`` keyed by seat sees them re-keyed when the seating changes."""
+    import loki.table
+    from loki.players.registry import PLAYER_KINDS
+    from loki.players.simple import RandomPlayer
+
+    current = {}
+    seen = []
+
+    class Tracker(RandomPlayer):
+        def __init__(self, seed, name):
+            super().__init__(seed, name)
+            self.models = {}
+
+        def begin_hand(self, seat, config, hole_cards, button):
+            for s in range(config.n_players):
+                if s != seat:
+                    # the first time a seat is met, remember who sat there; later it must be the same player
+                    self.models.setdefault(s, current["table"][s])
+            seen.append(all(self.models[s] == current["table"][s] for s in self.models))
+            assert seat not in self.models
+
+    monkeypatch.setitem(PLAYER_KINDS, "tracker", lambda opts, seed, name: Tracker(seed, name))
+    real = loki.table.play_hand
+
+    def spy(config, players, *a, **k):
+        current["table"] = [p.name for p in players]
+        return real(config, players, *a, **k)
+
+    monkeypatch.setattr(loki.table, "play_hand", spy)
+    cfg = config_from_dict({"name": "m", "deals": 3, "block_deals": 3, "histories": False,
+                            "players": [{"type": "tracker", "count": 4}, {"type": "calling"}, {"type": "random"}]})
+    run_tournament(cfg, workers=1)
+    assert len(seen) == 4 * 3 * 6 and all(seen)

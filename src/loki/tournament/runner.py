@@ -289,7 +289,8 @@ def run_tournament(
         executor: a ``concurrent.futures.Executor`` to use instead (e.g. a Dask
             ``Client.get_executor()``); the caller owns it.
         out: results folder for the journal and hand histories (None: nothing is written).
-        resume: continue the run journaled in ``out`` (it must be the same configuration).
+        resume: continue the run journaled in ``out`` (it must be the same configuration).  A
+            finished run of the same configuration is reused without ``resume``.
         overwrite: discard a previous run in ``out``.
         progress: called as ``progress(hands_done, hands_total)`` after each block.
 
@@ -309,7 +310,9 @@ def run_tournament(
         jpath = out / JOURNAL
         header, blocks = read_journal(jpath)
         if jpath.exists() and not overwrite:
-            if not resume:
+            complete = (header is not None and header.get("fingerprint") == fp
+                        and all(b in blocks for b in range(config.n_blocks)))
+            if not resume and not complete:
                 raise ResumeError(f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again")
             if header is not None and header.get("fingerprint") != fp:
                 raise ResumeError(f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
