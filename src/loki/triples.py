@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -388,29 +387,6 @@ def triples_from_potentials(hs_n, ppot, npot, spot: BettingSpot, config: TripleC
 
 
 # ------------------------------------------------------------------------------ opponents (feature R)
-@lru_cache(maxsize=64)
-def _board_values_cached(board: tuple[int, ...]):
-    from loki.assessment import hand_potential_all_counts, ppot_npot
-
-    w = np.ones(N_HOLDINGS)
-    hp, tot, npos = hand_potential_all_counts(list(board), w)
-    a, t, bh = tot[:, 0], tot[:, 1], tot[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        hs = (a + 0.5 * t) / (a + t + bh)
-    if len(board) == 5:
-        pp = np.zeros(N_HOLDINGS)
-        nn = np.zeros(N_HOLDINGS)
-    else:
-        pp, nn = ppot_npot(hp, tot)
-    bad = npos <= 0
-    hs = np.where(bad, 0.0, hs)
-    pp = np.where(bad, 0.0, pp)
-    nn = np.where(bad, 0.0, nn)
-    for a_ in (hs, pp, nn):
-        a_.setflags(write=False)
-    return hs, pp, nn
-
-
 def board_values(board: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(HS_1, PPot1, NPot1)`` of every holding on ``board`` against a uniform range, ``(1326,)`` each.
 
@@ -418,7 +394,9 @@ def board_values(board: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     per board (≈ 2.5 ms per new board); 0 for holdings that clash with the board; PPot = NPot = 0 on
     the river.
     """
-    return _board_values_cached(tuple(sorted(int(c) for c in board)))
+    from loki.assessment import uniform_board_values
+
+    return uniform_board_values(board)
 
 
 def opponent_triples(board: Sequence[int], spot: BettingSpot, n_opponents: int,

@@ -22,6 +22,7 @@ HS_n, PPot, NPot, EHS, EHS' and the raw counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 import numpy as np
@@ -56,6 +57,7 @@ __all__ = [
     "BEHIND",
     "Assessment",
     "assess",
+    "uniform_board_values",
     "ehs",
     "ehs_prime",
     "ehs_prime_all",
@@ -262,3 +264,41 @@ def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int =
         hp=_freeze(hp),
         hp_total=_freeze(np.array([ahead, tied, behind])),
     )
+
+
+@lru_cache(maxsize=256)
+def _uniform_board_values_cached(board: tuple[int, ...]):
+    w = np.ones(1326)
+    hp, tot, npos = hand_potential_all_counts(list(board), w)
+    a, t, bh = tot[:, 0], tot[:, 1], tot[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hs = (a + 0.5 * t) / (a + t + bh)
+    if len(board) == 5:
+        pp = np.zeros(1326)
+        nn = np.zeros(1326)
+    else:
+        pp, nn = ppot_npot(hp, tot)
+    bad = npos <= 0
+    out = []
+    for arr in (hs, pp, nn):
+        arr = np.where(bad, 0.0, arr)
+        arr.setflags(write=False)
+        out.append(arr)
+    return tuple(out)
+
+
+def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(HS_1, PPot1, NPot1)`` of **every** holding on ``board`` against a uniform range, ``(1326,) float64`` each.
+
+    An opponent's view of its own hand (it cannot see our cards): the hand value used by Loki-1's
+    post-flop re-weighting (EHS' = HS_1 + (1 − HS_1)·PPot1, papp/node60 with the exact PPot1 instead of
+    the crude PPot_c), by the Triple Generator for feature R and by the Simulator on the decision
+    street.  It depends on the board only, so it is cached per board (read-only arrays, shared by
+    every player in the process); holdings that clash with the board get 0; on the river
+    PPot = NPot = 0.
+
+    Raises:
+        ValueError: a board of other than 3, 4 or 5 distinct valid cards.
+    """
+    _, b, _ = check_cards(None, board)
+    return _uniform_board_values_cached(tuple(sorted(b)))

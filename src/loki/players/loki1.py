@@ -21,9 +21,9 @@ from typing import Sequence
 
 import numpy as np
 
-from loki.assessment import assess, ehs_prime_all
+from loki.assessment import assess, ehs_prime, uniform_board_values
 from loki.bettor import BettingSpot, BettorConfig, HandValues, decide
-from loki.cards import HOLDING_CLASS, N_HOLDINGS
+from loki.cards import HOLDING_CLASS
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView
 from loki.income_rate import holding_ir, load_tables
 from loki.modeler import OpponentModel, bets_to_call_bucket, loki1_reweight
@@ -86,12 +86,10 @@ def preflop_hand_values() -> tuple[np.ndarray, np.ndarray]:
     return v, s
 
 
-_UNIFORM = np.ones(N_HOLDINGS)
-
-
 @lru_cache(maxsize=256)
 def _postflop_values_cached(board: tuple[int, ...]) -> np.ndarray:
-    v = ehs_prime_all(list(board), _UNIFORM, fill=0.0)
+    hs1, ppot1, _ = uniform_board_values(board)
+    v = ehs_prime(hs1, ppot1)
     v.setflags(write=False)
     return v
 
@@ -100,9 +98,9 @@ def postflop_hand_values(board: Sequence[int]) -> np.ndarray:
     """``(1326,) float64`` EHS' (HS_1 + (1 − HS_1)·PPot1 vs a uniform range) of every holding on ``board``.
 
     The opponent's hand value for post-flop re-weighting (papp/node60, with exact PPot1 instead of the
-    crude PPot_c: a documented deviation).  It depends on the board only (not on the observer's cards),
-    so it is cached per board and shared by every player in the process; holdings that clash with the
-    board get 0.
+    crude PPot_c: a documented deviation), from :func:`loki.assessment.uniform_board_values`.  It depends
+    on the board only (not on the observer's cards), so it is cached per board and shared by every
+    player in the process; holdings that clash with the board get 0.
     """
     return _postflop_values_cached(tuple(sorted(int(c) for c in board)))
 
