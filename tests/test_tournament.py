@@ -249,6 +249,10 @@ def test_cli_writes_the_results_folder_and_pokerkit_reads_the_histories(tmp_path
                     for state in hh:
                         pass
                     n_hands += 1
+                    # the fields of the hand; p1 sits left of the button (our seat 0): seats 2, 3, 4, 1 (1-based)
+                    d, r = hh.user_defined_fields["_deal"], hh.user_defined_fields["_replay"]
+                    assert hh.hand == d * 4 + r + 1 and hh.event == "t"
+                    assert hh.seats == [2, 3, 4, 1] and hh.seat_count == 4
                     for name, start, end in zip(hh.players, hh.starting_stacks, state.stacks):
                         assert end == hh.finishing_stacks[hh.players.index(name)]
                         totals[name] = totals.get(name, 0) + end - start
@@ -260,6 +264,8 @@ def test_cli_writes_the_results_folder_and_pokerkit_reads_the_histories(tmp_path
             hh = pk.HandHistory.load(fp)
         assert hh.variant == "FT" and len(hh.players) == 4
     assert n_hands == 24
+    hands = sorted(hh.hand for path in files for hh in pk.HandHistory.loads_all(path.read_text()))
+    assert hands == list(range(1, 25))
     names = rows[0].split(",")[1:]
     for i, name in enumerate(names):
         assert totals[name] == sum(c[i] for c in chips)
@@ -346,26 +352,25 @@ def test_dask_local_cluster_gives_the_same_result(processes):
 
 
 def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
-    """A player keeping ``models`` keyed by seat sees them re-keyed when the seating changes."""
+    """Loki-1's ``models`` (keyed by seat) follow their opponent when the seating changes (``reseat``)."""
     import loki.table
+    from loki.players.loki1 import Loki1Player
     from loki.players.registry import PLAYER_KINDS
-    from loki.players.simple import RandomPlayer
 
     current = {}
     seen = []
 
-    class Tracker(RandomPlayer):
+    class Tracker(Loki1Player):
         def __init__(self, seed, name):
-            super().__init__(seed, name)
-            self.models = {}
+            super().__init__(seed=seed, name=name)
+            self.about = {}  # id(model) -> the opponent it was made for
 
         def begin_hand(self, seat, config, hole_cards, button):
-            for s in range(config.n_players):
-                if s != seat:
-                    # the first time a seat is met, remember who sat there; later it must be the same player
-                    self.models.setdefault(s, current["table"][s])
-            seen.append(all(self.models[s] == current["table"][s] for s in self.models))
-            assert seat not in self.models
+            super().begin_hand(seat, config, hole_cards, button)
+            # the first time a model is met, remember who sat there; later it must be the same player
+            seen.append(all(self.about.setdefault(id(m), current["table"][s]) == current["table"][s]
+                            for s, m in self.models.items()))
+            assert seat not in self.models and len(self.models) == config.n_players - 1
 
     monkeypatch.setitem(PLAYER_KINDS, "tracker", lambda opts, seed, name: Tracker(seed, name))
     real = loki.table.play_hand
@@ -379,3 +384,40 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
                             "players": [{"type": "tracker", "count": 4}, {"type": "calling"}, {"type": "random"}]})
     run_tournament(cfg, workers=1)
     assert len(seen) == 4 * 3 * 6 and all(seen)
+
+
+def test_reseat_is_called_with_the_seat_mapping(monkeypatch):
+    """Every player gets ``reseat({old: new})`` between replays, for every seat."""
+    from loki.players.registry import PLAYER_KINDS
+    from loki.players.simple import RandomPlayer
+
+    log = []
+
+    class Mover(RandomPlayer):
+        def begin_hand(self, seat, config, hole_cards, button):
+            log.append(("hand", self.name, seat))
+
+        def reseat(self, mapping):
+            log.append(("reseat", self.name, mapping))
+
+    monkeypatch.setitem(PLAYER_KINDS, "mover", lambda opts, seed, name: Mover(seed, name))
+    cfg = config_from_dict({"name": "m", "deals": 2, "block_deals": 2, "histories": False,
+                            "players": [{"type": "mover", "count": 3}]})
+    run_tournament(cfg, workers=1)
+    seat, expected = {}, {}
+    moves = 0
+    for kind, name, x in log:
+        if kind == "hand":
+            assert expected.pop(name, x) == x  # a reseat told this player where it would sit
+            seat[name] = x
+        else:
+            assert sorted(x) == sorted(x.values()) == [0, 1, 2]
+            expected[name] = x[seat[name]]
+            moves += 1
+    assert moves == 3 * (2 * 3 - 1)  # every player, at each of the 5 changes of seating in 6 hands
+def test_histories_need_four_bets_a_round(tmp_path):
+    cfg = config_from_dict({"name": "b", "deals": 2, "block_deals": 1, "game": {"max_bets": 3},
+                            "players": [{"type": "random", "count": 3}]})
+    with pytest.raises(TournamentConfigError, match="max_bets = 4"):
+        run_tournament(cfg, workers=1, out=tmp_path / "o")
+    assert run_tournament(cfg.with_overrides(histories=False), workers=1, out=tmp_path / "p").played_blocks == 2

@@ -7,11 +7,38 @@ action lines into a :class:`~loki.io.acpc_log.HandRecord`.
 Seats: pokerkit's player ``k`` (``p{k+1}``) is our seat ``(button + 1 + k) mod n`` (pokerkit's
 player 0 is the seat left of the button; heads-up it is the big blind).  Records read from PHH
 use seat ``k`` with ``button = n - 1``.  Unlimited bankrolls are written as stacks of
-:data:`PHH_STACK` chips.
+:data:`PHH_STACK` chips.  Every hand also gets ``seats`` (our seat + 1 of each PHH player) and
+``seat_count``; more fields (``event``, user-defined ``_deal``, ...) can be given per hand.
+
+Several hands go to one ``.phhs`` text with :func:`phhs_text` (pokerkit's ``HandHistory.dumps_all``).
+
+>>> from loki.engine import GameConfig, new_hand
+>>> s = new_hand(GameConfig(n_players=3), button=2, hole_cards=["5d5c", "9hQd", "8dAs"], board="8s4h6d5sJs")
+>>> s.apply_many("rfrrc" "cc" "rrc" "rrrrc")
+>>> hh = state_to_phh(s, ["a", "b", "c"], 7, fields={"event": "demo", "_deal": 3})
+>>> print(hh.dumps())  # doctest: +NORMALIZE_WHITESPACE
+variant = 'FT'
+ante_trimming_status = false
+antes = [0, 0, 0]
+blinds_or_straddles = [5, 10, 0]
+small_bet = 10
+big_bet = 20
+starting_stacks = [1000000, 1000000, 1000000]
+actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'd dh p3 8dAs', 'p3 cbr 20', 'p1 f', 'p2 cbr 30', 'p3 cbr 40',
+  'p2 cc', 'd db 8s4h6d', 'p2 cc', 'p3 cc', 'd db 5s', 'p2 cbr 20', 'p3 cbr 40', 'p2 cc', 'd db Js',
+  'p2 cbr 20', 'p3 cbr 40', 'p2 cbr 60', 'p3 cbr 80', 'p2 cc', 'p3 sm 8dAs', 'p2 sm 9hQd']
+event = 'demo'
+hand = 7
+seats = [1, 2, 3]
+seat_count = 3
+players = ['a', 'b', 'c']
+finishing_stacks = [999995, 999840, 1000165]
+_deal = 3
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -19,7 +46,7 @@ from loki.cards import format_cards
 from loki.engine import ActionTaken, BoardDealt, GameConfig, HandState
 from loki.io.acpc_log import HandRecord
 
-__all__ = ["record_to_phh", "state_to_phh", "write_phh", "read_phh", "phh_to_record", "PHH_STACK"]
+__all__ = ["record_to_phh", "state_to_phh", "phhs_text", "write_phh", "read_phh", "phh_to_record", "PHH_STACK"]
 
 PHH_STACK = 1_000_000
 
@@ -34,17 +61,36 @@ def _pk_automations():
     )
 
 
-def state_to_phh(state: HandState, names=None, hand_id=None):
-    """A finished :class:`HandState` as a :class:`pokerkit.HandHistory`."""
+@lru_cache(maxsize=16)
+def _pk_game(blinds: tuple[int, int], small_bet: int, big_bet: int):
+    """The pokerkit game of our limits (immutable, so shared by every hand)."""
+    from pokerkit import FixedLimitTexasHoldem, Mode
+
+    return FixedLimitTexasHoldem(_pk_automations(), True, 0, blinds, small_bet, big_bet, mode=Mode.CASH_GAME)
+
+
+def state_to_phh(state: HandState, names=None, hand_id=None, fields: dict | None = None):
+    """A finished :class:`HandState` as a :class:`pokerkit.HandHistory`.
+
+    Args:
+        state: a finished hand (``max_bets`` 4, pokerkit's fixed-limit cap).
+        names: display name per seat (``names[seat]``), written as ``players``.
+        hand_id: the ``hand`` field (an int, or a string of digits).
+        fields: more PHH fields, e.g. ``{"event": "fig3-BR", "_deal": 17}`` (user-defined field names
+            start with ``_``).
+
+    Raises:
+        ValueError: ``max_bets`` is not 4, or the hand does not replay in pokerkit.
+    """
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # pokerkit's "card not recommended" (burn cards)
-        return _state_to_phh(state, names, hand_id)
+        return _state_to_phh(state, names, hand_id, fields)
 
 
-def _state_to_phh(state, names, hand_id):
-    from pokerkit import FixedLimitTexasHoldem, HandHistory, Mode
+def _state_to_phh(state, names, hand_id, fields):
+    from pokerkit import HandHistory
 
     cfg = state.config
     if cfg.max_bets != 4:
@@ -52,14 +98,12 @@ def _state_to_phh(state, names, hand_id):
     n, button = cfg.n_players, state.button
     pk_of = {(button + 1 + k) % n: k for k in range(n)}
     seat_of = {k: s for s, k in pk_of.items()}
-    blinds = (cfg.small_blind, cfg.big_blind)  # pokerkit reverses them heads-up by itself
-    game = FixedLimitTexasHoldem(
-        _pk_automations(), True, 0, blinds, cfg.small_bet, cfg.big_bet, mode=Mode.CASH_GAME)
+    # pokerkit reverses the blinds heads-up by itself
+    game = _pk_game((cfg.small_blind, cfg.big_blind), cfg.small_bet, cfg.big_bet)
     stacks = state.starting_stacks or (PHH_STACK,) * n
     pks = game(tuple(stacks[seat_of[k]] for k in range(n)), n)
-    while pks.can_deal_hole():
-        k = pks.hole_dealee_index
-        pks.deal_hole(format_cards([state.hole_cards(seat_of[k])[len(pks.hole_cards[k])]]))
+    for k in range(n):  # pokerkit writes one "d dh" line per player whatever the dealing order
+        pks.deal_hole(format_cards(state.hole_cards(seat_of[k])), k)
     for ev in state.events:
         if isinstance(ev, ActionTaken):
             if pks.actor_index != pk_of[ev.seat]:
@@ -78,11 +122,13 @@ def _state_to_phh(state, names, hand_id):
             pks.show_or_muck_hole_cards(True)
     while pks.showdown_index is not None:
         pks.show_or_muck_hole_cards(True)
-    kw = {"finishing_stacks": list(pks.stacks)}
+    kw = {"finishing_stacks": list(pks.stacks), "seats": [seat_of[k] + 1 for k in range(n)], "seat_count": n}
     if names:
         kw["players"] = [names[seat_of[k]] for k in range(n)]
     if hand_id is not None:
         kw["hand"] = int(hand_id) if str(hand_id).isdigit() else None
+    if fields:
+        kw.update(fields)
     return HandHistory.from_game_state(game, pks, **kw)
 
 
@@ -91,19 +137,36 @@ def record_to_phh(rec: HandRecord):
     return state_to_phh(rec.replay(), rec.names or None, rec.hand_id)
 
 
-def write_phh(path, hands: Iterable) -> int:
-    """Write hands (:class:`HandRecord` or ``(HandState, names, hand_id)``) to a ``.phhs`` file
-    (``.phh`` for a single hand); returns how many were written."""
+def _as_phh(h):
     from pokerkit import HandHistory
 
-    hhs = []
-    for h in hands:
-        hhs.append(record_to_phh(h) if isinstance(h, HandRecord) else state_to_phh(*h))
+    if isinstance(h, HandHistory):
+        return h
+    if isinstance(h, HandRecord):
+        return record_to_phh(h)
+    return state_to_phh(*h)
+
+
+def phhs_text(hands: Iterable) -> str:
+    """Hands (:class:`pokerkit.HandHistory`, :class:`HandRecord` or ``(HandState, names, hand_id[,
+    fields])``) as the text of a ``.phhs`` file (pokerkit's ``HandHistory.dumps_all``: tables
+    ``[1]``, ``[2]``, ...; the ``hand`` field, when given, carries the hand's own number)."""
+    from pokerkit import HandHistory
+
+    return HandHistory.dumps_all([_as_phh(h) for h in hands]) + "\n"
+
+
+def write_phh(path, hands: Iterable) -> int:
+    """Write hands (as for :func:`phhs_text`) to a ``.phhs`` file (``.phh`` for a single hand);
+    returns how many were written."""
+    from pokerkit import HandHistory
+
+    hhs = [_as_phh(h) for h in hands]
     p = Path(path)
     if p.suffix == ".phh" and len(hhs) == 1:
-        p.write_text(hhs[0].dumps())
+        p.write_text(hhs[0].dumps() + "\n")
     else:
-        p.write_text(HandHistory.dumps_all(hhs))
+        p.write_text(HandHistory.dumps_all(hhs) + "\n")
     return len(hhs)
 
 

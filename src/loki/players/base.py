@@ -11,6 +11,10 @@ A hand, as seen by a :class:`Player` at :func:`loki.table.play_hand`:
    :class:`loki.engine.PlayerView`: public state and its own cards only);
 4. ``end_hand(view)`` once the hand is over (``view.payoffs`` holds the result).
 
+Between hands, a player whose opponents change seats (the duplicate tournament rotates the seating
+between replays of a deal) is told so by ``reseat(mapping)``, so that anything it keeps per seat
+(opponent models) can follow the players it was about.
+
 Players must not keep a reference to the view and read it later expecting the old values: the
 view follows the hand.  Every random choice a player makes must come from a seeded generator.
 """
@@ -41,6 +45,11 @@ class Player:
 
     def end_hand(self, view: PlayerView) -> None:
         """The hand is over; ``view.payoffs`` gives the net chips per seat."""
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """Called between hands when the players change seats: ``mapping[old_seat] = new_seat`` for
+        every seat (this player's own included).  Re-key anything kept per seat across hands; the
+        default keeps nothing per seat and does nothing."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -115,7 +115,7 @@ class Loki1Player(Player):
 
     Attributes:
         models: ``{seat: OpponentModel}`` for every other seat; frequencies persist across hands,
-            weight tables are reset every hand.
+            weight tables are reset every hand; :meth:`reseat` re-keys them when the players move.
         last_decision: the Bettor's :class:`~loki.bettor.Decision` (or the pre-flop strategy) of the last act.
     """
 
@@ -152,6 +152,19 @@ class Loki1Player(Player):
         self.voluntarily_in = False
         self.semi_bluffing = False
         self.preflop_strategy: Strategy | None = None
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """The players changed seats: each opponent model follows its opponent (``models`` re-keyed).
+
+        Everything else kept per seat (folds, aggressors, ...) is per hand and reset by :meth:`begin_hand`.
+
+        >>> p = Loki1Player()
+        >>> p.models = {1: "m1", 2: "m2"}
+        >>> p.reseat({0: 2, 1: 0, 2: 1})
+        >>> p.models
+        {0: 'm1', 1: 'm2'}
+        """
+        self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
 
     def observe(self, event) -> None:
         if isinstance(event, ActionTaken):

@@ -9,14 +9,19 @@ a Dask cluster, or in-process) or the interruptions.
 
 **Sessions.**  Within a block the same player objects play every hand in sequence, as in a real
 session: opponent models (action frequencies) carry over from hand to hand and from replay to
-replay.  Between replays the players change seats (:func:`loki.tournament.schedule.seatings`); a
-player that keys its opponent models by seat is told who went where, so that its model of an
-opponent follows that opponent: it gets ``player.reseat({old_seat: new_seat})`` if it has such a
-method, else a ``models`` dict keyed by seat is re-keyed.  Nothing else is reset between replays
-(per-hand state is reset by ``begin_hand`` anyway).  No player can see that a deal repeats: it
-knows only its own cards and what was shown, and keeps no record of past cards beyond its model.
+replay.  Between replays the players change seats (:func:`loki.tournament.schedule.seatings`);
+every player is told who went where by ``player.reseat({old_seat: new_seat})``
+(:meth:`loki.players.base.Player.reseat`), so that a model of an opponent kept by seat follows
+that opponent.  Nothing else is reset between replays (per-hand state is reset by ``begin_hand``
+anyway).  No player can see that a deal repeats: it knows only its own cards and what was shown,
+and keeps no record of past cards beyond its model.
 At a block boundary the players are rebuilt from scratch, which is what makes blocks independent
 (and parallel); a longer ``block_deals`` gives longer sessions.
+
+**Hand histories.**  With ``histories`` on, every hand is written in PHH by
+:mod:`loki.io.phh` (pokerkit's own writer) with the fields ``hand`` (``deal * n + replay + 1``),
+``event`` (the tournament's name), ``players``, ``seats`` and the user-defined ``_deal`` and
+``_replay``; a block's hands go to ``hands/block-NNNNN.phhs``.  PHH needs ``max_bets = 4``.
 
 **Journal.**  Every finished block is appended to ``journal.jsonl`` in the results folder as one
 JSON line, flushed and fsynced (its hand histories are written first, atomically).  On resume the
@@ -35,8 +40,8 @@ from pathlib import Path
 from typing import Callable
 
 from loki.engine import ActionTaken, BoardDealt, FOLD, HandEnded, RAISE
+from loki.io.phh import phhs_text, state_to_phh
 from loki.tournament.config import TournamentConfig, TournamentConfigError, config_from_dict
-from loki.tournament.phh import hand_to_phh, phh_collection
 from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
 
 __all__ = [
@@ -58,13 +63,11 @@ class ResumeError(TournamentConfigError):
     """The results folder holds another run (or a run that needs ``--resume``)."""
 
 
-def _reseat(player, mapping: dict[int, int]) -> None:
-    if hasattr(player, "reseat"):
-        player.reseat(mapping)
-        return
-    models = getattr(player, "models", None)
-    if isinstance(models, dict):
-        player.models = {mapping[s]: m for s, m in models.items() if s in mapping}
+def _check_histories(cfg: TournamentConfig) -> None:
+    mb = cfg.game_config().max_bets
+    if mb != 4:
+        raise TournamentConfigError(f"hand histories (PHH, pokerkit's fixed-limit rules) need max_bets = 4, "
+                                    f"this game has {mb}: turn them off (histories = false, --no-histories)")
 
 
 def _count(state, seat_of_player: list[int], counters: list[dict]) -> None:
@@ -124,6 +127,8 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     t0 = time.perf_counter()
     cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
     hist = cfg.histories if with_histories is None else with_histories
+    if hist:
+        _check_histories(cfg)
     game = cfg.game_config()
     n = cfg.n_players
     seats_info = cfg.seats
@@ -142,9 +147,9 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
             for s, p in enumerate(row):
                 new_seat_of[p] = s
             if seat_of is not None and seat_of != new_seat_of:
-                for p, pl in enumerate(players):
-                    mapping = {seat_of[q]: new_seat_of[q] for q in range(n)}
-                    _reseat(pl, mapping)
+                mapping = {seat_of[q]: new_seat_of[q] for q in range(n)}
+                for pl in players:
+                    pl.reseat(dict(mapping))
             seat_of = new_seat_of
             table = [players[p] for p in row]
             st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
@@ -153,8 +158,8 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
                 deal_chips[p] += pay[s]
             _count(st, seat_of, counters)
             if hist:
-                phh.append(hand_to_phh(st, [si.name for si in (seats_info[p] for p in row)],
-                                       extra={"hand": d * n + r + 1, "event": cfg.name, "_deal": d, "_replay": r}))
+                phh.append(state_to_phh(st, [seats_info[p].name for p in row], d * n + r + 1,
+                                        {"event": cfg.name, "_deal": d, "_replay": r}))
         chips.append(deal_chips)
     out = {
         "block": block,
@@ -165,7 +170,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         "seconds": round(time.perf_counter() - t0, 3),
     }
     if hist:
-        out["phh"] = phh_collection(phh, start=deals.start * n + 1)
+        out["phh"] = phhs_text(phh)
     return out
 
 
@@ -300,6 +305,8 @@ def run_tournament(
     import time
 
     t0 = time.perf_counter()
+    if config.histories and out is not None:
+        _check_histories(config)
     cfg_dict = config.to_dict()
     fp = config.fingerprint()
     done: dict[int, dict] = {}
