@@ -1,8 +1,8 @@
 """Measure the pre-flop participation (VPIP) of 10-handed Loki-1 self-play per tightness.
 
 VPIP = fraction of (player, hand) in which the player voluntarily put chips in pre-flop (a call or a
-raise; posting a blind and the big blind's free check do not count).  Only the pre-flop strategy
-decides it, so post-flop the players just check/call here (fast).  Used to calibrate
+raise; posting a blind and the big blind's free check do not count), counted by :mod:`loki.handstats`.
+Only the pre-flop strategy decides it, so post-flop the players just check/call here (fast).  Used to calibrate
 ``loki.preflop.MAKE1_CALIBRATION`` (targets PAPP98 §6.1: tight 18 %, moderate 21 %, loose 24 %).
 
     python scripts/calibrate_preflop.py --hands 20000 [--shift-tight X --shift-moderate Y --shift-loose Z]
@@ -14,7 +14,8 @@ import argparse
 
 import numpy as np
 
-from loki.engine import Action, ActionTaken, GameConfig
+from loki.engine import Action, GameConfig
+from loki.handstats import hand_counts
 from loki.players.loki1 import Loki1Config, Loki1Player, STYLES
 from loki.preflop import PreflopThresholds
 from loki.table import play_hand
@@ -23,14 +24,6 @@ from loki.table import play_hand
 class PreflopOnly(Loki1Player):
     def _act_postflop(self, view, legal):
         return Action.CALL
-
-
-def vpip_of(events, n):
-    vol = np.zeros(n, dtype=bool)
-    for ev in events:
-        if isinstance(ev, ActionTaken) and ev.round == 0 and ev.action != Action.FOLD and ev.amount > 0:
-            vol[ev.seat] = True
-    return vol
 
 
 def measure(config: Loki1Config, hands: int, seed: int, thresholds: PreflopThresholds | None = None) -> float:
@@ -43,7 +36,7 @@ def measure(config: Loki1Config, hands: int, seed: int, thresholds: PreflopThres
     count = 0
     for h in range(hands):
         st = play_hand(cfg, players, h % 10, rng)
-        count += int(vpip_of(st.events, 10).sum())
+        count += sum(c.vpip for c in hand_counts(st))
     return count / (10 * hands)
 
 

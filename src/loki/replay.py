@@ -24,7 +24,8 @@ from typing import Sequence
 import numpy as np
 
 from loki.cards import HOLDING_INDEX, live_holdings, parse_cards
-from loki.engine import Action, ActionTaken, new_hand
+from loki.engine import Action, new_hand
+from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
 
 __all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "render_report", "plot_percentiles",
@@ -32,32 +33,21 @@ __all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "render_
 
 
 @dataclass
-class PlayerStats:
-    """Per player: hands, VPIP/PFR counts, aggressive (bet/raise) and passive (call) post-flop
-    actions, decisions asked of the bot and how many matched the log, chips won."""
+class PlayerStats(HandCounts):
+    """Per player: the :class:`~loki.handstats.HandCounts` of its hands (``vpip_pct``, ``pfr_pct``,
+    ``af``, ...), ``name``, ``decisions`` asked of the bot and how many ``agree`` with the log,
+    ``chips`` won."""
 
-    name: str
-    hands: int = 0
-    vpip: int = 0
-    pfr: int = 0
-    aggressive: int = 0
-    calls: int = 0
+    name: str = ""
     decisions: int = 0
     agree: int = 0
     chips: float = 0.0
 
     @property
-    def vpip_pct(self) -> float:
-        return 100.0 * self.vpip / self.hands if self.hands else 0.0
-
-    @property
-    def pfr_pct(self) -> float:
-        return 100.0 * self.pfr / self.hands if self.hands else 0.0
-
-    @property
     def aggression(self) -> float:
-        """Post-flop aggression factor (bets+raises)/calls."""
-        return self.aggressive / self.calls if self.calls else float("inf") if self.aggressive else 0.0
+        """Post-flop aggression factor :attr:`af`, infinite with bets/raises but no call, 0 with neither."""
+        af = self.af
+        return af if af is not None else float("inf") if self.pf_raises else 0.0
 
     @property
     def agreement_pct(self) -> float:
@@ -153,13 +143,11 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
             nm = name_at[seat]
             if nm not in bots:
                 bots[nm] = make_player(player_spec, seed=seed + order[nm], name=f"{player_spec}@{nm}")
-                stats[nm] = PlayerStats(nm)
+                stats[nm] = PlayerStats(name=nm)
             players[seat] = bots[nm]
             players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
-            stats[nm].hands += 1
         seen = 0
         actions = [a for a in rec.betting if a != "/"]
-        vpip, pfr = set(), set()
         for k in range(len(actions) + 1):
             events = state.events
             while seen < len(events):
@@ -167,18 +155,6 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
                 seen += 1
                 for pl in players.values():
                     pl.observe(ev)
-                if isinstance(ev, ActionTaken):
-                    st = stats[name_at[ev.seat]]
-                    if ev.round == 0:
-                        if ev.action == Action.RAISE:
-                            pfr.add(ev.seat)
-                            vpip.add(ev.seat)
-                        elif ev.action == Action.CALL and ev.amount > 0:
-                            vpip.add(ev.seat)
-                    elif ev.action == Action.RAISE:
-                        st.aggressive += 1
-                    elif ev.action == Action.CALL and ev.to_call > 0:
-                        st.calls += 1
             if k == len(actions):
                 break
             seat = state.current_player
@@ -195,10 +171,8 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
             state.apply(logged)
         if not state.is_terminal:
             raise ValueError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
-        for s in vpip:
-            stats[name_at[s]].vpip += 1
-        for s in pfr:
-            stats[name_at[s]].pfr += 1
+        for seat, c in enumerate(hand_counts(state)):
+            stats[name_at[seat]] += c
         if rec.payoffs is not None:
             mine = [state.payoffs[seat_of_pos[pos]] for pos in range(n)]
             if [float(x) for x in mine] != [float(x) for x in rec.payoffs]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from loki.engine import ActionTaken, BoardDealt, FOLD, HandEnded, RAISE
+from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.phh import phhs_text, state_to_phh
 from loki.tournament.config import TournamentConfig, TournamentConfigError, config_from_dict
 from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
@@ -53,9 +53,6 @@ __all__ = [
     "ResumeError",
 ]
 
-#: Per-player counters accumulated over hands (see :mod:`loki.tournament.stats`).
-COUNTERS = ("hands", "vpip", "pfr", "saw_flop", "pf_raises", "pf_calls", "showdowns", "showdown_wins")
-
 JOURNAL = "journal.jsonl"
 
 
@@ -68,48 +65,6 @@ def _check_histories(cfg: TournamentConfig) -> None:
     if mb != 4:
         raise TournamentConfigError(f"hand histories (PHH, pokerkit's fixed-limit rules) need max_bets = 4, "
                                     f"this game has {mb}: turn them off (histories = false, --no-histories)")
-
-
-def _count(state, seat_of_player: list[int], counters: list[dict]) -> None:
-    n = len(seat_of_player)
-    player_at = [0] * n
-    for p, s in enumerate(seat_of_player):
-        player_at[s] = p
-    vpip = [False] * n
-    pfr = [False] * n
-    folded = [False] * n
-    saw_flop = [False] * n
-    for ev in state.events:
-        if ev.__class__ is ActionTaken:
-            s = ev.seat
-            if ev.action is FOLD:
-                folded[s] = True
-            elif ev.round == 0:
-                if ev.action is RAISE:
-                    vpip[s] = pfr[s] = True
-                elif ev.amount > 0:
-                    vpip[s] = True
-            else:
-                c = counters[player_at[s]]
-                if ev.action is RAISE:
-                    c["pf_raises"] += 1
-                elif ev.amount > 0:
-                    c["pf_calls"] += 1
-        elif ev.__class__ is BoardDealt and ev.round == 1:
-            saw_flop = [not f for f in folded]
-        elif ev.__class__ is HandEnded and ev.showdown:
-            winners = {w for pot in ev.pots for w in pot.winners}
-            for s in range(n):
-                if not folded[s]:
-                    c = counters[player_at[s]]
-                    c["showdowns"] += 1
-                    c["showdown_wins"] += s in winners
-    for s in range(n):
-        c = counters[player_at[s]]
-        c["hands"] += 1
-        c["vpip"] += vpip[s]
-        c["pfr"] += pfr[s]
-        c["saw_flop"] += saw_flop[s]
 
 
 def play_block(config: dict | TournamentConfig, block: int, with_histories: bool | None = None) -> dict:
@@ -134,7 +89,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     seats_info = cfg.seats
     players = [make_player(si.spec, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in seats_info]
     square = seatings(n)
-    counters = [{k: 0 for k in COUNTERS} for _ in range(n)]
+    counters = [HandCounts() for _ in range(n)]
     chips = []
     phh = []
     seat_of = None  # seat_of[player] at the previous hand
@@ -156,7 +111,9 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
             pay = st.payoffs
             for s, p in enumerate(row):
                 deal_chips[p] += pay[s]
-            _count(st, seat_of, counters)
+            counts = hand_counts(st)
+            for p, s in enumerate(seat_of):
+                counters[p] += counts[s]
             if hist:
                 phh.append(state_to_phh(st, [seats_info[p].name for p in row], d * n + r + 1,
                                         {"event": cfg.name, "_deal": d, "_replay": r}))
@@ -165,7 +122,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         "block": block,
         "deals": [deals.start, deals.stop],
         "chips": chips,
-        "counters": counters,
+        "counters": [c.as_dict() for c in counters],
         "hands": len(deals) * n,
         "seconds": round(time.perf_counter() - t0, 3),
     }
@@ -255,12 +212,11 @@ class TournamentRun:
     @property
     def counters(self) -> list[dict]:
         n = self.config.n_players
-        tot = [{k: 0 for k in COUNTERS} for _ in range(n)]
+        tot = [HandCounts() for _ in range(n)]
         for b in self.blocks:
             for p in range(n):
-                for k in COUNTERS:
-                    tot[p][k] += b["counters"][p][k]
-        return tot
+                tot[p] += HandCounts.from_dict(b["counters"][p])
+        return [c.as_dict() for c in tot]
 
 
 def _local_executor(workers: int | None) -> Executor | None:

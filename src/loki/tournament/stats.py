@@ -8,15 +8,9 @@ mean of ``x_d`` over the ``D`` deals, with the Student-t interval
 of that type; a comparison's ``x_d`` is (mean of the enhanced types' ``x_d``) minus (mean of the
 control types' ``x_d``), each type weighing the same, so the difference is paired by deal.
 
-Style statistics (counted over all hands played):
-
-- **VPIP**: fraction of hands where the player put money in the pot voluntarily before the flop
-  (a call or a raise; posting a blind or checking the big blind does not count);
-- **PFR**: fraction of hands with a pre-flop raise;
-- **AF** (post-flop aggression factor): post-flop bets and raises divided by post-flop calls
-  (checks are not calls); None without any call;
-- **WTSD**: fraction of the hands in which the player saw the flop that went to a showdown with it;
-- **W$SD**: fraction of its showdowns where it won (a share of) a pot.
+Style statistics (counted over all hands played, :mod:`loki.handstats` has the definitions): ``vpip``,
+``pfr``, ``af`` (post-flop aggression factor), ``wtsd`` and ``wsd`` (W$SD), as fractions (0..1; AF
+is bets+raises per call), None when the denominator is 0.
 
 >>> m, h = mean_ci([1.0, 2.0, 3.0, 4.0])
 >>> round(m, 3), round(h, 3)
@@ -29,6 +23,8 @@ import math
 from typing import Sequence
 
 import numpy as np
+
+from loki.handstats import HandCounts
 
 __all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb"]
 
@@ -60,19 +56,8 @@ def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int
     return np.asarray(chips, dtype=float).reshape(-1, n_players) / (n_players * small_bet)
 
 
-def _ratio(a, b):
-    return None if b == 0 else a / b
-
-
-def _style(c: dict) -> dict:
-    return {
-        "hands": c["hands"],
-        "vpip": _ratio(c["vpip"], c["hands"]),
-        "pfr": _ratio(c["pfr"], c["hands"]),
-        "af": _ratio(c["pf_raises"], c["pf_calls"]),
-        "wtsd": _ratio(c["showdowns"], c["saw_flop"]),
-        "wsd": _ratio(c["showdown_wins"], c["showdowns"]),
-    }
+def _style(c: HandCounts) -> dict:
+    return {"hands": c.hands, **c.fractions()}
 
 
 def _ci_entry(x: np.ndarray, level: float) -> dict:
@@ -86,7 +71,7 @@ def summarize(config, chips, counters, level: float = 0.95) -> dict:
     Args:
         config: the :class:`~loki.tournament.config.TournamentConfig`.
         chips: net chips per deal and player (deal order).
-        counters: per-player counters (:data:`loki.tournament.runner.COUNTERS`).
+        counters: per-player counters (dicts with the :data:`loki.handstats.COUNTERS` keys).
     """
     n = config.n_players
     sb = config.game_config().small_bet
@@ -96,14 +81,14 @@ def summarize(config, chips, counters, level: float = 0.95) -> dict:
     for si in seats:
         e = {"index": si.index, "name": si.name, "type": si.label, "spec": si.spec}
         e.update(_ci_entry(x[:, si.index], level))
-        e.update(_style(counters[si.index]))
+        e.update(_style(HandCounts.from_dict(counters[si.index])))
         players.append(e)
     types = {}
     type_x = {}
     for lab in config.labels:
         idx = [si.index for si in seats if si.label == lab]
         type_x[lab] = x[:, idx].mean(axis=1)
-        tot = {k: sum(counters[i][k] for i in idx) for k in counters[0]}
+        tot = sum((HandCounts.from_dict(counters[i]) for i in idx), HandCounts())
         e = {"type": lab, "spec": seats[idx[0]].spec, "players": len(idx)}
         e.update(_ci_entry(type_x[lab], level))
         e.update(_style(tot))
