@@ -87,7 +87,7 @@ def test_replay_report(name, n, tmp_path):
     assert "VPIP" in text and "agrees" in text and "percentile" in text and "equal the logged ones" in text
 
 
-def test_replay_cli_on_acpc_and_phh(tmp_path):
+def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     from loki.cli import app
 
     log = tmp_path / "2p.log"
@@ -99,6 +99,10 @@ def test_replay_cli_on_acpc_and_phh(tmp_path):
     recs = read_acpc_log(log).hands
     recs = [dataclasses.replace(x, config=dataclasses.replace(x.config, odd_chip="left_of_button")) for x in recs]
     write_phh(tmp_path / "h.phhs", recs)
+    work = tmp_path / "cwd"
+    work.mkdir()
+    monkeypatch.chdir(work)  # the default histogram goes to the current folder, never next to the log
     r = CliRunner().invoke(app, ["replay", str(tmp_path / "h.phhs"), "--hands", "20"])
     assert r.exit_code == 0, r.output
     assert "20 hands" in r.output
+    assert (work / "h.phhs.percentiles.png").exists() and not (tmp_path / "h.phhs.percentiles.png").exists()

@@ -88,7 +88,7 @@ def replay(
     file: Path = typer.Argument(..., exists=True, help="ACPC log (STATE lines) or PHH file (.phh/.phhs)."),
     player: str = typer.Option("loki1", "--player", help="The bot that models and decides (registry spec)."),
     hands: Optional[int] = typer.Option(None, "--hands", min=1, help="Only the first N hands."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Histogram PNG (default: FILE.percentiles.png)."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Histogram PNG (default: ./<FILE name>.percentiles.png in the current folder; the log's own folder may be read-only)."),
     seed: int = typer.Option(0, "--seed"),
 ) -> None:
     """Replay a real log through the Opponent Modeler and Loki's decisions; report statistics,
@@ -110,7 +110,7 @@ def replay(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2)
     render_report(report, console, title=file.name)
-    out = plot or file.with_name(file.name + ".percentiles.png")
+    out = plot or Path.cwd() / (file.name + ".percentiles.png")
     plot_percentiles(report, out)
     console.print(f"histogram written to {out}")
 
