@@ -32,6 +32,15 @@ def test_strategy_action(strategy, to_call, bets, vol, can_raise, expected):
     assert strategy_action(strategy, to_call, bets, vol, can_raise) is expected
 
 
+def test_small_blind_call_limits():
+    # PENA99: the small blind's Call1 is "call 0.5 bet", Call2 "call 1.5 bets"
+    assert strategy_action(Strategy.CALL1, 0.5, 1, False, True, max_call_bets=0.5) is C
+    assert strategy_action(Strategy.CALL1, 1.5, 2, False, True, max_call_bets=0.5) is F
+    assert strategy_action(Strategy.CALL2, 1.5, 2, False, True, max_call_bets=1.5) is C
+    assert strategy_action(Strategy.CALL2, 2.5, 3, False, True, max_call_bets=1.5) is F
+    assert strategy_action(Strategy.CALL1, 1.0, 3, True, True, max_call_bets=0.5) is C  # already in
+
+
 def test_strategy_errors():
     with pytest.raises(ValueError):
         strategy_action(Strategy.MAKE1, -1, 0, False, True)
@@ -122,8 +131,14 @@ def test_aggressive_pot_odds_raise():
     s = spot(pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1)
     cfg = BettorConfig(make1=0.4, make2=0.75, aggressive_call_raise=0.65)
     assert decide(hv(0.3, ppot=0.2), s, cfg).action is C
-    # EHS' 0.7 >= make1 0.4: the Make1 call fires before the pot-odds rule
-    assert decide(hv(0.7, ppot=0.2), s, cfg).rule == "make1"
+    # EHS' 0.7 >= make1 0.4: the Make1 call becomes a raise above 0.65 (the style's point)
+    d = decide(hv(0.7, ppot=0.2), s, cfg)
+    assert (d.action, d.rule) == (R, "make1 (aggressive raise)")
+    assert decide(hv(0.6, ppot=0.2), s, cfg).rule == "make1"
+    assert decide(hv(0.7, ppot=0.2), spot(pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1, can_raise=False), cfg).action is C
+    # facing two bets without money in, Make1 passes the hand on; the pot-odds call raises above 0.65
+    d = decide(hv(0.7, ppot=0.5), spot(pot=60.0, to_call=20.0, bets_this_round=2), cfg)
+    assert (d.action, d.rule) == (R, "pot odds (aggressive raise)")
 
 
 def test_never_fold_when_free_never_raise_when_capped():

@@ -73,7 +73,10 @@ def test_positions_around_the_table():
     assert group_for(expected_players(3, 7)) == "5+"
     acted = set(order[:7])
     assert preflop_situation(order, 0, 1, 2, set(), acted)[2] == 0  # button
-    assert preflop_situation(order, 1, 1, 2, set(), acted | {0})[2] == 1  # small blind, BB behind
+    # the small blind: position = num_inpot - 1 (loki-algorithms.md §2.3); two limpers, the rest folded
+    folded = {3, 4, 5, 6, 7, 8}
+    assert preflop_situation(order, 1, 1, 2, folded, folded | {9, 0}) == (4, 0, 3)
+    assert preflop_situation(order, 1, 1, 2, set(order[:7]) | {0}, set(order[:7]) | {0}) == (2, 0, 1)
     assert preflop_situation(order, 2, 1, 2, set(), acted | {0, 1})[2] == 0  # big blind
     assert group_for(2.4) == "2" and group_for(2.5) == "3-4" and group_for(4.4) == "3-4" and group_for(4.5) == "5+"
     with pytest.raises(ValueError):

@@ -19,8 +19,10 @@ The chain, first rule that applies wins (loki-algorithms.md §3):
    opponent also calls); on the river this is the pot-odds test.
 7. Otherwise check if free, else fold.
 
-Style knobs (loki-algorithms.md §7 DEFAULT): ``aggressive_call_raise`` turns pot-odds calls into raises
-when ``EHS'`` exceeds it (aggressive styles: 0.65), ``semi_bluff`` switches rule 4.
+Style knobs (loki-algorithms.md §7 DEFAULT): ``aggressive_call_raise`` turns calls facing a bet (the Make1
+call of rule 3 and the pot-odds call of rule 5) into raises when ``EHS'`` exceeds it (aggressive styles:
+0.65; with their make1 = 0.40 every such hand reaches rule 3 first, so applying it to the pot-odds call alone
+would never fire), ``semi_bluff`` switches rule 4.
 
 >>> spot = BettingSpot(street=1, pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1)
 >>> decide(HandValues(ehs_prime=0.3, ehs=0.25, hs_n=0.2, ppot=0.2), spot).rule
@@ -46,7 +48,8 @@ class BettorConfig:
         make2: EHS' needed to raise (papp/node76: 0.85).
         semi_bluff: allow rule 4.
         check_raise_probability: DEFAULT 0.5 (rule 1).
-        aggressive_call_raise: if set, a pot-odds call becomes a raise when EHS' exceeds it (DEFAULT style knob).
+        aggressive_call_raise: if set, a call facing a bet (Make1 or pot odds) becomes a raise when EHS' exceeds
+            it (DEFAULT style knob).
     """
 
     make1: float = 0.50
@@ -168,6 +171,8 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         to_call_bets = spot.to_call / spot.bet_size
         a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
         if a is not Action.FOLD:
+            if facing and a is Action.CALL and c.aggressive_call_raise is not None and e > c.aggressive_call_raise and spot.can_raise:
+                return Decision(Action.RAISE, "make1 (aggressive raise)")
             return Decision(a, "make1")
     # 4. semi-bluff
     if not facing and spot.can_raise and c.semi_bluff:

@@ -56,6 +56,7 @@ __all__ = [
     "PreflopThresholds",
     "choose_strategy",
     "preflop_situation",
+    "SB_CALL_LIMIT",
 ]
 
 #: Fraction of players yet to act expected to play to the flop (PAPP98 Eq. 6.2, "by default 0.60").
@@ -80,6 +81,9 @@ MAKE1_CALIBRATION = {"tight": 40.0, "moderate": 90.0, "loose": 55.0}
 
 #: DEFAULT: the small blind's Call1/Call2 thresholds sit this far below T(Make1)/T(Make2).
 SB_CALL_MARGIN = 100.0
+#: The small blind's Call1 is really "call 0.5 bet" and its Call2 "call 1.5 bets" (PENA99; loki-algorithms.md
+#: §2.2): the most it calls, in bets, before it has voluntarily put money in.
+SB_CALL_LIMIT = {Strategy.CALL1: 0.5, Strategy.CALL2: 1.5}
 
 
 def expected_players(num_inpot: int, num_yet_to_act: int, probability_play: float = PROBABILITY_PLAY) -> float:
@@ -166,6 +170,14 @@ class PreflopThresholds:
                         b += cal.get(t, 0.0)
                     row[s] = (round(b, 1), round(inc * scale, 1))
                 pairs[g][t] = row
+        for g in GROUPS:  # keep tight ≥ moderate ≥ loose after the shifts (never moves a published entry)
+            for s in _THRESHOLD_STRATEGIES:
+                bt, it = pairs[g]["tight"][s]
+                bm, im = pairs[g]["moderate"][s]
+                pairs[g]["moderate"][s] = (min(bm, bt), im)
+                bm = pairs[g]["moderate"][s][0]
+                bl, il = pairs[g]["loose"][s]
+                pairs[g]["loose"][s] = (min(bl, bm), il)
         for g in GROUPS:  # keep Make1 ≤ Make2 ≤ Make4 after the calibration shift (DEFAULT)
             for t in TIGHTNESS:
                 row = pairs[g][t]
@@ -254,8 +266,9 @@ def preflop_situation(
         - ``num_inpot``: live players who have put chips in (blinds, callers, raisers), plus ourselves;
         - ``num_yet_to_act``: live players after us who have not acted and are not blinds;
         - ``position``: live players still to act after us before the small blind's turn comes round
-          again (the button 0; the small blind 1 when the big blind is still to act; the big blind 0).
-          The thesis example (six-handed, two folds, only the button behind us) gives 1.
+          again (the button 0, the big blind 0); the small blind's position is ``num_inpot − 1``
+          (loki-algorithms.md §2.3).  The thesis example (six-handed, two folds, only the button
+          behind us) gives 1.
 
     Raises:
         ValueError: ``me`` or a blind not in ``order``.
@@ -284,6 +297,6 @@ def preflop_situation(
         position += 1
         if s not in blinds:
             yet += 1
-    if me == small_blind and big_blind not in folded and big_blind not in acted:
-        position = 1
+    if me == small_blind:
+        position = len(inpot) - 1  # loki-algorithms.md §2.3: "the small blind = num_inpot − 1"
     return len(inpot), yet, position

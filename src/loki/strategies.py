@@ -40,7 +40,12 @@ class Strategy(IntEnum):
 
 
 def strategy_action(
-    strategy: Strategy, to_call_bets: float, bets_this_round: int, voluntarily_in: bool, can_raise: bool
+    strategy: Strategy,
+    to_call_bets: float,
+    bets_this_round: int,
+    voluntarily_in: bool,
+    can_raise: bool,
+    max_call_bets: float | None = None,
 ) -> Action:
     """The action a strategy takes in the current spot.
 
@@ -50,6 +55,8 @@ def strategy_action(
         bets_this_round: bets and raises made this round so far (pre-flop the big blind counts as one).
         voluntarily_in: we already voluntarily put money in the pot this round (a blind does not count).
         can_raise: a bet/raise is legal (the round is not capped and we are not all-in).
+        max_call_bets: for the small blind's Call1/Call2 ("call 0.5 bet" / "call 1.5 bets", PENA99): fold
+            when more than this is to call and we have not voluntarily put money in this round.
 
     Returns:
         ``Action.FOLD`` only when facing a bet (never folds when checking is free).
@@ -61,6 +68,8 @@ def strategy_action(
         raise ValueError(f"negative to_call_bets={to_call_bets!r} or bets_this_round={bets_this_round!r}")
     s = Strategy(strategy)
     free = to_call_bets <= 1e-9
+    if max_call_bets is not None and not voluntarily_in and to_call_bets > max_call_bets + 1e-9:
+        return Action.FOLD
     if s is Strategy.MAKE0:
         return Action.CALL if free else Action.FOLD
     if s in (Strategy.CALL1, Strategy.MAKE1):

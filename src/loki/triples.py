@@ -28,7 +28,7 @@ facing a bet
     3. Make1: ``ramp(e, make1)`` → call, unless facing 2+ bets without having put money in
        voluntarily this round (Make1's fold rule: the gate is closed and we fall through);
     5. pot odds: ``ramp(chance, Pot_Odds, odds_width)`` → call (with ``aggressive_call_raise`` set,
-       the part ``ramp(e, aggressive_call_raise)`` of it raises);
+       the part ``ramp(e, aggressive_call_raise)`` of it raises, as does that part of a Make1 call);
     6. showdown odds (turn/river): ``ramp(EHS, Showdown_Odds, odds_width)`` → call;
     7. the rest → fold.
 
@@ -267,7 +267,12 @@ def pt_kernel(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_in,
         c += left * p2
     left *= 1.0 - p2
     if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):
-        c += left * p1
+        if acr >= 0.0 and can_raise:  # aggressive styles raise instead of calling above the threshold
+            ga = _ramp(e, acr, mw)
+            r += left * p1 * ga
+            c += left * p1 * (1.0 - ga)
+        else:
+            c += left * p1
         left *= 1.0 - p1
     chance = hs_n if street == 3 else ppot
     g = _ramp(chance, to_call / (pot + to_call), ow)
@@ -344,7 +349,12 @@ def triples_all(ehs_prime, ehs, hs_n, ppot, spot: BettingSpot, config: TripleCon
     (r if (spot.bets_this_round < 2 and can) else c)[:] += left * p2
     left *= 1.0 - p2
     if not (spot.to_call / spot.bet_size >= 2.0 - 1e-9 and not spot.voluntarily_in):
-        c += left * p1
+        if cfg.aggressive_call_raise is not None and can:  # aggressive styles raise instead of calling
+            ga = _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width)
+            r += left * p1 * ga
+            c += left * p1 * (1.0 - ga)
+        else:
+            c += left * p1
         left *= 1.0 - p1
     chance = hn if spot.street == 3 else pp
     g = _ramp_np(chance, pot_odds(spot.pot, spot.to_call), cfg.odds_width)

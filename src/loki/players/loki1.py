@@ -28,7 +28,15 @@ from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView
 from loki.income_rate import holding_ir, load_tables
 from loki.modeler import OpponentModel, bets_to_call_bucket, loki1_reweight
 from loki.players.base import Player
-from loki.preflop import GROUP_TABLE, PreflopThresholds, choose_strategy, expected_players, group_for, preflop_situation
+from loki.preflop import (
+    GROUP_TABLE,
+    SB_CALL_LIMIT,
+    PreflopThresholds,
+    choose_strategy,
+    expected_players,
+    group_for,
+    preflop_situation,
+)
 from loki.strategies import Strategy, strategy_action
 
 __all__ = ["Loki1Config", "Loki1Player", "STYLES", "preflop_hand_values", "postflop_hand_values"]
@@ -152,6 +160,7 @@ class Loki1Player(Player):
         self.voluntarily_in = False
         self.semi_bluffing = False
         self.preflop_strategy: Strategy | None = None
+        self.preflop_call_limit: float | None = None
 
     def reseat(self, mapping: dict[int, int]) -> None:
         """The players changed seats: each opponent model follows its opponent (``models`` re-keyed).
@@ -196,10 +205,9 @@ class Loki1Player(Player):
         model = self.models[ev.seat]
         bet = self.game.bet_sizes[ev.round]
         bucket = bets_to_call_bucket(ev.to_call / bet)
+        if ev.action != Action.FOLD:
+            self._reweight(model, ev, bucket)  # thresholds from the frequencies *before* this action
         model.frequencies.record(ev.round, bucket, ev.action)
-        if ev.action == Action.FOLD:
-            return
-        self._reweight(model, ev, bucket)
 
     def _reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> None:
         """Loki-1's μ/σ re-weighting (IR pre-flop, EHS' post-flop); Loki-2 overrides the post-flop part."""
@@ -227,10 +235,13 @@ class Loki1Player(Player):
             group = group_for(expected_players(inpot, yet))
             ir = float(self._ir_tables[GROUP_TABLE[group]][HOLDING_CLASS[_holding(self.hole)]])
             t = self.thresholds.thresholds(group, self.config.tightness, pos)
-            self.preflop_strategy = choose_strategy(ir, t, small_blind=self.seat == sb and self.seat not in self.acted)
+            sb_first = self.seat == sb and self.seat not in self.acted
+            self.preflop_strategy = choose_strategy(ir, t, small_blind=sb_first)
+            self.preflop_call_limit = SB_CALL_LIMIT.get(self.preflop_strategy) if sb_first else None
         self.last_decision = self.preflop_strategy
         return strategy_action(
-            self.preflop_strategy, view.to_call_bets(), view.bets_this_round, self.voluntarily_in, Action.RAISE in legal
+            self.preflop_strategy, view.to_call_bets(), view.bets_this_round, self.voluntarily_in, Action.RAISE in legal,
+            max_call_bets=self.preflop_call_limit,
         )
 
     def hand_values(self, view: PlayerView) -> HandValues:

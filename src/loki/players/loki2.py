@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from loki.bettor import BettingSpot
+from loki.bettor import BettingSpot, pot_odds2
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView
 from loki.modeler import OpponentModel, triple_reweight
@@ -151,8 +151,10 @@ class Loki2Player(Loki1Player):
                              check_raise_flag=spot.first_to_act and spot.aggressor_behind)
         self.last_triple = pt
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
-        if a is Action.RAISE and spot.to_call <= 1e-9 and values.ehs_prime < self.config2.triple.make1:
-            self.semi_bluffing = True  # a bet on potential alone: keep the semi-bluff going (Bettor rule 4)
+        tc = self.config2.triple
+        if (a is Action.RAISE and spot.to_call <= 1e-9 and values.ehs_prime < tc.make1 - tc.make_width
+                and tc.semi_bluff and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - tc.odds_width):
+            self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
         self.last_decision = pt
         return a
 
