@@ -127,3 +127,44 @@ def test_small_blind_special_cases():
     assert choose_strategy(50, t, small_blind=True) is Strategy.CALL1
     assert choose_strategy(-50, t, small_blind=True) is Strategy.MAKE0
     assert choose_strategy(250, t) is Strategy.MAKE1
+
+
+def test_ir_tables_checks_the_output_before_rolling_out(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import loki.income_rate as ir
+    from loki.cli import app
+
+    calls = []
+    real = ir.rollout_table
+    monkeypatch.setattr(ir, "rollout_table", lambda *a, **k: calls.append(a) or real(*a, **k))
+    runner = CliRunner()
+    # a folder, a file under a file, a negative seed: one-line errors, no roll-out
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    for args, needle in [(["--out", str(tmp_path)], "is a folder"),
+                         (["--out", str(blocker / "ir.csv")], "cannot write the output"),
+                         (["--seed", "-5", "--out", str(tmp_path / "x.csv")], "--seed")]:
+        r = runner.invoke(app, ["ir-tables", "--samples", "100", *args])
+        assert r.exit_code == 2, r.output
+        assert needle in r.output and "Traceback" not in r.output
+    assert calls == []
+    with pytest.raises(ValueError, match="is a folder"):
+        ir.generate(100, 1, tmp_path)
+    assert calls == []
+    # a good target is written (atomically: no temporary file left)
+    out = tmp_path / "sub" / "ir.csv"
+    r = runner.invoke(app, ["ir-tables", "--samples", "100", "--seed", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert len(calls) == 3 and sorted(p.name for p in out.parent.iterdir()) == ["ir.csv"]
+    t = load_tables(out)
+    assert sorted(t) == list(TABLE_PLAYERS) and all(a.shape == (169,) for a in t.values())
+
+
+def test_demo_rejects_a_negative_seed():
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+
+    r = CliRunner().invoke(app, ["demo", "--seed", "-5"])
+    assert r.exit_code == 2 and "--seed" in r.output and "Traceback" not in r.output

@@ -421,3 +421,86 @@ def test_histories_need_four_bets_a_round(tmp_path):
     with pytest.raises(TournamentConfigError, match="max_bets = 4"):
         run_tournament(cfg, workers=1, out=tmp_path / "o")
     assert run_tournament(cfg.with_overrides(histories=False), workers=1, out=tmp_path / "p").played_blocks == 2
+
+
+# ------------------------------------------------------------------------------------ corrupt journals and bad folders
+
+
+def _journal_run(tmp_path):
+    cfg = small(deals=8, block_deals=2, histories=False)
+    out = tmp_path / "r"
+    full = run_tournament(cfg, workers=1, out=out)
+    return cfg, out, out / "journal.jsonl", full
+
+
+def _lines(j):
+    return j.read_text().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize(
+    "mutate, needle",
+    [
+        (lambda ls: [b"\x89PNG\r\n\x1a\n\x00\xff\xfe binary\n"], "line 1: not a JSON line"),
+        (lambda ls: [b"\xff\xfe\x00garbage without newline"], "line 1: not a complete JSON line"),
+        (lambda ls: ls[:1] + [b"\xff\xfe\x00\n"] + ls[1:], "line 2: not a JSON line"),
+        (lambda ls: ls[:2] + [b"[1,2]\n"] + ls[2:], "line 3: expected a JSON object, got list"),
+        (lambda ls: ls[:1] + [b'{"kind":"block"}\n'] + ls[1:], "line 2: block record without 'block'"),
+        (lambda ls: ls[:1] + [ls[1].replace(b'"hands"', b'"hans"')] + ls[2:], "line 2: block record without 'hands'"),
+        (lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":"0"')] + ls[2:], "line 2: 'block' must be an integer"),
+        (lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":7')] + ls[2:], "line 2: 'block' = 7 must be in [0, 3]"),
+        (lambda ls: ls[:2] + [ls[1]] + ls[2:], "line 3: block 0 appears twice"),
+        (lambda ls: ls[:2] + [b"this is not json\n"] + ls[2:], "line 3: not a JSON line"),
+        (lambda ls: ls[1:], "line 1: expected the header"),
+        (lambda ls: ls[:1] + [ls[1].replace(b'"chips":[[', b'"chips":[[1,')] + ls[2:], "line 2: 'chips' must be 2 deals x 5 players"),
+        (lambda ls: ls + [ls[0]], "line 6: expected a block record"),
+    ],
+)
+def test_corrupt_journal_is_a_one_line_error_and_left_untouched(tmp_path, mutate, needle):
+    cfg, out, j, _ = _journal_run(tmp_path)
+    bad = b"".join(mutate(j.read_bytes().splitlines(keepends=True)))
+    j.write_bytes(bad)
+    with pytest.raises(TournamentConfigError, match="journal") as ei:
+        read_journal(j)
+    msg = str(ei.value)
+    assert needle in msg and str(j) in msg and "\n" not in msg
+    with pytest.raises(TournamentConfigError, match=needle.replace("[", r"\[").replace("]", r"\]")):
+        run_tournament(cfg, workers=1, out=out, resume=True)
+    assert j.read_bytes() == bad  # never rewritten
+    r = CliRunner().invoke(app, ["tournament", "--out", str(out), "--resume", "--quiet", "--no-plots"])
+    assert r.exit_code == 2 and "error:" in r.output and "line" in r.output and "Traceback" not in r.output
+    assert j.read_bytes() == bad
+    # --overwrite discards it
+    assert run_tournament(cfg, workers=1, out=out, overwrite=True).played_blocks == cfg.n_blocks
+
+
+def test_only_the_last_line_may_be_torn(tmp_path):
+    cfg, out, j, full = _journal_run(tmp_path)
+    ls = _lines(j)
+    # a torn last line ending in a newline byte (zero-filled tail) is dropped too
+    j.write_text("".join(ls[:3]) + "\x00\x00\x00\n")
+    header, blocks = read_journal(j)
+    assert header["kind"] == "header" and sorted(blocks) == [0, 1]
+    again = run_tournament(cfg, workers=1, out=out, resume=True)
+    assert again.played_blocks == 2 and again.chips == full.chips
+    # the same garbage in the middle is an error
+    ls = _lines(j)
+    j.write_text("".join(ls[:3]) + "\x00\x00\x00\n" + "".join(ls[3:]))
+    with pytest.raises(TournamentConfigError, match="line 4"):
+        read_journal(j)
+    # an empty journal is no run
+    j.write_text("")
+    assert read_journal(j) == (None, {})
+
+
+def test_results_folder_that_is_a_file_or_cannot_be_made(tmp_path):
+    cfg = small(deals=4, block_deals=2)
+    f = tmp_path / "afile"
+    f.write_text("x")
+    with pytest.raises(TournamentConfigError, match="existing file"):
+        run_tournament(cfg, workers=1, out=f)
+    assert f.read_text() == "x"
+    for target, needle in [(f, "is an existing file"), (f / "sub", "cannot create the results folder"),
+                           (Path("/proc/loki-x"), "cannot create the results folder")]:
+        r = CliRunner().invoke(app, ["tournament", "--deals", "2", "--out", str(target), "--quiet", "--no-plots"])
+        assert r.exit_code == 2, r.output
+        assert needle in r.output and str(target) in r.output and "Traceback" not in r.output

@@ -28,17 +28,26 @@ def version() -> None:
 @app.command("ir-tables")
 def ir_tables(
     samples: int = typer.Option(1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."),
-    seed: int = typer.Option(1999, "--seed", help="Master seed (each class derives its own)."),
+    seed: int = typer.Option(1999, "--seed", min=0, help="Master seed (each class derives its own)."),
     out: str = typer.Option(None, "--out", help="Output CSV (default: the shipped loki/data/income_rates.csv)."),
 ) -> None:
     """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 Eq. 5.1; loki-algorithms.md §2.1)."""
     from rich.progress import Progress
 
-    from loki.income_rate import generate
+    from loki.income_rate import check_output_path, generate
 
-    with Progress() as progress:
-        task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
-        path = generate(samples, seed, out, progress=lambda done, total: progress.update(task, completed=done))
+    try:
+        check_output_path(out)  # before the (long) roll-outs
+    except ValueError as e:
+        typer.echo(f"error: --out: {e}", err=True)
+        raise typer.Exit(2) from None
+    try:
+        with Progress() as progress:
+            task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
+            path = generate(samples, seed, out, progress=lambda done, total: progress.update(task, completed=done))
+    except (ValueError, OSError) as e:
+        typer.echo(f"error: ir-tables: {e}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"wrote {path}")
 
 
@@ -46,7 +55,7 @@ def ir_tables(
 def demo(
     hands: int = typer.Option(5, "--hands", min=1, help="Number of hands to play."),
     players: int = typer.Option(3, "--players", min=2, max=10, help="Players at the table (2-10)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the deal and of the random players."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deal and of the random players (>= 0)."),
 ) -> None:
     """Self-play demo of the reference players (random and calling station) on the rules engine."""
     import numpy as np

@@ -49,6 +49,7 @@ __all__ = [
     "rollout_table",
     "load_tables",
     "write_tables",
+    "check_output_path",
     "holding_ir",
 ]
 
@@ -225,27 +226,75 @@ def load_tables(path: str | Path | None = None) -> dict[int, np.ndarray]:
 
 
 def holding_ir(n_players: int) -> np.ndarray:
-    """``(1326,) float64``: the IR of every holding from table ``IR{n_players}`` (n_players in 2, 4, 7)."""
+    """``(1326,) float64``: the IR (x1000 scale) of every holding from table ``IR{n_players}``.
+
+    Indexed by holding id (:data:`loki.cards.HOLDING_CLASS` maps it to its class); the tables are
+    PAPP98 Eq. 5.1 roll-outs (:func:`load_tables`).
+
+    Raises:
+        ValueError: ``n_players`` not in 2, 4, 7 (the shipped tables), or a malformed shipped file.
+    """
     tables = load_tables()
     if n_players not in tables:
         raise ValueError(f"no IR table for {n_players} players: expected one of {sorted(tables)}")
     return tables[n_players][HOLDING_CLASS]
 
 
+def check_output_path(out: str | Path | None = None) -> Path:
+    """The CSV path :func:`generate` will write, checked before any roll-out (its folder is created).
+
+    Args:
+        out: the target file; None for the shipped ``loki/data/income_rates.csv``.
+
+    Returns:
+        The path.
+
+    Raises:
+        ValueError: ``out`` is a folder, its folder cannot be created, or the target cannot be
+            written (one line naming the path).
+    """
+    import os
+    import tempfile
+
+    path = Path(out) if out is not None else Path(__file__).parent / "data" / _DATA_FILE
+    if path.is_dir():
+        raise ValueError(f"output {str(path)!r} is a folder: expected a CSV file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as e:
+        raise ValueError(f"cannot write the output {str(path)!r}: {e.strerror or e} (pass a writable --out)") from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"cannot write the output {str(path)!r}: permission denied (pass a writable --out)")
+    return path
+
+
 def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | None = None, progress=None) -> Path:
     """Roll out IR2, IR4 and IR7 and write them (default: the shipped ``loki/data/income_rates.csv``).
 
-    This is what ``loki ir-tables`` runs.  Returns the path written.
+    This is what ``loki ir-tables`` runs (PAPP98 Eq. 5.1, see :func:`rollout_table`).  The output
+    path is checked first (:func:`check_output_path`), and the file is replaced atomically at the
+    end, so an interrupted run leaves the old table intact.  Returns the path written.
+
+    Raises:
+        ValueError: an unusable output path (before any roll-out), or ``n_samples`` < 2.
     """
-    path = Path(out) if out is not None else Path(__file__).parent / "data" / _DATA_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
+    import os
+
+    path = check_output_path(out)
+    if n_samples < 2:
+        raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
         def prog(done, total, i=i):
             if progress is not None:
                 progress(i * total + done, len(TABLE_PLAYERS) * total)
         tables[n] = rollout_table(n, n_samples, seed, prog)
-    write_tables(tables, path, command=f"loki ir-tables --samples {n_samples} --seed {seed}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    write_tables(tables, tmp, command=f"loki ir-tables --samples {n_samples} --seed {seed}")
+    os.replace(tmp, path)
     global _CACHE
     _CACHE = None
     return path

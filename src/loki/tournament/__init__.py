@@ -19,7 +19,7 @@ from loki.tournament.config import (
     load_config,
     load_preset,
 )
-from loki.tournament.runner import ResumeError, TournamentRun, play_block, read_journal, run_tournament
+from loki.tournament.runner import JournalError, ResumeError, TournamentRun, play_block, read_journal, run_tournament
 from loki.tournament.schedule import deal_cards, seatings
 from loki.tournament.stats import mean_ci, summarize
 
@@ -29,6 +29,7 @@ __all__ = [
     "TournamentConfig",
     "TournamentConfigError",
     "ResumeError",
+    "JournalError",
     "TournamentRun",
     "config_from_dict",
     "list_presets",

@@ -51,6 +51,7 @@ __all__ = [
     "read_journal",
     "TournamentRun",
     "ResumeError",
+    "JournalError",
 ]
 
 JOURNAL = "journal.jsonl"
@@ -156,23 +157,113 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+class JournalError(TournamentConfigError):
+    """A journal that cannot be trusted: a bad line other than a torn last one (the message names
+    the file and the line)."""
+
+
+def _int_field(rec: dict, key: str, lo: int, hi: int | None, where: str) -> int:
+    v = rec.get(key)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise JournalError(f"{where}: '{key}' must be an integer, got {v!r}")
+    if v < lo or (hi is not None and v >= hi):
+        rng = f">= {lo}" if hi is None else f"in [{lo}, {hi - 1}]"
+        raise JournalError(f"{where}: '{key}' = {v} must be {rng}")
+    return v
+
+
+def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
+    """Validate a block record (the fields written by :func:`play_block`); returns its index."""
+    for key in ("block", "deals", "chips", "counters", "hands"):
+        if key not in rec:
+            raise JournalError(f"{where}: block record without '{key}'")
+    b = _int_field(rec, "block", 0, cfg.n_blocks if cfg is not None else None, where)
+    hands = _int_field(rec, "hands", 0, None, where)
+    deals, chips, counters = rec["deals"], rec["chips"], rec["counters"]
+    if (not isinstance(deals, list) or len(deals) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in deals)):
+        raise JournalError(f"{where}: 'deals' must be [first, end] (two integers), got {deals!r}")
+    if not isinstance(chips, list) or not all(
+            isinstance(row, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
+            for row in chips):
+        raise JournalError(f"{where}: 'chips' must be a list of per-deal lists of numbers")
+    if not isinstance(counters, list) or not all(
+            isinstance(c, dict) and all(isinstance(c.get(k), int) and not isinstance(c.get(k), bool) for k in COUNTERS)
+            for c in counters):
+        raise JournalError(f"{where}: 'counters' must be a list of per-player tables with the integer counters {list(COUNTERS)}")
+    if cfg is not None:
+        n = cfg.n_players
+        want = block_deals(b, cfg.deals, cfg.block_deals)
+        if deals != [want.start, want.stop]:
+            raise JournalError(f"{where}: block {b} holds deals {deals}, expected [{want.start}, {want.stop}]")
+        if len(chips) != len(want) or any(len(row) != n for row in chips):
+            raise JournalError(f"{where}: 'chips' must be {len(want)} deals x {n} players")
+        if len(counters) != n:
+            raise JournalError(f"{where}: 'counters' must have {n} entries (one per player), got {len(counters)}")
+        if hands != len(want) * n:
+            raise JournalError(f"{where}: 'hands' = {hands}, expected {len(want) * n}")
+    return b
+
+
 def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
-    """The header and the finished blocks ``{block: record}`` of a journal (a torn last line is dropped)."""
+    """The header and the finished blocks ``{block: record}`` of the journal ``path``.
+
+    The first line must be the header (``{"kind": "header", "fingerprint": str, "config": {...}}``;
+    it is written atomically with the file), every other line a block record as returned by
+    :func:`play_block` plus ``"kind": "block"``, checked against the header's configuration (block
+    index in range and seen once, deals, shapes of ``chips``/``counters``, ``hands``).  Only a torn
+    *last* line (no final newline, or not JSON: the process died mid-write) is dropped.  A missing
+    or empty file gives ``(None, {})``.  The file is only read.
+
+    Raises:
+        JournalError: unreadable file, a line other than the last that is not UTF-8 JSON, a record
+            that is not a JSON object, lacks a key or has a wrong type or value, a duplicate block
+            or header; the one-line message names the file and the line number.
+    """
     header, blocks = None, {}
-    if not path.exists():
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
         return header, blocks
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.endswith("\n"):
-                break  # torn write: the process died mid-line
+    except OSError as e:
+        raise JournalError(f"cannot read the journal {str(path)!r}: {e.strerror or e}") from None
+    lines = data.split(b"\n")
+    # the split leaves b"" after a final newline, or the torn tail of a line without one
+    tail = lines.pop()
+    if tail and not lines:
+        # the header is written atomically with the file, so it can never be torn
+        raise JournalError(f"journal {str(path)!r} line 1: not a complete JSON line (the journal is corrupt: "
+                           "repair it or pass --overwrite)")
+    cfg = None
+    for i, raw in enumerate(lines, 1):
+        where = f"journal {str(path)!r} line {i}"
+        last = i == len(lines) and not tail
+        try:
+            rec = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            if last and i > 1:
+                break  # a torn write that happened to end in a newline byte (e.g. zero-filled)
+            raise JournalError(f"{where}: not a JSON line (the journal is corrupt: repair it or pass --overwrite)") from None
+        if not isinstance(rec, dict):
+            raise JournalError(f"{where}: expected a JSON object, got {type(rec).__name__}")
+        kind = rec.get("kind")
+        if i == 1:
+            if kind != "header":
+                raise JournalError(f"{where}: expected the header record (kind 'header'), got kind {kind!r}")
+            if not isinstance(rec.get("fingerprint"), str) or not isinstance(rec.get("config"), dict):
+                raise JournalError(f"{where}: the header needs 'fingerprint' (a string) and 'config' (an object)")
             try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                break
-            if rec.get("kind") == "header" and header is None:
-                header = rec
-            elif rec.get("kind") == "block":
-                blocks.setdefault(int(rec["block"]), rec)
+                cfg = config_from_dict(rec["config"], source=where, check_players=False)
+            except TournamentConfigError as e:
+                raise JournalError(f"{where}: invalid header config: {e}") from None
+            header = rec
+        elif kind == "block":
+            b = _check_block(rec, cfg, where)
+            if b in blocks:
+                raise JournalError(f"{where}: block {b} appears twice")
+            blocks[b] = rec
+        else:
+            raise JournalError(f"{where}: expected a block record (kind 'block'), got kind {kind!r}")
     return header, blocks
 
 
@@ -257,6 +348,9 @@ def run_tournament(
 
     Raises:
         ResumeError: ``out`` holds another run, or a run and neither ``resume`` nor ``overwrite``.
+        JournalError: ``out``'s journal is corrupt (see :func:`read_journal`); it is left untouched.
+        TournamentConfigError: ``out`` is a file, or cannot be created or written (checked before
+            any block is played).
     """
     import time
 
@@ -269,9 +363,15 @@ def run_tournament(
     journal = None
     if out is not None:
         out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        if out.exists() and not out.is_dir():
+            raise TournamentConfigError(f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise TournamentConfigError(f"cannot create the results folder {str(out)!r}: {e.strerror or e}") from None
         jpath = out / JOURNAL
-        header, blocks = read_journal(jpath)
+        # a corrupt journal raises JournalError here, before anything is written
+        header, blocks = (None, {}) if overwrite else read_journal(jpath)
         if jpath.exists() and not overwrite:
             complete = (header is not None and header.get("fingerprint") == fp
                         and all(b in blocks for b in range(config.n_blocks)))
@@ -286,11 +386,16 @@ def run_tournament(
         # rewrite the journal without a possibly torn tail, atomically
         lines = [json.dumps({"kind": "header", "fingerprint": fp, "config": cfg_dict}, separators=(",", ":"))]
         lines += [json.dumps(done[b], separators=(",", ":")) for b in sorted(done)]
-        _atomic_write(jpath, "\n".join(lines) + "\n")
-        _fsync_dir(out)
-        journal = _Journal(jpath)
-        if config.histories:
-            (out / "hands").mkdir(exist_ok=True)
+        try:
+            _atomic_write(jpath, "\n".join(lines) + "\n")
+            _fsync_dir(out)
+            journal = _Journal(jpath)
+            if config.histories:
+                (out / "hands").mkdir(exist_ok=True)
+        except OSError as e:
+            if journal is not None:
+                journal.close()
+            raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
 
     total = config.hands
     hands_done = sum(r["hands"] for r in done.values())
