@@ -95,6 +95,18 @@ def test_styles_and_registry():
         Loki1Config(tightness="medium")
 
 
+@pytest.mark.parametrize("spec, needle", [("random:whatever", "unknown option 'whatever'"),
+                                          ("calling:zz", "unknown option 'zz'"),
+                                          ("Calling:", "unknown option ''"),
+                                          ("loki1:TA:LA", "unknown Loki-1 style"),
+                                          ("", "non-empty")])
+def test_registry_rejects_unknown_options(spec, needle):
+    with pytest.raises(ValueError, match=needle) as ei:
+        make_player(spec)
+    assert "\n" not in str(ei.value)
+    assert make_player("RANDOM", seed=2).name == "random" and make_player("calling").name == "calling station"
+
+
 def test_loki1_beats_random_and_calling_stations_small_sample():
     # A short, seeded sanity check (the acceptance figure over >= 5,000 hands is in BENCHMARKS.md).
     cfg = GameConfig(n_players=6)

@@ -30,6 +30,28 @@ def test_registry_specs():
     assert parse_features("rb") == frozenset("BR")
 
 
+@pytest.mark.parametrize("spec, needles", [
+    ("loki2:S:trials=abc", ["trials='abc'", "positive integer"]),
+    ("loki2:S:trials=0", ["trials='0'", "positive integer"]),
+    ("loki2:S:trials=-5", ["trials='-5'", "positive integer"]),
+    ("loki2:S:trials=", ["trials=''", "positive integer"]),
+    ("loki2:BR:trials=5", ["need feature S", "trials"]),
+    ("loki2:B:fast", ["need feature S", "fast"]),
+    ("loki2:R:cutoff=paired", ["need feature S", "cutoff"]),
+    ("loki2:S:trials=5:trials=6", ["repeated option 'trials=6'"]),
+    ("loki2:BR:LA:TC", ["unknown or repeated option 'TC'"]),
+    ("loki2:S:cutoff=maybe", ["cutoff='maybe'"]),
+    ("loki2:BX", ["'loki2:BX'", "B, R, S"]),
+])
+def test_loki2_spec_errors_name_the_option(spec, needles):
+    with pytest.raises(ValueError) as ei:
+        make_player(spec)
+    msg = str(ei.value)
+    assert all(n in msg for n in needles), msg
+    assert spec in msg and "\n" not in msg
+    assert make_player("loki2:BRS:trials=7", seed=1).config2.sim.trials == 7
+
+
 def test_feature_r_reweights_in_the_opponents_situation():
     cfg = GameConfig(n_players=3)
     p = Loki2Player(Loki2Config(features=frozenset("R")), seed=0)

@@ -21,7 +21,8 @@ the Triple Generator uses the same thresholds (:meth:`loki.triples.TripleConfig.
 
 Specs (registry): ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast]`` e.g.
 ``loki2:BR``, ``loki2:BRS``, ``loki2:BR:LA``, ``loki2:S:trials=100:fast`` (``fast`` = the
-always-call Simulator variant).
+always-call Simulator variant).  The Simulator options (``trials``, ``cutoff``, ``fast``) need
+feature S: without it they would do nothing, so they raise ValueError (as do unknown options).
 """
 
 from __future__ import annotations
@@ -198,28 +199,48 @@ class Loki2Player(Loki1Player):
 
 @register("loki2")
 def _loki2(opts, seed, name):
-    """Factory for ``loki2:<features>[:<style>][:trials=N][:cutoff=...][:fast]``."""
+    """Factory for ``loki2:<features>[:<style>][:trials=N][:cutoff=...][:fast]``.
+
+    Raises:
+        ValueError: no or bad features, an unknown or repeated option, ``trials`` that is not a
+            positive integer, an unknown ``cutoff``, or a Simulator option (``trials``, ``cutoff``,
+            ``fast``) without feature S (it would be silently ignored); the message names the spec.
+    """
     spec = ":".join(["loki2"] + list(opts))
     if not opts:
         raise ValueError(f"{spec!r}: give the features, e.g. 'loki2:BR' or 'loki2:BRS'")
-    feats = parse_features(opts[0])
+    try:
+        feats = parse_features(opts[0])
+    except ValueError as e:
+        raise ValueError(f"{spec!r}: {e}") from None
     loki1 = Loki1Config()
     style = None
     sim_kw: dict = {}
     for o in opts[1:]:
-        key, _, val = o.partition("=")
+        key, eq, val = o.partition("=")
         k = key.strip().lower()
-        if not _ and key.strip().upper() in STYLES and style is None:
+        if not eq and key.strip().upper() in STYLES and style is None:
             style = key.strip().upper()
             loki1 = STYLES[style]
-        elif k == "trials" and _:
-            sim_kw["trials"] = int(val)
-        elif k == "cutoff" and _:
+        elif k == "trials" and eq and "trials" not in sim_kw:
+            v = val.strip()
+            if not v.isdigit() or int(v) < 1:
+                raise ValueError(f"{spec!r}: option trials={val!r}: expected a positive integer (e.g. trials=500)")
+            sim_kw["trials"] = int(v)
+        elif k == "cutoff" and eq and "cutoff" not in sim_kw:
             sim_kw["cutoff"] = val.strip().lower()
-        elif k in ("fast", "always_call") and not _:
+        elif k in ("fast", "always_call") and not eq and "always_call" not in sim_kw:
             sim_kw["always_call"] = True
         else:
-            raise ValueError(f"{spec!r}: unknown option {o!r} (styles {sorted(STYLES)}, trials=N, cutoff=paper|paired|none, fast)")
-    cfg = Loki2Config(loki1=loki1, features=feats, sim=SimConfig(**sim_kw))
+            raise ValueError(f"{spec!r}: unknown or repeated option {o!r} "
+                             f"(one style of {sorted(STYLES)}, trials=N, cutoff=paper|paired|none, fast)")
+    if sim_kw and "S" not in feats:
+        given = ", ".join("fast" if k == "always_call" else k for k in sim_kw)
+        raise ValueError(f"{spec!r}: the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")
+    try:
+        sim = SimConfig(**sim_kw)
+    except ValueError as e:
+        raise ValueError(f"{spec!r}: {e}") from None
+    cfg = Loki2Config(loki1=loki1, features=feats, sim=sim)
     label = "".join(sorted(feats, key="BRS".index)) + (f" {style}" if style else "")
     return Loki2Player(cfg, seed=seed, name=name or f"Loki-2 {label}")

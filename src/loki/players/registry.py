@@ -2,7 +2,7 @@
 
 Specs (case-insensitive) used by tournaments, the ACPC client and the human table:
 
-- ``random``, ``calling`` — the reference players;
+- ``random``, ``calling`` — the reference players (no options: ``random:x`` raises ValueError);
 - ``loki1`` — Loki-1 with the default configuration; ``loki1:TC``, ``loki1:TA``, ``loki1:LC``, ``loki1:LA``
   — the style presets (:data:`loki.players.loki1.STYLES`);
 - ``loki2:<features>`` — Loki-2 with features from ``B``, ``R``, ``S`` (e.g. ``loki2:BR``, ``loki2:BRS``),
@@ -36,10 +36,16 @@ def register(kind: str):
     return deco
 
 
+def _no_options(kind: str, opts: list[str]) -> None:
+    if opts:
+        raise ValueError(f"{':'.join([kind] + opts)!r}: unknown option {opts[0]!r} ({kind!r} takes no options)")
+
+
 @register("random")
 def _random(opts, seed, name):
     from loki.players.simple import RandomPlayer
 
+    _no_options("random", opts)
     return RandomPlayer(seed, name=name or "random")
 
 
@@ -47,6 +53,7 @@ def _random(opts, seed, name):
 def _calling(opts, seed, name):
     from loki.players.simple import CallingStation
 
+    _no_options("calling", opts)
     return CallingStation(name=name or "calling station")
 
 
@@ -65,8 +72,14 @@ def _loki1(opts, seed, name):
 def make_player(spec: str, seed: int = 0, name: str | None = None) -> Player:
     """Build a player from a spec such as ``"loki1:LA"`` or ``"loki2:BR"``.
 
+    Args:
+        spec: ``kind[:option...]`` (module docstring), case-insensitive.
+        seed: seeds every random choice of the player.
+        name: display name (default: from the spec).
+
     Raises:
-        ValueError: unknown kind or option; the message names the spec and the known kinds.
+        ValueError: an empty spec, an unknown kind (the message lists the known kinds), or an
+            option the kind does not take or a bad option value (the message names the spec).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player spec must be a non-empty string, got {spec!r}")
