@@ -13,6 +13,12 @@ of the shown holding within the bot's final weight table (``bot.models[seat].wei
 holdings live for that bot: not clashing with the board or its own cards) is recorded: 50 means
 an uninformative model, higher means the model had the real hand among its likely holdings
 (ties count half).
+
+A hand that does not replay (bad cards, an illegal action, a misplaced ``/``) is checked on the
+engine *before* the bots see it; with ``skip_bad=True`` (what ``loki replay`` uses) it is left out
+and listed in :attr:`ReplayReport.skipped` instead of aborting the whole report.  Lines of an
+ACPC log that are not ``STATE``/``SCORE``/comments are listed in :attr:`ReplayReport.warnings`
+by :func:`load_log` (``FILE:LINE``).
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ from loki.engine import Action, new_hand
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
 
-__all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "render_report", "plot_percentiles",
-           "holding_percentile"]
+__all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "load_log", "render_report",
+           "plot_percentiles", "holding_percentile", "PLOT_SUFFIXES"]
+
+PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 
 @dataclass
@@ -65,6 +73,8 @@ class ReplayReport:
     payoff_mismatches: list = field(default_factory=list)
     player_spec: str = "loki1"
     small_bet: int = 10
+    skipped: list = field(default_factory=list)  # (hand id or FILE:LINE, message)
+    warnings: list = field(default_factory=list)  # "FILE:LINE: ..." of ignored log lines
 
     @property
     def percentile_values(self) -> np.ndarray:
@@ -87,7 +97,7 @@ def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[
 
 
 def load_hands(path) -> list[HandRecord]:
-    """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file."""
+    """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file (the first bad hand raises)."""
     p = Path(path)
     if p.suffix in (".phh", ".phhs"):
         from loki.io.phh import read_phh
@@ -96,6 +106,25 @@ def load_hands(path) -> list[HandRecord]:
     from loki.io.acpc_log import read_acpc_log
 
     return read_acpc_log(p).hands
+
+
+def load_log(path) -> tuple[list[HandRecord], list, list[str]]:
+    """``(hands, skipped, warnings)`` of an ACPC log or PHH file, leaving out the hands that cannot
+    be read (``skipped``: ``(hand id or FILE:LINE, message)``; ``warnings``: ignored lines).
+
+    Raises:
+        ValueError: the file as a whole cannot be read (missing, binary, not TOML, no STATE line).
+    """
+    p = Path(path)
+    skipped: list = []
+    if p.suffix in (".phh", ".phhs"):
+        from loki.io.phh import read_phh
+
+        return read_phh(p, skipped), skipped, []
+    from loki.io.acpc_log import read_acpc_log
+
+    lg = read_acpc_log(p, strict=False)
+    return lg.hands, list(lg.skipped), list(lg.warnings)
 
 
 def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
@@ -107,11 +136,15 @@ def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
 
 
 def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0,
-                 progress=None) -> ReplayReport:
+                 progress=None, skip_bad: bool = False) -> ReplayReport:
     """Replay ``records`` with one bot per player (see the module docstring).
 
+    Args:
+        skip_bad: leave out hands that do not replay, listing them in ``report.skipped``.
+
     Raises:
-        ValueError: a hand that does not replay (bad cards, illegal betting).
+        ValueError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
+            betting, misplaced ``/``); the message names the hand and its file.
     """
     from loki.players.registry import make_player
 
@@ -120,6 +153,16 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
     stats: dict[str, PlayerStats] = {}
     report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
     for rec in records:
+        try:  # checked on the engine before any bot sees the hand
+            rec.replay()
+            if records and rec.n_players != records[0].n_players:
+                raise ValueError(f"{rec.where}: {rec.n_players} players, the log's first hand has "
+                                 f"{records[0].n_players}")
+        except ValueError as e:
+            if not skip_bad:
+                raise
+            report.skipped.append((rec.hand_id, str(e)))
+            continue
         n = rec.n_players
         names = list(rec.names) if rec.names else [f"p{i + 1}" for i in range(n)]
         for nm in names:
@@ -147,7 +190,7 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
             players[seat] = bots[nm]
             players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
         seen = 0
-        actions = [a for a in rec.betting if a != "/"]
+        actions = [a for a in rec.betting if a != "/"]  # (the '/' were checked by rec.replay())
         for k in range(len(actions) + 1):
             events = state.events
             while seen < len(events):
@@ -225,6 +268,18 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
         console.print(f"[red]{len(report.payoff_mismatches)} hands where the engine's payoffs differ from the log[/]")
     else:
         console.print("payoffs recomputed by the engine equal the logged ones")
+    if report.skipped:
+        console.print(f"[red]{len(report.skipped)} hands skipped[/] (they do not replay):", markup=True)
+        for hid, msg in report.skipped[:20]:
+            console.print(f"  skipped hand {hid}: {msg}", markup=False, highlight=False)
+        if len(report.skipped) > 20:
+            console.print(f"  ... and {len(report.skipped) - 20} more")
+    if report.warnings:
+        console.print(f"[yellow]{len(report.warnings)} log lines ignored[/]:")
+        for w in report.warnings[:10]:
+            console.print(f"  {w}", markup=False, highlight=False)
+        if len(report.warnings) > 10:
+            console.print(f"  ... and {len(report.warnings) - 10} more")
 
 
 def plot_percentiles(report: ReplayReport, path) -> Path:

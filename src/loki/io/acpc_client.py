@@ -175,6 +175,19 @@ class HandTracker:
         return a
 
 
+CLIP = 200
+
+
+def _clip(text: str, limit: int = CLIP) -> str:
+    """``repr(text)`` cut to ``limit`` characters, with the full length, for logs and errors
+    (a dealer may send an enormous garbage line).
+
+    >>> _clip("x" * 1000, 5)
+    "'xxxxx'... (1000 chars)"
+    """
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} chars)"
+
+
 def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
     """Whose turn, from the betting string alone (stand-in cards): True/False, None if unknowable."""
     try:
@@ -201,6 +214,10 @@ class AcpcClient:
 
     def __init__(self, game: AcpcGame, player, host: str = "127.0.0.1", port: int = 0, *,
                  fixed_seats: bool = True, timeout: float | None = None):
+        if not isinstance(port, int) or not 0 <= port <= 65535:
+            raise ValueError(f"port {port}: out of range (expected 0..65535)")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"--timeout {timeout}: expected a positive number of seconds")
         self.game = game
         self.player = player
         self.host = host
@@ -236,12 +253,13 @@ class AcpcClient:
         return None if a is None else f"{ms.text}:{a.char}"
 
     def _untrusted(self, line: str, why: str) -> str | None:
-        self.errors.append(f"{why} (line {line!r})")
-        log.error("unexpected message %r: %s", line, why)
+        why, shown = _clip(why), _clip(line)
+        self.errors.append(f"{why} (line {shown})")
+        log.error("unexpected message %s: %s", shown, why)
         self.tracker.finished = True  # re-synchronise at the next hand
         turn = _our_turn_without_cards(self.game, line) if line.startswith("MATCHSTATE:") else False
         if turn:
-            log.error("answering 'c' to the untrusted state %r", line)
+            log.error("answering 'c' to the untrusted state %s", shown)
             return f"{line}:c"
         return None
 

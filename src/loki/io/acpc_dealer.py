@@ -12,6 +12,7 @@ the action taken as a call; the match goes on (the ACPC dealer would end the mat
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import time
@@ -22,7 +23,7 @@ import numpy as np
 
 from loki.cards import format_cards
 from loki.engine import CALL, Action, new_hand
-from loki.io.acpc_client import format_matchstate
+from loki.io.acpc_client import _clip, format_matchstate
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
 
@@ -67,8 +68,13 @@ class AcpcDealer:
         host, ports: where to listen (ports ``0``: chosen by the system; see :attr:`ports`).
         t_response: seconds allowed per action.
         t_connect: seconds to wait for every player to connect.
-        log_path: write the ACPC log (``STATE`` lines and ``SCORE``) there.
+        log_path: write the ACPC log (``STATE`` lines and ``SCORE``) there (checked here, opened
+            by :meth:`run` before the players are accepted).
         transcript: keep the message transcript in the result.
+
+    Raises:
+        ValueError: bad names, hand count, ports (out of 0..65535) or a ``log_path`` that cannot be
+            written.
     """
 
     def __init__(self, game: AcpcGame, n_hands: int, seed: int = 0, names: Sequence[str] | None = None, *,
@@ -89,7 +95,16 @@ class AcpcDealer:
         self._want_ports = list(ports) if ports else [0] * n
         if len(self._want_ports) != n:
             raise ValueError(f"{len(self._want_ports)} ports for {n} players")
+        bad = [p for p in self._want_ports if not 0 <= p <= 65535]
+        if bad:
+            raise ValueError(f"port {bad[0]}: out of range (expected 0..65535)")
+        if not (t_response > 0 and t_connect > 0):
+            raise ValueError(f"t_response = {t_response}, t_connect = {t_connect}: both must be > 0 seconds")
         self.t_response, self.t_connect = t_response, t_connect
+        if log_path is not None:
+            from loki.io.outpath import check_output_path
+
+            log_path = check_output_path(log_path, "--log")
         self.log_path = log_path
         self.keep_transcript = transcript
         self._listeners: list[socket.socket] = []
@@ -97,17 +112,34 @@ class AcpcDealer:
 
     # ------------------------------------------------------------------ connections
     def listen(self) -> list[int]:
-        """Open one listening socket per player; returns the ports (player order)."""
+        """Open one listening socket per player; returns the ports (player order).
+
+        Raises:
+            ValueError: a port cannot be used (in use, not permitted, out of range); the message
+                names it, and no socket is left open.
+        """
         if self._listeners:
             return self.ports
         for p in self._want_ports:
             s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind((self.host, p))
-            s.listen(1)
+            try:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind((self.host, p))
+                s.listen(1)
+            except (OSError, OverflowError) as e:
+                s.close()
+                self.close()
+                why = "in use" if getattr(e, "errno", None) == errno.EADDRINUSE else "out of range" if isinstance(e, OverflowError) else ""
+                raise ValueError(f"cannot listen on {self.host}:{p}{' (' + why + ')' if why else ''}: {e}") from None
             self._listeners.append(s)
             self.ports.append(s.getsockname()[1])
         return self.ports
+
+    def close(self) -> None:
+        """Close the listening sockets (those not yet used by :meth:`run`)."""
+        for s in self._listeners:
+            s.close()
+        self._listeners, self.ports = [], []
 
     def _accept(self) -> list[_Seat]:
         seats = []
@@ -180,21 +212,35 @@ class AcpcDealer:
             result.transcript.append(("FROM", p + 1, line))
         head, _, act = line.rpartition(":")
         if head != msg or act not in ("f", "c", "r"):
-            err = f"player {p + 1} ({self.names[p]}) sent {line!r} in answer to {msg!r}; calling"
+            err = f"player {p + 1} ({self.names[p]}) sent {_clip(line)} in answer to {msg!r}; calling"
             result.errors.append(err)
             log.error(err)
             return CALL
         return Action.parse(act)
 
     def run(self, log_file=None) -> DealerResult:
-        """Accept the players and deal the match; returns the :class:`DealerResult`."""
+        """Accept the players and deal the match; returns the :class:`DealerResult`.
+
+        Raises:
+            ValueError: the log file cannot be opened (before any player is accepted).
+            ConnectionError: a player did not connect or did not say ``VERSION:2.0.0``.
+        """
         self.listen()
-        seats = self._accept()
+        try:
+            out = open(self.log_path, "w") if self.log_path else None
+        except OSError as e:
+            self.close()
+            raise ValueError(f"--log {self.log_path}: cannot write the log: {e}") from None
+        try:
+            seats = self._accept()
+        except BaseException:
+            if out:
+                out.close()
+            raise
         n = self.game.n_players
         cfg, button = self.game.config, self.game.button
         rng = np.random.default_rng(self.seed)
         result = DealerResult(self.names, [0.0] * n)
-        out = open(self.log_path, "w") if self.log_path else None
         try:
             if out:
                 out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")

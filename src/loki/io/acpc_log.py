@@ -21,7 +21,62 @@ from loki.engine import GameConfig, HandState, new_hand
 from loki.io.gamedef import AcpcGame, bundled_gamedef
 
 __all__ = ["HandRecord", "AcpcLog", "parse_state_line", "format_state_line", "read_acpc_log",
-           "format_payoff", "board_segments", "read_actions_trace"]
+           "format_payoff", "board_segments", "read_actions_trace", "apply_betting", "betting_steps"]
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} chars)"
+
+
+def betting_steps(state: HandState, betting: str, where: str = "the hand"):
+    """Walk an ACPC betting string on ``state``, checking every ``/`` against the engine's rounds:
+    yields ``(index, Action)`` for each action *before* it is applied (the caller applies it),
+    after checking it is a valid letter, that the previous round is closed by a ``/`` exactly when
+    the engine moved on, and that the action is legal.
+
+    Raises:
+        ValueError: ``"invalid action '9' at position 3 in hand 17 of FILE:18"``, a misplaced or
+            missing ``/``, an illegal action, or betting after the end of the hand (``where`` names
+            the hand and the file).
+    """
+    from loki.engine import Action
+
+    slashes = 0
+    for i, ch in enumerate(betting):
+        if ch == "/":
+            slashes += 1
+            if slashes > state.round:
+                why = "the hand is over" if state.is_terminal else f"the {_street(state.round)} betting is not over"
+                raise ValueError(f"misplaced '/' at position {i} of {betting!r} in {where}: {why}")
+            continue
+        if state.is_terminal:
+            raise ValueError(f"betting {betting!r} goes on after the end of {where} (position {i})")
+        try:
+            a = Action.parse(ch)
+        except ValueError:
+            raise ValueError(f"invalid action {ch!r} at position {i} of {betting!r} in {where} "
+                             f"(expected f, c, r or /)") from None
+        if slashes != state.round:
+            raise ValueError(f"misplaced '/' in {betting!r} in {where}: the {_street(slashes)} betting ended "
+                             f"at {betting[:i]!r}, a '/' was expected at position {i}")
+        if a not in state.legal_actions():
+            raise ValueError(f"illegal action {ch!r} at position {i} of {betting!r} in {where}")
+        yield i, a
+    if not state.is_terminal:
+        raise ValueError(f"betting {betting!r} does not finish {where}")
+
+
+def _street(r: int) -> str:
+    from loki.engine import STREET_NAMES
+
+    return STREET_NAMES[r]
+
+
+def apply_betting(state: HandState, betting: str, where: str = "the hand") -> HandState:
+    """Apply a whole ACPC betting string with the checks of :func:`betting_steps`; returns ``state``."""
+    for _, a in betting_steps(state, betting, where):
+        state.apply(a)
+    return state
 
 
 @dataclass
@@ -53,6 +108,12 @@ class HandRecord:
     def n_players(self) -> int:
         return self.config.n_players
 
+    @property
+    def where(self) -> str:
+        """``"hand 17 of FILE:18"`` (``"hand 17"`` when the source is unknown), for messages."""
+        src = self.extra.get("source") if self.extra else None
+        return f"hand {self.hand_id} of {src}" if src else f"hand {self.hand_id}"
+
     def replay(self) -> HandState:
         """The hand replayed on the engine (the finished :class:`HandState`).
 
@@ -61,26 +122,27 @@ class HandRecord:
                 names the hand).
         """
         if any(len(h) != 4 for h in self.hole_cards):
-            raise ValueError(f"hand {self.hand_id}: hole cards not all known ({self.hole_cards})")
+            raise ValueError(f"{self.where}: hole cards not all known ({self.hole_cards})")
         try:
             s = new_hand(self.config, self.button, hole_cards=list(self.hole_cards), board=self.board)
-            s.apply_many(self.betting)
         except ValueError as e:
-            raise ValueError(f"hand {self.hand_id}: cannot replay betting {self.betting!r}: {e}") from None
-        if not s.is_terminal:
-            raise ValueError(f"hand {self.hand_id}: betting {self.betting!r} does not finish the hand")
-        return s
+            raise ValueError(f"{self.where}: bad cards: {e}") from None
+        return apply_betting(s, self.betting, self.where)
 
 
 @dataclass
 class AcpcLog:
     """A parsed ACPC log: ``hands`` (:class:`HandRecord`), ``score`` ``{name: chips}`` (or None),
-    ``comments`` (the ``#`` lines) and ``game``."""
+    ``comments`` (the ``#`` lines) and ``game``; ``warnings``: ``"FILE:LINE: ..."`` for each line
+    that is neither a ``STATE``, a ``SCORE`` nor a comment (ignored, not fatal); ``skipped``:
+    ``(FILE:LINE, message)`` of malformed ``STATE`` lines when read with ``strict=False``."""
 
     hands: list[HandRecord]
     score: dict | None
     comments: list[str]
     game: AcpcGame
+    warnings: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
 def format_payoff(x) -> str:
@@ -111,7 +173,7 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
     """
     parts = line.strip().split(":")
     if len(parts) != 6 or parts[0] != "STATE":
-        raise ValueError(f"{source}: malformed STATE line {line.strip()!r}")
+        raise ValueError(f"{source}: malformed STATE line {_clip(line.strip())}")
     _, hand, betting, cards, payoffs, names = parts
     try:
         segs = cards.split("/")
@@ -120,12 +182,12 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
         nm = tuple(names.split("|"))
         hid = int(hand)
     except ValueError:
-        raise ValueError(f"{source}: malformed STATE line {line.strip()!r}") from None
+        raise ValueError(f"{source}: malformed STATE line {_clip(line.strip())}") from None
     n = len(holes)
     if len(pay) != n or len(nm) != n:
         raise ValueError(f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}")
     g = _game_for(n, game, source)
-    return HandRecord(hid, g.config, g.button, holes, "".join(segs[1:]), betting, pay, nm)
+    return HandRecord(hid, g.config, g.button, holes, "".join(segs[1:]), betting, pay, nm, {"source": source})
 
 
 def format_state_line(rec: HandRecord, payoffs=None) -> str:
@@ -137,18 +199,26 @@ def format_state_line(rec: HandRecord, payoffs=None) -> str:
             f"{'|'.join(format_payoff(x) for x in pay)}:{'|'.join(rec.names)}")
 
 
-def read_acpc_log(path, game: AcpcGame | None = None) -> AcpcLog:
+def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> AcpcLog:
     """Read an ACPC log file: every ``STATE`` line, the ``SCORE`` line and the comments.
 
+    Other non-empty lines are not fatal: each is reported in :attr:`AcpcLog.warnings` as
+    ``FILE:LINE: ...``.  With ``strict=False`` a malformed ``STATE`` line is left out and listed in
+    :attr:`AcpcLog.skipped` instead of raising.  The betting of each hand is checked when it is
+    replayed (:meth:`HandRecord.replay`), not here.
+
     Raises:
-        ValueError: unreadable file or malformed line (the message names file and line number).
+        ValueError: unreadable or binary file, no STATE line, or (strict) a malformed line; the
+            message names file and line number.
     """
     p = Path(path)
     try:
-        text = p.read_text()
+        text = p.read_bytes().decode("utf-8")
     except OSError as e:
         raise ValueError(f"{p}: cannot read ACPC log: {e}") from None
-    hands, comments, score = [], [], None
+    except UnicodeDecodeError:
+        raise ValueError(f"{p}: not an ACPC log (not UTF-8 text; binary?)") from None
+    hands, comments, score, warnings, skipped = [], [], None, [], []
     for i, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line:
@@ -156,7 +226,13 @@ def read_acpc_log(path, game: AcpcGame | None = None) -> AcpcLog:
         if line.startswith("#"):
             comments.append(line)
         elif line.startswith("STATE:"):
-            rec = parse_state_line(line, game, f"{p}:{i}")
+            try:
+                rec = parse_state_line(line, game, f"{p}:{i}")
+            except ValueError as e:
+                if strict:
+                    raise
+                skipped.append((f"{p}:{i}", str(e)))
+                continue
             if game is None:
                 game = bundled_gamedef(rec.n_players)
             hands.append(rec)
@@ -165,10 +241,13 @@ def read_acpc_log(path, game: AcpcGame | None = None) -> AcpcLog:
             try:
                 score = dict(zip(parts[2].split("|"), (float(x) for x in parts[1].split("|"))))
             except (IndexError, ValueError):
-                raise ValueError(f"{p}:{i}: malformed SCORE line {line!r}") from None
+                raise ValueError(f"{p}:{i}: malformed SCORE line {_clip(line)}") from None
+        else:
+            warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
     if game is None:
-        raise ValueError(f"{p}: no STATE lines")
-    return AcpcLog(hands, score, comments, game)
+        raise ValueError(f"{p}: no STATE lines" + (f" ({warnings[0]})" if warnings else "")
+                         + (f" ({skipped[0][1]})" if skipped else ""))
+    return AcpcLog(hands, score, comments, game, warnings, skipped)
 
 
 def read_actions_trace(path) -> list[tuple[str, int, str]]:

@@ -170,62 +170,174 @@ def write_phh(path, hands: Iterable) -> int:
     return len(hhs)
 
 
-def phh_to_record(hh, hand_id=None) -> HandRecord:
+_CARDS_RE = None
+
+
+def _cards_ok(text: str, count: int | None = None) -> bool:
+    """``text`` is ``count`` cards (``As``, ``Td``, or ``??`` for unknown), none repeated."""
+    global _CARDS_RE
+    import re
+
+    if _CARDS_RE is None:
+        _CARDS_RE = re.compile(r"^(?:[2-9TJQKA][shdc]|\?\?)+$")
+    if not _CARDS_RE.match(text) or (count is not None and len(text) != 2 * count):
+        return False
+    known = [text[i:i + 2] for i in range(0, len(text), 2) if text[i] != "?"]
+    return len(set(known)) == len(known)
+
+
+def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
     """A pokerkit :class:`HandHistory` (fixed-limit Texas hold'em, ``variant = 'FT'``) as a record.
 
+    Every action line is checked as it is read, against the fixed-limit rules played on our engine
+    (with placeholder cards: the betting does not depend on them): the syntax (``d dh pK CARDS``,
+    ``d db CARDS``, ``pK f|cc|cbr AMOUNT|sm [CARDS]``), the player numbers (1..n), the player to
+    act, the board dealt only when a betting round is over, and the ``cbr`` amount (the round's
+    bet after the raise, blinds included, as pokerkit writes it).
+
     Raises:
-        ValueError: other variants, or action lines we do not understand.
+        ValueError: other variants, missing fields, or a bad action line; the message names
+            ``source``, the hand and the action line.
     """
+    from loki.engine import new_hand
+
+    where = f"{source}: hand {hand_id if hand_id is not None else getattr(hh, 'hand', None)}"
     if hh.variant != "FT":
-        raise ValueError(f"PHH variant {hh.variant!r}: only fixed-limit Texas hold'em ('FT') is supported")
-    n = len(hh.starting_stacks)
-    bl = [int(x) for x in (hh.blinds_or_straddles or [])] + [0] * n
-    sb, bb = bl[0], bl[1]  # pokerkit's order, also heads-up
-    config = GameConfig(n_players=n, small_bet=int(hh.small_bet), big_bet=int(hh.big_bet), small_blind=sb,
-                        big_blind=bb)
+        raise ValueError(f"{where}: PHH variant {hh.variant!r}: only fixed-limit Texas hold'em ('FT') is supported")
+    try:
+        n = len(hh.starting_stacks)
+        bl = [int(x) for x in (hh.blinds_or_straddles or [])] + [0] * n
+        config = GameConfig(n_players=n, small_bet=int(hh.small_bet), big_bet=int(hh.big_bet), small_blind=bl[0],
+                            big_blind=bl[1])
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{where}: bad or missing game fields (starting_stacks, blinds_or_straddles, small_bet, "
+                         f"big_bet): {e}") from None
+    sim = new_hand(config, n - 1, rng=0)  # placeholder cards: only the betting is checked
     holes = [""] * n
     board, betting = "", ""
-    for line in hh.actions:
-        line = line.split("#", 1)[0].strip()
+    boards_dealt = 0
+    for j, raw in enumerate(hh.actions, 1):
+        line = str(raw).split("#", 1)[0].strip()
         if not line:
             continue
+        at = f"{where}, action {j} {line!r}"
         parts = line.split()
+
+        def player(tok: str) -> int:
+            if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
+                raise ValueError(f"{at}: player {tok!r} is not one of p1..p{n}")
+            return int(tok[1:]) - 1
+
         if parts[:2] == ["d", "dh"]:
-            k = int(parts[2][1:]) - 1
+            if len(parts) != 4 or not _cards_ok(parts[3], 2):
+                raise ValueError(f"{at}: expected 'd dh pK CARDS' with two hole cards (e.g. 'd dh p1 AsKd')")
+            k = player(parts[2])
             if "?" not in parts[3]:
                 holes[k] = parts[3]
         elif parts[:2] == ["d", "db"]:
+            if len(parts) != 3 or not _cards_ok(parts[2]) or len(parts[2]) not in (2, 6):
+                raise ValueError(f"{at}: expected 'd db CARDS' (three flop cards or one card)")
+            if sim.is_terminal and not sim.went_to_showdown or boards_dealt >= sim.round:
+                raise ValueError(f"{at}: board dealt before the betting round is over")
+            want = 3 if boards_dealt == 0 else 1
+            if len(parts[2]) != 2 * want:
+                raise ValueError(f"{at}: {want} board card(s) expected on this street")
             board += parts[2]
             betting += "/"
+            boards_dealt += 1
         elif parts[0].startswith("p") and len(parts) >= 2:
-            k = int(parts[0][1:]) - 1
+            k = player(parts[0])
             code = parts[1]
-            if code == "f":
-                betting += "f"
-            elif code == "cc":
-                betting += "c"
-            elif code == "cbr":
-                betting += "r"
-            elif code == "sm":
-                if len(parts) > 2 and "?" not in parts[2]:
-                    holes[k] = parts[2]
-            else:
-                raise ValueError(f"PHH action {line!r} not understood")
+            if code == "sm":
+                if len(parts) > 2:
+                    if not _cards_ok(parts[2], 2):
+                        raise ValueError(f"{at}: expected 'pK sm CARDS' with two hole cards")
+                    if "?" not in parts[2]:
+                        holes[k] = parts[2]
+                continue
+            if code not in ("f", "cc", "cbr") or (code == "cbr") != (len(parts) == 3) or len(parts) > 3:
+                raise ValueError(f"{at}: expected 'pK f', 'pK cc', 'pK cbr AMOUNT' or 'pK sm CARDS'")
+            if sim.is_terminal:
+                raise ValueError(f"{at}: the hand is already over")
+            if boards_dealt != sim.round:
+                raise ValueError(f"{at}: the board of this betting round has not been dealt")
+            if sim.current_player != k:
+                raise ValueError(f"{at}: p{sim.current_player + 1} is to act, not p{k + 1}")
+            a = {"f": "f", "cc": "c", "cbr": "r"}[code]
+            try:
+                sim.apply(a)
+            except ValueError as e:
+                raise ValueError(f"{at}: illegal in fixed-limit: {e}") from None
+            if code == "cbr":
+                try:
+                    amount = float(parts[2])
+                except ValueError:
+                    raise ValueError(f"{at}: bet amount {parts[2]!r} is not a number") from None
+                if amount != sim._bet[k]:
+                    raise ValueError(f"{at}: fixed-limit bet/raise to {sim._bet[k]} expected, not {parts[2]}")
+            betting += a
         else:
-            raise ValueError(f"PHH action {line!r} not understood")
+            raise ValueError(f"{at}: PHH action not understood")
     payoffs = None
     if hh.finishing_stacks:
-        payoffs = tuple(int(f) - int(s) for f, s in zip(hh.finishing_stacks, hh.starting_stacks))
-    names = tuple(hh.players) if hh.players else tuple(f"p{k + 1}" for k in range(n))
-    return HandRecord(hand_id if hand_id is not None else (hh.hand if hh.hand is not None else 0), config, n - 1,
-                      tuple(holes), board, betting, payoffs, names)
+        try:
+            payoffs = tuple(int(f) - int(s) for f, s in zip(hh.finishing_stacks, hh.starting_stacks))
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{where}: bad finishing_stacks: {e}") from None
+    names = tuple(str(x) for x in hh.players) if hh.players else tuple(f"p{k + 1}" for k in range(n))
+    if len(names) != n:
+        raise ValueError(f"{where}: {len(names)} players named for {n} starting stacks")
+    hid = hand_id if hand_id is not None else (hh.hand if hh.hand is not None else 0)
+    return HandRecord(hid, config, n - 1, tuple(holes), board, betting, payoffs, names, {"source": source})
 
 
-def read_phh(path) -> list[HandRecord]:
-    """All hands of a ``.phh``/``.phhs`` file as :class:`HandRecord` (hand ids numbered from 0 when absent)."""
+def _load_phh(p: Path):
+    """pokerkit's hand histories of a file; every failure as a ValueError naming the file."""
+    import tomllib
+
     from pokerkit import HandHistory
 
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise ValueError(f"{p}: cannot read PHH file: {e}") from None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{p}: not a PHH file (not UTF-8 text; binary?)") from None
+    import io
+
+    try:
+        if p.suffix == ".phhs":
+            return list(HandHistory.load_all(io.BytesIO(data)))
+        return [HandHistory.load(io.BytesIO(data))]
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{p}: not valid PHH/TOML: {e}") from None
+    except (TypeError, KeyError, ValueError, IndexError, AttributeError) as e:
+        kind = f"{type(e).__name__}: " if isinstance(e, KeyError) else ""
+        raise ValueError(f"{p}: a hand with missing or unknown fields (variant, antes, starting_stacks, actions, "
+                         f"...): {kind}{e}") from None
+
+
+def read_phh(path, skipped: list | None = None) -> list[HandRecord]:
+    """All hands of a ``.phh``/``.phhs`` file as :class:`HandRecord` (hand ids numbered from 0 when absent).
+
+    Args:
+        skipped: if a list, hands that cannot be read are appended to it as ``(hand id, message)``
+            and left out; otherwise the first one raises.
+
+    Raises:
+        ValueError: unreadable, binary or malformed file, or (without ``skipped``) a bad hand; the
+            message names the file, the hand and the action.
+    """
     p = Path(path)
-    with open(p, "rb") as f:
-        hhs = list(HandHistory.load_all(f)) if p.suffix == ".phhs" else [HandHistory.load(f)]
-    return [phh_to_record(hh, hh.hand if hh.hand is not None else i) for i, hh in enumerate(hhs)]
+    out = []
+    for i, hh in enumerate(_load_phh(p)):
+        hid = hh.hand if getattr(hh, "hand", None) is not None else i
+        try:
+            out.append(phh_to_record(hh, hid, str(p)))
+        except ValueError as e:
+            if skipped is None:
+                raise
+            skipped.append((hid, str(e)))
+    return out

@@ -9,6 +9,7 @@ Input and output are injectable (``input_fn``, ``console``) so sessions can be s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
@@ -128,6 +129,12 @@ def play_human_session(opponents: int = 5, hands: int = 20, seed: int = 0, oppon
 
     The button moves every hand; the session ends early on ``q``.  The summary is printed (rich
     table) and returned; the hands are written to ``phh_path`` (PHH) if given.
+
+    Raises:
+        ValueError: bad ``opponents`` or a ``phh_path`` that cannot be written (a directory, a
+            missing or read-only folder) -- checked before the first hand, so no session is lost.
+            Should the file still fail at the end, the hands go to a free ``loki-session*.phhs``
+            in the temporary folder instead.
     """
     from rich.console import Console
     from rich.table import Table
@@ -137,6 +144,10 @@ def play_human_session(opponents: int = 5, hands: int = 20, seed: int = 0, oppon
 
     if not 1 <= opponents <= 9:
         raise ValueError(f"opponents = {opponents}: 1..9 bots")
+    if phh_path:
+        from loki.io.outpath import check_output_path
+
+        phh_path = check_output_path(phh_path, "--phh")
     console = console or Console(highlight=False)
     n = opponents + 1
     cfg = GameConfig(n_players=n)
@@ -165,6 +176,17 @@ def play_human_session(opponents: int = 5, hands: int = 20, seed: int = 0, oppon
     if phh_path and summary.states:
         from loki.io.phh import write_phh
 
-        write_phh(phh_path, [(s, names, i) for i, s in enumerate(summary.states)])
+        hands_ = [(s, names, i) for i, s in enumerate(summary.states)]
+        try:
+            write_phh(phh_path, hands_)
+        except OSError as e:  # the folder vanished or filled up during the session: keep the hands
+            import tempfile
+
+            from loki.io.outpath import free_path
+
+            fallback = free_path(Path(tempfile.gettempdir()) / "loki-session.phhs")
+            console.print(f"[red]cannot write {phh_path}: {e}[/]")
+            write_phh(fallback, hands_)
+            phh_path = fallback
         console.print(f"hand history written to {phh_path}")
     return summary
