@@ -79,3 +79,57 @@ def test_quit_and_cli(tmp_path):
     r = CliRunner().invoke(app, ["play", "--opponents", "1", "--hands", "50", "--opponent-type", "calling",
                                  "--phh", str(tmp_path / "e.phhs")], input="c\n")
     assert r.exit_code == 0 and "session ended" in r.output
+
+
+def test_bad_phh_path_is_refused_before_the_session(tmp_path, monkeypatch):
+    import pytest
+
+    from loki.cli import app
+
+    asked = []
+    with pytest.raises(ValueError, match="does not exist"):
+        play_human_session(1, 2, input_fn=lambda p: asked.append(p) or "c", console=Console(record=True),
+                           phh_path="/proc/nope/s.phhs")
+    assert asked == []  # no hand was dealt
+    with pytest.raises(ValueError, match="is a directory"):
+        play_human_session(1, 2, input_fn=lambda p: "c", console=Console(record=True), phh_path=tmp_path)
+    r = CliRunner().invoke(app, ["play", "--opponents", "1", "--hands", "2", "--phh", "/proc/nope/s.phhs"],
+                           input="c\n" * 50)
+    assert r.exit_code == 2 and "error: --phh /proc/nope/s.phhs" in r.output and "Traceback" not in r.output
+    assert "your cards" not in r.output
+    r = CliRunner().invoke(app, ["play", "--seed", "-1"], input="q\n")
+    assert r.exit_code == 2 and "--seed" in r.output
+
+
+def test_default_session_file_never_overwritten(tmp_path, monkeypatch):
+    from loki.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loki-session.phhs").write_text("earlier session\n")
+    args = ["play", "--opponents", "1", "--hands", "1", "--opponent-type", "calling"]
+    r = CliRunner().invoke(app, args, input="c\n" * 50)
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "loki-session.phhs").read_text() == "earlier session\n"
+    assert len(read_phh(tmp_path / "loki-session-1.phhs")) == 1
+    r = CliRunner().invoke(app, args, input="c\n" * 50)
+    assert r.exit_code == 0 and (tmp_path / "loki-session-2.phhs").exists()
+
+
+def test_hands_kept_if_the_file_fails_at_the_end(tmp_path, monkeypatch):
+    import loki.io.phh as phh
+
+    real = phh.write_phh
+    calls = []
+
+    def flaky(path, hands):
+        calls.append(path)
+        if len(calls) == 1:
+            raise OSError("disk full")
+        return real(path, hands)
+
+    monkeypatch.setattr(phh, "write_phh", flaky)
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path))
+    con = Console(record=True, width=200)
+    play_human_session(1, 1, opponent_type="calling", input_fn=lambda p: "c", console=con,
+                       phh_path=tmp_path / "s.phhs")
+    assert "cannot write" in con.export_text() and len(read_phh(calls[1])) == 1

@@ -14,10 +14,11 @@ from loki.io.phh import read_phh, record_to_phh, write_phh
 from loki.replay import holding_percentile, load_hands, plot_percentiles, render_report, replay_hands
 
 ACPC = Path(__file__).resolve().parents[1] / ".." / "shared" / "acpc"
-pytestmark = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material not found")
+needs_acpc = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material not found")
 LOGS = ["2p.limit.h1000.r0.log", "3p.limit.h1000.r0.log"]
 
 
+@needs_acpc
 @pytest.mark.parametrize("name", LOGS)
 def test_every_hand_parses_and_payoffs_match(name):
     lg = read_acpc_log(ACPC / name)
@@ -26,6 +27,7 @@ def test_every_hand_parses_and_payoffs_match(name):
         assert list(rec.replay().payoffs) == list(rec.payoffs)
 
 
+@needs_acpc
 @pytest.mark.parametrize("name", LOGS)
 def test_phh_round_trip_through_pokerkit(name, tmp_path):
     from pokerkit import HandHistory
@@ -65,6 +67,7 @@ def test_holding_percentile():
     assert holding_percentile(w, parse_cards("AsKs"), []) > 99.9
 
 
+@needs_acpc
 @pytest.mark.parametrize("name,n", [("2p.limit.h1000.r0.log", 2), ("3p.limit.h1000.r0.log", 3)])
 def test_replay_report(name, n, tmp_path):
     recs = load_hands(ACPC / name)[:80]
@@ -87,6 +90,7 @@ def test_replay_report(name, n, tmp_path):
     assert "VPIP" in text and "agrees" in text and "percentile" in text and "equal the logged ones" in text
 
 
+@needs_acpc
 def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     from loki.cli import app
 
@@ -106,3 +110,164 @@ def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
     assert "20 hands" in r.output
     assert (work / "h.phhs.percentiles.png").exists() and not (tmp_path / "h.phhs.percentiles.png").exists()
+
+
+# ------------------------------------------------------------------ bad input (no shared material needed)
+
+
+def _acpc_lines(n_hands: int, n: int = 2, seed: int = 5) -> list[str]:
+    """STATE lines of random legal hands, as the dealer writes them."""
+    import numpy as np
+
+    from loki.cards import format_cards
+    from loki.engine import new_hand
+    from loki.io.acpc_log import HandRecord, format_state_line
+    from loki.io.gamedef import bundled_gamedef
+
+    g = bundled_gamedef(n)
+    rng = np.random.default_rng(seed)
+    out = []
+    for h in range(n_hands):
+        cards = rng.permutation(52)[: 2 * n + 5]
+        holes = [format_cards(cards[2 * i: 2 * i + 2]) for i in range(n)]
+        board = format_cards(cards[2 * n:])
+        s = new_hand(g.config, g.button, hole_cards=holes, board=board)
+        while not s.is_terminal:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))] if rng.random() < 0.3 else legal[min(1, len(legal) - 1)])
+        out.append(format_state_line(HandRecord(h, g.config, g.button, tuple(holes), board, s.history,
+                                                tuple(s.payoffs), tuple(f"p{(i + h) % n + 1}" for i in range(n)))))
+    return out
+
+
+def test_acpc_log_misplaced_slash_bad_letter_and_garbage(tmp_path):
+    line = "STATE:17:{}:5d5c|9hQd/8dAs8s/4h/6d:20|-20:p1|p2"
+    f = tmp_path / "m.log"
+    f.write_text(line.format("rc/crc/cc/cc") + "\nsome garbage\n" + line.format("rcc/c/cc/cc") + "\n"
+                 + line.format("rc/cr9/cc/cc") + "\n" + "STATE:x\n")
+    with pytest.raises(ValueError, match=r"m.log:5: malformed STATE"):
+        read_acpc_log(f)
+    lg = read_acpc_log(f, strict=False)
+    assert lg.warnings == [f"{f}:2: ignored line (not STATE, SCORE or #comment): 'some garbage'"]
+    assert [w for w, _ in lg.skipped] == [f"{f}:5"]
+    good, slash, nine = lg.hands
+    good.replay()
+    with pytest.raises(ValueError, match=r"misplaced '/'.*hand 17 of .*m.log:3.*preflop betting ended at 'rc'"):
+        slash.replay()
+    with pytest.raises(ValueError, match=r"invalid action '9' at position 5 .* in hand 17 of .*m.log:4"):
+        nine.replay()
+    for bad in ("rc/crc/cc/cc/", "rf/", "rc/crc/cc", "rc/crc/cc/ccc"):
+        with pytest.raises(ValueError, match="hand 17"):
+            read_acpc_log_line(line.format(bad)).replay()
+    long = tmp_path / "long.log"
+    long.write_text(line.format("rc/crc/cc/cc") + "\n" + "x" * 100_000 + "\n")
+    (w,) = read_acpc_log(long).warnings
+    assert len(w) < 300 and "100000 chars" in w
+
+
+def read_acpc_log_line(text):
+    from loki.io.acpc_log import parse_state_line
+
+    return parse_state_line(text, source="F")
+
+
+def test_replay_skips_bad_hands_and_lists_them(tmp_path, monkeypatch):
+    from loki.cli import app
+
+    lines = _acpc_lines(30)
+    bad = lines[7].split(":")
+    bad[2] = bad[2] + "/"  # a '/' after the end of the hand
+    lines[7] = ":".join(bad)
+    lines[12] = lines[12].replace("STATE:12:", "STATE:12:9")  # invalid action '9'
+    lines[15] = lines[15].replace("STATE:15:", "STATE:1x5:")  # unreadable hand number
+    lines.insert(20, "garbage line")
+    log = tmp_path / "s.log"
+    log.write_text("\n".join(lines) + "\n")
+    recs = read_acpc_log(log, strict=False).hands
+    with pytest.raises(ValueError, match="hand 7 of"):
+        replay_hands(recs, "calling")
+    report = replay_hands(recs, "calling", skip_bad=True)
+    assert report.hands == 27 and [h for h, _ in report.skipped] == [7, 12]
+    assert "invalid action '9' at position 0" in report.skipped[1][1]
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["replay", str(log), "--player", "calling", "--plot", str(tmp_path / "h.svg")])
+    assert r.exit_code == 0, r.output
+    out = " ".join(r.output.split())  # rich wraps long lines
+    assert "27 hands" in out and "3 hands skipped" in out and "skipped hand 7:" in out, out
+    assert f"skipped hand {log}:16" in out and f"hand 12 of {log}:13" in out
+    assert f"{log}:21: ignored line" in out and (tmp_path / "h.svg").exists()
+
+
+@pytest.mark.parametrize("plot,msg", [("/proc/nope/p.png", "does not exist"), ("p.txt", ".png, .pdf, .svg"),
+                                      (".", "")])
+def test_replay_bad_plot_refused_before_replaying(tmp_path, monkeypatch, plot, msg):
+    import loki.replay
+    from loki.cli import app
+
+    log = tmp_path / "s.log"
+    log.write_text("\n".join(_acpc_lines(3)) + "\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(loki.replay, "replay_hands", lambda *a, **k: pytest.fail("replayed"))
+    r = CliRunner().invoke(app, ["replay", str(log), "--plot", plot])
+    assert r.exit_code == 2 and r.output.startswith("error: --plot") and msg in r.output, r.output
+    assert "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["replay", str(log), "--seed", "-2"])
+    assert r.exit_code == 2 and "--seed" in r.output
+
+
+PHH_HAND = """variant = 'FT'
+antes = [0, 0]
+blinds_or_straddles = [5, 10]
+small_bet = 10
+big_bet = 20
+starting_stacks = [1000000, 1000000]
+actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'p2 cbr 20', 'p1 cc', 'd db 8s4h6d', 'p1 cc', 'p2 cbr 10', 'p1 f']
+"""
+
+
+@pytest.mark.parametrize("old,new,msg", [
+    (None, None, None),
+    ("'p2 cbr 20'", "'p1 f'", r"action 3 'p1 f': p2 is to act, not p1"),
+    ("d dh p1 5d5c", "d dh p0 5d5c", r"action 1 'd dh p0 5d5c': player 'p0' is not one of p1..p2"),
+    ("d dh p2 9hQd", "d dh p3 9hQd", r"action 2 'd dh p3 9hQd': player 'p3'"),
+    ("d dh p1 5d5c", "d dh p1", r"action 1 'd dh p1': expected 'd dh pK CARDS'"),
+    ("d dh p1 5d5c", "d dh pX 5d5c", r"player 'pX'"),
+    ("d dh p1 5d5c", "d dh p1 5d5x", r"expected 'd dh pK CARDS'"),
+    ("p2 cbr 20", "p2 cbr 35", r"action 3 'p2 cbr 35': fixed-limit bet/raise to 20 expected"),
+    ("p2 cbr 10", "p2 cbr 20", r"action 7 'p2 cbr 20': fixed-limit bet/raise to 10 expected"),
+    ("p2 cbr 20", "p2 zz", r"action 3 'p2 zz'"),
+    ("'p1 cc', 'd db 8s4h6d'", "'d db 8s4h6d', 'p1 cc'", "board dealt before the betting round is over"),
+    ("'FT'", "'NT'", r"hand 0: PHH variant 'NT'"),
+    ("small_bet = 10\n", "", "bad or missing game fields"),
+    ("actions", "actionz", "missing or unknown fields"),
+    ("antes = [0, 0]", "antes = [0, ", "not valid PHH/TOML"),
+])
+def test_phh_bad_hands_named(tmp_path, old, new, msg):
+    f = tmp_path / "h.phh"
+    f.write_text(PHH_HAND if old is None else PHH_HAND.replace(old, new))
+    if msg is None:
+        (rec,) = read_phh(f)
+        assert rec.betting == "rc/cr" + "f" and rec.replay().is_terminal
+        return
+    with pytest.raises(ValueError, match=msg) as e:
+        read_phh(f)
+    assert str(f) in str(e.value)
+
+
+def test_phhs_bad_tables_binary_and_skipping(tmp_path):
+    f = tmp_path / "x.phhs"
+    f.write_text("[1]\nfoo = 1\n")
+    with pytest.raises(ValueError, match=r"x.phhs: a hand with missing or unknown fields"):
+        read_phh(f)
+    b = tmp_path / "b.phhs"
+    b.write_bytes(b"\xff\xfe\x00\x01garbage")
+    with pytest.raises(ValueError, match=r"b.phhs: not a PHH file \(not UTF-8"):
+        read_phh(b)
+    with pytest.raises(ValueError, match=r"b.log: not an ACPC log"):
+        read_acpc_log(b.with_suffix(".log")) if b.rename(b.with_suffix(".log")) else None
+    two = tmp_path / "two.phhs"
+    two.write_text(f"[1]\n{PHH_HAND}\nhand = 4\n\n[2]\n{PHH_HAND.replace('p2 cbr 20', 'p2 cbr 30')}\nhand = 5\n")
+    with pytest.raises(ValueError, match=r"two.phhs: hand 5, action 3 'p2 cbr 30'"):
+        read_phh(two)
+    skipped = []
+    assert [r.hand_id for r in read_phh(two, skipped)] == [4] and [h for h, _ in skipped] == [5]

@@ -306,11 +306,14 @@ def _load_phh(p: Path):
     except UnicodeDecodeError:
         raise ValueError(f"{p}: not a PHH file (not UTF-8 text; binary?)") from None
     import io
+    import warnings
 
     try:
-        if p.suffix == ".phhs":
-            return list(HandHistory.load_all(io.BytesIO(data)))
-        return [HandHistory.load(io.BytesIO(data))]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "unexpected field": reported below if it matters
+            if p.suffix == ".phhs":
+                return list(HandHistory.load_all(io.BytesIO(data)))
+            return [HandHistory.load(io.BytesIO(data))]
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{p}: not valid PHH/TOML: {e}") from None
     except (TypeError, KeyError, ValueError, IndexError, AttributeError) as e:
