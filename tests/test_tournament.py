@@ -504,3 +504,19 @@ def test_results_folder_that_is_a_file_or_cannot_be_made(tmp_path):
         r = CliRunner().invoke(app, ["tournament", "--deals", "2", "--out", str(target), "--quiet", "--no-plots"])
         assert r.exit_code == 2, r.output
         assert needle in r.output and str(target) in r.output and "Traceback" not in r.output
+
+
+def test_statistics_reject_bad_input_with_clear_errors():
+    from loki.tournament.stats import mean_ci, per_deal_sb, t_quantile
+
+    assert per_deal_sb([], 3, 10).shape == (0, 3)
+    for args, needle in [(([[1, 2]], 3, 10), "rows of 3"), (([[1, 2], [3]], 2, 10), "rows of 2"),
+                         (([[1, 2]], 2, 0), "small_bet > 0")]:
+        with pytest.raises(ValueError, match=needle):
+            per_deal_sb(*args)
+    with pytest.raises(ValueError, match="level"):
+        mean_ci([1.0, 2.0], level=95)
+    with pytest.raises(ValueError, match="df"):
+        t_quantile(0.975, 0)
+    with pytest.raises(ValueError, match="p="):
+        t_quantile(1.5, 3)

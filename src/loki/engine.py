@@ -977,10 +977,13 @@ class HandState:
 
     @property
     def starting_stacks(self) -> tuple[int, ...] | None:
+        """Chips per seat at the start of the hand, before the blinds (length ``n``), or None with
+        unlimited bankrolls."""
         return self._start_stacks
 
     @property
     def folded(self) -> tuple[bool, ...]:
+        """Per seat (length ``n``): has folded this hand (the complement of :attr:`active`)."""
         return tuple(self._folded)
 
     @property
@@ -1020,6 +1023,8 @@ class HandState:
 
     @property
     def round_histories(self) -> tuple[str, ...]:
+        """The ACPC action letters (``f``, ``c``, ``r``) of each betting round reached so far, one
+        string per round from pre-flop (index 0) on; :attr:`history` joins them with ``'/'``."""
         return tuple(self._hist)
 
     @property
@@ -1117,16 +1122,25 @@ class PlayerView:
         return s.legal_actions() if s.current_player == self.seat else ()
 
     def to_call(self, seat: int | None = None) -> int:
+        """Chips (not bets) ``seat`` must add to call; default this player's seat (not the player
+        to act, unlike :meth:`HandState.to_call`).  0 if folded or nothing to call; capped by the
+        stack with finite stacks."""
         return self._s.to_call(self.seat if seat is None else seat)
 
     def to_call_bets(self, seat: int | None = None) -> float:
+        """:meth:`to_call` in bets of the current round (chips / this round's bet size): e.g. 0.5
+        for the small blind facing the big blind, 1.0 facing one bet; default this player's seat."""
         return self._s.to_call_bets(self.seat if seat is None else seat)
 
-    def shown_cards(self):
+    def shown_cards(self) -> dict[int, tuple[int, int]]:
+        """Hole cards revealed at the showdown, ``{seat: (card, card)}`` (card ints); empty before
+        the showdown or without one, so other players' cards stay hidden during the hand."""
         return self._s.shown_cards()
 
     @property
     def events(self) -> list:
+        """The hand's public events so far, in order (the state's list, live: do not mutate);
+        empty if recording was disabled.  Amounts in events are chips."""
         return self._s.events
 
     def __getattr__(self, name):

@@ -222,6 +222,9 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
         action: observed action (FOLD is ignored: the player leaves the hand).
         live: optional ``(1326,) bool``; holdings outside it are left unchanged.
 
+    Raises:
+        ValueError: ``triples`` not of shape ``(1326, 3)`` (checked only for a non-fold action).
+
     >>> m = OpponentModel(); m.weights[:] = 0.7
     >>> pt = np.tile([0.0, 0.2, 0.8], (1326, 1))
     >>> triple_reweight(m, pt, Action.CALL); round(float(m.weights[0]), 10)

@@ -62,4 +62,18 @@ class ActionSelector:
         return self.u
 
     def select(self, pt: ProbabilityTriple, to_call: float, can_raise: bool = True) -> Action:
+        """The action for triple ``pt`` with this hand's ``u`` (:func:`select_action`; AAAI99 §4).
+
+        Args:
+            pt: the probability triple ``[f, c, r]``.
+            to_call: amount to call (chips or bets: only compared with 0; 0 turns a fold into a check).
+            can_raise: False when betting is capped (a raise becomes a call).
+
+        Returns:
+            ``Action.FOLD``, ``Action.CALL`` or ``Action.RAISE``.
+
+        Raises:
+            ValueError: ``u`` outside [0, 1) (only if it was set by hand: the constructor and
+                :meth:`new_hand` draw it in [0, 1)).
+        """
         return select_action(pt, self.u, to_call, can_raise)

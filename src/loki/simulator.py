@@ -546,7 +546,30 @@ def _sim_batch(seed, n_trials, hole_me, board0, nb0, me, m, active0, rb0, need0,
 
 # ---------------------------------------------------------------------------------------- driver
 def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: bool) -> Action:
-    """Highest EV among the legal actions (fold = 0, only when facing a bet); ties to the more aggressive."""
+    """The simulator's decision: the highest EV among the legal actions, ties to the more aggressive.
+
+    Args:
+        ev_call: EV of checking/calling, in chips (mean net chips won over the trials, from the
+            moment of the decision).
+        ev_raise: EV of betting/raising, in chips (ignored when ``can_raise`` is False).
+        to_call: chips to call; folding (EV 0) is a candidate only when it is > 0 (a free check is
+            never folded).
+        can_raise: False when the betting is capped.
+
+    Returns:
+        ``Action.FOLD``, ``Action.CALL`` or ``Action.RAISE``; on equal EVs call beats fold and raise
+        beats call.
+
+    Source: AAAI99 §5 (take the action of greatest expected value); PENA99 pena/node45 (ties go to
+    the more aggressive action).
+
+    >>> decide_from_evs(-3.0, -5.0, to_call=10, can_raise=True).name
+    'FOLD'
+    >>> decide_from_evs(0.0, 0.0, to_call=10, can_raise=True).name
+    'RAISE'
+    >>> decide_from_evs(-3.0, -5.0, to_call=0, can_raise=True).name
+    'CALL'
+    """
     best, best_ev = Action.CALL, ev_call
     if to_call > 1e-9 and 0.0 > best_ev:
         best, best_ev = Action.FOLD, 0.0

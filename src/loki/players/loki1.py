@@ -142,6 +142,14 @@ class Loki1Player(Player):
 
     # ------------------------------------------------------------------ hand bookkeeping
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
+        """Start a hand: record seat, rules, hole cards (two card ints) and button; reset every
+        per-hand state (board, folds, aggressors, voluntary money, semi-bluff, pre-flop strategy)
+        and each opponent model's weight table (:meth:`OpponentModel.new_hand`; its action
+        frequencies persist across hands).
+
+        Raises:
+            TypeError, ValueError: a hole card that ``int()`` cannot convert.
+        """
         self.seat = seat
         self.game = config
         self.hole = tuple(int(c) for c in hole_cards)
@@ -176,6 +184,14 @@ class Loki1Player(Player):
         self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
 
     def observe(self, event) -> None:
+        """Follow a public event of the hand (:mod:`loki.engine` events; others are ignored).
+
+        ``ActionTaken``: update folds, who acted, aggressors, our voluntary money; an opponent's
+        non-fold action re-weights its model (Loki-1's μ/σ method, pena/node27, with the
+        frequencies before the action) and then its action frequencies are counted.
+        ``BoardDealt``: new board and round (per-round state reset).  Raises nothing for
+        well-formed events.
+        """
         if isinstance(event, ActionTaken):
             s = event.seat
             self.actions_this_round += 1
@@ -220,6 +236,13 @@ class Loki1Player(Player):
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """Choose an action: the pre-flop expert system (PAPP98 §6.1, pena/node21) in
+        round 0, the Bettor on EHS' after (PAPP98 papp/node45-48); the wish is mapped onto
+        ``legal_actions`` (a fold when checking is free or a capped raise becomes a call).
+
+        Raises:
+            IndexError: ``legal_actions`` empty (the table never asks then).
+        """
         if view.round == 0:
             action = self._act_preflop(view, legal_actions)
         else:

@@ -87,6 +87,11 @@ class Loki2Player(Loki1Player):
             Loki-1 check-raise coin).
         name: display name.
 
+    ``act`` is Loki-1's (:meth:`~loki.players.loki1.Loki1Player.act`: pre-flop expert system,
+    result mapped onto the legal actions; IndexError on an empty ``legal_actions``), with the
+    post-flop decision replaced by feature S (the Simulator's best EV, AAAI99 §5) or else B (the
+    Action Selector on the triple, AAAI99 §4), else the Loki-1 Bettor.
+
     Attributes:
         last_sim: the last :class:`~loki.simulator.SimResult` (feature S), for logs and tests.
         last_triple: the last PT used by the Action Selector (feature B).
@@ -104,12 +109,23 @@ class Loki2Player(Loki1Player):
 
     # ------------------------------------------------------------------ bookkeeping
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
+        """Loki-1's :meth:`~loki.players.loki1.Loki1Player.begin_hand`, plus a new per-hand
+        selector number ``u`` (feature B, AAAI99 §4), the seats with voluntary money this round and
+        our cards as the simulator's dead cards.
+
+        Raises:
+            TypeError, ValueError: a hole card that ``int()`` cannot convert.
+        """
         super().begin_hand(seat, config, hole_cards, button)
         self.selector.new_hand()
         self.vol_seats: set[int] = set()
         self._dead_mask = np.uint64(cards_mask(self.hole))
 
     def observe(self, event) -> None:
+        """Loki-1's :meth:`~loki.players.loki1.Loki1Player.observe` (with feature R the post-flop
+        re-weighting uses the opponent's probability triples, :meth:`_reweight`), plus the seats
+        that put voluntary money in this round (reset on each ``BoardDealt``).  Raises nothing
+        for well-formed events."""
         super().observe(event)
         if isinstance(event, ActionTaken):
             if event.action != Action.FOLD and event.amount > 0:

@@ -25,7 +25,18 @@ class RandomPlayer(Player):
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.name = name
 
+    def begin_hand(self, seat, config, hole_cards, button) -> None:
+        """Nothing to prepare: the random player ignores its cards and position."""
+
+    def observe(self, event) -> None:
+        """Ignored: the random player keeps no state."""
+
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """One of ``legal_actions``, uniformly at random from the player's generator.
+
+        Raises:
+            ValueError: ``legal_actions`` empty (the table never asks then).
+        """
         return legal_actions[int(self.rng.integers(len(legal_actions)))]
 
 
@@ -35,5 +46,13 @@ class CallingStation(Player):
     def __init__(self, name: str = "calling-station"):
         self.name = name
 
+    def begin_hand(self, seat, config, hole_cards, button) -> None:
+        """Nothing to prepare: the calling station ignores its cards and position."""
+
+    def observe(self, event) -> None:
+        """Ignored: the calling station keeps no state."""
+
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """Always ``CALL`` (a check when nothing is to call); it is legal whenever the player is
+        asked to act.  Raises nothing."""
         return CALL

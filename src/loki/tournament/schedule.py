@@ -53,7 +53,21 @@ def seatings(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 def deal_cards(seed: int, deal: int, n_players: int) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
-    """Hole cards per seat and the full board of deal ``deal`` (card ints), from ``(seed, deal)`` only."""
+    """The cards of deal ``deal``: a pure function of ``(seed, deal)`` (and the number of seats).
+
+    Args:
+        seed: the tournament seed (any int; part of a ``numpy.random.SeedSequence``, so >= 0).
+        deal: the deal index (>= 0).
+        n_players: seats, 1..10 (at most 23 fit a deck with a board).
+
+    Returns:
+        ``(holes, board)``: ``holes`` a tuple of ``n_players`` pairs ``(card, card)`` per seat and
+        ``board`` a tuple of 5 cards, all Python ``int`` card ids in 0..51 (:mod:`loki.cards`),
+        distinct; drawn from one uniform permutation of the deck (DEFAULT: numpy's PCG64).
+
+    Raises:
+        ValueError: a negative ``seed`` or ``deal`` (numpy's SeedSequence rejects them).
+    """
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal), 0xDEA1]))
     deck = rng.permutation(52)
     holes = tuple((int(deck[2 * s]), int(deck[2 * s + 1])) for s in range(n_players))

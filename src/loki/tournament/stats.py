@@ -30,17 +30,57 @@ __all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb"]
 
 
 def t_quantile(p: float, df: int) -> float:
-    """Quantile ``p`` of Student's t with ``df`` degrees of freedom (normal for df > 10**6)."""
+    """Quantile ``p`` of Student's t distribution with ``df`` degrees of freedom.
+
+    Args:
+        p: probability, in (0, 1) (e.g. 0.975 for a two-sided 95 % interval).
+        df: degrees of freedom, >= 1 (``D - 1`` for ``D`` deals).
+
+    Returns:
+        The quantile (a float, unitless); the normal quantile for ``df > 10**6``, where the two agree.
+
+    Raises:
+        ValueError: ``p`` outside (0, 1) or ``df`` < 1.
+
+    Source: Student's t (``scipy.stats.t.ppf``).
+
+    >>> round(t_quantile(0.975, 3), 3)
+    3.182
+    """
     from scipy.stats import norm, t
 
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"t_quantile: p={p!r}: expected a probability in (0, 1)")
+    if df < 1:
+        raise ValueError(f"t_quantile: df={df!r}: expected at least 1 degree of freedom")
     if df > 10**6:
         return float(norm.ppf(p))
     return float(t.ppf(p, df))
 
 
 def mean_ci(x: Sequence[float], level: float = 0.95) -> tuple[float, float]:
-    """Mean and half-width of the two-sided Student-t interval (half-width NaN with fewer than 2 values)."""
+    """Mean and half-width of the two-sided Student-t confidence interval of the mean.
+
+    ``mean ± t(0.5 + level/2, D - 1) · sd(x, ddof=1) / sqrt(D)`` (module docstring).
+
+    Args:
+        x: ``(D,)`` values, one per deal (in the tournament: sb/hand, :func:`per_deal_sb`).
+        level: confidence level in (0, 1) (default 95 %).
+
+    Returns:
+        ``(mean, half_width)`` in the units of ``x`` (sb/hand); the mean is NaN with no values,
+        the half-width NaN with fewer than 2 values.
+
+    Raises:
+        ValueError: ``level`` outside (0, 1), or ``x`` not a flat sequence of numbers.
+
+    Source: Student's t interval for a mean (sampling unit: the deal, module docstring).
+    """
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"mean_ci: level={level!r}: expected a confidence level in (0, 1)")
     a = np.asarray(x, dtype=float)
+    if a.ndim != 1:
+        raise ValueError(f"mean_ci: expected a flat sequence of values, got shape {a.shape}")
     n = a.size
     if n == 0:
         return math.nan, math.nan
@@ -52,8 +92,37 @@ def mean_ci(x: Sequence[float], level: float = 0.95) -> tuple[float, float]:
 
 
 def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int) -> np.ndarray:
-    """``(D, n)`` array of sb/hand per deal and player (net chips over the deal's ``n`` replays)."""
-    return np.asarray(chips, dtype=float).reshape(-1, n_players) / (n_players * small_bet)
+    """Each player's result per deal, in small bets per hand.
+
+    Args:
+        chips: ``(D, n)`` net chips per deal (deal order) and player (tournament index): the sum
+            over the deal's ``n`` replays (:attr:`loki.tournament.runner.TournamentRun.chips`).
+        n_players: ``n``, the players (= replays per deal).
+        small_bet: the small bet, in chips (> 0).
+
+    Returns:
+        ``(D, n) float64``: ``chips / (n * small_bet)``, sb/hand (each deal is ``n`` hands).
+
+    Raises:
+        ValueError: ``n_players`` < 1, ``small_bet`` <= 0, or ``chips`` not ``D`` rows of
+            ``n_players`` numbers.
+
+    Source: the duplicate-tournament statistic of AAAI-99 §6 (module docstring).
+
+    >>> per_deal_sb([[20, -20], [0, 0]], 2, 10).tolist()
+    [[1.0, -1.0], [0.0, 0.0]]
+    """
+    if n_players < 1 or small_bet <= 0:
+        raise ValueError(f"per_deal_sb: need n_players >= 1 and small_bet > 0, got {n_players} and {small_bet}")
+    try:
+        a = np.asarray(chips, dtype=float)
+    except (ValueError, TypeError):
+        raise ValueError(f"per_deal_sb: chips must be D rows of {n_players} numbers") from None
+    if a.size == 0:
+        return np.zeros((0, n_players))
+    if a.ndim != 2 or a.shape[1] != n_players:
+        raise ValueError(f"per_deal_sb: chips must be D rows of {n_players} numbers, got shape {a.shape}")
+    return a / (n_players * small_bet)
 
 
 def _style(c: HandCounts) -> dict:
