@@ -242,3 +242,98 @@ def test_ten_seats_with_loki1():
     assert result.errors == [] and all(c.errors == [] for c in clients)
     assert all(c.hands_played == 30 for c in clients) and len(result.states) == 30
     assert [c.total for c in clients] == pytest.approx(result.score)
+
+
+# ------------------------------------------------------------------ bad options and outputs
+
+
+def _cli(args):
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+
+    return CliRunner().invoke(app, args)
+
+
+def test_dealer_bad_log_refused_before_the_match(tmp_path):
+    with pytest.raises(ValueError, match=r"--log /proc/nope/x.log: folder /proc/nope does not exist"):
+        AcpcDealer(bundled_gamedef(2), 10, log_path="/proc/nope/x.log")
+    with pytest.raises(ValueError, match="is a directory"):
+        AcpcDealer(bundled_gamedef(2), 10, log_path=tmp_path)
+    r = _cli(["dealer", "--log", "/proc/nope/x.log", "--t-connect", "0.5"])
+    assert r.exit_code == 2 and r.output.startswith("error: --log /proc/nope/x.log") and "Traceback" not in r.output
+    # the folder vanishes between the check and the match: still no traceback, no seat accepted
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    d = AcpcDealer(bundled_gamedef(2), 10, log_path=sub / "x.log", t_connect=0.5)
+    sub.rmdir()
+    with pytest.raises(ValueError, match="cannot write the log"):
+        d.run()
+
+
+def test_bad_ports_timeouts_and_seeds_are_one_line_errors():
+    r = _cli(["dealer", "--port", "80000", "--port", "0"])
+    assert r.exit_code == 2 and "error: --port 80000: out of range" in r.output
+    with pytest.raises(ValueError, match="out of range"):
+        AcpcDealer(bundled_gamedef(2), 10, ports=[80000, 0])
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        port = busy.getsockname()[1]
+        r = _cli(["dealer", "--port", str(port), "--port", "0"])
+        assert r.exit_code == 2 and r.output.startswith(f"error: --port: cannot listen on 127.0.0.1:{port}")
+        assert "in use" in r.output and "Traceback" not in r.output
+    finally:
+        busy.close()
+    r = _cli(["acpc", "127.0.0.1", "70000"])
+    assert r.exit_code == 2 and "out of range" in r.output and "refused" not in r.output
+    with pytest.raises(ValueError, match="out of range"):
+        AcpcClient(bundled_gamedef(2), make_player("calling"), "127.0.0.1", 70000)
+    with pytest.raises(ValueError, match="--timeout -1"):
+        AcpcClient(bundled_gamedef(2), make_player("calling"), "127.0.0.1", 1, timeout=-1)
+    r = _cli(["acpc", "127.0.0.1", "7000", "--timeout", "-1"])
+    assert r.exit_code == 2 and "--timeout" in r.output
+    for cmd in (["dealer"], ["acpc", "127.0.0.1", "7000"]):
+        r = _cli(cmd + ["--seed", "-1"])
+        assert r.exit_code == 2 and "--seed" in r.output
+    r = _cli(["acpc", "127.0.0.1", "7000", "--players", "11"])
+    assert r.exit_code == 2 and "--players" in r.output
+    r = _cli(["acpc", "127.0.0.1", "7000", "--players", "3", "--game", str(DATA / "holdem.limit.10p.game")])
+    assert r.exit_code == 2 and "error: --players 3 but --game" in r.output
+
+
+def test_client_clips_enormous_garbage():
+    client = AcpcClient(bundled_gamedef(2), make_player("calling"), "127.0.0.1", 0)
+    assert client.handle_line("Z" * 1_000_000) is None
+    (err,) = client.errors
+    assert len(err) < 600 and "1000000 chars" in err
+
+
+@pytest.mark.parametrize("n", [3, 2])
+def test_players_option_on_dealer_and_acpc(n, tmp_path):
+    """``loki dealer --players N`` and ``loki acpc --players N`` on the bundled game, over loopback."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ)
+    loki = [sys.executable, "-c", "from loki.cli import app; app()"]
+    log = tmp_path / "m.log"
+    dealer = subprocess.Popen(loki + ["dealer", "--players", str(n), "--hands", "5", "--log", str(log),
+                                      "--t-connect", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        ports = dealer.stdout.readline().split()
+        assert len(ports) == n
+        clients = [subprocess.Popen(loki + ["acpc", "127.0.0.1", p, "--players", str(n), "--player", "calling",
+                                            "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, env=env) for p in ports]
+        outs = [c.communicate(timeout=120) for c in clients]
+        assert all(c.returncode == 0 for c in clients), outs
+        assert all("5 hands" in o for o, _ in outs)
+        assert dealer.wait(timeout=60) == 0
+    finally:
+        dealer.kill()
+    lg = read_acpc_log(log)
+    assert len(lg.hands) == 5 and lg.game.n_players == n and lg.warnings == []
