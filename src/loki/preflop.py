@@ -77,7 +77,7 @@ _BASE_34 = {
 #: DEFAULT: shift (IR ×1000 units) added to every unpublished Make1 base (groups 2 and 5+ after percentile
 #: matching, and the tight/loose 3-4 rows), calibrated by 10-handed self-play towards 18 / 21 / 24 % of hands
 #: played (``scripts/calibrate_preflop.py``; figures in docs/CALIBRATION.md).
-MAKE1_CALIBRATION = {"tight": 40.0, "moderate": 90.0, "loose": 55.0}
+MAKE1_CALIBRATION = {"tight": 19.0, "moderate": 43.0, "loose": 29.0}
 
 #: DEFAULT: the small blind's Call1/Call2 thresholds sit this far below T(Make1)/T(Make2).
 SB_CALL_MARGIN = 100.0

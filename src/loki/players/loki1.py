@@ -73,14 +73,14 @@ class Loki1Config:
 
 
 #: Style presets (loki-algorithms.md §7, all DEFAULT): tight/loose × conservative/aggressive.
-#: Tight: 'tight' thresholds shifted up 45; loose: 'loose' thresholds shifted down 150 (targets ≈15 % / ≈35 % of
-#: hands; measured VPIP 14.9 % / 35.8 %, docs/CALIBRATION.md); aggressive: make1 0.40, make2 0.75, semi-bluffs, pot-odds calls raise above
+#: Tight: 'tight' thresholds shifted up 50; loose: 'loose' thresholds shifted down 156 (targets ≈15 % / ≈35 % of
+#: hands; measured VPIP 15.0 % / 35.3 %, docs/CALIBRATION.md); aggressive: make1 0.40, make2 0.75, semi-bluffs, pot-odds calls raise above
 #: EHS' 0.65; conservative: make1 0.60, make2 0.92, no semi-bluffs.
 STYLES = {
-    "TC": Loki1Config("tight", 45.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
-    "TA": Loki1Config("tight", 45.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
-    "LC": Loki1Config("loose", -150.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
-    "LA": Loki1Config("loose", -150.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
+    "TC": Loki1Config("tight", 50.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
+    "TA": Loki1Config("tight", 50.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
+    "LC": Loki1Config("loose", -156.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
+    "LA": Loki1Config("loose", -156.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
 }
 
 
