@@ -547,3 +547,13 @@ def test_acpc_logs_reproduced(name, n, button):
     assert totals == expected
     if n == 3:
         assert fractional == 2  # hands 256 and 964 split 5 chips: -5|2.5|2.5
+
+
+def test_acting_orders_exposed_on_state_and_view():
+    s = new_hand(GameConfig(n_players=6), button=2, rng=0)
+    assert s.preflop_order == (5, 0, 1, 2, 3, 4)  # left of the big blind (seat 4) first
+    assert s.postflop_order == (3, 4, 5, 0, 1, 2)  # left of the button first
+    assert s.view(0).preflop_order == s.preflop_order
+    h = new_hand(GameConfig(n_players=2), button=1, rng=0)
+    assert h.preflop_order == (1, 0) and h.postflop_order == (0, 1)  # heads-up: the button acts first pre-flop
+    assert h.current_player == h.preflop_order[0]

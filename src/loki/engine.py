@@ -911,6 +911,18 @@ class HandState:
         return tuple(self._board[: self._nvis])
 
     @property
+    def preflop_order(self) -> tuple[int, ...]:
+        """Seats in pre-flop acting order of the first orbit: left of the big blind first, the big blind
+        last (heads-up: the button/small blind first)."""
+        return _orders(self.n, self.button)[2]
+
+    @property
+    def postflop_order(self) -> tuple[int, ...]:
+        """Seats in post-flop acting order: left of the button first, the button last (heads-up: the big
+        blind first)."""
+        return _orders(self.n, self.button)[3]
+
+    @property
     def small_blind_seat(self) -> int:
         return self._sb_seat
 
@@ -1157,7 +1169,7 @@ _VIEW_PUBLIC = frozenset({
     "raises_left", "max_bet", "bet_size", "committed", "total_committed", "stacks", "starting_stacks",
     "folded", "active", "all_in", "can_act", "num_active", "current_player", "is_terminal", "history",
     "round_histories", "payoffs", "payoffs_sb", "pots", "went_to_showdown", "showdown_ranks",
-    "small_blind_seat", "big_blind_seat",
+    "small_blind_seat", "big_blind_seat", "preflop_order", "postflop_order",
 })
 
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from loki.assessment import assess, ehs_prime, uniform_board_values
 from loki.bettor import BettingSpot, BettorConfig, HandValues, decide
-from loki.cards import HOLDING_CLASS
+from loki.cards import HOLDING_CLASS, HOLDING_INDEX
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView
 from loki.income_rate import holding_ir, load_tables
 from loki.modeler import OpponentModel, bets_to_call_bucket, loki1_reweight
@@ -251,12 +251,11 @@ class Loki1Player(Player):
 
     def _act_preflop(self, view: PlayerView, legal) -> Action:
         if self.preflop_strategy is None:
-            n = self.game.n_players
             sb, bb = view.small_blind_seat, view.big_blind_seat
-            order = _preflop_order(n, self.button, sb, bb)
+            order = view.preflop_order
             inpot, yet, pos = preflop_situation(order, self.seat, sb, bb, self.folded, self.acted)
             group = group_for(expected_players(inpot, yet))
-            ir = float(self._ir_tables[GROUP_TABLE[group]][HOLDING_CLASS[_holding(self.hole)]])
+            ir = float(self._ir_tables[GROUP_TABLE[group]][HOLDING_CLASS[HOLDING_INDEX[self.hole[0], self.hole[1]]]])
             t = self.thresholds.thresholds(group, self.config.tightness, pos)
             sb_first = self.seat == sb and self.seat not in self.acted
             self.preflop_strategy = choose_strategy(ir, t, small_blind=sb_first)
@@ -304,17 +303,6 @@ class Loki1Player(Player):
             self.semi_bluffing = True
         self.last_decision = d
         return d.action
-
-
-def _holding(hole: tuple[int, int]) -> int:
-    from loki.cards import HOLDING_INDEX
-
-    return int(HOLDING_INDEX[hole[0], hole[1]])
-
-
-def _preflop_order(n: int, button: int, sb: int, bb: int) -> list[int]:
-    """Seats in pre-flop acting order of the first orbit: left of the big blind first, the big blind last."""
-    return [(bb + 1 + k) % n for k in range(n)]
 
 
 def _legalise(action: Action, legal: Sequence[Action]) -> Action:

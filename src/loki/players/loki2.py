@@ -179,7 +179,7 @@ class Loki2Player(Loki1Player):
         """The :class:`~loki.simulator.SimSpot` of our decision (post-flop acting order from the button)."""
         g = self.game
         n = g.n_players
-        order = [(self.button + 1 + k) % n for k in range(n)]
+        order = view.postflop_order
         folded = view.folded
         committed = view.committed
         weights = np.ones((n, N_HOLDINGS))
