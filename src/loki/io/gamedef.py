@@ -24,35 +24,31 @@ from loki.engine import GameConfig
 __all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P",
            "bundled_gamedef"]
 
-GAMEDEF_2P = """GAMEDEF
-limit
-numPlayers = 2
-numRounds = 4
-blind = 10 5
-raiseSize = 10 10 20 20
-firstPlayer = 2 1 1 1
-maxRaises = 3 4 4 4
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
+def _limit_gamedef_text(n_players: int, blinds, first_player, small_bet: int = 10, big_bet: int = 20,
+                        max_bets: int = 4) -> str:
+    """ACPC ``GAMEDEF`` text of a limit hold'em game (``first_player`` 1-based, per round)."""
+    return (
+        "GAMEDEF\nlimit\n"
+        f"numPlayers = {n_players}\nnumRounds = 4\n"
+        f"blind = {' '.join(map(str, blinds))}\n"
+        f"raiseSize = {small_bet} {small_bet} {big_bet} {big_bet}\n"
+        f"firstPlayer = {' '.join(map(str, first_player))}\n"
+        f"maxRaises = {max_bets - 1} {max_bets} {max_bets} {max_bets}\n"
+        "numSuits = 4\nnumRanks = 13\nnumHoleCards = 2\nnumBoardCards = 0 3 1 1\nEND GAMEDEF\n"
+    )
 
-GAMEDEF_3P = """GAMEDEF
-limit
-numPlayers = 3
-numRounds = 4
-blind = 5 10 0
-raiseSize = 10 10 20 20
-firstPlayer = 3 1 1 1
-maxRaises = 3 4 4 4
-numSuits = 4
-numRanks = 13
-numHoleCards = 2
-numBoardCards = 0 3 1 1
-END GAMEDEF
-"""
+
+def _ring_gamedef_text(n_players: int) -> str:
+    """The ring-game layout of the ACPC 3-player file for ``n_players`` ≥ 3: seat 1 small blind, seat 2
+    big blind, seat 3 first to act pre-flop, seat 1 first afterwards."""
+    return _limit_gamedef_text(n_players, (5, 10) + (0,) * (n_players - 2), (3, 1, 1, 1))
+
+
+#: The ACPC heads-up reverse-blinds game (``holdem.limit.2p.reverse_blinds.game``).
+GAMEDEF_2P = _limit_gamedef_text(2, (10, 5), (2, 1, 1, 1))
+#: The ACPC 3-player limit game (``holdem.limit.3p.game``).
+GAMEDEF_3P = _ring_gamedef_text(3)
+
 
 _INT_LIST_FIELDS = {
     "numplayers": "numPlayers", "numrounds": "numRounds", "blind": "blind", "raisesize": "raiseSize",
@@ -207,25 +203,21 @@ def load_gamedef(path) -> AcpcGame:
 
 
 def bundled_gamedef(n_players: int) -> AcpcGame:
-    """The limit game for ``n_players`` (2: reverse blinds; 3; 10: the file shipped in ``loki/data``;
-    others: the ring-game layout of the 3- and 10-player files)."""
+    """The limit game for ``n_players`` (2: ACPC reverse blinds; 3..10: the ring layout of the ACPC
+    3-player file, which ``loki/data/holdem.limit.10p.game`` also follows).
+
+    Raises:
+        ValueError: ``n_players`` outside 2..10.
+    """
+    if not 2 <= int(n_players) <= 10:
+        raise ValueError(f"n_players={n_players!r}: expected 2..10")
     if n_players == 2:
         return parse_gamedef(GAMEDEF_2P, "holdem.limit.2p.reverse_blinds.game")
-    blinds = " ".join(["5", "10"] + ["0"] * (n_players - 2))
-    text = GAMEDEF_3P.replace("numPlayers = 3", f"numPlayers = {n_players}").replace("blind = 5 10 0", f"blind = {blinds}")
-    return parse_gamedef(text, f"holdem.limit.{n_players}p.game")
+    return parse_gamedef(_ring_gamedef_text(n_players), f"holdem.limit.{n_players}p.game")
 
 
 def format_gamedef(game: AcpcGame) -> str:
     """ACPC text of ``game``."""
     c = game.config
-    m = c.max_bets
-    return (
-        "GAMEDEF\nlimit\n"
-        f"numPlayers = {c.n_players}\nnumRounds = 4\n"
-        f"blind = {' '.join(map(str, game.blinds))}\n"
-        f"raiseSize = {c.small_bet} {c.small_bet} {c.big_bet} {c.big_bet}\n"
-        f"firstPlayer = {' '.join(str(x + 1) for x in game.first_player)}\n"
-        f"maxRaises = {m - 1} {m} {m} {m}\n"
-        "numSuits = 4\nnumRanks = 13\nnumHoleCards = 2\nnumBoardCards = 0 3 1 1\nEND GAMEDEF\n"
-    )
+    return _limit_gamedef_text(c.n_players, game.blinds, tuple(x + 1 for x in game.first_player),
+                               c.small_bet, c.big_bet, c.max_bets)
