@@ -159,6 +159,8 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
     c = config
     e = values.ehs_prime
     facing = spot.to_call > 1e-9
+    # aggressive styles: a call facing a bet (Make1's or pot odds') becomes a raise above this EHS'
+    call_raises = facing and spot.can_raise and c.aggressive_call_raise is not None and e > c.aggressive_call_raise
     make2 = strategy_action(Strategy.MAKE2, 0.0, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
     # 1. check-raise
     if not facing and spot.first_to_act and spot.aggressor_behind and e >= c.make2 and u < c.check_raise_probability:
@@ -171,7 +173,7 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         to_call_bets = spot.to_call / spot.bet_size
         a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
         if a is not Action.FOLD:
-            if facing and a is Action.CALL and c.aggressive_call_raise is not None and e > c.aggressive_call_raise and spot.can_raise:
+            if a is Action.CALL and call_raises:
                 return Decision(Action.RAISE, "make1 (aggressive raise)")
             return Decision(a, "make1")
     # 4. semi-bluff
@@ -185,7 +187,7 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         po = pot_odds(spot.pot, spot.to_call)
         chance = values.hs_n if spot.street == 3 else values.ppot
         if chance >= po:
-            if c.aggressive_call_raise is not None and e > c.aggressive_call_raise and spot.can_raise:
+            if call_raises:
                 return Decision(Action.RAISE, "pot odds (aggressive raise)")
             return Decision(Action.CALL, "pot odds")
         # 6. showdown odds

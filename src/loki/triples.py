@@ -266,22 +266,16 @@ def pt_kernel(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_in,
     else:
         c += left * p2
     left *= 1.0 - p2
+    # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
+    ga = _ramp(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
     if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):
-        if acr >= 0.0 and can_raise:  # aggressive styles raise instead of calling above the threshold
-            ga = _ramp(e, acr, mw)
-            r += left * p1 * ga
-            c += left * p1 * (1.0 - ga)
-        else:
-            c += left * p1
+        r += left * p1 * ga
+        c += left * p1 * (1.0 - ga)
         left *= 1.0 - p1
     chance = hs_n if street == 3 else ppot
     g = _ramp(chance, to_call / (pot + to_call), ow)
-    if acr >= 0.0 and can_raise:
-        ga = _ramp(e, acr, mw)
-        r += left * g * ga
-        c += left * g * (1.0 - ga)
-    else:
-        c += left * g
+    r += left * g * ga
+    c += left * g * (1.0 - ga)
     left *= 1.0 - g
     if street >= 2:
         nb = next_bet
@@ -348,22 +342,16 @@ def triples_all(ehs_prime, ehs, hs_n, ppot, spot: BettingSpot, config: TripleCon
         return np.stack([f, c, r], axis=1)
     (r if (spot.bets_this_round < 2 and can) else c)[:] += left * p2
     left *= 1.0 - p2
+    # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
+    ga = _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width) if cfg.aggressive_call_raise is not None and can else 0.0
     if not (spot.to_call / spot.bet_size >= 2.0 - 1e-9 and not spot.voluntarily_in):
-        if cfg.aggressive_call_raise is not None and can:  # aggressive styles raise instead of calling
-            ga = _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width)
-            r += left * p1 * ga
-            c += left * p1 * (1.0 - ga)
-        else:
-            c += left * p1
+        r += left * p1 * ga
+        c += left * p1 * (1.0 - ga)
         left *= 1.0 - p1
     chance = hn if spot.street == 3 else pp
     g = _ramp_np(chance, pot_odds(spot.pot, spot.to_call), cfg.odds_width)
-    if cfg.aggressive_call_raise is not None and can:
-        ga = _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width)
-        r += left * g * ga
-        c += left * g * (1.0 - ga)
-    else:
-        c += left * g
+    r += left * g * ga
+    c += left * g * (1.0 - ga)
     left *= 1.0 - g
     if spot.street >= 2:
         nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
