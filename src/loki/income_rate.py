@@ -118,8 +118,7 @@ def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed:
     Raises:
         ValueError: bad class, player count or sample count.
     """
-    cid = hand_class if isinstance(hand_class, (int, np.integer)) else None
-    members = class_holdings(hand_class if cid is None else int(cid))
+    members = class_holdings(hand_class if isinstance(hand_class, str) else int(hand_class))
     if not 2 <= n_players <= 10:
         raise ValueError(f"n_players={n_players!r}: expected 2..10")
     if n_samples < 2:
