@@ -20,7 +20,6 @@ section is replaced).
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import platform
 import random
@@ -94,8 +93,15 @@ def replay_pokerkit(cfg, hands):
     import pokerkit as pk
 
     A = pk.Automation
-    autos = (A.ANTE_POSTING, A.BET_COLLECTION, A.BLIND_OR_STRADDLE_POSTING, A.HOLE_CARDS_SHOWING_OR_MUCKING,
-             A.HAND_KILLING, A.CHIPS_PUSHING, A.CHIPS_PULLING)
+    autos = (
+        A.ANTE_POSTING,
+        A.BET_COLLECTION,
+        A.BLIND_OR_STRADDLE_POSTING,
+        A.HOLE_CARDS_SHOWING_OR_MUCKING,
+        A.HAND_KILLING,
+        A.CHIPS_PUSHING,
+        A.CHIPS_PULLING,
+    )
     streets = (
         pk.Street(False, (False, False), 0, False, pk.Opening.POSITION, cfg.small_bet, cfg.max_bets - 1),
         pk.Street(True, (), 3, False, pk.Opening.POSITION, cfg.small_bet, cfg.max_bets),
@@ -107,8 +113,20 @@ def replay_pokerkit(cfg, hands):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for button, holes, board, acts, _, _ in hands:
-            st = pk.State(autos, pk.Deck.STANDARD, (pk.StandardHighHand,), streets, pk.BettingStructure.FIXED_LIMIT,
-                          True, 0, (cfg.small_blind, cfg.big_blind), 0, 10**9, n, mode=pk.Mode.TOURNAMENT)
+            st = pk.State(
+                autos,
+                pk.Deck.STANDARD,
+                (pk.StandardHighHand,),
+                streets,
+                pk.BettingStructure.FIXED_LIMIT,
+                True,
+                0,
+                (cfg.small_blind, cfg.big_blind),
+                0,
+                10**9,
+                n,
+                mode=pk.Mode.TOURNAMENT,
+            )
             idx = [(button + 1 + i) % n for i in range(n)]
             for seat in idx:
                 st.deal_hole(format_cards(holes[seat]))
@@ -196,13 +214,17 @@ def main(argv=None):
         t_self = best_time(lambda: selfplay_loki(cfg, args.hands, args.seed + 1), args.repeat)
         rows.append((pname, n_actions, sd, len(hands) / t_loki, len(pk_hands) / t_pk, args.hands / t_self))
 
-    cmd = (f"NUMBA_CACHE_DIR=.numba_cache taskset -c 0 {sys.executable} benchmarks/bench_engine.py "
-           f"--hands {args.hands} --pk-hands {args.pk_hands} --players {args.players} --repeat {args.repeat}"
-           + (" --write" if args.write else ""))
+    cmd = (
+        f"NUMBA_CACHE_DIR=.numba_cache taskset -c 0 {sys.executable} benchmarks/bench_engine.py "
+        f"--hands {args.hands} --pk-hands {args.pk_hands} --players {args.players} --repeat {args.repeat}"
+        + (" --write" if args.write else "")
+    )
     lines = []
     for pname, n_actions, sd, hl, hp, hs in rows:
-        lines.append(f"| {pname} | {n_actions:.1f} | {100 * sd:.0f}% | {hl:,.0f} ({1e6 / hl:,.0f} µs) "
-                     f"| {hp:,.0f} ({1e6 / hp:,.0f} µs) | **{hl / hp:.0f}×** | {hs:,.0f} |")
+        lines.append(
+            f"| {pname} | {n_actions:.1f} | {100 * sd:.0f}% | {hl:,.0f} ({1e6 / hl:,.0f} µs) "
+            f"| {hp:,.0f} ({1e6 / hp:,.0f} µs) | **{hl / hp:.0f}×** | {hs:,.0f} |"
+        )
     table = "\n".join(lines)
     worst = min(r[3] / r[4] for r in rows)
     text = f"""Date: {args.date}. Machine: {cpu_model()} ({os.cpu_count()} logical CPUs, shared with other jobs; pinned to

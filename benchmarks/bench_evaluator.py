@@ -163,7 +163,9 @@ def main(argv=None):
     ranks = E.rank_batch(hands8)
     assert np.array_equal(ranks, E.rank_batch(hands64))
     board = np.array(parse_cards("AsQhJd6c2c"), np.int64)
-    holes = np.array([(a, b) for a in range(52) for b in range(a + 1, 52) if a not in board and b not in board], np.int64)
+    holes = np.array(
+        [(a, b) for a in range(52) for b in range(a + 1, 52) if a not in board and b not in board], np.int64
+    )
     out = np.empty(1326, np.int64)
     incremental_fixed_board(board, holes, 10, out)
     boards = deal(args.boards, 5, args.seed + 1)
@@ -179,10 +181,16 @@ def main(argv=None):
         (f"rank_batch, {n:,} random 7-card hands, int8 (N, 7)", n, lambda: E.rank_batch(hands8)),
         (f"rank_batch, {n:,} random 7-card hands, int64 (N, 7)", n, lambda: E.rank_batch(hands64)),
         (f"{ph_name}, Python loop over {m:,} of the same hands", m, lambda: [ph7(*h) for h in ph_list]),
-        (f"rank_from_key, 1,081 holdings on AsQhJd6c2c x {args.reps:,}", k,
-         lambda: incremental_fixed_board(board, holes, args.reps, out)),
-        (f"rank_from_key, 1,081 holdings on each of {args.boards:,} random boards", done,
-         lambda: incremental_random_boards(boards, out)),
+        (
+            f"rank_from_key, 1,081 holdings on AsQhJd6c2c x {args.reps:,}",
+            k,
+            lambda: incremental_fixed_board(board, holes, args.reps, out),
+        ),
+        (
+            f"rank_from_key, 1,081 holdings on each of {args.boards:,} random boards",
+            done,
+            lambda: incremental_random_boards(boards, out),
+        ),
     ]
     # round-robin repeats, so that every measurement sees the same mix of quiet and shared moments
     best = [[float("inf"), float("inf")] for _ in cases]
@@ -217,7 +225,7 @@ def main(argv=None):
 
     if args.write:
         cmd = "NUMBA_CACHE_DIR=.numba_cache taskset -c 1 python benchmarks/bench_evaluator.py" + (
-            "" if argv is None and len(sys.argv) <= 1 else " " + " ".join((argv if argv is not None else sys.argv[1:]))
+            "" if argv is None and len(sys.argv) <= 1 else " " + " ".join(argv if argv is not None else sys.argv[1:])
         )
         section = "\n".join(
             [

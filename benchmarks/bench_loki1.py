@@ -60,9 +60,16 @@ def decision_times(hands: int, seed: int) -> dict:
     pre = np.concatenate([p.times_pre for p in players]) * 1e3
     post = np.concatenate([p.times_post for p in players]) * 1e3
     allt = np.concatenate([pre, post])
-    return dict(hands=hands, hands_per_s=hands / wall, n_pre=len(pre), n_post=len(post),
-                median_all=np.median(allt), median_pre=np.median(pre), median_post=np.median(post),
-                p90_post=np.percentile(post, 90))
+    return dict(
+        hands=hands,
+        hands_per_s=hands / wall,
+        n_pre=len(pre),
+        n_post=len(post),
+        median_all=np.median(allt),
+        median_pre=np.median(pre),
+        median_post=np.median(post),
+        p90_post=np.percentile(post, 90),
+    )
 
 
 def win_rate(hands: int, seed: int) -> dict:
@@ -85,14 +92,18 @@ def main():
     ap.add_argument("--timing-hands", type=int, default=300)
     ap.add_argument("--seed", type=int, default=2026)
     a = ap.parse_args()
-    cpu = subprocess.run(["bash", "-c", "lscpu | grep 'Model name' | cut -d: -f2"], capture_output=True, text=True).stdout.strip()
+    cpu = subprocess.run(
+        ["bash", "-c", "lscpu | grep 'Model name' | cut -d: -f2"], capture_output=True, text=True
+    ).stdout.strip()
     print(f"machine: {cpu}, {platform.python_version()}")
     d = decision_times(a.timing_hands, a.seed)
     print("decision time (ms, incl. re-weighting of all opponents since the previous decision):")
     for k, v in d.items():
         print(f"  {k}: {v:.3f}" if isinstance(v, float) else f"  {k}: {v}")
     w = win_rate(a.hands, a.seed)
-    print(f"Loki-1 vs 5 uniform-random + 4 always-call over {w['hands']} hands: {w['sb_per_hand']:+.3f} ± {w['ci95']:.3f} sb/hand (95% CI)")
+    print(
+        f"Loki-1 vs 5 uniform-random + 4 always-call over {w['hands']} hands: {w['sb_per_hand']:+.3f} ± {w['ci95']:.3f} sb/hand (95% CI)"
+    )
 
 
 if __name__ == "__main__":

@@ -104,22 +104,30 @@ def main():
     ap.add_argument("--seed", type=int, default=2026)
     a = ap.parse_args()
     print(f"python {platform.python_version()}, numpy {np.__version__}")
-    for label, cfg in [("500 trials, PT play-out, no cut-off", SimConfig(trials=500, cutoff="none")),
-                       ("500 trials, always-call, no cut-off", SimConfig(trials=500, cutoff="none", always_call=True))]:
+    for label, cfg in [
+        ("500 trials, PT play-out, no cut-off", SimConfig(trials=500, cutoff="none")),
+        ("500 trials, always-call, no cut-off", SimConfig(trials=500, cutoff="none", always_call=True)),
+    ]:
         ts, _ = bench_decisions(a.timing, cfg, a.seed)
-        print(f"{label}: median {1e3 * statistics.median(ts):.1f} ms, mean {1e3 * statistics.mean(ts):.1f} ms "
-              f"over {len(ts)} flop decisions")
+        print(
+            f"{label}: median {1e3 * statistics.median(ts):.1f} ms, mean {1e3 * statistics.mean(ts):.1f} ms "
+            f"over {len(ts)} flop decisions"
+        )
     for rule in ("paper", "paired"):
         for always in (False, True):
             cfg = SimConfig(trials=500, cutoff=rule, always_call=always)
             ts, rs = bench_decisions(a.decisions, cfg, a.seed + 1)
             frac = np.mean([r.cutoff for r in rs])
             mt = np.mean([r.trials for r in rs])
-            print(f"cut-off {rule:6s} {'always-call' if always else 'PT play-out'}: {100 * frac:.1f}% of "
-                  f"{len(rs)} decisions cut off, mean trials {mt:.0f}, median {1e3 * statistics.median(ts):.1f} ms")
+            print(
+                f"cut-off {rule:6s} {'always-call' if always else 'PT play-out'}: {100 * frac:.1f}% of "
+                f"{len(rs)} decisions cut off, mean trials {mt:.0f}, median {1e3 * statistics.median(ts):.1f} ms"
+            )
     warm, cold = bench_reweight(500, a.seed)
-    print(f"triple re-weighting of one table: median {1e3 * statistics.median(warm):.3f} ms (board values cached), "
-          f"{1e3 * statistics.median(cold):.2f} ms on the first action on a new board (board values computed)")
+    print(
+        f"triple re-weighting of one table: median {1e3 * statistics.median(warm):.3f} ms (board values cached), "
+        f"{1e3 * statistics.median(cold):.2f} ms on the first action on a new board (board values computed)"
+    )
 
 
 if __name__ == "__main__":

@@ -60,8 +60,10 @@ def main() -> None:
         games = cfg.hands
         rate = games / sec
         rows.append((w, sec, games, rate, 25_000 / rate))
-        print(f"{a.preset}: {w} worker(s): {games} games in {sec:.1f} s = {rate:.1f} games/s "
-              f"(2,500 deals would take {25_000 / rate / 3600:.2f} h); block CPU {sum(b['seconds'] for b in run.blocks):.1f} s")
+        print(
+            f"{a.preset}: {w} worker(s): {games} games in {sec:.1f} s = {rate:.1f} games/s "
+            f"(2,500 deals would take {25_000 / rate / 3600:.2f} h); block CPU {sum(b['seconds'] for b in run.blocks):.1f} s"
+        )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     if a.write:
         lines = [

@@ -16,7 +16,7 @@ import numpy as np
 
 from loki.engine import Action, GameConfig
 from loki.handstats import hand_counts
-from loki.players.loki1 import Loki1Config, Loki1Player, STYLES
+from loki.players.loki1 import STYLES, Loki1Config, Loki1Player
 from loki.preflop import PreflopThresholds
 from loki.table import play_hand
 

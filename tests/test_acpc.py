@@ -34,26 +34,36 @@ def test_gamedef_files():
     assert (g10.n_players, g10.button) == (10, 9)
     for g in (g2, g3, g10):
         c = g.config
-        assert (c.small_bet, c.big_bet, c.small_blind, c.big_blind, c.max_bets, c.odd_chip) == (10, 20, 5, 10, 4, "split")
+        assert (c.small_bet, c.big_bet, c.small_blind, c.big_blind, c.max_bets, c.odd_chip) == (
+            10,
+            20,
+            5,
+            10,
+            4,
+            "split",
+        )
         assert parse_gamedef(g.text()).config == c
         assert bundled_gamedef(g.n_players).config == c
 
 
-@pytest.mark.parametrize("old,new,field", [
-    ("limit", "nolimit", "bettingType"),
-    ("numSuits = 4", "numSuits = 2", "numSuits"),
-    ("numRanks = 13", "numRanks = 8", "numRanks"),
-    ("numBoardCards = 0 3 1 1", "numBoardCards = 0 3 1", "numBoardCards"),
-    ("blind = 10 5", "blind = 10 0", "blind"),
-    ("blind = 10 5", "blind = 10 5 0", "blind"),
-    ("firstPlayer = 2 1 1 1", "firstPlayer = 1 1 1 1", "firstPlayer"),
-    ("maxRaises = 3 4 4 4", "maxRaises = 4 4 4 4", "maxRaises"),
-    ("raiseSize = 10 10 20 20", "raiseSize = 10 20 20 20", "raiseSize"),
-    ("numRounds = 4", "numRounds = 3", "numRounds"),
-    ("numHoleCards = 2", "numHoleCards = 4", "numHoleCards"),
-    ("END GAMEDEF", "stack = 200 200\nEND GAMEDEF", "stack"),
-    ("numPlayers = 2", "numPlayers = 11", "numPlayers"),
-])
+@pytest.mark.parametrize(
+    "old,new,field",
+    [
+        ("limit", "nolimit", "bettingType"),
+        ("numSuits = 4", "numSuits = 2", "numSuits"),
+        ("numRanks = 13", "numRanks = 8", "numRanks"),
+        ("numBoardCards = 0 3 1 1", "numBoardCards = 0 3 1", "numBoardCards"),
+        ("blind = 10 5", "blind = 10 0", "blind"),
+        ("blind = 10 5", "blind = 10 5 0", "blind"),
+        ("firstPlayer = 2 1 1 1", "firstPlayer = 1 1 1 1", "firstPlayer"),
+        ("maxRaises = 3 4 4 4", "maxRaises = 4 4 4 4", "maxRaises"),
+        ("raiseSize = 10 10 20 20", "raiseSize = 10 20 20 20", "raiseSize"),
+        ("numRounds = 4", "numRounds = 3", "numRounds"),
+        ("numHoleCards = 2", "numHoleCards = 4", "numHoleCards"),
+        ("END GAMEDEF", "stack = 200 200\nEND GAMEDEF", "stack"),
+        ("numPlayers = 2", "numPlayers = 11", "numPlayers"),
+    ],
+)
 def test_gamedef_rejects_unsupported(old, new, field):
     with pytest.raises(ValueError, match=rf"my\.game: game definition field '{field}'"):
         parse_gamedef(GAMEDEF_2P.replace(old, new, 1), "my.game")
@@ -89,9 +99,16 @@ def test_acpc_log_round_trip_and_payoffs(name):
 def test_parse_matchstate_errors():
     m = parse_matchstate("MATCHSTATE:1:7:rrc/:|9hQd/8dAs8s\r\n", 2)
     assert (m.position, m.hand, m.betting, m.hole_cards, m.board) == (1, 7, "rrc/", ("", "9hQd"), "8dAs8s")
-    for bad in ("MATCHSTATE:0:0::", "HELLO", "MATCHSTATE:x:0::5d5c|", "MATCHSTATE:0:0:r100:5d5c|",
-                "MATCHSTATE:0:0:cc/:5d5c|", "MATCHSTATE:0:0::5d5c|5d5c|", "MATCHSTATE:0:0::|5d5c",
-                "MATCHSTATE:0:0::5d5x|"):
+    for bad in (
+        "MATCHSTATE:0:0::",
+        "HELLO",
+        "MATCHSTATE:x:0::5d5c|",
+        "MATCHSTATE:0:0:r100:5d5c|",
+        "MATCHSTATE:0:0:cc/:5d5c|",
+        "MATCHSTATE:0:0::5d5c|5d5c|",
+        "MATCHSTATE:0:0::|5d5c",
+        "MATCHSTATE:0:0::5d5x|",
+    ):
         with pytest.raises(ProtocolError):
             parse_matchstate(bad, 2)
 
@@ -135,7 +152,9 @@ def test_dealer_reproduces_acpc_trace_and_log(tmp_path):
     result, clients = run_match(dealer, [ScriptPlayer(lg.hands), ScriptPlayer(lg.hands)], game)
     assert result.errors == [] and all(c.errors == [] for c in clients)
     assert result.transcript == read_actions_trace(ACPC / "2p.limit.h1000.r0.actions.log")
-    logged = [l for l in (ACPC / "2p.limit.h1000.r0.log").read_text().splitlines() if l.startswith(("STATE:", "SCORE:"))]
+    logged = [
+        l for l in (ACPC / "2p.limit.h1000.r0.log").read_text().splitlines() if l.startswith(("STATE:", "SCORE:"))
+    ]
     ours = [l for l in out.read_text().splitlines() if l.startswith(("STATE:", "SCORE:"))]
     assert ours == logged
     assert [c.hands_played for c in clients] == [1000, 1000]
@@ -149,7 +168,9 @@ def test_dealer_reproduces_3p_log(tmp_path):
     dealer = AcpcDealer(game, 1000, deals=lambda h: (lg.hands[h].hole_cards, lg.hands[h].board))
     result, clients = run_match(dealer, [ScriptPlayer(lg.hands) for _ in range(3)], game)
     assert result.errors == []
-    assert result.states == [l for l in (ACPC / "3p.limit.h1000.r0.log").read_text().splitlines() if l.startswith("STATE:")]
+    assert result.states == [
+        l for l in (ACPC / "3p.limit.h1000.r0.log").read_text().splitlines() if l.startswith("STATE:")
+    ]
     assert result.score_line == "SCORE:-4330|625|3705:p1|p2|p3"
 
 
@@ -320,15 +341,26 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
     env = dict(os.environ)
     loki = [sys.executable, "-c", "from loki.cli import app; app()"]
     log = tmp_path / "m.log"
-    dealer = subprocess.Popen(loki + ["dealer", "--players", str(n), "--hands", "5", "--log", str(log),
-                                      "--t-connect", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, env=env)
+    dealer = subprocess.Popen(
+        loki + ["dealer", "--players", str(n), "--hands", "5", "--log", str(log), "--t-connect", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         ports = dealer.stdout.readline().split()
         assert len(ports) == n
-        clients = [subprocess.Popen(loki + ["acpc", "127.0.0.1", p, "--players", str(n), "--player", "calling",
-                                            "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True, env=env) for p in ports]
+        clients = [
+            subprocess.Popen(
+                loki + ["acpc", "127.0.0.1", p, "--players", str(n), "--player", "calling", "--timeout", "60"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+            for p in ports
+        ]
         outs = [c.communicate(timeout=120) for c in clients]
         assert all(c.returncode == 0 for c in clients), outs
         assert all("5 hands" in o for o, _ in outs)

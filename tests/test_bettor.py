@@ -106,7 +106,12 @@ def test_semi_bluff():
     # continuation on a later street while nobody bets
     s2 = spot(street=2, pot=80.0, bet_size=20.0, semi_bluffing=True)
     assert decide(hv(0.3, ppot=0.0), s2).rule == "semi-bluff continuation"
-    assert decide(hv(0.2, ppot=0.0), spot(street=2, pot=80, bet_size=20, to_call=20, bets_this_round=1, semi_bluffing=True)).action is F
+    assert (
+        decide(
+            hv(0.2, ppot=0.0), spot(street=2, pot=80, bet_size=20, to_call=20, bets_this_round=1, semi_bluffing=True)
+        ).action
+        is F
+    )
 
 
 def test_showdown_odds_turn():
@@ -135,7 +140,12 @@ def test_aggressive_pot_odds_raise():
     d = decide(hv(0.7, ppot=0.2), s, cfg)
     assert (d.action, d.rule) == (R, "make1 (aggressive raise)")
     assert decide(hv(0.6, ppot=0.2), s, cfg).rule == "make1"
-    assert decide(hv(0.7, ppot=0.2), spot(pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1, can_raise=False), cfg).action is C
+    assert (
+        decide(
+            hv(0.7, ppot=0.2), spot(pot=20.0, to_call=4.0, bet_size=4.0, bets_this_round=1, can_raise=False), cfg
+        ).action
+        is C
+    )
     # facing two bets without money in, Make1 passes the hand on; the pot-odds call raises above 0.65
     d = decide(hv(0.7, ppot=0.5), spot(pot=60.0, to_call=20.0, bets_this_round=2), cfg)
     assert (d.action, d.rule) == (R, "pot odds (aggressive raise)")

@@ -34,8 +34,21 @@ BROADWAY = "AsKdQhJcTs"  # rainbow broadway: every player plays the board (no fl
 
 def snapshot(s):
     return (
-        s.history, s.committed, s.total_committed, s.stacks, s.folded, s.all_in, s.current_player,
-        s.legal_actions(), len(s.events), s.round, s.board, s.pot, s.bets_this_round, s.is_terminal, repr(s),
+        s.history,
+        s.committed,
+        s.total_committed,
+        s.stacks,
+        s.folded,
+        s.all_in,
+        s.current_player,
+        s.legal_actions(),
+        len(s.events),
+        s.round,
+        s.board,
+        s.pot,
+        s.bets_this_round,
+        s.is_terminal,
+        repr(s),
     )
 
 
@@ -45,12 +58,28 @@ def snapshot(s):
 
 def test_config_defaults_and_validation():
     c = GameConfig()
-    assert (c.n_players, c.small_bet, c.big_bet, c.small_blind, c.big_blind, c.max_bets, c.stacks) == (2, 10, 20, 5, 10, 4, None)
+    assert (c.n_players, c.small_bet, c.big_bet, c.small_blind, c.big_blind, c.max_bets, c.stacks) == (
+        2,
+        10,
+        20,
+        5,
+        10,
+        4,
+        None,
+    )
     assert c.bet_sizes == (10, 10, 20, 20) and c.raise_caps == (3, 4, 4, 4)
     assert GameConfig(n_players=3, stacks=50).stacks == (50, 50, 50)
-    for bad in (dict(n_players=1), dict(n_players=11), dict(small_bet=0), dict(small_blind=20),
-                dict(max_bets=0), dict(stacks=0), dict(n_players=3, stacks=(10, 10)), dict(odd_chip="random"),
-                dict(n_players=2.5)):
+    for bad in (
+        dict(n_players=1),
+        dict(n_players=11),
+        dict(small_bet=0),
+        dict(small_blind=20),
+        dict(max_bets=0),
+        dict(stacks=0),
+        dict(n_players=3, stacks=(10, 10)),
+        dict(odd_chip="random"),
+        dict(n_players=2.5),
+    ):
         with pytest.raises(ValueError, match="GameConfig"):
             GameConfig(**bad)
 
@@ -191,7 +220,7 @@ def test_payoffs_not_ready():
 
 def test_showdown_best_hand_wins():
     s = new_hand(GameConfig(n_players=2), button=0, hole_cards=["AhAd", "7c2d"], board="AsKd9h4c3s")
-    s.apply_many("cc" "cc" "rc" "cc")
+    s.apply_many("ccccrccc")
     assert s.payoffs == (30, -30) and s.went_to_showdown
     assert s.history == "cc/cc/rc/cc"
     ranks = s.showdown_ranks
@@ -259,8 +288,18 @@ def test_uncalled_chips_returned_and_runout():
     assert s.total_committed == (15, 15) and s.board == tuple(parse_cards("Qs9h8c4d3s"))
     assert s.payoffs == (15, -15)
     kinds = [type(e).__name__ for e in s.events]
-    assert kinds == ["HandStarted", "BlindPosted", "BlindPosted", "ActionTaken", "ActionTaken",
-                     "BoardDealt", "BoardDealt", "BoardDealt", "Showdown", "HandEnded"]
+    assert kinds == [
+        "HandStarted",
+        "BlindPosted",
+        "BlindPosted",
+        "ActionTaken",
+        "ActionTaken",
+        "BoardDealt",
+        "BoardDealt",
+        "BoardDealt",
+        "Showdown",
+        "HandEnded",
+    ]
 
 
 def test_blind_all_in():
@@ -374,8 +413,15 @@ def test_repr():
 def _pokerkit_state(cfg: GameConfig, stacks):
     pk = pytest.importorskip("pokerkit")
     A = pk.Automation
-    autos = (A.ANTE_POSTING, A.BET_COLLECTION, A.BLIND_OR_STRADDLE_POSTING, A.HOLE_CARDS_SHOWING_OR_MUCKING,
-             A.HAND_KILLING, A.CHIPS_PUSHING, A.CHIPS_PULLING)
+    autos = (
+        A.ANTE_POSTING,
+        A.BET_COLLECTION,
+        A.BLIND_OR_STRADDLE_POSTING,
+        A.HOLE_CARDS_SHOWING_OR_MUCKING,
+        A.HAND_KILLING,
+        A.CHIPS_PUSHING,
+        A.CHIPS_PULLING,
+    )
     # pokerkit's FixedLimitTexasHoldem allows 4 raises pre-flop: build the streets ourselves
     streets = (
         pk.Street(False, (False, False), 0, False, pk.Opening.POSITION, cfg.small_bet, cfg.max_bets - 1),
@@ -383,8 +429,20 @@ def _pokerkit_state(cfg: GameConfig, stacks):
         pk.Street(True, (), 1, False, pk.Opening.POSITION, cfg.big_bet, cfg.max_bets),
         pk.Street(True, (), 1, False, pk.Opening.POSITION, cfg.big_bet, cfg.max_bets),
     )
-    return pk.State(autos, pk.Deck.STANDARD, (pk.StandardHighHand,), streets, pk.BettingStructure.FIXED_LIMIT,
-                    True, 0, (cfg.small_blind, cfg.big_blind), 0, stacks, cfg.n_players, mode=pk.Mode.TOURNAMENT)
+    return pk.State(
+        autos,
+        pk.Deck.STANDARD,
+        (pk.StandardHighHand,),
+        streets,
+        pk.BettingStructure.FIXED_LIMIT,
+        True,
+        0,
+        (cfg.small_blind, cfg.big_blind),
+        0,
+        stacks,
+        cfg.n_players,
+        mode=pk.Mode.TOURNAMENT,
+    )
 
 
 def _pk_legal(pks):

@@ -245,7 +245,9 @@ def test_incremental_board_plus_holdings():
     bbits = int(np.bitwise_or.reduce(CARD_BIT[board]))
     holes = [(a, b) for a, b in itertools.combinations(range(52), 2) if a not in board and b not in board]
     assert len(holes) == 1081
-    inc = [rank_from_key(bkey + int(CARD_KEY[a] + CARD_KEY[b]), bbits | int(CARD_BIT[a] | CARD_BIT[b])) for a, b in holes]
+    inc = [
+        rank_from_key(bkey + int(CARD_KEY[a] + CARD_KEY[b]), bbits | int(CARD_BIT[a] | CARD_BIT[b])) for a, b in holes
+    ]
     full = E.rank_batch(np.array([list(h) + board for h in holes]))
     np.testing.assert_array_equal(inc, full)
 

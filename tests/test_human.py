@@ -7,7 +7,7 @@ import itertools
 from rich.console import Console
 from typer.testing import CliRunner
 
-from loki.engine import CALL, FOLD, RAISE, GameConfig
+from loki.engine import GameConfig
 from loki.io.phh import read_phh
 from loki.players.human import HumanPlayer, play_human_session
 from loki.table import play_hand
@@ -51,8 +51,15 @@ def test_fold_when_free_is_refused():
 def test_session_summary_and_phh(tmp_path):
     answers = itertools.chain(["raise", "c", "fold"], itertools.cycle(["c"]))
     con = Console(record=True, width=120)
-    s = play_human_session(5, 4, seed=3, opponent_type="random", input_fn=lambda p: next(answers),
-                           console=con, phh_path=tmp_path / "s.phhs")
+    s = play_human_session(
+        5,
+        4,
+        seed=3,
+        opponent_type="random",
+        input_fn=lambda p: next(answers),
+        console=con,
+        phh_path=tmp_path / "s.phhs",
+    )
     assert s.hands == 4 and len(s.chips) == 6 and abs(sum(s.chips)) < 1e-9
     assert s.sb_per_hand[0] == s.chips[0] / 10 / 4
     text = con.export_text()
@@ -71,13 +78,19 @@ def test_quit_and_cli(tmp_path):
     from loki.cli import app
 
     out = tmp_path / "cli.phhs"
-    r = CliRunner().invoke(app, ["play", "--opponents", "2", "--hands", "3", "--seed", "2", "--opponent-type", "loki1",
-                                 "--phh", str(out)], input="c\n" * 200)
+    r = CliRunner().invoke(
+        app,
+        ["play", "--opponents", "2", "--hands", "3", "--seed", "2", "--opponent-type", "loki1", "--phh", str(out)],
+        input="c\n" * 200,
+    )
     assert r.exit_code == 0, r.output
     assert "session: 3 hands" in r.output and out.exists()
     # end of input quits cleanly
-    r = CliRunner().invoke(app, ["play", "--opponents", "1", "--hands", "50", "--opponent-type", "calling",
-                                 "--phh", str(tmp_path / "e.phhs")], input="c\n")
+    r = CliRunner().invoke(
+        app,
+        ["play", "--opponents", "1", "--hands", "50", "--opponent-type", "calling", "--phh", str(tmp_path / "e.phhs")],
+        input="c\n",
+    )
     assert r.exit_code == 0 and "session ended" in r.output
 
 
@@ -88,13 +101,15 @@ def test_bad_phh_path_is_refused_before_the_session(tmp_path, monkeypatch):
 
     asked = []
     with pytest.raises(ValueError, match="does not exist"):
-        play_human_session(1, 2, input_fn=lambda p: asked.append(p) or "c", console=Console(record=True),
-                           phh_path="/proc/nope/s.phhs")
+        play_human_session(
+            1, 2, input_fn=lambda p: asked.append(p) or "c", console=Console(record=True), phh_path="/proc/nope/s.phhs"
+        )
     assert asked == []  # no hand was dealt
     with pytest.raises(ValueError, match="is a directory"):
         play_human_session(1, 2, input_fn=lambda p: "c", console=Console(record=True), phh_path=tmp_path)
-    r = CliRunner().invoke(app, ["play", "--opponents", "1", "--hands", "2", "--phh", "/proc/nope/s.phhs"],
-                           input="c\n" * 50)
+    r = CliRunner().invoke(
+        app, ["play", "--opponents", "1", "--hands", "2", "--phh", "/proc/nope/s.phhs"], input="c\n" * 50
+    )
     assert r.exit_code == 2 and "error: --phh /proc/nope/s.phhs" in r.output and "Traceback" not in r.output
     assert "your cards" not in r.output
     r = CliRunner().invoke(app, ["play", "--seed", "-1"], input="q\n")
@@ -130,6 +145,5 @@ def test_hands_kept_if_the_file_fails_at_the_end(tmp_path, monkeypatch):
     monkeypatch.setattr(phh, "write_phh", flaky)
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path))
     con = Console(record=True, width=200)
-    play_human_session(1, 1, opponent_type="calling", input_fn=lambda p: "c", console=con,
-                       phh_path=tmp_path / "s.phhs")
+    play_human_session(1, 1, opponent_type="calling", input_fn=lambda p: "c", console=con, phh_path=tmp_path / "s.phhs")
     assert "cannot write" in con.export_text() and len(read_phh(calls[1])) == 1

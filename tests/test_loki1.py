@@ -95,11 +95,16 @@ def test_styles_and_registry():
         Loki1Config(tightness="medium")
 
 
-@pytest.mark.parametrize("spec, needle", [("random:whatever", "unknown option 'whatever'"),
-                                          ("calling:zz", "unknown option 'zz'"),
-                                          ("Calling:", "unknown option ''"),
-                                          ("loki1:TA:LA", "unknown Loki-1 style"),
-                                          ("", "non-empty")])
+@pytest.mark.parametrize(
+    "spec, needle",
+    [
+        ("random:whatever", "unknown option 'whatever'"),
+        ("calling:zz", "unknown option 'zz'"),
+        ("Calling:", "unknown option ''"),
+        ("loki1:TA:LA", "unknown Loki-1 style"),
+        ("", "non-empty"),
+    ],
+)
 def test_registry_rejects_unknown_options(spec, needle):
     with pytest.raises(ValueError, match=needle) as ei:
         make_player(spec)
@@ -110,6 +115,13 @@ def test_registry_rejects_unknown_options(spec, needle):
 def test_loki1_beats_random_and_calling_stations_small_sample():
     # A short, seeded sanity check (the acceptance figure over >= 5,000 hands is in BENCHMARKS.md).
     cfg = GameConfig(n_players=6)
-    players = [Loki1Player(seed=1), RandomPlayer(2), CallingStation(), Loki1Player(seed=3), RandomPlayer(4), CallingStation()]
+    players = [
+        Loki1Player(seed=1),
+        RandomPlayer(2),
+        CallingStation(),
+        Loki1Player(seed=3),
+        RandomPlayer(4),
+        CallingStation(),
+    ]
     totals = play_session(cfg, players, n_hands=600, seed=9)
     assert totals[0] + totals[3] > 0

@@ -30,19 +30,22 @@ def test_registry_specs():
     assert parse_features("rb") == frozenset("BR")
 
 
-@pytest.mark.parametrize("spec, needles", [
-    ("loki2:S:trials=abc", ["trials='abc'", "positive integer"]),
-    ("loki2:S:trials=0", ["trials='0'", "positive integer"]),
-    ("loki2:S:trials=-5", ["trials='-5'", "positive integer"]),
-    ("loki2:S:trials=", ["trials=''", "positive integer"]),
-    ("loki2:BR:trials=5", ["need feature S", "trials"]),
-    ("loki2:B:fast", ["need feature S", "fast"]),
-    ("loki2:R:cutoff=paired", ["need feature S", "cutoff"]),
-    ("loki2:S:trials=5:trials=6", ["repeated option 'trials=6'"]),
-    ("loki2:BR:LA:TC", ["unknown or repeated option 'TC'"]),
-    ("loki2:S:cutoff=maybe", ["cutoff='maybe'"]),
-    ("loki2:BX", ["'loki2:BX'", "B, R, S"]),
-])
+@pytest.mark.parametrize(
+    "spec, needles",
+    [
+        ("loki2:S:trials=abc", ["trials='abc'", "positive integer"]),
+        ("loki2:S:trials=0", ["trials='0'", "positive integer"]),
+        ("loki2:S:trials=-5", ["trials='-5'", "positive integer"]),
+        ("loki2:S:trials=", ["trials=''", "positive integer"]),
+        ("loki2:BR:trials=5", ["need feature S", "trials"]),
+        ("loki2:B:fast", ["need feature S", "fast"]),
+        ("loki2:R:cutoff=paired", ["need feature S", "cutoff"]),
+        ("loki2:S:trials=5:trials=6", ["repeated option 'trials=6'"]),
+        ("loki2:BR:LA:TC", ["unknown or repeated option 'TC'"]),
+        ("loki2:S:cutoff=maybe", ["cutoff='maybe'"]),
+        ("loki2:BX", ["'loki2:BX'", "B, R, S"]),
+    ],
+)
 def test_loki2_spec_errors_name_the_option(spec, needles):
     with pytest.raises(ValueError) as ei:
         make_player(spec)
@@ -80,8 +83,12 @@ def test_feature_r_reweights_in_the_opponents_situation():
 
 def _session(spec: str, n_hands: int, seed: int):
     cfg = GameConfig(n_players=10)
-    players = [make_player(spec, seed=100 + i) if i in (2, 7) else make_player(("loki1", "loki1:TC", "loki1:LA")[i % 3], seed=i)
-               for i in range(10)]
+    players = [
+        make_player(spec, seed=100 + i)
+        if i in (2, 7)
+        else make_player(("loki1", "loki1:TC", "loki1:LA")[i % 3], seed=i)
+        for i in range(10)
+    ]
     totals = play_session(cfg, players, n_hands=n_hands, seed=seed)
     return players, totals
 

@@ -142,9 +142,11 @@ def test_ir_tables_checks_the_output_before_rolling_out(tmp_path, monkeypatch):
     # a folder, a file under a file, a negative seed: one-line errors, no roll-out
     blocker = tmp_path / "afile"
     blocker.write_text("x")
-    for args, needle in [(["--out", str(tmp_path)], "is a folder"),
-                         (["--out", str(blocker / "ir.csv")], "cannot write the output"),
-                         (["--seed", "-5", "--out", str(tmp_path / "x.csv")], "--seed")]:
+    for args, needle in [
+        (["--out", str(tmp_path)], "is a folder"),
+        (["--out", str(blocker / "ir.csv")], "cannot write the output"),
+        (["--seed", "-5", "--out", str(tmp_path / "x.csv")], "--seed"),
+    ]:
         r = runner.invoke(app, ["ir-tables", "--samples", "100", *args])
         assert r.exit_code == 2, r.output
         assert needle in r.output and "Traceback" not in r.output

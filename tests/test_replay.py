@@ -129,22 +129,41 @@ def _acpc_lines(n_hands: int, n: int = 2, seed: int = 5) -> list[str]:
     out = []
     for h in range(n_hands):
         cards = rng.permutation(52)[: 2 * n + 5]
-        holes = [format_cards(cards[2 * i: 2 * i + 2]) for i in range(n)]
-        board = format_cards(cards[2 * n:])
+        holes = [format_cards(cards[2 * i : 2 * i + 2]) for i in range(n)]
+        board = format_cards(cards[2 * n :])
         s = new_hand(g.config, g.button, hole_cards=holes, board=board)
         while not s.is_terminal:
             legal = s.legal_actions()
             s.apply(legal[int(rng.integers(len(legal)))] if rng.random() < 0.3 else legal[min(1, len(legal) - 1)])
-        out.append(format_state_line(HandRecord(h, g.config, g.button, tuple(holes), board, s.history,
-                                                tuple(s.payoffs), tuple(f"p{(i + h) % n + 1}" for i in range(n)))))
+        out.append(
+            format_state_line(
+                HandRecord(
+                    h,
+                    g.config,
+                    g.button,
+                    tuple(holes),
+                    board,
+                    s.history,
+                    tuple(s.payoffs),
+                    tuple(f"p{(i + h) % n + 1}" for i in range(n)),
+                )
+            )
+        )
     return out
 
 
 def test_acpc_log_misplaced_slash_bad_letter_and_garbage(tmp_path):
     line = "STATE:17:{}:5d5c|9hQd/8dAs8s/4h/6d:20|-20:p1|p2"
     f = tmp_path / "m.log"
-    f.write_text(line.format("rc/crc/cc/cc") + "\nsome garbage\n" + line.format("rcc/c/cc/cc") + "\n"
-                 + line.format("rc/cr9/cc/cc") + "\n" + "STATE:x\n")
+    f.write_text(
+        line.format("rc/crc/cc/cc")
+        + "\nsome garbage\n"
+        + line.format("rcc/c/cc/cc")
+        + "\n"
+        + line.format("rc/cr9/cc/cc")
+        + "\n"
+        + "STATE:x\n"
+    )
     with pytest.raises(ValueError, match=r"m.log:5: malformed STATE"):
         read_acpc_log(f)
     lg = read_acpc_log(f, strict=False)
@@ -198,8 +217,7 @@ def test_replay_skips_bad_hands_and_lists_them(tmp_path, monkeypatch):
     assert f"{log}:21: ignored line" in out and (tmp_path / "h.svg").exists()
 
 
-@pytest.mark.parametrize("plot,msg", [("/proc/nope/p.png", "does not exist"), ("p.txt", ".png, .pdf, .svg"),
-                                      (".", "")])
+@pytest.mark.parametrize("plot,msg", [("/proc/nope/p.png", "does not exist"), ("p.txt", ".png, .pdf, .svg"), (".", "")])
 def test_replay_bad_plot_refused_before_replaying(tmp_path, monkeypatch, plot, msg):
     import loki.replay
     from loki.cli import app
@@ -225,23 +243,26 @@ actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'p2 cbr 20', 'p1 cc', 'd db 8s4h6d', 
 """
 
 
-@pytest.mark.parametrize("old,new,msg", [
-    (None, None, None),
-    ("'p2 cbr 20'", "'p1 f'", r"action 3 'p1 f': p2 is to act, not p1"),
-    ("d dh p1 5d5c", "d dh p0 5d5c", r"action 1 'd dh p0 5d5c': player 'p0' is not one of p1..p2"),
-    ("d dh p2 9hQd", "d dh p3 9hQd", r"action 2 'd dh p3 9hQd': player 'p3'"),
-    ("d dh p1 5d5c", "d dh p1", r"action 1 'd dh p1': expected 'd dh pK CARDS'"),
-    ("d dh p1 5d5c", "d dh pX 5d5c", r"player 'pX'"),
-    ("d dh p1 5d5c", "d dh p1 5d5x", r"expected 'd dh pK CARDS'"),
-    ("p2 cbr 20", "p2 cbr 35", r"action 3 'p2 cbr 35': fixed-limit bet/raise to 20 expected"),
-    ("p2 cbr 10", "p2 cbr 20", r"action 7 'p2 cbr 20': fixed-limit bet/raise to 10 expected"),
-    ("p2 cbr 20", "p2 zz", r"action 3 'p2 zz'"),
-    ("'p1 cc', 'd db 8s4h6d'", "'d db 8s4h6d', 'p1 cc'", "board dealt before the betting round is over"),
-    ("'FT'", "'NT'", r"hand 0: PHH variant 'NT'"),
-    ("small_bet = 10\n", "", "bad or missing game fields"),
-    ("actions", "actionz", "missing or unknown fields"),
-    ("antes = [0, 0]", "antes = [0, ", "not valid PHH/TOML"),
-])
+@pytest.mark.parametrize(
+    "old,new,msg",
+    [
+        (None, None, None),
+        ("'p2 cbr 20'", "'p1 f'", r"action 3 'p1 f': p2 is to act, not p1"),
+        ("d dh p1 5d5c", "d dh p0 5d5c", r"action 1 'd dh p0 5d5c': player 'p0' is not one of p1..p2"),
+        ("d dh p2 9hQd", "d dh p3 9hQd", r"action 2 'd dh p3 9hQd': player 'p3'"),
+        ("d dh p1 5d5c", "d dh p1", r"action 1 'd dh p1': expected 'd dh pK CARDS'"),
+        ("d dh p1 5d5c", "d dh pX 5d5c", r"player 'pX'"),
+        ("d dh p1 5d5c", "d dh p1 5d5x", r"expected 'd dh pK CARDS'"),
+        ("p2 cbr 20", "p2 cbr 35", r"action 3 'p2 cbr 35': fixed-limit bet/raise to 20 expected"),
+        ("p2 cbr 10", "p2 cbr 20", r"action 7 'p2 cbr 20': fixed-limit bet/raise to 10 expected"),
+        ("p2 cbr 20", "p2 zz", r"action 3 'p2 zz'"),
+        ("'p1 cc', 'd db 8s4h6d'", "'d db 8s4h6d', 'p1 cc'", "board dealt before the betting round is over"),
+        ("'FT'", "'NT'", r"hand 0: PHH variant 'NT'"),
+        ("small_bet = 10\n", "", "bad or missing game fields"),
+        ("actions", "actionz", "missing or unknown fields"),
+        ("antes = [0, 0]", "antes = [0, ", "not valid PHH/TOML"),
+    ],
+)
 def test_phh_bad_hands_named(tmp_path, old, new, msg):
     f = tmp_path / "h.phh"
     f.write_text(PHH_HAND if old is None else PHH_HAND.replace(old, new))

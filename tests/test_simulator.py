@@ -26,10 +26,19 @@ def spot2(hole, board, opp_w, *, me=1, pot=100.0, round_bets=(20.0, 0.0), acted=
     weights = np.ones((m, N_HOLDINGS))
     weights[1 - me] = opp_w
     return SimSpot(
-        hole=tuple(parse_cards(hole)), board=tuple(parse_cards(board)), me=me,
-        active=np.ones(m, bool), round_bets=np.array(round_bets, float), acted=np.array(acted, bool),
-        vol_in=np.array(acted, bool), weights=weights, pot=pot, bets_this_round=bets,
-        bet_sizes=(10.0, 10.0, 20.0, 20.0), **kw)
+        hole=tuple(parse_cards(hole)),
+        board=tuple(parse_cards(board)),
+        me=me,
+        active=np.ones(m, bool),
+        round_bets=np.array(round_bets, float),
+        acted=np.array(acted, bool),
+        vol_in=np.array(acted, bool),
+        weights=weights,
+        pot=pot,
+        bets_this_round=bets,
+        bet_sizes=(10.0, 10.0, 20.0, 20.0),
+        **kw,
+    )
 
 
 AC = SimConfig(trials=200, cutoff="none", always_call=True)
@@ -62,10 +71,19 @@ def test_three_way_always_call_exact():
     w = np.ones((m, N_HOLDINGS))
     w[0] = one_hot("AsAc")
     w[1] = one_hot("KsKc")
-    s = SimSpot(tuple(parse_cards("QdQh")), tuple(parse_cards("2c7d9hTs3h")), me=2, active=np.ones(3, bool),
-                round_bets=np.array([20.0, 0.0, 0.0]), acted=np.array([True, False, False]),
-                vol_in=np.array([True, False, False]), weights=w, pot=100.0, bets_this_round=1,
-                bet_sizes=(10, 10, 20, 20))
+    s = SimSpot(
+        tuple(parse_cards("QdQh")),
+        tuple(parse_cards("2c7d9hTs3h")),
+        me=2,
+        active=np.ones(3, bool),
+        round_bets=np.array([20.0, 0.0, 0.0]),
+        acted=np.array([True, False, False]),
+        vol_in=np.array([True, False, False]),
+        weights=w,
+        pot=100.0,
+        bets_this_round=1,
+        bet_sizes=(10, 10, 20, 20),
+    )
     r = simulate(s, AC, seed=0)
     assert r.ev_call == -20.0 and r.ev_raise == -40.0
 
@@ -124,8 +142,9 @@ def test_turn_always_call_converges_to_enumeration():
     pot, to_call, bet = 100.0, 20.0, 20.0
     ec, er = _brute_turn_always_call(hole, board, w, pot, to_call, bet)
     s = spot2("AhJd", "Jh8h3c2s", w, pot=pot)
-    r, (oc, orr, _) = simulate(s, SimConfig(trials=20000, cutoff="none", always_call=True, check_every=2000),
-                               seed=11, return_samples=True)
+    r, (oc, orr, _) = simulate(
+        s, SimConfig(trials=20000, cutoff="none", always_call=True, check_every=2000), seed=11, return_samples=True
+    )
     se_c, se_r = oc.std() / np.sqrt(len(oc)), orr.std() / np.sqrt(len(orr))
     assert abs(r.ev_call - ec) < 4 * se_c + 1e-9
     assert abs(r.ev_raise - er) < 4 * se_r + 1e-9
@@ -148,11 +167,22 @@ def test_two_opponents_river_converges_to_python_monte_carlo():
     w = np.ones((m, N_HOLDINGS))
     for p in (0, 1):
         w[p] = rng.uniform(0.01, 1.0, N_HOLDINGS) ** 3
-    s = SimSpot(tuple(hole), tuple(board), me=2, active=np.ones(3, bool), round_bets=np.zeros(3),
-                acted=np.array([True, True, False]), vol_in=np.zeros(3, bool), weights=w, pot=60.0,
-                bets_this_round=0, bet_sizes=(10, 10, 20, 20))
-    r, (oc, _, _) = simulate(s, SimConfig(trials=6000, cutoff="none", always_call=True, check_every=1000),
-                             seed=4, return_samples=True)
+    s = SimSpot(
+        tuple(hole),
+        tuple(board),
+        me=2,
+        active=np.ones(3, bool),
+        round_bets=np.zeros(3),
+        acted=np.array([True, True, False]),
+        vol_in=np.zeros(3, bool),
+        weights=w,
+        pot=60.0,
+        bets_this_round=0,
+        bet_sizes=(10, 10, 20, 20),
+    )
+    r, (oc, _, _) = simulate(
+        s, SimConfig(trials=6000, cutoff="none", always_call=True, check_every=1000), seed=4, return_samples=True
+    )
     # Python: sequential roulette with card removal
     n_py = 3000
     out = np.empty(n_py)
@@ -180,12 +210,23 @@ def test_sampled_holdings_follow_weights_chi_square_and_never_share_cards():
     w[0, sup0] = rng.uniform(0.1, 1.0, 25)
     w[1, sup1] = rng.uniform(0.1, 1.0, 25)
     w[2] = 1.0
-    s = SimSpot(tuple(hole), tuple(board), me=2, active=np.ones(3, bool), round_bets=np.zeros(3),
-                acted=np.array([True, True, False]), vol_in=np.zeros(3, bool), weights=w, pot=30.0,
-                bets_this_round=0, bet_sizes=(10, 10, 20, 20))
+    s = SimSpot(
+        tuple(hole),
+        tuple(board),
+        me=2,
+        active=np.ones(3, bool),
+        round_bets=np.zeros(3),
+        acted=np.array([True, True, False]),
+        vol_in=np.zeros(3, bool),
+        weights=w,
+        pot=30.0,
+        bets_this_round=0,
+        bet_sizes=(10, 10, 20, 20),
+    )
     n = 8000
-    _, (_, _, holes) = simulate(s, SimConfig(trials=n, cutoff="none", always_call=True, check_every=n),
-                                seed=7, return_samples=True)
+    _, (_, _, holes) = simulate(
+        s, SimConfig(trials=n, cutoff="none", always_call=True, check_every=n), seed=7, return_samples=True
+    )
     dead = set(hole) | set(board)
     live = np.array([not (int(a) in dead or int(b) in dead) for a, b in HOLDING_CARDS])
     # first opponent: ∝ its weights over holdings that miss our cards and the board

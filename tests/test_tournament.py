@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -13,7 +12,6 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -86,8 +84,15 @@ def test_every_player_holds_every_hole_card_set_once_with_identical_cards(monkey
         return st
 
     monkeypatch.setattr(loki.table, "play_hand", spy)
-    cfg = config_from_dict({"name": "x", "deals": 3, "block_deals": 2, "histories": False,
-                            "players": [{"type": "random", "count": n - 1}, {"type": "calling"}]})
+    cfg = config_from_dict(
+        {
+            "name": "x",
+            "deals": 3,
+            "block_deals": 2,
+            "histories": False,
+            "players": [{"type": "random", "count": n - 1}, {"type": "calling"}],
+        }
+    )
     names = [s.name for s in cfg.seats]
     run_tournament(cfg, workers=1)
     assert len(calls) == 3 * n
@@ -117,8 +122,15 @@ def test_same_result_whatever_the_number_of_workers():
 
 
 def test_loki1_blocks_are_reproducible():
-    cfg = config_from_dict({"name": "l1", "deals": 2, "block_deals": 1, "histories": False,
-                            "players": [{"type": "loki1", "count": 2}, {"type": "loki1:LA"}]})
+    cfg = config_from_dict(
+        {
+            "name": "l1",
+            "deals": 2,
+            "block_deals": 1,
+            "histories": False,
+            "players": [{"type": "loki1", "count": 2}, {"type": "loki1:LA"}],
+        }
+    )
     a = play_block(cfg, 1)
     b = play_block(cfg.to_dict(), 1)
     assert a["chips"] == b["chips"] and a["counters"] == b["counters"]
@@ -189,7 +201,7 @@ def test_presets_ship_and_parse():
         ('deals = 5\n[[players]]\ntype = "random"\ncount = 11\n', "11 players"),
         ('deals = -4\n[[players]]\ntype = "random"\ncount = 3\n', "deals"),
         ('deals = 5\n[[players]\ntype = "random"\n', "malformed TOML"),
-        ('deals = 5\nplayers = 3\n', "no players"),
+        ("deals = 5\nplayers = 3\n", "no players"),
         ('deals = 5\nspeed = 3\n[[players]]\ntype = "random"\ncount = 3\n', "speed"),
         ('[[players]]\ntype = "random"\ncount = 3\n[[compare]]\nenhanced = ["x"]\ncontrol = ["random"]\n', "'x'"),
     ],
@@ -345,8 +357,12 @@ def test_dask_local_cluster_gives_the_same_result(processes):
     ref = run_tournament(cfg, workers=1)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=processes,
-                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        with (
+            distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=processes, dashboard_address=None
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
             run = run_tournament(cfg, executor=client.get_executor())
     assert run.chips == ref.chips and run.counters == ref.counters
 
@@ -368,8 +384,12 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
         def begin_hand(self, seat, config, hole_cards, button):
             super().begin_hand(seat, config, hole_cards, button)
             # the first time a model is met, remember who sat there; later it must be the same player
-            seen.append(all(self.about.setdefault(id(m), current["table"][s]) == current["table"][s]
-                            for s, m in self.models.items()))
+            seen.append(
+                all(
+                    self.about.setdefault(id(m), current["table"][s]) == current["table"][s]
+                    for s, m in self.models.items()
+                )
+            )
             assert seat not in self.models and len(self.models) == config.n_players - 1
 
     monkeypatch.setitem(PLAYER_KINDS, "tracker", lambda opts, seed, name: Tracker(seed, name))
@@ -380,8 +400,15 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
         return real(config, players, *a, **k)
 
     monkeypatch.setattr(loki.table, "play_hand", spy)
-    cfg = config_from_dict({"name": "m", "deals": 3, "block_deals": 3, "histories": False,
-                            "players": [{"type": "tracker", "count": 4}, {"type": "calling"}, {"type": "random"}]})
+    cfg = config_from_dict(
+        {
+            "name": "m",
+            "deals": 3,
+            "block_deals": 3,
+            "histories": False,
+            "players": [{"type": "tracker", "count": 4}, {"type": "calling"}, {"type": "random"}],
+        }
+    )
     run_tournament(cfg, workers=1)
     assert len(seen) == 4 * 3 * 6 and all(seen)
 
@@ -401,8 +428,9 @@ def test_reseat_is_called_with_the_seat_mapping(monkeypatch):
             log.append(("reseat", self.name, mapping))
 
     monkeypatch.setitem(PLAYER_KINDS, "mover", lambda opts, seed, name: Mover(seed, name))
-    cfg = config_from_dict({"name": "m", "deals": 2, "block_deals": 2, "histories": False,
-                            "players": [{"type": "mover", "count": 3}]})
+    cfg = config_from_dict(
+        {"name": "m", "deals": 2, "block_deals": 2, "histories": False, "players": [{"type": "mover", "count": 3}]}
+    )
     run_tournament(cfg, workers=1)
     seat, expected = {}, {}
     moves = 0
@@ -415,9 +443,18 @@ def test_reseat_is_called_with_the_seat_mapping(monkeypatch):
             expected[name] = x[seat[name]]
             moves += 1
     assert moves == 3 * (2 * 3 - 1)  # every player, at each of the 5 changes of seating in 6 hands
+
+
 def test_histories_need_four_bets_a_round(tmp_path):
-    cfg = config_from_dict({"name": "b", "deals": 2, "block_deals": 1, "game": {"max_bets": 3},
-                            "players": [{"type": "random", "count": 3}]})
+    cfg = config_from_dict(
+        {
+            "name": "b",
+            "deals": 2,
+            "block_deals": 1,
+            "game": {"max_bets": 3},
+            "players": [{"type": "random", "count": 3}],
+        }
+    )
     with pytest.raises(TournamentConfigError, match="max_bets = 4"):
         run_tournament(cfg, workers=1, out=tmp_path / "o")
     assert run_tournament(cfg.with_overrides(histories=False), workers=1, out=tmp_path / "p").played_blocks == 2
@@ -446,12 +483,21 @@ def _lines(j):
         (lambda ls: ls[:2] + [b"[1,2]\n"] + ls[2:], "line 3: expected a JSON object, got list"),
         (lambda ls: ls[:1] + [b'{"kind":"block"}\n'] + ls[1:], "line 2: block record without 'block'"),
         (lambda ls: ls[:1] + [ls[1].replace(b'"hands"', b'"hans"')] + ls[2:], "line 2: block record without 'hands'"),
-        (lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":"0"')] + ls[2:], "line 2: 'block' must be an integer"),
-        (lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":7')] + ls[2:], "line 2: 'block' = 7 must be in [0, 3]"),
+        (
+            lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":"0"')] + ls[2:],
+            "line 2: 'block' must be an integer",
+        ),
+        (
+            lambda ls: ls[:1] + [ls[1].replace(b'"block":0', b'"block":7')] + ls[2:],
+            "line 2: 'block' = 7 must be in [0, 3]",
+        ),
         (lambda ls: ls[:2] + [ls[1]] + ls[2:], "line 3: block 0 appears twice"),
         (lambda ls: ls[:2] + [b"this is not json\n"] + ls[2:], "line 3: not a JSON line"),
         (lambda ls: ls[1:], "line 1: expected the header"),
-        (lambda ls: ls[:1] + [ls[1].replace(b'"chips":[[', b'"chips":[[1,')] + ls[2:], "line 2: 'chips' must be 2 deals x 5 players"),
+        (
+            lambda ls: ls[:1] + [ls[1].replace(b'"chips":[[', b'"chips":[[1,')] + ls[2:],
+            "line 2: 'chips' must be 2 deals x 5 players",
+        ),
         (lambda ls: ls + [ls[0]], "line 6: expected a block record"),
     ],
 )
@@ -499,8 +545,11 @@ def test_results_folder_that_is_a_file_or_cannot_be_made(tmp_path):
     with pytest.raises(TournamentConfigError, match="existing file"):
         run_tournament(cfg, workers=1, out=f)
     assert f.read_text() == "x"
-    for target, needle in [(f, "is an existing file"), (f / "sub", "cannot create the results folder"),
-                           (Path("/proc/loki-x"), "cannot create the results folder")]:
+    for target, needle in [
+        (f, "is an existing file"),
+        (f / "sub", "cannot create the results folder"),
+        (Path("/proc/loki-x"), "cannot create the results folder"),
+    ]:
         r = CliRunner().invoke(app, ["tournament", "--deals", "2", "--out", str(target), "--quiet", "--no-plots"])
         assert r.exit_code == 2, r.output
         assert needle in r.output and str(target) in r.output and "Traceback" not in r.output
@@ -510,8 +559,11 @@ def test_statistics_reject_bad_input_with_clear_errors():
     from loki.tournament.stats import mean_ci, per_deal_sb, t_quantile
 
     assert per_deal_sb([], 3, 10).shape == (0, 3)
-    for args, needle in [(([[1, 2]], 3, 10), "rows of 3"), (([[1, 2], [3]], 2, 10), "rows of 2"),
-                         (([[1, 2]], 2, 0), "small_bet > 0")]:
+    for args, needle in [
+        (([[1, 2]], 3, 10), "rows of 3"),
+        (([[1, 2], [3]], 2, 10), "rows of 2"),
+        (([[1, 2]], 2, 0), "small_bet > 0"),
+    ]:
         with pytest.raises(ValueError, match=needle):
             per_deal_sb(*args)
     with pytest.raises(ValueError, match="level"):

@@ -48,10 +48,18 @@ def _random_spot(rng, street=None):
     to_call = bet * float(rng.choice([1, 2, 3])) if facing else 0.0
     to_call = min(to_call, bet * bets)
     return BettingSpot(
-        street=street, pot=float(rng.uniform(15, 300)), to_call=to_call, bet_size=bet, bets_this_round=bets,
-        voluntarily_in=bool(rng.random() < 0.3), can_raise=bets < 4, first_to_act=bool(rng.random() < 0.3),
-        aggressor_behind=bool(rng.random() < 0.3), semi_bluffing=bool(rng.random() < 0.2),
-        next_bet_size=20.0 if street < 3 else 0.0)
+        street=street,
+        pot=float(rng.uniform(15, 300)),
+        to_call=to_call,
+        bet_size=bet,
+        bets_this_round=bets,
+        voluntarily_in=bool(rng.random() < 0.3),
+        can_raise=bets < 4,
+        first_to_act=bool(rng.random() < 0.3),
+        aggressor_behind=bool(rng.random() < 0.3),
+        semi_bluffing=bool(rng.random() < 0.2),
+        next_bet_size=20.0 if street < 3 else 0.0,
+    )
 
 
 def _random_config(rng, widths=True):
@@ -96,9 +104,23 @@ def test_numba_scalar_matches_numpy_vectorised():
         crf = bool(rng.random() < 0.3)
         t = triples_all(e, eh, hs_n, pp, spot, cfg, check_raise_flag=crf)
         for i in range(k):
-            f, c, r = pt_kernel(e[i], eh[i], hs_n[i], pp[i], spot.street, spot.pot, spot.to_call, spot.bet_size,
-                                spot.bets_this_round, spot.voluntarily_in, spot.can_raise, spot.next_bet_size,
-                                cfg.params(), crf, spot.semi_bluffing)
+            f, c, r = pt_kernel(
+                e[i],
+                eh[i],
+                hs_n[i],
+                pp[i],
+                spot.street,
+                spot.pot,
+                spot.to_call,
+                spot.bet_size,
+                spot.bets_this_round,
+                spot.voluntarily_in,
+                spot.can_raise,
+                spot.next_bet_size,
+                cfg.params(),
+                crf,
+                spot.semi_bluffing,
+            )
             assert np.allclose([f, c, r], t[i], atol=1e-12)
 
 

@@ -28,7 +28,7 @@ offsuit class has ``row < col`` (col = high rank).
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -158,7 +158,9 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
-            raise ValueError(f"wrong number of cards in {text!r}: got {len(cards)}, expected {' or '.join(map(str, allowed))}")
+            raise ValueError(
+                f"wrong number of cards in {text!r}: got {len(cards)}, expected {' or '.join(map(str, allowed))}"
+            )
     return cards
 
 

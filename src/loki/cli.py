@@ -27,7 +27,9 @@ def version() -> None:
 
 @app.command("ir-tables")
 def ir_tables(
-    samples: int = typer.Option(1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."),
+    samples: int = typer.Option(
+        1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."
+    ),
     seed: int = typer.Option(1999, "--seed", min=0, help="Master seed (each class derives its own)."),
     out: str = typer.Option(None, "--out", help="Output CSV (default: the shipped loki/data/income_rates.csv)."),
 ) -> None:

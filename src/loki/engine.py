@@ -58,9 +58,9 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -118,7 +118,7 @@ class Action(IntEnum):
         return "fcr"[self]
 
     @classmethod
-    def parse(cls, value: "Action | int | str") -> "Action":
+    def parse(cls, value: Action | int | str) -> Action:
         """Action from an :class:`Action`, an int 0..2, an ACPC letter or a word.
 
         Raises:
@@ -141,10 +141,21 @@ class Action(IntEnum):
 FOLD, CALL, RAISE = Action.FOLD, Action.CALL, Action.RAISE
 _ACTIONS = (FOLD, CALL, RAISE)
 _ACTION_WORDS = {
-    "f": FOLD, "fold": FOLD,
-    "c": CALL, "k": CALL, "check": CALL, "call": CALL, "check/call": CALL,
-    "r": RAISE, "b": RAISE, "bet": RAISE, "raise": RAISE, "bet/raise": RAISE,
-    "0": FOLD, "1": CALL, "2": RAISE,
+    "f": FOLD,
+    "fold": FOLD,
+    "c": CALL,
+    "k": CALL,
+    "check": CALL,
+    "call": CALL,
+    "check/call": CALL,
+    "r": RAISE,
+    "b": RAISE,
+    "bet": RAISE,
+    "raise": RAISE,
+    "bet/raise": RAISE,
+    "0": FOLD,
+    "1": CALL,
+    "2": RAISE,
 }
 _L_FCR = (FOLD, CALL, RAISE)
 _L_FC = (FOLD, CALL)
@@ -229,7 +240,9 @@ class GameConfig:
                 try:
                     st = tuple(st)
                 except TypeError:
-                    raise ValueError(f"GameConfig.stacks must be None, an int or a tuple of ints, got {self.stacks!r}") from None
+                    raise ValueError(
+                        f"GameConfig.stacks must be None, an int or a tuple of ints, got {self.stacks!r}"
+                    ) from None
             if len(st) != self.n_players:
                 raise ValueError(f"GameConfig.stacks has {len(st)} entries for {self.n_players} players")
             for v in st:
@@ -435,18 +448,56 @@ class HandState:
     """
 
     __slots__ = (
-        "config", "n", "button", "round", "_hole", "_board", "_nvis", "_bet", "_total", "_stack",
-        "_start_stacks", "_folded", "_allin", "_n_in", "_queue", "_maxbet", "_nraises",
-        "_raise_amt", "_acted", "_short", "_hist", "_events", "_terminal", "_payoffs", "_pots",
-        "_ranks", "_showdown", "_sb_seat", "_bb_seat", "_pre", "_post", "_ring", "_bet_sizes",
+        "config",
+        "n",
+        "button",
+        "round",
+        "_hole",
+        "_board",
+        "_nvis",
+        "_bet",
+        "_total",
+        "_stack",
+        "_start_stacks",
+        "_folded",
+        "_allin",
+        "_n_in",
+        "_queue",
+        "_maxbet",
+        "_nraises",
+        "_raise_amt",
+        "_acted",
+        "_short",
+        "_hist",
+        "_events",
+        "_terminal",
+        "_payoffs",
+        "_pots",
+        "_ranks",
+        "_showdown",
+        "_sb_seat",
+        "_bb_seat",
+        "_pre",
+        "_post",
+        "_ring",
+        "_bet_sizes",
         "_caps",
     )
 
     # ---- construction -----------------------------------------------------------------------
 
     @classmethod
-    def deal(cls, config: GameConfig, button: int = 0, hole_cards=None, board=None, rng=None,
-             *, stacks=None, record_events: bool = True) -> "HandState":
+    def deal(
+        cls,
+        config: GameConfig,
+        button: int = 0,
+        hole_cards=None,
+        board=None,
+        rng=None,
+        *,
+        stacks=None,
+        record_events: bool = True,
+    ) -> HandState:
         """Start a hand: deal cards, post the blinds, and stop at the first decision.
 
         Args:
@@ -758,7 +809,9 @@ class HandState:
         return IllegalActionError(
             f"illegal action {getattr(action, 'name', action)!r} by {who} on the {STREET_NAMES[self.round]}: {why}; "
             f"legal: {names} (history {self.history!r})",
-            seat, action, legal,
+            seat,
+            action,
+            legal,
         )
 
     def apply(self, action) -> None:
@@ -860,7 +913,7 @@ class HandState:
             if a != "/":
                 self.apply(a)
 
-    def clone(self) -> "HandState":
+    def clone(self) -> HandState:
         """An independent copy (lists copied, events list copied, events shared: they are immutable)."""
         c = HandState.__new__(HandState)
         for k in HandState.__slots__:
@@ -1083,7 +1136,7 @@ class HandState:
             return {}
         return {s: self._hole[s] for s in range(self.n) if not self._folded[s]}
 
-    def view(self, seat: int) -> "PlayerView":
+    def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see: its own hole cards, the public state, shown cards."""
         return PlayerView(self, seat)
 
@@ -1164,17 +1217,56 @@ class PlayerView:
         return f"<PlayerView seat={self.seat} cards={format_cards(self.hole_cards)} of {self._s!r}>"
 
 
-_VIEW_PUBLIC = frozenset({
-    "config", "n", "n_players", "button", "round", "street_name", "board", "pot", "bets_this_round",
-    "raises_left", "max_bet", "bet_size", "committed", "total_committed", "stacks", "starting_stacks",
-    "folded", "active", "all_in", "can_act", "num_active", "current_player", "is_terminal", "history",
-    "round_histories", "payoffs", "payoffs_sb", "pots", "went_to_showdown", "showdown_ranks",
-    "small_blind_seat", "big_blind_seat", "preflop_order", "postflop_order",
-})
+_VIEW_PUBLIC = frozenset(
+    {
+        "config",
+        "n",
+        "n_players",
+        "button",
+        "round",
+        "street_name",
+        "board",
+        "pot",
+        "bets_this_round",
+        "raises_left",
+        "max_bet",
+        "bet_size",
+        "committed",
+        "total_committed",
+        "stacks",
+        "starting_stacks",
+        "folded",
+        "active",
+        "all_in",
+        "can_act",
+        "num_active",
+        "current_player",
+        "is_terminal",
+        "history",
+        "round_histories",
+        "payoffs",
+        "payoffs_sb",
+        "pots",
+        "went_to_showdown",
+        "showdown_ranks",
+        "small_blind_seat",
+        "big_blind_seat",
+        "preflop_order",
+        "postflop_order",
+    }
+)
 
 
-def new_hand(config: GameConfig, button: int = 0, hole_cards=None, board=None, rng=None, *,
-             stacks=None, record_events: bool = True) -> HandState:
+def new_hand(
+    config: GameConfig,
+    button: int = 0,
+    hole_cards=None,
+    board=None,
+    rng=None,
+    *,
+    stacks=None,
+    record_events: bool = True,
+) -> HandState:
     """Start a hand; see :meth:`HandState.deal` for the arguments.
 
     >>> s = new_hand(GameConfig(n_players=2), button=1, rng=0)

@@ -81,7 +81,7 @@ True
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from numba import njit
@@ -138,9 +138,7 @@ CATEGORY_FIRST_RANK = np.array([1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 745
 
 #: ``(13,) int64``: per-rank additive keys (index = rank 0..12 for 2..A); sums over
 #: any multiset of at most 7 ranks with at most 4 of each are distinct.
-RANK_KEYS = np.array(
-    [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520], dtype=np.int64
-)
+RANK_KEYS = np.array([1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520], dtype=np.int64)
 
 #: Bias added to the 16 suit-count bits of a key: bit ``4 * suit + 3`` of
 #: ``key + SUIT_BIAS`` is set iff that suit has 5 or more cards.
@@ -531,7 +529,9 @@ def rank_batch(hands):
             c5 = np.int64(hands[i, 5])
             c6 = np.int64(hands[i, 6])
             key = CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3] + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6]
-            bits = CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3] | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6]
+            bits = (
+                CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3] | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6]
+            )
             out[i] = rank_from_key(key, bits)
     else:
         for i in range(n):
@@ -639,7 +639,21 @@ def category_name(rank: int) -> str:
 
 
 _NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace")
-_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces")
+_PLURALS = (
+    "Twos",
+    "Threes",
+    "Fours",
+    "Fives",
+    "Sixes",
+    "Sevens",
+    "Eights",
+    "Nines",
+    "Tens",
+    "Jacks",
+    "Queens",
+    "Kings",
+    "Aces",
+)
 
 
 def describe(rank: int) -> str:

@@ -48,7 +48,6 @@ both check the flop and bet it out on the turn and the river, seat 2 wins the sh
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Iterable
 
 from loki.engine import FOLD, RAISE, ActionTaken, BoardDealt, HandEnded, HandStarted
 
@@ -81,12 +80,12 @@ class HandCounts:
     showdowns: int = 0
     showdown_wins: int = 0
 
-    def __iadd__(self, other: "HandCounts") -> "HandCounts":
+    def __iadd__(self, other: HandCounts) -> HandCounts:
         for k in COUNTERS:
             setattr(self, k, getattr(self, k) + getattr(other, k))
         return self
 
-    def __add__(self, other: "HandCounts") -> "HandCounts":
+    def __add__(self, other: HandCounts) -> HandCounts:
         out = HandCounts(*self.astuple())
         out += other
         return out
@@ -100,7 +99,7 @@ class HandCounts:
         return {k: getattr(self, k) for k in COUNTERS}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "HandCounts":
+    def from_dict(cls, d: dict) -> HandCounts:
         """From a dict with (at least) the :data:`COUNTERS` keys."""
         return cls(*(d[k] for k in COUNTERS))
 

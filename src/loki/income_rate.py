@@ -85,7 +85,6 @@ def _pot_share_kernel(c0, c1, n_players, n_samples, seed, card_key, card_bit):  
             bkey += card_key[deck[i]]
             bbits |= card_bit[deck[i]]
         ours = rank_from_key(bkey + hole_key, bbits | hole_bits)
-        best_other = 0
         n_tied = 1
         lost = False
         for o in range(n_players - 1):
@@ -172,13 +171,17 @@ def write_tables(tables: dict[int, IRTable], path: str | Path, command: str = ""
     """Write IR tables to the CSV format shipped in ``loki/data`` (one row per class)."""
     ns = sorted(tables)
     with open(path, "w", newline="") as fh:
-        fh.write("# Income-rate tables (x1000), IR_N = N * showdown_share - 1 vs N-1 random hands (PAPP98 Eq. 5.1; loki-algorithms.md 2.1)\n")
+        fh.write(
+            "# Income-rate tables (x1000), IR_N = N * showdown_share - 1 vs N-1 random hands (PAPP98 Eq. 5.1; loki-algorithms.md 2.1)\n"
+        )
         if command:
             fh.write(f"# regenerate with: {command}\n")
         w = csv.writer(fh)
         w.writerow(["class"] + [f"IR{n}" for n in ns] + [f"IR{n}_stderr" for n in ns])
         for cid, name in enumerate(CLASS_NAMES):
-            w.writerow([name] + [f"{tables[n].values[cid]:.1f}" for n in ns] + [f"{tables[n].stderr[cid]:.2f}" for n in ns])
+            w.writerow(
+                [name] + [f"{tables[n].values[cid]:.1f}" for n in ns] + [f"{tables[n].stderr[cid]:.2f}" for n in ns]
+            )
 
 
 _CACHE: dict[int, np.ndarray] | None = None
@@ -287,9 +290,11 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
         raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
+
         def prog(done, total, i=i):
             if progress is not None:
                 progress(i * total + done, len(TABLE_PLAYERS) * total)
+
         tables[n] = rollout_table(n, n_samples, seed, prog)
     tmp = path.with_name(f".{path.name}.tmp")
     write_tables(tables, tmp, command=f"loki ir-tables --samples {n_samples} --seed {seed}")

@@ -35,11 +35,10 @@ at the small blind's position.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from typing import Collection, Sequence
 
 from loki.cards import CLASS_SIZES
 from loki.income_rate import load_tables
@@ -148,7 +147,7 @@ class PreflopThresholds:
     pairs: dict = field(repr=False)
 
     @classmethod
-    def default(cls, make1_calibration: dict | None = None) -> "PreflopThresholds":
+    def default(cls, make1_calibration: dict | None = None) -> PreflopThresholds:
         """The DEFAULT Table B.1 (module docstring): 3-4 rows as given, 2 and 5+ by percentile matching."""
         tables = load_tables()
         cal = MAKE1_CALIBRATION if make1_calibration is None else make1_calibration
@@ -204,10 +203,13 @@ class PreflopThresholds:
             raise ValueError(f"position={position!r}: expected ≥ 0")
         return {s: b + i * position for s, (b, i) in self.pairs[group][tightness].items()}
 
-    def shifted(self, delta: float) -> "PreflopThresholds":
+    def shifted(self, delta: float) -> PreflopThresholds:
         """A copy with every base raised by ``delta`` (IR ×1000 units): > 0 tighter, < 0 looser."""
         return PreflopThresholds(
-            {g: {t: {s: (b + delta, i) for s, (b, i) in row.items()} for t, row in tr.items()} for g, tr in self.pairs.items()}
+            {
+                g: {t: {s: (b + delta, i) for s, (b, i) in row.items()} for t, row in tr.items()}
+                for g, tr in self.pairs.items()
+            }
         )
 
     @staticmethod

@@ -23,19 +23,28 @@ by :func:`load_log` (``FILE:LINE``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
-from loki.cards import HOLDING_INDEX, live_holdings, parse_cards
+from loki.cards import HOLDING_INDEX, live_holdings
 from loki.engine import Action, new_hand
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
 
-__all__ = ["PlayerStats", "ReplayReport", "replay_hands", "load_hands", "load_log", "render_report",
-           "plot_percentiles", "holding_percentile", "PLOT_SUFFIXES"]
+__all__ = [
+    "PlayerStats",
+    "ReplayReport",
+    "replay_hands",
+    "load_hands",
+    "load_log",
+    "render_report",
+    "plot_percentiles",
+    "holding_percentile",
+    "PLOT_SUFFIXES",
+]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
@@ -85,6 +94,7 @@ def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[
     """Percentile (0..100) of the holding ``hole`` within ``weights`` over the live holdings
     (not containing a ``dead`` card); ties count half.
 
+    >>> from loki.cards import parse_cards
     >>> w = np.ones(1326); holding_percentile(w, parse_cards("AsKs"), parse_cards("2c3c4d"))
     50.0
     """
@@ -135,8 +145,9 @@ def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
     return None
 
 
-def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0,
-                 progress=None, skip_bad: bool = False) -> ReplayReport:
+def replay_hands(
+    records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0, progress=None, skip_bad: bool = False
+) -> ReplayReport:
     """Replay ``records`` with one bot per player (see the module docstring).
 
     Args:
@@ -156,8 +167,9 @@ def replay_hands(records: Sequence[HandRecord], player_spec: str = "loki1", seed
         try:  # checked on the engine before any bot sees the hand
             rec.replay()
             if records and rec.n_players != records[0].n_players:
-                raise ValueError(f"{rec.where}: {rec.n_players} players, the log's first hand has "
-                                 f"{records[0].n_players}")
+                raise ValueError(
+                    f"{rec.where}: {rec.n_players} players, the log's first hand has {records[0].n_players}"
+                )
         except ValueError as e:
             if not skip_bad:
                 raise
@@ -250,18 +262,39 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
 
     console = console or Console()
     t = Table(title=f"{title}: {report.hands} hands, decisions by {report.player_spec}")
-    for col in ("player", "hands", "VPIP %", "PFR %", "aggression", "decisions", f"{report.player_spec} agrees %", "chips", "sb/hand"):
+    for col in (
+        "player",
+        "hands",
+        "VPIP %",
+        "PFR %",
+        "aggression",
+        "decisions",
+        f"{report.player_spec} agrees %",
+        "chips",
+        "sb/hand",
+    ):
         t.add_column(col, justify="left" if col == "player" else "right")
     for st in report.stats.values():
         sb = st.chips / report.small_bet / st.hands if st.hands else 0.0
-        t.add_row(st.name, str(st.hands), f"{st.vpip_pct:.1f}", f"{st.pfr_pct:.1f}", f"{st.aggression:.2f}",
-                  str(st.decisions), f"{st.agreement_pct:.1f}", f"{st.chips:+g}", f"{sb:+.3f}")
+        t.add_row(
+            st.name,
+            str(st.hands),
+            f"{st.vpip_pct:.1f}",
+            f"{st.pfr_pct:.1f}",
+            f"{st.aggression:.2f}",
+            str(st.decisions),
+            f"{st.agreement_pct:.1f}",
+            f"{st.chips:+g}",
+            f"{sb:+.3f}",
+        )
     console.print(t)
     v = report.percentile_values
     if v.size:
         q = np.percentile(v, [25, 50, 75])
-        console.print(f"showdown holdings within the model's weight table: {v.size} cases, mean percentile "
-                      f"{v.mean():.1f} (quartiles {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}; 50 = uninformative)")
+        console.print(
+            f"showdown holdings within the model's weight table: {v.size} cases, mean percentile "
+            f"{v.mean():.1f} (quartiles {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}; 50 = uninformative)"
+        )
     else:
         console.print("no showdown with a modelled opponent")
     if report.payoff_mismatches:
@@ -295,7 +328,9 @@ def plot_percentiles(report: ReplayReport, path) -> Path:
     ax.axvline(50, color="gray", ls="--", lw=1)
     ax.set_xlabel("percentile of the shown holding in the weight table")
     ax.set_ylabel("showdown hands")
-    ax.set_title(f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})")
+    ax.set_title(
+        f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})"
+    )
     fig.tight_layout()
     p = Path(path)
     fig.savefig(p, dpi=100)

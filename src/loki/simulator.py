@@ -89,8 +89,10 @@ class SimConfig:
         if self.cutoff not in CUTOFF_RULES:
             raise ValueError(f"cutoff={self.cutoff!r}: expected one of {CUTOFF_RULES}")
         if self.trials < 1 or self.check_every < 1 or self.min_trials < 2:
-            raise ValueError(f"need trials ≥ 1, check_every ≥ 1, min_trials ≥ 2 (got {self.trials}, "
-                             f"{self.check_every}, {self.min_trials})")
+            raise ValueError(
+                f"need trials ≥ 1, check_every ≥ 1, min_trials ≥ 2 (got {self.trials}, "
+                f"{self.check_every}, {self.min_trials})"
+            )
 
 
 @dataclass(frozen=True)
@@ -249,8 +251,12 @@ def ppot_outs(c0, c1, board, nb):
                     win |= 1 << rr
                 if (m & win) == win:
                     # the straight must use a hole card rank not duplicated only on the board
-                    if ((win >> r0) & 1 and board_rcnt[r0] == 0) or ((win >> r1) & 1 and board_rcnt[r1] == 0) \
-                            or x == r0 or x == r1:
+                    if (
+                        ((win >> r0) & 1 and board_rcnt[r0] == 0)
+                        or ((win >> r1) & 1 and board_rcnt[r1] == 0)
+                        or x == r0
+                        or x == r1
+                    ):
                         ok = True
                         break
             if ok:
@@ -357,8 +363,27 @@ def _hs_on_board(board, nb, hole, active, m, out_hs):
 
 
 @njit(cache=True)
-def _playout(forced, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
-             hs1, pp, nn, u, ranks, always_call, params):
+def _playout(
+    forced,
+    me,
+    m,
+    street,
+    active0,
+    rb0,
+    need0,
+    vol0,
+    pot0,
+    bets0,
+    cap,
+    bet_sizes,
+    hs1,
+    pp,
+    nn,
+    u,
+    ranks,
+    always_call,
+    params,
+):
     """Play one trial from the decision point; returns our chips won minus chips put in from now on."""
     active = active0.copy()
     rb = rb0.copy()
@@ -407,13 +432,14 @@ def _playout(forced, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap,
         else:
             n_opp = n_act - 1
             h1 = hs1[p, s]
-            hs_n = h1 ** n_opp if n_opp > 0 else 1.0
+            hs_n = h1**n_opp if n_opp > 0 else 1.0
             ppp = pp[p, s]
             e = hs_n + (1.0 - hs_n) * ppp
             eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
             nb = bet_sizes[s + 1] if s < 3 else 0.0
-            f, c, r = pt_kernel(e, eh, hs_n, ppp, s, pot, to_call, bs, bets, vol[p], can_raise, nb,
-                                params, False, False)
+            f, c, r = pt_kernel(
+                e, eh, hs_n, ppp, s, pot, to_call, bs, bets, vol[p], can_raise, nb, params, False, False
+            )
             if u[p] < f:
                 a = 0
             elif u[p] < f + c:
@@ -468,9 +494,34 @@ def _playout(forced, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap,
 
 
 @njit(cache=True)
-def _sim_batch(seed, n_trials, hole_me, board0, nb0, me, m, active0, rb0, need0, vol0, pot0, bets0, cap,
-               bet_sizes, weights, cum, totals, hs_now, pp_now, nn_now, always_call, params, out_call,
-               out_raise, out_holes):
+def _sim_batch(
+    seed,
+    n_trials,
+    hole_me,
+    board0,
+    nb0,
+    me,
+    m,
+    active0,
+    rb0,
+    need0,
+    vol0,
+    pot0,
+    bets0,
+    cap,
+    bet_sizes,
+    weights,
+    cum,
+    totals,
+    hs_now,
+    pp_now,
+    nn_now,
+    always_call,
+    params,
+    out_call,
+    out_raise,
+    out_holes,
+):
     np.random.seed(seed)
     street = nb0 - 2
     hole = np.zeros((m, 2), dtype=np.int64)
@@ -519,10 +570,21 @@ def _sim_batch(seed, n_trials, hole_me, board0, nb0, me, m, active0, rb0, need0,
                 a0 = hole[p, 0]
                 a1 = hole[p, 1]
                 ranks[p] = rank_from_key(
-                    CARD_KEY[a0] + CARD_KEY[a1] + CARD_KEY[board[0]] + CARD_KEY[board[1]] + CARD_KEY[board[2]]
-                    + CARD_KEY[board[3]] + CARD_KEY[board[4]],
-                    CARD_BIT[a0] | CARD_BIT[a1] | CARD_BIT[board[0]] | CARD_BIT[board[1]] | CARD_BIT[board[2]]
-                    | CARD_BIT[board[3]] | CARD_BIT[board[4]])
+                    CARD_KEY[a0]
+                    + CARD_KEY[a1]
+                    + CARD_KEY[board[0]]
+                    + CARD_KEY[board[1]]
+                    + CARD_KEY[board[2]]
+                    + CARD_KEY[board[3]]
+                    + CARD_KEY[board[4]],
+                    CARD_BIT[a0]
+                    | CARD_BIT[a1]
+                    | CARD_BIT[board[0]]
+                    | CARD_BIT[board[1]]
+                    | CARD_BIT[board[2]]
+                    | CARD_BIT[board[3]]
+                    | CARD_BIT[board[4]],
+                )
         if not always_call:
             for p in range(m):
                 if active0[p]:
@@ -538,10 +600,48 @@ def _sim_batch(seed, n_trials, hole_me, board0, nb0, me, m, active0, rb0, need0,
                         hs1[p, s] = hs_tmp[p]
                         pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb)
                         nn[p, s] = 0.0
-        out_call[t] = _playout(1, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
-                               hs1, pp, nn, u, ranks, always_call, params)
-        out_raise[t] = _playout(2, me, m, street, active0, rb0, need0, vol0, pot0, bets0, cap, bet_sizes,
-                                hs1, pp, nn, u, ranks, always_call, params)
+        out_call[t] = _playout(
+            1,
+            me,
+            m,
+            street,
+            active0,
+            rb0,
+            need0,
+            vol0,
+            pot0,
+            bets0,
+            cap,
+            bet_sizes,
+            hs1,
+            pp,
+            nn,
+            u,
+            ranks,
+            always_call,
+            params,
+        )
+        out_raise[t] = _playout(
+            2,
+            me,
+            m,
+            street,
+            active0,
+            rb0,
+            need0,
+            vol0,
+            pot0,
+            bets0,
+            cap,
+            bet_sizes,
+            hs1,
+            pp,
+            nn,
+            u,
+            ranks,
+            always_call,
+            params,
+        )
 
 
 # ---------------------------------------------------------------------------------------- driver
@@ -650,10 +750,34 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     while done < n:
         k = min(config.check_every, n - done)
         bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
-        _sim_batch(bseed, k, hole, board, len(board), spot.me, m, active, rb, need, vol, float(spot.pot),
-                   int(spot.bets_this_round), int(spot.max_bets), bet_sizes, w, cum, totals, hs_now, pp_now,
-                   nn_now, config.always_call, params, oc[done:done + k], orr[done:done + k],
-                   holes[done:done + k])
+        _sim_batch(
+            bseed,
+            k,
+            hole,
+            board,
+            len(board),
+            spot.me,
+            m,
+            active,
+            rb,
+            need,
+            vol,
+            float(spot.pot),
+            int(spot.bets_this_round),
+            int(spot.max_bets),
+            bet_sizes,
+            w,
+            cum,
+            totals,
+            hs_now,
+            pp_now,
+            nn_now,
+            config.always_call,
+            params,
+            oc[done : done + k],
+            orr[done : done + k],
+            holes[done : done + k],
+        )
         done += k
         batch += 1
         if config.cutoff != "none" and done >= config.min_trials and done < n:
@@ -664,8 +788,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     ev_c, ev_r = float(oc.mean()), float(orr.mean())
     sd_c = float(oc.std(ddof=1)) if done > 1 else 0.0
     sd_r = float(orr.std(ddof=1)) if done > 1 else 0.0
-    res = SimResult(decide_from_evs(ev_c, ev_r, to_call, can_raise), ev_c, ev_r, sd_c, sd_r, done, cut,
-                    config.cutoff)
+    res = SimResult(decide_from_evs(ev_c, ev_r, to_call, can_raise), ev_c, ev_r, sd_c, sd_r, done, cut, config.cutoff)
     if return_samples:
         return res, (oc, orr, holes)
     return res

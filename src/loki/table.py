@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -30,8 +30,9 @@ class PlayerActionError(IllegalActionError):
         self.player = player
 
 
-def play_hand(config: GameConfig, players: Sequence, button: int = 0, rng=None, *,
-              hole_cards=None, board=None, stacks=None) -> HandState:
+def play_hand(
+    config: GameConfig, players: Sequence, button: int = 0, rng=None, *, hole_cards=None, board=None, stacks=None
+) -> HandState:
     """Play one hand and return the finished :class:`~loki.engine.HandState`.
 
     Args:
@@ -78,7 +79,10 @@ def play_hand(config: GameConfig, players: Sequence, button: int = 0, rng=None, 
             raise PlayerActionError(
                 f"player {name!r} ({type(pl).__name__}) in seat {seat} returned the illegal action {action!r} "
                 f"on the {state.street_name}; legal: {', '.join(a.name for a in legal)} (history {state.history!r})",
-                pl, seat, action, legal,
+                pl,
+                seat,
+                action,
+                legal,
             )
         state.apply(action)
     for seat, pl in enumerate(players):

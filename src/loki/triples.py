@@ -54,14 +54,13 @@ ProbabilityTriple(f=0.0, c=0.0, r=1.0)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 from numba import njit
 
 from loki.bettor import BettingSpot, BettorConfig, HandValues, pot_odds, pot_odds2, showdown_odds
-from loki.cards import N_HOLDINGS
 from loki.engine import Action
 
 __all__ = [
@@ -113,12 +112,14 @@ class ProbabilityTriple:
                 raise ValueError(f"probability triple entry {name}={v!r} must be finite and non-negative")
         s = float(sum(vals))
         if abs(s - 1.0) > _TOL:
-            raise ValueError(f"probability triple [{self.f}, {self.c}, {self.r}] sums to {s:.12g}, expected 1 (within 1e-09)")
+            raise ValueError(
+                f"probability triple [{self.f}, {self.c}, {self.r}] sums to {s:.12g}, expected 1 (within 1e-09)"
+            )
         for name, v in zip("fcr", vals):
             object.__setattr__(self, name, float(v))
 
     @classmethod
-    def from_array(cls, a) -> "ProbabilityTriple":
+    def from_array(cls, a) -> ProbabilityTriple:
         a = np.asarray(a, dtype=np.float64)
         if a.shape != (3,):
             raise ValueError(f"a probability triple has 3 entries, got shape {a.shape}")
@@ -150,7 +151,9 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     s = a.sum(axis=-1)
     if np.any(np.abs(s - 1.0) > _TOL):
         bad = np.flatnonzero(np.abs(np.atleast_1d(s) - 1.0) > _TOL)
-        raise ValueError(f"{name}: {len(bad)} triple(s) do not sum to 1 (first at {int(bad[0])}: {float(np.atleast_1d(s)[bad[0]])!r})")
+        raise ValueError(
+            f"{name}: {len(bad)} triple(s) do not sum to 1 (first at {int(bad[0])}: {float(np.atleast_1d(s)[bad[0]])!r})"
+        )
     return a
 
 
@@ -174,22 +177,35 @@ class TripleConfig:
         if not 0.0 <= self.make1 <= self.make2 <= 1.0:
             raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
         if not (0.0 <= self.make_width <= 0.5 and 0.0 <= self.odds_width <= 0.5):
-            raise ValueError(f"widths must be in [0, 0.5], got make_width={self.make_width!r}, odds_width={self.odds_width!r}")
+            raise ValueError(
+                f"widths must be in [0, 0.5], got make_width={self.make_width!r}, odds_width={self.odds_width!r}"
+            )
         if not 0.0 <= self.check_raise_probability <= 1.0:
             raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
 
     @classmethod
-    def from_bettor(cls, b: BettorConfig, make_width: float = DEFAULT_MAKE_WIDTH,
-                    odds_width: float = DEFAULT_ODDS_WIDTH) -> "TripleConfig":
-        return cls(b.make1, b.make2, b.semi_bluff, b.check_raise_probability, b.aggressive_call_raise,
-                   make_width, odds_width)
+    def from_bettor(
+        cls, b: BettorConfig, make_width: float = DEFAULT_MAKE_WIDTH, odds_width: float = DEFAULT_ODDS_WIDTH
+    ) -> TripleConfig:
+        return cls(
+            b.make1, b.make2, b.semi_bluff, b.check_raise_probability, b.aggressive_call_raise, make_width, odds_width
+        )
 
     def params(self) -> np.ndarray:
         """The config packed for :func:`pt_kernel`: ``[make1, make2, make_width, odds_width, semi_bluff,
         aggressive_call_raise (−1 = off), check_raise_probability]``."""
         acr = -1.0 if self.aggressive_call_raise is None else float(self.aggressive_call_raise)
-        return np.array([self.make1, self.make2, self.make_width, self.odds_width, float(self.semi_bluff), acr,
-                         self.check_raise_probability])
+        return np.array(
+            [
+                self.make1,
+                self.make2,
+                self.make_width,
+                self.odds_width,
+                float(self.semi_bluff),
+                acr,
+                self.check_raise_probability,
+            ]
+        )
 
 
 # ------------------------------------------------------------------------------ numba scalar
@@ -206,8 +222,23 @@ def _ramp(x, t, w):
 
 
 @njit(cache=True)
-def pt_kernel(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet,
-              params, check_raise_flag, semi_bluffing):
+def pt_kernel(
+    e,
+    ehs_,
+    hs_n,
+    ppot,
+    street,
+    pot,
+    to_call,
+    bet_size,
+    bets,
+    vol_in,
+    can_raise,
+    next_bet,
+    params,
+    check_raise_flag,
+    semi_bluffing,
+):
     """The Triple Generator for one hand (numba scalar; see the module docstring for the rules).
 
     Args:
@@ -294,8 +325,16 @@ def _ramp_np(x, t, w):
     return np.clip((x - (t - w)) / (2.0 * w), 0.0, 1.0)
 
 
-def triples_all(ehs_prime, ehs, hs_n, ppot, spot: BettingSpot, config: TripleConfig = TripleConfig(),
-                check_raise_flag: bool = False, semi_bluffing: bool | None = None) -> np.ndarray:
+def triples_all(
+    ehs_prime,
+    ehs,
+    hs_n,
+    ppot,
+    spot: BettingSpot,
+    config: TripleConfig = TripleConfig(),
+    check_raise_flag: bool = False,
+    semi_bluffing: bool | None = None,
+) -> np.ndarray:
     """The Triple Generator for many holdings at once (vectorised numpy; same rules as :func:`pt_kernel`).
 
     Args:
@@ -343,7 +382,9 @@ def triples_all(ehs_prime, ehs, hs_n, ppot, spot: BettingSpot, config: TripleCon
     (r if (spot.bets_this_round < 2 and can) else c)[:] += left * p2
     left *= 1.0 - p2
     # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
-    ga = _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width) if cfg.aggressive_call_raise is not None and can else 0.0
+    ga = (
+        _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width) if cfg.aggressive_call_raise is not None and can else 0.0
+    )
     if not (spot.to_call / spot.bet_size >= 2.0 - 1e-9 and not spot.voluntarily_in):
         r += left * p1 * ga
         c += left * p1 * (1.0 - ga)
@@ -362,8 +403,9 @@ def triples_all(ehs_prime, ehs, hs_n, ppot, spot: BettingSpot, config: TripleCon
     return np.stack([f, c, r], axis=1)
 
 
-def generate_triple(values: HandValues, spot: BettingSpot, config: TripleConfig = TripleConfig(),
-                    check_raise_flag: bool = False) -> ProbabilityTriple:
+def generate_triple(
+    values: HandValues, spot: BettingSpot, config: TripleConfig = TripleConfig(), check_raise_flag: bool = False
+) -> ProbabilityTriple:
     """The PT of one hand (our own, feature B): :func:`triples_all` on one row.
 
     ``check_raise_flag`` is Bettor rule 1's condition (``spot.first_to_act and spot.aggressor_behind``).
@@ -397,8 +439,9 @@ def board_values(board: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return uniform_board_values(board)
 
 
-def opponent_triples(board: Sequence[int], spot: BettingSpot, n_opponents: int,
-                     config: TripleConfig = TripleConfig()) -> np.ndarray:
+def opponent_triples(
+    board: Sequence[int], spot: BettingSpot, n_opponents: int, config: TripleConfig = TripleConfig()
+) -> np.ndarray:
     """``(1326, 3)`` PT of every holding in an opponent's situation (feature R, pena/node34).
 
     Hand values: :func:`board_values` (HS_1, PPot1, NPot1 against a uniform range), with

@@ -30,7 +30,7 @@ HS_1 and the potentials are computed (PAPP98 papp/node39, papp/node41).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -175,7 +175,7 @@ class WeightTable:
         """The stored ``(1326,) float64`` weights (a read-only view)."""
         return self._w
 
-    def set(self, weights) -> "WeightTable":
+    def set(self, weights) -> WeightTable:
         """Replace the stored weights by a validated copy of ``weights``; returns ``self``.
 
         Raises:
@@ -186,18 +186,18 @@ class WeightTable:
         self._w = w
         return self
 
-    def reset(self) -> "WeightTable":
+    def reset(self) -> WeightTable:
         """All weights back to 1.0 (start of a hand); returns ``self``."""
         w = np.ones(N_HOLDINGS, dtype=np.float64)
         w.setflags(write=False)
         self._w = w
         return self
 
-    def copy(self) -> "WeightTable":
+    def copy(self) -> WeightTable:
         """An independent copy (used to keep the round-start table, PENA99 pena/node27)."""
         return WeightTable(self._w)
 
-    def scale(self, factors) -> "WeightTable":
+    def scale(self, factors) -> WeightTable:
         """Multiply entry-wise by ``(1326,)`` non-negative ``factors``; returns ``self``.
 
         Raises:
@@ -205,7 +205,7 @@ class WeightTable:
         """
         return self.set(self._w * validate_weights(factors, "factors"))
 
-    def apply_floor(self, floor: float = LOW_WEIGHT) -> "WeightTable":
+    def apply_floor(self, floor: float = LOW_WEIGHT) -> WeightTable:
         """Raise every weight below ``floor`` to ``floor`` in place (:func:`apply_floor`); returns ``self``."""
         return self.set(apply_floor(self._w, floor))
 

@@ -21,9 +21,9 @@ HS_n, PPot, NPot, EHS, EHS' and the raw counts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 

@@ -59,7 +59,7 @@ and 0.274, to three decimals.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from numba import njit

@@ -45,7 +45,7 @@ hand ranks come from :mod:`loki.evaluator` (1..7462, higher is stronger, equal i
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 from numba import njit

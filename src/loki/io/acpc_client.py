@@ -23,12 +23,19 @@ import socket
 import time
 from dataclasses import dataclass
 
-from loki.cards import format_card, parse_cards
+from loki.cards import parse_cards
 from loki.engine import CALL, Action, HandState, new_hand
 from loki.io.gamedef import AcpcGame
 
-__all__ = ["MatchState", "parse_matchstate", "format_matchstate", "AcpcClient", "HandTracker", "ProtocolError",
-           "play_acpc_match"]
+__all__ = [
+    "MatchState",
+    "parse_matchstate",
+    "format_matchstate",
+    "AcpcClient",
+    "HandTracker",
+    "ProtocolError",
+    "play_acpc_match",
+]
 
 log = logging.getLogger("loki.acpc")
 VERSION = "VERSION:2.0.0"
@@ -91,7 +98,7 @@ def parse_matchstate(line: str, n_players: int | None = None) -> MatchState:
 def format_matchstate(position: int, hand: int, betting: str, hole_cards, board: str) -> str:
     """``MATCHSTATE:...`` text (``board`` all visible board cards; sections follow ``betting``)."""
     rounds = betting.count("/")
-    segs = ["", board[0:6], board[6:8], board[8:10]][1:rounds + 1]
+    segs = ["", board[0:6], board[6:8], board[8:10]][1 : rounds + 1]
     return f"MATCHSTATE:{position}:{hand}:{betting}:{'|'.join(hole_cards)}" + "".join("/" + s for s in segs)
 
 
@@ -125,8 +132,9 @@ class HandTracker:
         for pos, h in enumerate(ms.hole_cards):
             cards = parse_cards(h) if h else [next(spare), next(spare)]
             holes[self._seat(pos)] = cards
-        s = new_hand(self.game.config, (self.game.button + self.offset) % n, hole_cards=holes,
-                     board=parse_cards(ms.board))
+        s = new_hand(
+            self.game.config, (self.game.button + self.offset) % n, hole_cards=holes, board=parse_cards(ms.board)
+        )
         s.apply_many(ms.betting)
         return s
 
@@ -142,8 +150,12 @@ class HandTracker:
             self.state = None
             seat = self._seat(ms.position)
             self.seat = seat
-            self.player.begin_hand(seat, self.game.config, tuple(parse_cards(ms.hole_cards[ms.position])),
-                                   (self.game.button + self.offset) % n)
+            self.player.begin_hand(
+                seat,
+                self.game.config,
+                tuple(parse_cards(ms.hole_cards[ms.position])),
+                (self.game.button + self.offset) % n,
+            )
         elif self.finished:
             return None  # a repeated final state
         s = self.rebuild(ms)
@@ -167,7 +179,9 @@ class HandTracker:
             a = self.player.act(s.view(self.seat), legal)
             a = Action.parse(a)
         except Exception as e:  # noqa: BLE001 - a broken bot must not break the match
-            log.error("player %r failed to act on %r: %r; calling", getattr(self.player, "name", self.player), ms.text, e)
+            log.error(
+                "player %r failed to act on %r: %r; calling", getattr(self.player, "name", self.player), ms.text, e
+            )
             return CALL
         if a not in legal:
             log.error("player returned illegal %s on %r; calling", a.name, ms.text)
@@ -194,8 +208,9 @@ def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
         parts = ms_text.split(":")
         pos, betting = int(parts[1]), parts[3]
         n = game.n_players
-        s = new_hand(game.config, game.button, hole_cards=[[2 * i, 2 * i + 1] for i in range(n)],
-                     board=list(range(40, 45)))
+        s = new_hand(
+            game.config, game.button, hole_cards=[[2 * i, 2 * i + 1] for i in range(n)], board=list(range(40, 45))
+        )
         s.apply_many(betting)
         return (not s.is_terminal) and s.current_player == pos
     except Exception:  # noqa: BLE001
@@ -212,8 +227,16 @@ class AcpcClient:
         timeout: seconds to wait for a message before giving up (None: forever).
     """
 
-    def __init__(self, game: AcpcGame, player, host: str = "127.0.0.1", port: int = 0, *,
-                 fixed_seats: bool = True, timeout: float | None = None):
+    def __init__(
+        self,
+        game: AcpcGame,
+        player,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        fixed_seats: bool = True,
+        timeout: float | None = None,
+    ):
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise ValueError(f"port {port}: out of range (expected 0..65535)")
         if timeout is not None and not timeout > 0:
@@ -263,7 +286,7 @@ class AcpcClient:
             return f"{line}:c"
         return None
 
-    def run(self, sock: socket.socket | None = None) -> "AcpcClient":
+    def run(self, sock: socket.socket | None = None) -> AcpcClient:
         """Connect (unless ``sock`` is given), play until the dealer closes the connection.
 
         Raises:
@@ -289,7 +312,9 @@ class AcpcClient:
                 try:
                     raw = f.readline()
                 except (OSError, TimeoutError) as e:
-                    raise ConnectionError(f"lost the connection to the dealer at {self.host}:{self.port}: {e}") from None
+                    raise ConnectionError(
+                        f"lost the connection to the dealer at {self.host}:{self.port}: {e}"
+                    ) from None
                 if not raw:
                     break
                 resp = self.handle_line(raw.decode("ascii", "replace"))
@@ -297,12 +322,15 @@ class AcpcClient:
                     try:
                         sock.sendall((resp + "\r\n").encode())
                     except OSError as e:
-                        raise ConnectionError(f"lost the connection to the dealer at {self.host}:{self.port}: {e}") from None
+                        raise ConnectionError(
+                            f"lost the connection to the dealer at {self.host}:{self.port}: {e}"
+                        ) from None
         finally:
             sock.close()
         if not self.tracker.finished:
             raise ConnectionError(
-                f"the dealer at {self.host}:{self.port} closed the connection in the middle of hand {self.tracker.hand}")
+                f"the dealer at {self.host}:{self.port} closed the connection in the middle of hand {self.tracker.hand}"
+            )
         return self
 
 

@@ -16,8 +16,8 @@ import errno
 import logging
 import socket
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -77,9 +77,21 @@ class AcpcDealer:
             written.
     """
 
-    def __init__(self, game: AcpcGame, n_hands: int, seed: int = 0, names: Sequence[str] | None = None, *,
-                 deals: Callable | None = None, host: str = "127.0.0.1", ports: Sequence[int] | None = None,
-                 t_response: float = 10.0, t_connect: float = 60.0, log_path=None, transcript: bool = False):
+    def __init__(
+        self,
+        game: AcpcGame,
+        n_hands: int,
+        seed: int = 0,
+        names: Sequence[str] | None = None,
+        *,
+        deals: Callable | None = None,
+        host: str = "127.0.0.1",
+        ports: Sequence[int] | None = None,
+        t_response: float = 10.0,
+        t_connect: float = 60.0,
+        log_path=None,
+        transcript: bool = False,
+    ):
         n = game.n_players
         if names is None or len(names) == 0:
             names = [f"p{i + 1}" for i in range(n)]
@@ -129,7 +141,13 @@ class AcpcDealer:
             except (OSError, OverflowError) as e:
                 s.close()
                 self.close()
-                why = "in use" if getattr(e, "errno", None) == errno.EADDRINUSE else "out of range" if isinstance(e, OverflowError) else ""
+                why = (
+                    "in use"
+                    if getattr(e, "errno", None) == errno.EADDRINUSE
+                    else "out of range"
+                    if isinstance(e, OverflowError)
+                    else ""
+                )
                 raise ValueError(f"cannot listen on {self.host}:{p}{' (' + why + ')' if why else ''}: {e}") from None
             self._listeners.append(s)
             self.ports.append(s.getsockname()[1])
@@ -149,7 +167,9 @@ class AcpcDealer:
             try:
                 conn, _ = ls.accept()
             except OSError as e:
-                raise ConnectionError(f"player {i + 1} did not connect to port {self.ports[i]} within {self.t_connect}s: {e}") from None
+                raise ConnectionError(
+                    f"player {i + 1} did not connect to port {self.ports[i]} within {self.t_connect}s: {e}"
+                ) from None
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             conn.settimeout(self.t_connect)
             seat = _Seat(conn)
@@ -169,8 +189,8 @@ class AcpcDealer:
             holes, board = self.deals(hand)
             return list(holes), board
         cards = rng.permutation(52)[: 2 * n + 5]
-        holes = [format_cards(cards[2 * i: 2 * i + 2]) for i in range(n)]
-        return holes, format_cards(cards[2 * n:])
+        holes = [format_cards(cards[2 * i : 2 * i + 2]) for i in range(n)]
+        return holes, format_cards(cards[2 * n :])
 
     def _send(self, seats, result, p: int, msg: str) -> None:
         if self.keep_transcript:
@@ -197,7 +217,9 @@ class AcpcDealer:
             try:
                 raw = st.f.readline()
             except (OSError, TimeoutError) as e:
-                err = f"player {p + 1} ({self.names[p]}) did not answer {msg!r} within {self.t_response}s ({e}); calling"
+                err = (
+                    f"player {p + 1} ({self.names[p]}) did not answer {msg!r} within {self.t_response}s ({e}); calling"
+                )
                 result.errors.append(err)
                 log.error(err)
                 return CALL
@@ -269,8 +291,16 @@ class AcpcDealer:
                         log.error(err)
                         a = CALL
                     s.apply(a)
-                rec = HandRecord(h, cfg, button, tuple(holes), board, s.history, tuple(s.payoffs),
-                                 tuple(self.names[player_at[pos]] for pos in range(n)))
+                rec = HandRecord(
+                    h,
+                    cfg,
+                    button,
+                    tuple(holes),
+                    board,
+                    s.history,
+                    tuple(s.payoffs),
+                    tuple(self.names[player_at[pos]] for pos in range(n)),
+                )
                 line = format_state_line(rec)
                 result.states.append(line)
                 if out:

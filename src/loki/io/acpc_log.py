@@ -20,8 +20,18 @@ from pathlib import Path
 from loki.engine import GameConfig, HandState, new_hand
 from loki.io.gamedef import AcpcGame, bundled_gamedef
 
-__all__ = ["HandRecord", "AcpcLog", "parse_state_line", "format_state_line", "read_acpc_log",
-           "format_payoff", "board_segments", "read_actions_trace", "apply_betting", "betting_steps"]
+__all__ = [
+    "HandRecord",
+    "AcpcLog",
+    "parse_state_line",
+    "format_state_line",
+    "read_acpc_log",
+    "format_payoff",
+    "board_segments",
+    "read_actions_trace",
+    "apply_betting",
+    "betting_steps",
+]
 
 
 def _clip(text: str, limit: int = 120) -> str:
@@ -54,11 +64,14 @@ def betting_steps(state: HandState, betting: str, where: str = "the hand"):
         try:
             a = Action.parse(ch)
         except ValueError:
-            raise ValueError(f"invalid action {ch!r} at position {i} of {betting!r} in {where} "
-                             f"(expected f, c, r or /)") from None
+            raise ValueError(
+                f"invalid action {ch!r} at position {i} of {betting!r} in {where} (expected f, c, r or /)"
+            ) from None
         if slashes != state.round:
-            raise ValueError(f"misplaced '/' in {betting!r} in {where}: the {_street(slashes)} betting ended "
-                             f"at {betting[:i]!r}, a '/' was expected at position {i}")
+            raise ValueError(
+                f"misplaced '/' in {betting!r} in {where}: the {_street(slashes)} betting ended "
+                f"at {betting[:i]!r}, a '/' was expected at position {i}"
+            )
         if a not in state.legal_actions():
             raise ValueError(f"illegal action {ch!r} at position {i} of {betting!r} in {where}")
         yield i, a
@@ -185,7 +198,9 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
         raise ValueError(f"{source}: malformed STATE line {_clip(line.strip())}") from None
     n = len(holes)
     if len(pay) != n or len(nm) != n:
-        raise ValueError(f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}")
+        raise ValueError(
+            f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}"
+        )
     g = _game_for(n, game, source)
     return HandRecord(hid, g.config, g.button, holes, "".join(segs[1:]), betting, pay, nm, {"source": source})
 
@@ -195,8 +210,10 @@ def format_state_line(rec: HandRecord, payoffs=None) -> str:
     pay = rec.payoffs if payoffs is None else payoffs
     rounds = rec.betting.count("/") + 1
     board = "".join("/" + s for s in board_segments(rec.board, rounds)[1:])
-    return (f"STATE:{rec.hand_id}:{rec.betting}:{'|'.join(rec.hole_cards)}{board}:"
-            f"{'|'.join(format_payoff(x) for x in pay)}:{'|'.join(rec.names)}")
+    return (
+        f"STATE:{rec.hand_id}:{rec.betting}:{'|'.join(rec.hole_cards)}{board}:"
+        f"{'|'.join(format_payoff(x) for x in pay)}:{'|'.join(rec.names)}"
+    )
 
 
 def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> AcpcLog:
@@ -245,8 +262,11 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> Ac
         else:
             warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
     if game is None:
-        raise ValueError(f"{p}: no STATE lines" + (f" ({warnings[0]})" if warnings else "")
-                         + (f" ({skipped[0][1]})" if skipped else ""))
+        raise ValueError(
+            f"{p}: no STATE lines"
+            + (f" ({warnings[0]})" if warnings else "")
+            + (f" ({skipped[0][1]})" if skipped else "")
+        )
     return AcpcLog(hands, score, comments, game, warnings, skipped)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -20,7 +19,7 @@ def _fail(msg: str) -> None:
     raise typer.Exit(2)
 
 
-def _game(path: Optional[Path], n: int | None = None):
+def _game(path: Path | None, n: int | None = None):
     """``--game`` if given (its player count must agree with ``--players`` when both are given),
     else the bundled limit game for ``--players`` (default 2)."""
     from loki.io.gamedef import bundled_gamedef, load_gamedef
@@ -45,8 +44,10 @@ _PLAYERS_HELP = "Players in the game (2-10): the bundled limit game when --game 
 def acpc(
     host: str = typer.Argument(..., help="Dealer host (e.g. 127.0.0.1)."),
     port: int = typer.Argument(..., help="Dealer port for this seat."),
-    game: Optional[Path] = typer.Option(None, "--game", help="ACPC game definition (default: the bundled limit game of --players)."),
-    players: Optional[int] = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP + " Default 2."),
+    game: Path | None = typer.Option(
+        None, "--game", help="ACPC game definition (default: the bundled limit game of --players)."
+    ),
+    players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP + " Default 2."),
     player: str = typer.Option("loki1", "--player", help="Player spec (loki1, loki1:TA, loki2:BR, random, calling)."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the player."),
     timeout: float = typer.Option(600.0, "--timeout", min=0.001, help="Seconds to wait for a dealer message (> 0)."),
@@ -71,20 +72,26 @@ def acpc(
     except ConnectionError as e:
         _fail(str(e))
     h = client.hands_played
-    typer.echo(f"{pl.name}: {h} hands, {client.total:+g} chips "
-               f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {len(client.errors)} protocol errors")
+    typer.echo(
+        f"{pl.name}: {h} hands, {client.total:+g} chips "
+        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {len(client.errors)} protocol errors"
+    )
 
 
 def dealer(
-    game: Optional[Path] = typer.Option(None, "--game", help="ACPC game definition (default: the bundled limit game of --players)."),
-    players: Optional[int] = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP + " Default 2."),
+    game: Path | None = typer.Option(
+        None, "--game", help="ACPC game definition (default: the bundled limit game of --players)."
+    ),
+    players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP + " Default 2."),
     hands: int = typer.Option(1000, "--hands", min=1, help="Hands in the match."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deal."),
-    names: Optional[List[str]] = typer.Option(None, "--names", help="Player names (repeat the option, one per seat)."),
-    port: List[int] = typer.Option([], "--port", help="Ports (repeat, one per seat; default: chosen by the system)."),
-    log: Optional[Path] = typer.Option(None, "--log", help="Write the ACPC log (STATE lines and SCORE) here."),
+    names: list[str] | None = typer.Option(None, "--names", help="Player names (repeat the option, one per seat)."),
+    port: list[int] = typer.Option([], "--port", help="Ports (repeat, one per seat; default: chosen by the system)."),
+    log: Path | None = typer.Option(None, "--log", help="Write the ACPC log (STATE lines and SCORE) here."),
     t_response: float = typer.Option(10.0, "--t-response", min=0.001, help="Seconds allowed per action."),
-    t_connect: float = typer.Option(600.0, "--t-connect", min=0.001, help="Seconds to wait for the players to connect."),
+    t_connect: float = typer.Option(
+        600.0, "--t-connect", min=0.001, help="Seconds to wait for the players to connect."
+    ),
 ) -> None:
     """Deal an ACPC match on loopback: prints one port per seat, then the SCORE line."""
     from loki.io.acpc_dealer import AcpcDealer
@@ -94,8 +101,9 @@ def dealer(
         _check_port(p, "--port")
     g = _game(game, players)
     try:
-        d = AcpcDealer(g, hands, seed, names or None, ports=port or None, t_response=t_response,
-                       t_connect=t_connect, log_path=log)
+        d = AcpcDealer(
+            g, hands, seed, names or None, ports=port or None, t_response=t_response, t_connect=t_connect, log_path=log
+        )
     except ValueError as e:
         _fail(str(e))
     try:
@@ -115,8 +123,12 @@ def dealer(
 def replay(
     file: Path = typer.Argument(..., exists=True, help="ACPC log (STATE lines) or PHH file (.phh/.phhs)."),
     player: str = typer.Option("loki1", "--player", help="The bot that models and decides (registry spec)."),
-    hands: Optional[int] = typer.Option(None, "--hands", min=1, help="Only the first N hands."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Histogram .png/.pdf/.svg (default: ./<FILE name>.percentiles.png in the current folder; the log's own folder may be read-only)."),
+    hands: int | None = typer.Option(None, "--hands", min=1, help="Only the first N hands."),
+    plot: Path | None = typer.Option(
+        None,
+        "--plot",
+        help="Histogram .png/.pdf/.svg (default: ./<FILE name>.percentiles.png in the current folder; the log's own folder may be read-only).",
+    ),
     seed: int = typer.Option(0, "--seed", min=0),
 ) -> None:
     """Replay a real log through the Opponent Modeler and Loki's decisions; report statistics,
@@ -163,7 +175,11 @@ def play(
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the deal and the bots."),
     hands: int = typer.Option(20, "--hands", min=1, help="Hands to play (q quits earlier)."),
     opponent_type: str = typer.Option("loki1", "--opponent-type", help="Bot spec (loki1, loki1:LA, loki2:BR, ...)."),
-    phh: Optional[Path] = typer.Option(None, "--phh", help="Save the hand history (PHH) here (default: ./loki-session.phhs, or loki-session-1.phhs, -2, ... so that an earlier session is never overwritten)."),
+    phh: Path | None = typer.Option(
+        None,
+        "--phh",
+        help="Save the hand history (PHH) here (default: ./loki-session.phhs, or loki-session-1.phhs, -2, ... so that an earlier session is never overwritten).",
+    ),
 ) -> None:
     """Play limit hold'em at the terminal against Loki bots."""
     from loki.io.outpath import free_path

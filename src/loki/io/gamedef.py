@@ -21,11 +21,12 @@ from pathlib import Path
 
 from loki.engine import GameConfig
 
-__all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P",
-           "bundled_gamedef"]
+__all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P", "bundled_gamedef"]
 
-def _limit_gamedef_text(n_players: int, blinds, first_player, small_bet: int = 10, big_bet: int = 20,
-                        max_bets: int = 4) -> str:
+
+def _limit_gamedef_text(
+    n_players: int, blinds, first_player, small_bet: int = 10, big_bet: int = 20, max_bets: int = 4
+) -> str:
     """ACPC ``GAMEDEF`` text of a limit hold'em game (``first_player`` 1-based, per round)."""
     return (
         "GAMEDEF\nlimit\n"
@@ -51,9 +52,17 @@ GAMEDEF_3P = _ring_gamedef_text(3)
 
 
 _INT_LIST_FIELDS = {
-    "numplayers": "numPlayers", "numrounds": "numRounds", "blind": "blind", "raisesize": "raiseSize",
-    "firstplayer": "firstPlayer", "maxraises": "maxRaises", "numsuits": "numSuits", "numranks": "numRanks",
-    "numholecards": "numHoleCards", "numboardcards": "numBoardCards", "stack": "stack",
+    "numplayers": "numPlayers",
+    "numrounds": "numRounds",
+    "blind": "blind",
+    "raisesize": "raiseSize",
+    "firstplayer": "firstPlayer",
+    "maxraises": "maxRaises",
+    "numsuits": "numSuits",
+    "numranks": "numRanks",
+    "numholecards": "numHoleCards",
+    "numboardcards": "numBoardCards",
+    "stack": "stack",
 }
 
 
@@ -182,11 +191,21 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
     if bb_pos != (sb_pos + 1) % n:
         raise _err(source, "blind", f"{blinds}: the big blind must sit left of the small blind")
     if tuple(x - 1 for x in fp) != expected_first:
-        raise _err(source, "firstPlayer", f"{fp}: with these blinds the engine needs "
-                   f"{' '.join(str(x + 1) for x in expected_first)}")
+        raise _err(
+            source,
+            "firstPlayer",
+            f"{fp}: with these blinds the engine needs {' '.join(str(x + 1) for x in expected_first)}",
+        )
     try:
-        config = GameConfig(n_players=n, small_bet=rs[0], big_bet=rs[2], small_blind=blinds[sb_pos],
-                            big_blind=blinds[bb_pos], max_bets=mr[1], odd_chip="split")
+        config = GameConfig(
+            n_players=n,
+            small_bet=rs[0],
+            big_bet=rs[2],
+            small_blind=blinds[sb_pos],
+            big_blind=blinds[bb_pos],
+            max_bets=mr[1],
+            odd_chip="split",
+        )
     except ValueError as e:
         raise _err(source, "blind/raiseSize", str(e)) from None
     return AcpcGame(config, button, tuple(blinds), tuple(x - 1 for x in fp), source)
@@ -219,5 +238,6 @@ def bundled_gamedef(n_players: int) -> AcpcGame:
 def format_gamedef(game: AcpcGame) -> str:
     """ACPC text of ``game``."""
     c = game.config
-    return _limit_gamedef_text(c.n_players, game.blinds, tuple(x + 1 for x in game.first_player),
-                               c.small_bet, c.big_bet, c.max_bets)
+    return _limit_gamedef_text(
+        c.n_players, game.blinds, tuple(x + 1 for x in game.first_player), c.small_bet, c.big_bet, c.max_bets
+    )

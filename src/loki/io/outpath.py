@@ -9,8 +9,8 @@ ValueError: --log /proc/nope/x.log: folder /proc/nope does not exist
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 __all__ = ["check_output_path", "free_path"]
 

@@ -38,9 +38,9 @@ _deal = 3
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable
 
 from loki.cards import format_cards
 from loki.engine import ActionTaken, BoardDealt, GameConfig, HandState
@@ -55,9 +55,14 @@ def _pk_automations():
     from pokerkit import Automation
 
     return (
-        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-        Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.HAND_KILLING,
-        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+        Automation.ANTE_POSTING,
+        Automation.BET_COLLECTION,
+        Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING,
+        Automation.RUNOUT_COUNT_SELECTION,
+        Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING,
+        Automation.CHIPS_PULLING,
     )
 
 
@@ -107,7 +112,9 @@ def _state_to_phh(state, names, hand_id, fields):
     for ev in state.events:
         if isinstance(ev, ActionTaken):
             if pks.actor_index != pk_of[ev.seat]:
-                raise ValueError(f"pokerkit expects player {pks.actor_index} but seat {ev.seat} acts ({state.history!r})")
+                raise ValueError(
+                    f"pokerkit expects player {pks.actor_index} but seat {ev.seat} acts ({state.history!r})"
+                )
             if ev.action == 0:
                 pks.fold()
             elif ev.action == 1:
@@ -182,7 +189,7 @@ def _cards_ok(text: str, count: int | None = None) -> bool:
         _CARDS_RE = re.compile(r"^(?:[2-9TJQKA][shdc]|\?\?)+$")
     if not _CARDS_RE.match(text) or (count is not None and len(text) != 2 * count):
         return False
-    known = [text[i:i + 2] for i in range(0, len(text), 2) if text[i] != "?"]
+    known = [text[i : i + 2] for i in range(0, len(text), 2) if text[i] != "?"]
     return len(set(known)) == len(known)
 
 
@@ -207,11 +214,13 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
     try:
         n = len(hh.starting_stacks)
         bl = [int(x) for x in (hh.blinds_or_straddles or [])] + [0] * n
-        config = GameConfig(n_players=n, small_bet=int(hh.small_bet), big_bet=int(hh.big_bet), small_blind=bl[0],
-                            big_blind=bl[1])
+        config = GameConfig(
+            n_players=n, small_bet=int(hh.small_bet), big_bet=int(hh.big_bet), small_blind=bl[0], big_blind=bl[1]
+        )
     except (TypeError, ValueError) as e:
-        raise ValueError(f"{where}: bad or missing game fields (starting_stacks, blinds_or_straddles, small_bet, "
-                         f"big_bet): {e}") from None
+        raise ValueError(
+            f"{where}: bad or missing game fields (starting_stacks, blinds_or_straddles, small_bet, big_bet): {e}"
+        ) from None
     sim = new_hand(config, n - 1, rng=0)  # placeholder cards: only the betting is checked
     holes = [""] * n
     board, betting = "", ""
@@ -225,7 +234,7 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
 
         def player(tok: str) -> int:
             if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
-                raise ValueError(f"{at}: player {tok!r} is not one of p1..p{n}")
+                raise ValueError(f"{at}: player {tok!r} is not one of p1..p{n}")  # noqa: B023 (called in this iteration)
             return int(tok[1:]) - 1
 
         if parts[:2] == ["d", "dh"]:
@@ -318,8 +327,9 @@ def _load_phh(p: Path):
         raise ValueError(f"{p}: not valid PHH/TOML: {e}") from None
     except (TypeError, KeyError, ValueError, IndexError, AttributeError) as e:
         kind = f"{type(e).__name__}: " if isinstance(e, KeyError) else ""
-        raise ValueError(f"{p}: a hand with missing or unknown fields (variant, antes, starting_stacks, actions, "
-                         f"...): {kind}{e}") from None
+        raise ValueError(
+            f"{p}: a hand with missing or unknown fields (variant, antes, starting_stacks, actions, ...): {kind}{e}"
+        ) from None
 
 
 def read_phh(path, skipped: list | None = None) -> list[HandRecord]:

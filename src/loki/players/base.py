@@ -21,7 +21,7 @@ view follows the hand.  Every random choice a player makes must come from a seed
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from loki.engine import Action, GameConfig, PlayerView
 

@@ -8,15 +8,26 @@ Input and output are injectable (``input_fn``, ``console``) so sessions can be s
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 
 from loki.cards import format_cards
-from loki.engine import (CALL, FOLD, RAISE, Action, ActionTaken, BoardDealt, GameConfig, HandEnded, PlayerView,
-                         Showdown, STREET_NAMES)
+from loki.engine import (
+    CALL,
+    FOLD,
+    RAISE,
+    STREET_NAMES,
+    Action,
+    ActionTaken,
+    BoardDealt,
+    GameConfig,
+    HandEnded,
+    PlayerView,
+    Showdown,
+)
 from loki.players.base import Player
 
 __all__ = ["HumanPlayer", "QuitSession", "play_human_session", "SessionSummary"]
@@ -43,8 +54,13 @@ class HumanPlayer(Player):
         names: display names per seat (for the action log).
     """
 
-    def __init__(self, input_fn: Callable[[str], str] | None = None, console=None, name: str = "you",
-                 names: Sequence[str] | None = None):
+    def __init__(
+        self,
+        input_fn: Callable[[str], str] | None = None,
+        console=None,
+        name: str = "you",
+        names: Sequence[str] | None = None,
+    ):
         from rich.console import Console
 
         self.input_fn = input_fn or input
@@ -65,8 +81,11 @@ class HumanPlayer(Player):
     def observe(self, event) -> None:
         c = self.console
         if isinstance(event, ActionTaken):
-            word = {FOLD: "folds", CALL: "checks" if event.to_call == 0 else "calls",
-                    RAISE: "bets" if event.bets == 0 else "raises"}[event.action]
+            word = {
+                FOLD: "folds",
+                CALL: "checks" if event.to_call == 0 else "calls",
+                RAISE: "bets" if event.bets == 0 else "raises",
+            }[event.action]
             if event.seat == self.seat:
                 word = word[:-1]  # "you call"
             c.print(f"  {self._who(event.seat)} {word}" + (f" ({event.amount})" if event.amount else ""))
@@ -84,9 +103,13 @@ class HumanPlayer(Player):
         to_call = view.to_call()
         self.console.print(
             f"[bold]{view.street_name}[/] board {pretty(view.board)} | pot {view.pot} | to call {to_call} "
-            f"| your cards {pretty(view.hole_cards)}")
-        names = {FOLD: "f=fold", CALL: "c=check" if to_call == 0 else "c=call",
-                 RAISE: "r=bet" if view.bets_this_round == 0 else "r=raise"}
+            f"| your cards {pretty(view.hole_cards)}"
+        )
+        names = {
+            FOLD: "f=fold",
+            CALL: "c=check" if to_call == 0 else "c=call",
+            RAISE: "r=bet" if view.bets_this_round == 0 else "r=raise",
+        }
         options = ", ".join(names[a] for a in legal_actions)
         while True:
             try:
@@ -99,7 +122,9 @@ class HumanPlayer(Player):
             try:
                 a = Action.parse(text)
             except ValueError:
-                self.console.print(f"[yellow]'{text}' is not an action: type f, c or r (or fold/check/call/bet/raise)[/]")
+                self.console.print(
+                    f"[yellow]'{text}' is not an action: type f, c or r (or fold/check/call/bet/raise)[/]"
+                )
                 continue
             if a not in legal_actions:
                 why = "checking is free" if a is FOLD else "the betting is capped"
@@ -123,8 +148,15 @@ class SessionSummary:
         return [x / self.small_bet / self.hands if self.hands else 0.0 for x in self.chips]
 
 
-def play_human_session(opponents: int = 5, hands: int = 20, seed: int = 0, opponent_type: str = "loki1",
-                       input_fn=None, console=None, phh_path=None) -> SessionSummary:
+def play_human_session(
+    opponents: int = 5,
+    hands: int = 20,
+    seed: int = 0,
+    opponent_type: str = "loki1",
+    input_fn=None,
+    console=None,
+    phh_path=None,
+) -> SessionSummary:
     """Seat a person (seat 0) against ``opponents`` bots for up to ``hands`` hands.
 
     The button moves every hand; the session ends early on ``q``.  The summary is printed (rich

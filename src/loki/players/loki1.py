@@ -15,9 +15,9 @@ style presets TC, TA, LC, LA (:data:`STYLES`, loki-algorithms.md §7 DEFAULTs).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 
@@ -80,7 +80,9 @@ STYLES = {
     "TC": Loki1Config("tight", 50.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
     "TA": Loki1Config("tight", 50.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
     "LC": Loki1Config("loose", -156.0, BettorConfig(make1=0.60, make2=0.92, semi_bluff=False)),
-    "LA": Loki1Config("loose", -156.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)),
+    "LA": Loki1Config(
+        "loose", -156.0, BettorConfig(make1=0.40, make2=0.75, semi_bluff=True, aggressive_call_raise=0.65)
+    ),
 }
 
 
@@ -262,15 +264,24 @@ class Loki1Player(Player):
             self.preflop_call_limit = SB_CALL_LIMIT.get(self.preflop_strategy) if sb_first else None
         self.last_decision = self.preflop_strategy
         return strategy_action(
-            self.preflop_strategy, view.to_call_bets(), view.bets_this_round, self.voluntarily_in, Action.RAISE in legal,
+            self.preflop_strategy,
+            view.to_call_bets(),
+            view.bets_this_round,
+            self.voluntarily_in,
+            Action.RAISE in legal,
             max_call_bets=self.preflop_call_limit,
         )
 
     def hand_values(self, view: PlayerView) -> HandValues:
         """Assess our hand against the field array of the live opponents' weight tables."""
         opps = [s for s in range(self.game.n_players) if s != self.seat and not view.folded[s]]
-        a = assess(self.hole, self.board, [self.models[s].weights for s in opps], n_opponents=len(opps),
-                   lookahead=self.config.lookahead if self.round == 1 else 1)
+        a = assess(
+            self.hole,
+            self.board,
+            [self.models[s].weights for s in opps],
+            n_opponents=len(opps),
+            lookahead=self.config.lookahead if self.round == 1 else 1,
+        )
         return HandValues(ehs_prime=a.ehs_prime, ehs=a.ehs, hs_n=a.hs_n, ppot=a.ppot)
 
     def betting_spot(self, view: PlayerView, legal) -> BettingSpot:

@@ -98,8 +98,9 @@ class Loki2Player(Loki1Player):
     """
 
     def __init__(self, config: Loki2Config = Loki2Config(), seed: int = 0, name: str | None = None):
-        super().__init__(config.loki1, seed=seed,
-                         name=name or f"Loki-2 {''.join(sorted(config.features, key='BRS'.index))}")
+        super().__init__(
+            config.loki1, seed=seed, name=name or f"Loki-2 {''.join(sorted(config.features, key='BRS'.index))}"
+        )
         self.config2 = config
         self.features = config.features
         self.selector = ActionSelector(np.random.default_rng([seed, 2]))
@@ -164,13 +165,19 @@ class Loki2Player(Loki1Player):
     def _act_triple(self, view: PlayerView, legal) -> Action:
         values = self.hand_values(view)
         spot = self.betting_spot(view, legal)
-        pt = generate_triple(values, spot, self.config2.triple,
-                             check_raise_flag=spot.first_to_act and spot.aggressor_behind)
+        pt = generate_triple(
+            values, spot, self.config2.triple, check_raise_flag=spot.first_to_act and spot.aggressor_behind
+        )
         self.last_triple = pt
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
         tc = self.config2.triple
-        if (a is Action.RAISE and spot.to_call <= 1e-9 and values.ehs_prime < tc.make1 - tc.make_width
-                and tc.semi_bluff and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - tc.odds_width):
+        if (
+            a is Action.RAISE
+            and spot.to_call <= 1e-9
+            and values.ehs_prime < tc.make1 - tc.make_width
+            and tc.semi_bluff
+            and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - tc.odds_width
+        ):
             self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
         self.last_decision = pt
         return a
@@ -248,8 +255,10 @@ def _loki2(opts, seed, name):
         elif k in ("fast", "always_call") and not eq and "always_call" not in sim_kw:
             sim_kw["always_call"] = True
         else:
-            raise ValueError(f"{spec!r}: unknown or repeated option {o!r} "
-                             f"(one style of {sorted(STYLES)}, trials=N, cutoff=paper|paired|none, fast)")
+            raise ValueError(
+                f"{spec!r}: unknown or repeated option {o!r} "
+                f"(one style of {sorted(STYLES)}, trials=N, cutoff=paper|paired|none, fast)"
+            )
     if sim_kw and "S" not in feats:
         given = ", ".join("fast" if k == "always_call" else k for k in sim_kw)
         raise ValueError(f"{spec!r}: the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")

@@ -16,7 +16,7 @@ Specs (case-insensitive) used by tournaments, the ACPC client and the human tabl
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from loki.players.base import Player
 
@@ -91,5 +91,7 @@ def make_player(spec: str, seed: int = 0, name: str | None = None) -> Player:
         except ImportError:
             pass
     if kind not in PLAYER_KINDS:
-        raise ValueError(f"unknown player type {spec!r}: expected one of {sorted(PLAYER_KINDS)} (e.g. 'loki1:TC', 'loki2:BR')")
+        raise ValueError(
+            f"unknown player type {spec!r}: expected one of {sorted(PLAYER_KINDS)} (e.g. 'loki1:TC', 'loki2:BR')"
+        )
     return PLAYER_KINDS[kind](opts, seed, name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -11,17 +10,31 @@ __all__ = ["tournament"]
 
 
 def tournament(
-    preset: str = typer.Option("quick", "--preset", "-p", help="Shipped experiment: quick, fig3-B, fig3-R, fig3-BR, fig3-S, fig3-BRS, fig4."),
-    config: Optional[Path] = typer.Option(None, "--config", "-c", help="Your own TOML tournament file (overrides --preset)."),
-    deals: Optional[int] = typer.Option(None, "--deals", "-n", help="Number of deals (each replayed once per seating)."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Seed of the cards and the players."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Local worker processes (default: all cores; 1 = in this process)."),
-    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install loki[cluster])."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results folder (default results/<preset>-<seed>/)."),
+    preset: str = typer.Option(
+        "quick", "--preset", "-p", help="Shipped experiment: quick, fig3-B, fig3-R, fig3-BR, fig3-S, fig3-BRS, fig4."
+    ),
+    config: Path | None = typer.Option(
+        None, "--config", "-c", help="Your own TOML tournament file (overrides --preset)."
+    ),
+    deals: int | None = typer.Option(None, "--deals", "-n", help="Number of deals (each replayed once per seating)."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the cards and the players."),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", help="Local worker processes (default: all cores; 1 = in this process)."
+    ),
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install loki[cluster]).",
+    ),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Results folder (default results/<preset>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard a previous run in the results folder."),
-    block_deals: Optional[int] = typer.Option(None, "--block-deals", help="Deals per block (players are rebuilt every block; changes the results)."),
-    histories: Optional[bool] = typer.Option(None, "--histories/--no-histories", help="Write PHH hand histories (default: as the config says)."),
+    block_deals: int | None = typer.Option(
+        None, "--block-deals", help="Deals per block (players are rebuilt every block; changes the results)."
+    ),
+    histories: bool | None = typer.Option(
+        None, "--histories/--no-histories", help="Write PHH hand histories (default: as the config says)."
+    ),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Write the PNG plots."),
     list_: bool = typer.Option(False, "--list", help="List the shipped presets and exit."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -62,7 +75,9 @@ def tournament(
     except TournamentConfigError as e:
         fail(str(e))
     except KeyboardInterrupt:
-        fail(f"interrupted: finished blocks are kept in {folder}/journal.jsonl; run the same command with --resume", 130)
+        fail(
+            f"interrupted: finished blocks are kept in {folder}/journal.jsonl; run the same command with --resume", 130
+        )
     from loki.tournament.results import results_table
 
     for t in results_table(summary):
@@ -71,7 +86,15 @@ def tournament(
 
 
 def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     from loki.tournament.config import TournamentConfigError
@@ -94,9 +117,19 @@ def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, conso
         except Exception as e:  # noqa: BLE001 - report any connection failure on one line
             raise TournamentConfigError(f"cannot connect to the Dask scheduler {scheduler!r}: {e}") from None
         executor = client.get_executor()
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("hands"),
-                        Rate(), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                        disable=quiet, transient=False)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("hands"),
+        Rate(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=quiet,
+        transient=False,
+    )
     task = None
 
     def report(done, total):
@@ -108,8 +141,9 @@ def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, conso
 
     try:
         with progress:
-            run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=resume,
-                                 overwrite=overwrite, progress=report)
+            run = run_tournament(
+                cfg, workers=workers, executor=executor, out=folder, resume=resume, overwrite=overwrite, progress=report
+            )
     finally:
         if client is not None:
             client.close()

@@ -43,7 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -141,8 +141,14 @@ class TournamentConfig:
     def game_config(self) -> GameConfig:
         return GameConfig(n_players=self.n_players, **self.game)
 
-    def with_overrides(self, *, deals: int | None = None, seed: int | None = None,
-                       histories: bool | None = None, block_deals: int | None = None) -> "TournamentConfig":
+    def with_overrides(
+        self,
+        *,
+        deals: int | None = None,
+        seed: int | None = None,
+        histories: bool | None = None,
+        block_deals: int | None = None,
+    ) -> TournamentConfig:
         """A copy with command-line overrides applied (and validated)."""
         d = self.to_dict()
         for k, v in (("deals", deals), ("seed", seed), ("histories", histories), ("block_deals", block_deals)):
@@ -153,7 +159,9 @@ class TournamentConfig:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["players"] = [asdict(p) for p in self.players]
-        d["compare"] = [{"name": c.name, "enhanced": list(c.enhanced), "control": list(c.control)} for c in self.compare]
+        d["compare"] = [
+            {"name": c.name, "enhanced": list(c.enhanced), "control": list(c.control)} for c in self.compare
+        ]
         return d
 
     def fingerprint(self) -> str:
@@ -268,15 +276,26 @@ def config_from_dict(d: dict, source: str = "config", *, check_players: bool = T
                 raise TournamentConfigError(f"{where}: '{side}' must be a list of player labels")
             for x in v:
                 if x not in labels:
-                    raise TournamentConfigError(f"{where}: '{side}' names {x!r}, which is not a player label ({sorted(labels)})")
+                    raise TournamentConfigError(
+                        f"{where}: '{side}' names {x!r}, which is not a player label ({sorted(labels)})"
+                    )
             sides[side] = tuple(v)
         cname = c.get("name", f"{'+'.join(sides['enhanced'])} minus {'+'.join(sides['control'])}")
         if not isinstance(cname, str):
             raise TournamentConfigError(f"{where}: 'name' must be a string")
         comps.append(Comparison(cname, sides["enhanced"], sides["control"]))
 
-    cfg = TournamentConfig(name=name.strip(), players=tuple(players), deals=deals, seed=seed, block_deals=block,
-                           histories=histories, description=desc, game=game, compare=tuple(comps))
+    cfg = TournamentConfig(
+        name=name.strip(),
+        players=tuple(players),
+        deals=deals,
+        seed=seed,
+        block_deals=block,
+        histories=histories,
+        description=desc,
+        game=game,
+        compare=tuple(comps),
+    )
     try:
         cfg.game_config()
     except ValueError as e:

@@ -43,11 +43,14 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> dict:
     summary = summarize(cfg, run.chips, run.counters)
     summary["config"] = cfg.to_dict()
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks:]) if run.played_blocks else 0
-    info = {"seconds": round(run.seconds, 3), "blocks_played_now": run.played_blocks,
-            "hands_played_now": hands_now,
-            "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
-            "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks)}
+    hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
+    info = {
+        "seconds": round(run.seconds, 3),
+        "blocks_played_now": run.played_blocks,
+        "hands_played_now": hands_now,
+        "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
+        "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks),
+    }
     info.update(run.extra)
     (out / "run.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     names = [s.name for s in cfg.seats]
@@ -106,11 +109,13 @@ def plot_results(run, out: Path, summary: dict) -> None:
         ax = axes[0, 1]
         tq = t_quantile(0.975, max(D - 1, 1))
         for c in cfg.compare:
-            d = (np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)) * cfg.n_players
+            d = (
+                np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)
+            ) * cfg.n_players
             cum = np.cumsum(d)
             sd = float(d.std(ddof=1)) if D > 1 else 0.0
             band = tq * sd * np.sqrt(k)
-            line, = ax.plot(k, cum, label=c.name)
+            (line,) = ax.plot(k, cum, label=c.name)
             ax.fill_between(k, cum - band, cum + band, color=line.get_color(), alpha=0.2)
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xlabel("deals")
@@ -127,14 +132,34 @@ def results_table(summary: dict):
     from rich.table import Table
 
     pct = lambda v: _fmt(None if v is None else 100 * v, ".1f")  # noqa: E731
-    t = Table(title=f"{summary['name']}: {summary['deals']} deals x {summary['n_players']} seatings = "
-                    f"{summary['hands']} games, seed {summary['seed']}")
-    for col, j in (("player type", "left"), ("n", "right"), ("sb/hand", "right"), ("± 95%", "right"),
-                   ("VPIP%", "right"), ("PFR%", "right"), ("AF", "right"), ("WTSD%", "right"), ("W$SD%", "right")):
+    t = Table(
+        title=f"{summary['name']}: {summary['deals']} deals x {summary['n_players']} seatings = "
+        f"{summary['hands']} games, seed {summary['seed']}"
+    )
+    for col, j in (
+        ("player type", "left"),
+        ("n", "right"),
+        ("sb/hand", "right"),
+        ("± 95%", "right"),
+        ("VPIP%", "right"),
+        ("PFR%", "right"),
+        ("AF", "right"),
+        ("WTSD%", "right"),
+        ("W$SD%", "right"),
+    ):
         t.add_column(col, justify=j)
     for e in summary["types"]:
-        t.add_row(e["type"], str(e["players"]), _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), pct(e["vpip"]),
-                  pct(e["pfr"]), _fmt(e["af"], ".2f"), pct(e["wtsd"]), pct(e["wsd"]))
+        t.add_row(
+            e["type"],
+            str(e["players"]),
+            _fmt(e["sb_per_hand"]),
+            _fmt(e["ci"], ".3f"),
+            pct(e["vpip"]),
+            pct(e["pfr"]),
+            _fmt(e["af"], ".2f"),
+            pct(e["wtsd"]),
+            pct(e["wsd"]),
+        )
     tables = [t]
     if summary["comparisons"]:
         c = Table(title="enhanced minus control (paired by deal)")

@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import Executor, FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.phh import phhs_text, state_to_phh
@@ -64,8 +64,10 @@ class ResumeError(TournamentConfigError):
 def _check_histories(cfg: TournamentConfig) -> None:
     mb = cfg.game_config().max_bets
     if mb != 4:
-        raise TournamentConfigError(f"hand histories (PHH, pokerkit's fixed-limit rules) need max_bets = 4, "
-                                    f"this game has {mb}: turn them off (histories = false, --no-histories)")
+        raise TournamentConfigError(
+            f"hand histories (PHH, pokerkit's fixed-limit rules) need max_bets = 4, "
+            f"this game has {mb}: turn them off (histories = false, --no-histories)"
+        )
 
 
 def play_block(config: dict | TournamentConfig, block: int, with_histories: bool | None = None) -> dict:
@@ -116,8 +118,14 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
             for p, s in enumerate(seat_of):
                 counters[p] += counts[s]
             if hist:
-                phh.append(state_to_phh(st, [seats_info[p].name for p in row], d * n + r + 1,
-                                        {"event": cfg.name, "_deal": d, "_replay": r}))
+                phh.append(
+                    state_to_phh(
+                        st,
+                        [seats_info[p].name for p in row],
+                        d * n + r + 1,
+                        {"event": cfg.name, "_deal": d, "_replay": r},
+                    )
+                )
         chips.append(deal_chips)
     out = {
         "block": block,
@@ -180,17 +188,24 @@ def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
     b = _int_field(rec, "block", 0, cfg.n_blocks if cfg is not None else None, where)
     hands = _int_field(rec, "hands", 0, None, where)
     deals, chips, counters = rec["deals"], rec["chips"], rec["counters"]
-    if (not isinstance(deals, list) or len(deals) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in deals)):
+    if (
+        not isinstance(deals, list)
+        or len(deals) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in deals)
+    ):
         raise JournalError(f"{where}: 'deals' must be [first, end] (two integers), got {deals!r}")
     if not isinstance(chips, list) or not all(
-            isinstance(row, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
-            for row in chips):
+        isinstance(row, list) and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
+        for row in chips
+    ):
         raise JournalError(f"{where}: 'chips' must be a list of per-deal lists of numbers")
     if not isinstance(counters, list) or not all(
-            isinstance(c, dict) and all(isinstance(c.get(k), int) and not isinstance(c.get(k), bool) for k in COUNTERS)
-            for c in counters):
-        raise JournalError(f"{where}: 'counters' must be a list of per-player tables with the integer counters {list(COUNTERS)}")
+        isinstance(c, dict) and all(isinstance(c.get(k), int) and not isinstance(c.get(k), bool) for k in COUNTERS)
+        for c in counters
+    ):
+        raise JournalError(
+            f"{where}: 'counters' must be a list of per-player tables with the integer counters {list(COUNTERS)}"
+        )
     if cfg is not None:
         n = cfg.n_players
         want = block_deals(b, cfg.deals, cfg.block_deals)
@@ -232,8 +247,10 @@ def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
     tail = lines.pop()
     if tail and not lines:
         # the header is written atomically with the file, so it can never be torn
-        raise JournalError(f"journal {str(path)!r} line 1: not a complete JSON line (the journal is corrupt: "
-                           "repair it or pass --overwrite)")
+        raise JournalError(
+            f"journal {str(path)!r} line 1: not a complete JSON line (the journal is corrupt: "
+            "repair it or pass --overwrite)"
+        )
     cfg = None
     for i, raw in enumerate(lines, 1):
         where = f"journal {str(path)!r} line {i}"
@@ -243,7 +260,9 @@ def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
         except (UnicodeDecodeError, json.JSONDecodeError):
             if last and i > 1:
                 break  # a torn write that happened to end in a newline byte (e.g. zero-filled)
-            raise JournalError(f"{where}: not a JSON line (the journal is corrupt: repair it or pass --overwrite)") from None
+            raise JournalError(
+                f"{where}: not a JSON line (the journal is corrupt: repair it or pass --overwrite)"
+            ) from None
         if not isinstance(rec, dict):
             raise JournalError(f"{where}: expected a JSON object, got {type(rec).__name__}")
         kind = rec.get("kind")
@@ -364,7 +383,9 @@ def run_tournament(
     if out is not None:
         out = Path(out)
         if out.exists() and not out.is_dir():
-            raise TournamentConfigError(f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)")
+            raise TournamentConfigError(
+                f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)"
+            )
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -373,13 +394,20 @@ def run_tournament(
         # a corrupt journal raises JournalError here, before anything is written
         header, blocks = (None, {}) if overwrite else read_journal(jpath)
         if jpath.exists() and not overwrite:
-            complete = (header is not None and header.get("fingerprint") == fp
-                        and all(b in blocks for b in range(config.n_blocks)))
+            complete = (
+                header is not None
+                and header.get("fingerprint") == fp
+                and all(b in blocks for b in range(config.n_blocks))
+            )
             if not resume and not complete:
-                raise ResumeError(f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again")
+                raise ResumeError(
+                    f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again"
+                )
             if header is not None and header.get("fingerprint") != fp:
-                raise ResumeError(f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
-                                  "use the same preset/options, another --out, or --overwrite")
+                raise ResumeError(
+                    f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
+                    "use the same preset/options, another --out, or --overwrite"
+                )
         if overwrite or not jpath.exists() or header is None:
             header, blocks = None, {}
         done = {b: r for b, r in blocks.items() if b < config.n_blocks}

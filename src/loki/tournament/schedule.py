@@ -20,7 +20,7 @@ falls back to the cyclic rotation.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -30,7 +30,7 @@ __all__ = ["seatings", "deal_cards", "block_deals", "player_seed", "BUTTON"]
 BUTTON = 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def seatings(n: int) -> tuple[tuple[int, ...], ...]:
     """``seatings(n)[r][s]`` is the player (index in the tournament) sitting at seat ``s`` in replay ``r``.
 

@@ -20,7 +20,7 @@ is bets+raises per call), None when the denominator is 0.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
