@@ -32,6 +32,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from loki.errors import CardError
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -89,7 +91,7 @@ def make_card(rank: int, suit: int) -> int:
         ValueError: rank or suit out of range.
     """
     if not (0 <= rank < 13 and 0 <= suit < 4):
-        raise ValueError(f"rank {rank!r} / suit {suit!r} out of range (rank 0..12, suit 0..3)")
+        raise CardError(f"rank {rank!r} / suit {suit!r} out of range (rank 0..12, suit 0..3)")
     return 4 * rank + suit
 
 
@@ -100,10 +102,10 @@ def parse_card(text: str) -> int:
         ValueError: the text is not exactly one card; the message quotes it.
     """
     if not isinstance(text, str):
-        raise ValueError(f"card must be a string like 'As', got {text!r}")
+        raise CardError(f"card must be a string like 'As', got {text!r}")
     s = text.strip()
     if len(s) != 2 or not _CARD_RE.fullmatch(s):
-        raise ValueError(f"invalid card {text!r}: expected a rank from '{RANKS}' and a suit from '{SUITS}', e.g. 'As'")
+        raise CardError(f"invalid card {text!r}: expected a rank from '{RANKS}' and a suit from '{SUITS}', e.g. 'As'")
     return 4 * RANKS.index(s[0].upper()) + SUITS.index(s[1].lower())
 
 
@@ -115,7 +117,7 @@ def format_card(card: int) -> str:
     """
     c = int(card)
     if not 0 <= c < 52 or c != card:
-        raise ValueError(f"invalid card int {card!r}: expected 0..51")
+        raise CardError(f"invalid card int {card!r}: expected 0..51")
     return RANKS[c >> 2] + SUITS[c & 3]
 
 
@@ -138,7 +140,7 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
     if isinstance(text, str):
         compact = re.sub(r"[\s,]+", "", text)
         if len(compact) % 2:
-            raise ValueError(f"invalid cards {text!r}: expected pairs of rank+suit like 'QsJd2c'")
+            raise CardError(f"invalid cards {text!r}: expected pairs of rank+suit like 'QsJd2c'")
         cards = [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
     else:
         cards = []
@@ -149,16 +151,16 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
                 try:
                     c = int(item)
                 except (TypeError, ValueError):
-                    raise ValueError(f"invalid card {item!r} in {text!r}") from None
+                    raise CardError(f"invalid card {item!r} in {text!r}") from None
                 format_card(c)  # range check
                 cards.append(c)
     if len(set(cards)) != len(cards):
         dup = sorted({format_card(c) for c in cards if cards.count(c) > 1})
-        raise ValueError(f"duplicate card(s) {', '.join(dup)} in {text!r}")
+        raise CardError(f"duplicate card(s) {', '.join(dup)} in {text!r}")
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(cards) not in allowed:
-            raise ValueError(
+            raise CardError(
                 f"wrong number of cards in {text!r}: got {len(cards)}, expected {' or '.join(map(str, allowed))}"
             )
     return cards
@@ -234,7 +236,7 @@ def holding_index(c1: int, c2: int) -> int:
     """
     a, b = int(c1), int(c2)
     if not (0 <= a < 52 and 0 <= b < 52) or a == b:
-        raise ValueError(f"invalid holding ({c1!r}, {c2!r}): expected two distinct card ints 0..51")
+        raise CardError(f"invalid holding ({c1!r}, {c2!r}): expected two distinct card ints 0..51")
     return int(HOLDING_INDEX[a, b])
 
 
@@ -256,7 +258,7 @@ def format_holding(index: int) -> str:
     """
     i = int(index)
     if not 0 <= i < N_HOLDINGS:
-        raise ValueError(f"invalid holding index {index!r}: expected 0..1325")
+        raise CardError(f"invalid holding index {index!r}: expected 0..1325")
     a, b = HOLDING_CARDS[i]
     return format_card(b) + format_card(a)
 
@@ -290,7 +292,7 @@ def class_index(name: str) -> int:
             return 13 * hi + lo
         if hi != lo and suffix == "o":
             return 13 * lo + hi
-    raise ValueError(f"invalid hand class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'")
+    raise CardError(f"invalid hand class {name!r}: expected e.g. 'AA', 'AKs', 'AKo'")
 
 
 def class_holdings(name_or_id: str | int) -> np.ndarray:
@@ -304,5 +306,5 @@ def class_holdings(name_or_id: str | int) -> np.ndarray:
     else:
         cid = int(name_or_id)
         if not 0 <= cid < N_CLASSES:
-            raise ValueError(f"invalid hand class id {name_or_id!r}: expected 0..168")
+            raise CardError(f"invalid hand class id {name_or_id!r}: expected 0..168")
     return np.flatnonzero(HOLDING_CLASS == cid)

@@ -65,6 +65,7 @@ from enum import IntEnum
 import numpy as np
 
 from loki.cards import format_card, format_cards, parse_cards
+from loki.errors import IllegalActionError
 from loki.evaluator import rank7
 
 __all__ = [
@@ -161,20 +162,6 @@ _L_FCR = (FOLD, CALL, RAISE)
 _L_FC = (FOLD, CALL)
 _L_CR = (CALL, RAISE)
 _L_C = (CALL,)
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state (the state is left unchanged).
-
-    Attributes: ``seat`` (the player to act, or None if nobody is), ``action`` (what was tried),
-    ``legal`` (tuple of legal :class:`Action`).
-    """
-
-    def __init__(self, message: str, seat: int | None = None, action=None, legal: tuple = ()):
-        super().__init__(message)
-        self.seat = seat
-        self.action = action
-        self.legal = legal
 
 
 # --------------------------------------------------------------------------------------------

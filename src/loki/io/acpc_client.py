@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from loki.cards import parse_cards
 from loki.engine import CALL, Action, HandState, new_hand
+from loki.errors import ProtocolError
 from loki.io.gamedef import AcpcGame
 
 __all__ = [
@@ -39,10 +40,6 @@ __all__ = [
 
 log = logging.getLogger("loki.acpc")
 VERSION = "VERSION:2.0.0"
-
-
-class ProtocolError(ValueError):
-    """A malformed or unexpected protocol message (the message quotes the line)."""
 
 
 @dataclass(frozen=True)

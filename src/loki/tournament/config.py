@@ -48,6 +48,7 @@ from importlib import resources
 from pathlib import Path
 
 from loki.engine import GameConfig
+from loki.errors import TournamentConfigError
 
 __all__ = [
     "TournamentConfigError",
@@ -62,10 +63,6 @@ __all__ = [
 ]
 
 MAX_PLAYERS = 10
-
-
-class TournamentConfigError(ValueError):
-    """A tournament configuration that cannot be run (the message is one line naming the problem)."""
 
 
 @dataclass(frozen=True)

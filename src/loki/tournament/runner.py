@@ -39,9 +39,10 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from loki.errors import JournalError, TournamentConfigError
 from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.phh import phhs_text, state_to_phh
-from loki.tournament.config import TournamentConfig, TournamentConfigError, config_from_dict
+from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
 
 __all__ = [
@@ -163,11 +164,6 @@ def _atomic_write(path: Path, text: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-
-
-class JournalError(TournamentConfigError):
-    """A journal that cannot be trusted: a bad line other than a torn last one (the message names
-    the file and the line)."""
 
 
 def _int_field(rec: dict, key: str, lo: int, hi: int | None, where: str) -> int:
