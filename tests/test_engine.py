@@ -24,6 +24,7 @@ from loki.engine import (
     IllegalActionError,
     Showdown,
     new_hand,
+    preflop_situation,
 )
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
@@ -615,3 +616,43 @@ def test_acting_orders_exposed_on_state_and_view():
     h = new_hand(GameConfig(n_players=2), button=1, rng=0)
     assert h.preflop_order == (1, 0) and h.postflop_order == (0, 1)  # heads-up: the button acts first pre-flop
     assert h.current_player == h.preflop_order[0]
+
+
+def _facts_from_events(events, n):
+    """Recompute the per-round public facts from the event list (independent of the engine's bookkeeping)."""
+    acted, vol, raised, prev = [False] * n, [False] * n, [False] * n, [False] * n
+    count = 0
+    for e in events:
+        if isinstance(e, BoardDealt):
+            prev, raised = raised, [False] * n
+            acted, vol, count = [False] * n, [False] * n, 0
+        elif isinstance(e, ActionTaken):
+            assert e.voluntary == vol[e.seat]
+            count += 1
+            if e.action != FOLD:
+                acted[e.seat] = True
+                vol[e.seat] = vol[e.seat] or e.amount > 0
+                raised[e.seat] = raised[e.seat] or e.action == RAISE
+    return tuple(acted), tuple(vol), tuple(raised), tuple(prev), count
+
+
+@pytest.mark.parametrize("stacks", [None, 60])
+def test_round_facts_follow_events(stacks):
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n = int(rng.integers(2, 11))
+        s = new_hand(GameConfig(n_players=n, stacks=stacks), button=int(rng.integers(n)), rng=rng)
+        while not s.is_terminal:
+            acted, vol, raised, prev, count = _facts_from_events(s.events, n)
+            v = s.view(s.current_player)
+            assert (v.acted_this_round, v.voluntary_this_round, v.raised_this_round) == (acted, vol, raised)
+            assert (v.raised_last_round, v.actions_this_round) == (prev, count)
+            if s.round == 0:
+                folded = {i for i in range(n) if s.folded[i]}
+                done = {i for i in range(n) if acted[i]}
+                assert v.preflop_situation() == preflop_situation(
+                    s.preflop_order, v.seat, s.small_blind_seat, s.big_blind_seat, folded, done
+                )
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.integers(len(legal)))])
+        _facts_from_events(s.events, n)  # checks ActionTaken.voluntary on the last actions too

@@ -58,7 +58,7 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -88,6 +88,7 @@ __all__ = [
     "HandEnded",
     "STREET_NAMES",
     "ODD_CHIP_RULES",
+    "preflop_situation",
 ]
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -282,7 +283,9 @@ class ActionTaken:
 
     The situation the player faced *before* acting, for opponent modelling: ``to_call`` chips
     to call, ``pot`` chips in the pot, ``bets`` bets/raises made this round (the big blind
-    counting as one pre-flop) and ``n_active`` players not folded."""
+    counting as one pre-flop), ``n_active`` players not folded, and ``voluntary`` whether the
+    player had already put chips in voluntarily this round (a blind does not count; Make1's
+    fold rule, PAPP98 papp/node44)."""
 
     seat: int
     action: Action
@@ -293,6 +296,7 @@ class ActionTaken:
     pot: int = 0
     bets: int = 0
     n_active: int = 0
+    voluntary: bool = False
 
 
 @dataclass(slots=True)
@@ -421,6 +425,60 @@ def _side_pots(total: list, contenders: list, ranks: list) -> list:
     return [(a, e) for a, e, _ in pots]
 
 
+def preflop_situation(
+    order: Sequence[int], me: int, small_blind: int, big_blind: int, folded: Collection[int], acted: Collection[int]
+) -> tuple[int, int, int]:
+    """``(num_inpot, num_yet_to_act, position)`` for our pre-flop decision (PAPP98 papp/node44, Eq. 6.1–6.2).
+
+    Args:
+        order: seats in pre-flop acting order of the first orbit (left of the big blind first, the big
+            blind last; heads-up: the button/small blind, then the big blind).
+        me: our seat.
+        small_blind, big_blind: the blinds' seats.
+        folded: seats that have folded.
+        acted: seats that have voluntarily acted (called, raised, checked) this round; posting a blind is
+            not an action.
+
+    Returns:
+        - ``num_inpot``: live players who have put chips in (blinds, callers, raisers), plus ourselves;
+        - ``num_yet_to_act``: live players after us who have not acted and are not blinds;
+        - ``position``: live players still to act after us before the small blind's turn comes round
+          again (the button 0, the big blind 0); the small blind's position is ``num_inpot − 1``
+          (loki-algorithms.md §2.3).  The thesis example (six-handed, two folds, only the button
+          behind us) gives 1.
+
+    Raises:
+        ValueError: ``me`` or a blind not in ``order``.
+
+    >>> preflop_situation([3, 4, 5, 0, 1, 2], me=5, small_blind=1, big_blind=2, folded={3, 4}, acted={3, 4})
+    (3, 1, 1)
+    """
+    for s, what in ((me, "me"), (small_blind, "small_blind"), (big_blind, "big_blind")):
+        if s not in order:
+            raise ValueError(f"{what}={s!r} is not in the acting order {list(order)!r}")
+    folded, acted = set(folded), set(acted)
+    live = [s for s in order if s not in folded]
+    blinds = {small_blind, big_blind}
+    inpot = {s for s in live if s in blinds or s in acted}
+    inpot.add(me)
+    i = list(order).index(me)
+    n = len(order)
+    yet = 0
+    position = 0
+    for k in range(1, n):
+        s = order[(i + k) % n]
+        if s == small_blind:
+            break
+        if s in folded or s in acted:
+            continue
+        position += 1
+        if s not in blinds:
+            yet += 1
+    if me == small_blind:
+        position = len(inpot) - 1  # loki-algorithms.md §2.3: "the small blind = num_inpot − 1"
+    return len(inpot), yet, position
+
+
 # --------------------------------------------------------------------------------------------
 # the hand state
 
@@ -456,6 +514,11 @@ class HandState:
         "_acted",
         "_short",
         "_hist",
+        "_r_acted",
+        "_r_vol",
+        "_r_raised",
+        "_prev_raised",
+        "_r_actions",
         "_events",
         "_terminal",
         "_payoffs",
@@ -584,6 +647,11 @@ class HandState:
         self._acted = set()
         self._short = []
         self._hist = [""]
+        self._r_acted = [False] * n
+        self._r_vol = [False] * n
+        self._r_raised = [False] * n
+        self._prev_raised = [False] * n
+        self._r_actions = 0
         ev = [] if record_events else None
         self._events = ev
         self._terminal = False
@@ -683,6 +751,11 @@ class HandState:
             self._acted = set()
             self._short = []
         self._hist.append("")
+        self._prev_raised = self._r_raised
+        self._r_raised = [False] * self.n
+        self._r_acted = [False] * self.n
+        self._r_vol = [False] * self.n
+        self._r_actions = 0
         ev = self._events
         if ev is not None:
             ev.append(BoardDealt(r, tuple(bd[nv_old:nv]), tuple(bd[:nv])))
@@ -821,7 +894,13 @@ class HandState:
         mb = self._maxbet
         facing = mb - bet[p]
         if self._events is not None:
-            before = (facing, sum(self._total), self._nraises + (1 if self.round == 0 else 0), self._n_in)
+            before = (
+                facing,
+                sum(self._total),
+                self._nraises + (1 if self.round == 0 else 0),
+                self._n_in,
+                self._r_vol[p],
+            )
         stk = self._stack
         allin = False
         if action is CALL:
@@ -885,6 +964,13 @@ class HandState:
             del q[0]
         r = self.round
         self._hist[r] += "fcr"[action]
+        self._r_actions += 1
+        if action is not FOLD:
+            self._r_acted[p] = True
+            if amount > 0:
+                self._r_vol[p] = True
+            if action is RAISE:
+                self._r_raised[p] = True
         if self._events is not None:
             self._events.append(ActionTaken(p, action, amount, r, allin, *before))
         if not self._queue or self._n_in <= 1:
@@ -916,6 +1002,10 @@ class HandState:
         c._acted = set(self._acted)
         c._short = self._short[:]
         c._hist = self._hist[:]
+        c._r_acted = self._r_acted[:]
+        c._r_vol = self._r_vol[:]
+        c._r_raised = self._r_raised[:]
+        c._prev_raised = self._prev_raised[:]
         c._events = self._events[:] if self._events is not None else None
         return c
 
@@ -1079,6 +1169,45 @@ class HandState:
         string per round from pre-flop (index 0) on; :attr:`history` joins them with ``'/'``."""
         return tuple(self._hist)
 
+    # ---- public facts of the current round (for players' policies; computed once, here) ----
+
+    @property
+    def acted_this_round(self) -> tuple[bool, ...]:
+        """Per seat: has checked, called, bet or raised in the current round (a fold or a posted
+        blind is not an action here)."""
+        return tuple(self._r_acted)
+
+    @property
+    def voluntary_this_round(self) -> tuple[bool, ...]:
+        """Per seat: has put chips in voluntarily in the current round (called or raised an amount
+        above 0; blinds do not count).  Make1's fold rule reads it (PAPP98 papp/node44)."""
+        return tuple(self._r_vol)
+
+    @property
+    def raised_this_round(self) -> tuple[bool, ...]:
+        """Per seat: has bet or raised in the current round."""
+        return tuple(self._r_raised)
+
+    @property
+    def raised_last_round(self) -> tuple[bool, ...]:
+        """Per seat: bet or raised in the previous betting round (all False pre-flop); the Bettor's
+        check-raise rule looks for such an aggressor behind us (loki-algorithms.md §3 rule 6)."""
+        return tuple(self._prev_raised)
+
+    @property
+    def actions_this_round(self) -> int:
+        """Actions (folds included) taken in the current round so far; 0 means the player to act is
+        the first to act this round."""
+        return self._r_actions
+
+    def preflop_situation(self, seat: int) -> tuple[int, int, int]:
+        """``(num_inpot, num_yet_to_act, position)`` of ``seat`` for a pre-flop decision (PAPP98
+        papp/node44, Eq. 6.1-6.2); see :func:`preflop_situation`.  Uses the folds and this round's
+        actions so far, so call it in round 0."""
+        folded = {s for s in range(self.n) if self._folded[s]}
+        acted = {s for s in range(self.n) if self._r_acted[s]}
+        return preflop_situation(self._pre, seat, self._sb_seat, self._bb_seat, folded, acted)
+
     @property
     def events(self) -> list:
         """Events so far, in order (a list; do not mutate).  Empty if recording was disabled."""
@@ -1161,6 +1290,17 @@ class PlayerView:
         """This player's hole cards."""
         return self._s._hole[self.seat]
 
+    def preflop_situation(self) -> tuple[int, int, int]:
+        """``(num_inpot, num_yet_to_act, position)`` of this player for its pre-flop decision (PAPP98
+        papp/node44, Eq. 6.1-6.2; :func:`preflop_situation`).
+
+        >>> s = new_hand(GameConfig(n_players=6), button=0, rng=0)
+        >>> s.apply_many("ff")  # seats 3 and 4 fold; seat 5 to act, only the button (0) behind
+        >>> s.view(5).preflop_situation()
+        (3, 1, 1)
+        """
+        return self._s.preflop_situation(self.seat)
+
     def cards_of(self, seat: int) -> tuple[int, int] | None:
         """Hole cards of ``seat`` if this player may see them (own seat or shown), else None."""
         s = self._s
@@ -1240,6 +1380,11 @@ _VIEW_PUBLIC = frozenset(
         "big_blind_seat",
         "preflop_order",
         "postflop_order",
+        "acted_this_round",
+        "voluntary_this_round",
+        "raised_this_round",
+        "raised_last_round",
+        "actions_this_round",
     }
 )
 
