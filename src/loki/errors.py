@@ -17,7 +17,7 @@ class                      raised for                                           
 :class:`ProtocolError`     ACPC protocol messages that do not parse or do not fit      ValueError
 :class:`HandHistoryError`  hand histories (PHH, ACPC logs) that do not parse or replay ValueError
 :class:`JournalError`      a tournament journal that is corrupt or does not match      TournamentConfigError
-:class:`OutputPathError`   an output path that cannot be written                        OSError
+:class:`OutputPathError`   an output path that cannot be written                        OSError, ValueError
 =========================  ==========================================================  ============
 
 >>> from loki.cards import parse_card
@@ -97,5 +97,8 @@ class JournalError(TournamentConfigError):
     """A tournament journal that is corrupt or belongs to another run (names the file and line)."""
 
 
-class OutputPathError(LokiError, OSError):
-    """An output path (results folder, log, plot, hand histories) that cannot be written."""
+class OutputPathError(LokiError, OSError, ValueError):
+    """An output path (results folder, log, plot, hand histories) that cannot be written.
+
+    Also a ``ValueError``: the output-path checks raised ``ValueError`` before the error family, and
+    callers catch it."""

@@ -50,6 +50,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from loki.engine import FOLD, RAISE, ActionTaken, BoardDealt, HandEnded, HandStarted
+from loki.errors import HandHistoryError
 
 __all__ = ["COUNTERS", "RATIOS", "HandCounts", "hand_counts"]
 
@@ -151,21 +152,21 @@ def hand_counts(hand, n_players: int | None = None) -> list[HandCounts]:
         n_players: number of seats when ``hand`` is events without a ``HandStarted`` event.
 
     Raises:
-        ValueError: the hand is not finished (no ``HandEnded`` event), no events were recorded,
-            or the number of seats is unknown.
+        HandHistoryError: the hand is not finished (no ``HandEnded`` event), no events were
+            recorded, or the number of seats is unknown (a ``ValueError``).
     """
     if hasattr(hand, "events") and hasattr(hand, "n_players"):
         events = hand.events
         n = hand.n_players
         if not events:
-            raise ValueError("the hand has no events (recording was disabled)")
+            raise HandHistoryError("hand_counts: the hand has no events (recording was disabled)")
     else:
         events = list(hand)
         n = n_players
         if n is None:
             n = next((ev.n_players for ev in events if ev.__class__ is HandStarted), None)
             if n is None:
-                raise ValueError("n_players is needed: no HandStarted event among the events")
+                raise HandHistoryError("hand_counts: n_players is needed: no HandStarted event among the events")
     counts = [HandCounts(hands=1) for _ in range(n)]
     folded = [False] * n
     ended = False
@@ -198,5 +199,5 @@ def hand_counts(hand, n_players: int | None = None) -> list[HandCounts]:
                         counts[s].showdowns = 1
                         counts[s].showdown_wins = 1 if s in winners else 0
     if not ended:
-        raise ValueError("the hand is not finished (no HandEnded event)")
+        raise HandHistoryError("hand_counts: the hand is not finished (no HandEnded event)")
     return counts

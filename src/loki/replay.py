@@ -31,6 +31,7 @@ import numpy as np
 
 from loki.cards import HOLDING_INDEX, live_holdings
 from loki.engine import Action, new_hand
+from loki.errors import HandHistoryError
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
 
@@ -123,7 +124,7 @@ def load_log(path) -> tuple[list[HandRecord], list, list[str]]:
     be read (``skipped``: ``(hand id or FILE:LINE, message)``; ``warnings``: ignored lines).
 
     Raises:
-        ValueError: the file as a whole cannot be read (missing, binary, not TOML, no STATE line).
+        HandHistoryError: the file as a whole cannot be read (missing, binary, not TOML, no STATE line).
     """
     p = Path(path)
     skipped: list = []
@@ -154,7 +155,7 @@ def replay_hands(
         skip_bad: leave out hands that do not replay, listing them in ``report.skipped``.
 
     Raises:
-        ValueError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
+        HandHistoryError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
             betting, misplaced ``/``); the message names the hand and its file.
     """
     from loki.players.registry import make_player
@@ -167,7 +168,7 @@ def replay_hands(
         try:  # checked on the engine before any bot sees the hand
             rec.replay()
             if records and rec.n_players != records[0].n_players:
-                raise ValueError(
+                raise HandHistoryError(
                     f"{rec.where}: {rec.n_players} players, the log's first hand has {records[0].n_players}"
                 )
         except ValueError as e:
@@ -192,7 +193,7 @@ def replay_hands(
         try:
             state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
         except ValueError as e:
-            raise ValueError(f"hand {rec.hand_id}: {e}") from None
+            raise HandHistoryError(f"hand {rec.hand_id}: {e}") from None
         players = {}
         for seat in range(n):
             nm = name_at[seat]
@@ -214,18 +215,18 @@ def replay_hands(
                 break
             seat = state.current_player
             if seat is None:
-                raise ValueError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
+                raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
             logged = Action.parse(actions[k])
             legal = state.legal_actions()
             if logged not in legal:
-                raise ValueError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
+                raise HandHistoryError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
             st = stats[name_at[seat]]
             choice = players[seat].act(state.view(seat), legal)
             st.decisions += 1
             st.agree += Action.parse(choice) == logged
             state.apply(logged)
         if not state.is_terminal:
-            raise ValueError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
+            raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
         for seat, c in enumerate(hand_counts(state)):
             stats[name_at[seat]] += c
         if rec.payoffs is not None:

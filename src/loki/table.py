@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from loki.engine import Action, GameConfig, HandState, IllegalActionError, new_hand
+from loki.errors import ConfigError
 
 __all__ = ["PlayerActionError", "play_hand", "play_session"]
 
@@ -46,12 +47,13 @@ def play_hand(
         stacks: per-hand stacks overriding ``config.stacks``.
 
     Raises:
-        ValueError: wrong number of players, bad cards/button.
+        ConfigError: wrong number of players.
+        ValueError: bad cards/button (the engine's :class:`~loki.errors.CardError`, ...).
         PlayerActionError: a player returned an illegal action; the message names the player.
     """
     n = config.n_players
     if len(players) != n:
-        raise ValueError(f"{len(players)} players for a {n}-player game")
+        raise ConfigError(f"{len(players)} players for a {n}-player game: expected one per seat")
     state = new_hand(config, button, hole_cards, board, rng, stacks=stacks)
     for seat, pl in enumerate(players):
         pl.begin_hand(seat, config, state.hole_cards(seat), button)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from loki.cards import parse_cards
 from loki.engine import CALL, Action, HandState, new_hand
-from loki.errors import ProtocolError
+from loki.errors import ConfigError, ProtocolError
 from loki.io.gamedef import AcpcGame
 
 __all__ = [
@@ -222,6 +222,9 @@ class AcpcClient:
         player: a :class:`~loki.players.base.Player` (kept for the whole match).
         fixed_seats: present a fixed table to the player (see the module docstring).
         timeout: seconds to wait for a message before giving up (None: forever).
+
+    Raises:
+        ConfigError: ``port`` outside 0..65535 or a ``timeout`` that is not positive.
     """
 
     def __init__(
@@ -235,9 +238,9 @@ class AcpcClient:
         timeout: float | None = None,
     ):
         if not isinstance(port, int) or not 0 <= port <= 65535:
-            raise ValueError(f"port {port}: out of range (expected 0..65535)")
+            raise ConfigError(f"port {port}: out of range (expected 0..65535)")
         if timeout is not None and not timeout > 0:
-            raise ValueError(f"--timeout {timeout}: expected a positive number of seconds")
+            raise ConfigError(f"--timeout {timeout}: expected a positive number of seconds")
         self.game = game
         self.player = player
         self.host = host

@@ -23,6 +23,7 @@ import numpy as np
 
 from loki.cards import format_cards
 from loki.engine import CALL, Action, new_hand
+from loki.errors import ConfigError, OutputPathError
 from loki.io.acpc_client import _clip, format_matchstate
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
@@ -73,8 +74,8 @@ class AcpcDealer:
         transcript: keep the message transcript in the result.
 
     Raises:
-        ValueError: bad names, hand count, ports (out of 0..65535) or a ``log_path`` that cannot be
-            written.
+        ConfigError: bad names, hand count, ports (out of 0..65535) or time limits.
+        OutputPathError: a ``log_path`` that cannot be written.
     """
 
     def __init__(
@@ -96,22 +97,22 @@ class AcpcDealer:
         if names is None or len(names) == 0:
             names = [f"p{i + 1}" for i in range(n)]
         if len(names) != n:
-            raise ValueError(f"{len(names)} names for a {n}-player game")
+            raise ConfigError(f"{len(names)} names for a {n}-player game: expected one per seat")
         if any((":" in x or "|" in x or not x) for x in names):
-            raise ValueError(f"player names must be non-empty and contain no ':' or '|': {list(names)}")
+            raise ConfigError(f"player names must be non-empty and contain no ':' or '|': {list(names)}")
         if n_hands < 1:
-            raise ValueError(f"n_hands = {n_hands}: at least one hand")
+            raise ConfigError(f"n_hands = {n_hands}: expected at least one hand")
         self.game, self.n_hands, self.seed, self.names = game, n_hands, seed, list(names)
         self.deals = deals
         self.host = host
         self._want_ports = list(ports) if ports else [0] * n
         if len(self._want_ports) != n:
-            raise ValueError(f"{len(self._want_ports)} ports for {n} players")
+            raise ConfigError(f"{len(self._want_ports)} ports for {n} players: expected one per seat")
         bad = [p for p in self._want_ports if not 0 <= p <= 65535]
         if bad:
-            raise ValueError(f"port {bad[0]}: out of range (expected 0..65535)")
+            raise ConfigError(f"port {bad[0]}: out of range (expected 0..65535)")
         if not (t_response > 0 and t_connect > 0):
-            raise ValueError(f"t_response = {t_response}, t_connect = {t_connect}: both must be > 0 seconds")
+            raise ConfigError(f"t_response = {t_response}, t_connect = {t_connect}: both must be > 0 seconds")
         self.t_response, self.t_connect = t_response, t_connect
         if log_path is not None:
             from loki.io.outpath import check_output_path
@@ -127,7 +128,7 @@ class AcpcDealer:
         """Open one listening socket per player; returns the ports (player order).
 
         Raises:
-            ValueError: a port cannot be used (in use, not permitted, out of range); the message
+            ConfigError: a port cannot be used (in use, not permitted, out of range); the message
                 names it, and no socket is left open.
         """
         if self._listeners:
@@ -148,7 +149,7 @@ class AcpcDealer:
                     if isinstance(e, OverflowError)
                     else ""
                 )
-                raise ValueError(f"cannot listen on {self.host}:{p}{' (' + why + ')' if why else ''}: {e}") from None
+                raise ConfigError(f"cannot listen on {self.host}:{p}{' (' + why + ')' if why else ''}: {e}") from None
             self._listeners.append(s)
             self.ports.append(s.getsockname()[1])
         return self.ports
@@ -244,7 +245,7 @@ class AcpcDealer:
         """Accept the players and deal the match; returns the :class:`DealerResult`.
 
         Raises:
-            ValueError: the log file cannot be opened (before any player is accepted).
+            OutputPathError: the log file cannot be opened (before any player is accepted).
             ConnectionError: a player did not connect or did not say ``VERSION:2.0.0``.
         """
         self.listen()
@@ -252,7 +253,7 @@ class AcpcDealer:
             out = open(self.log_path, "w") if self.log_path else None
         except OSError as e:
             self.close()
-            raise ValueError(f"--log {self.log_path}: cannot write the log: {e}") from None
+            raise OutputPathError(f"--log {self.log_path}: cannot write the log: {e.strerror or e}") from None
         try:
             seats = self._accept()
         except BaseException:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loki.engine import GameConfig, HandState, new_hand
+from loki.errors import HandHistoryError
 from loki.io.gamedef import AcpcGame, bundled_gamedef
 
 __all__ = [
@@ -45,7 +46,7 @@ def betting_steps(state: HandState, betting: str, where: str = "the hand"):
     the engine moved on, and that the action is legal.
 
     Raises:
-        ValueError: ``"invalid action '9' at position 3 in hand 17 of FILE:18"``, a misplaced or
+        HandHistoryError: ``"invalid action '9' at position 3 in hand 17 of FILE:18"``, a misplaced or
             missing ``/``, an illegal action, or betting after the end of the hand (``where`` names
             the hand and the file).
     """
@@ -57,26 +58,26 @@ def betting_steps(state: HandState, betting: str, where: str = "the hand"):
             slashes += 1
             if slashes > state.round:
                 why = "the hand is over" if state.is_terminal else f"the {_street(state.round)} betting is not over"
-                raise ValueError(f"misplaced '/' at position {i} of {betting!r} in {where}: {why}")
+                raise HandHistoryError(f"misplaced '/' at position {i} of {betting!r} in {where}: {why}")
             continue
         if state.is_terminal:
-            raise ValueError(f"betting {betting!r} goes on after the end of {where} (position {i})")
+            raise HandHistoryError(f"betting {betting!r} goes on after the end of {where} (position {i})")
         try:
             a = Action.parse(ch)
         except ValueError:
-            raise ValueError(
+            raise HandHistoryError(
                 f"invalid action {ch!r} at position {i} of {betting!r} in {where} (expected f, c, r or /)"
             ) from None
         if slashes != state.round:
-            raise ValueError(
+            raise HandHistoryError(
                 f"misplaced '/' in {betting!r} in {where}: the {_street(slashes)} betting ended "
                 f"at {betting[:i]!r}, a '/' was expected at position {i}"
             )
         if a not in state.legal_actions():
-            raise ValueError(f"illegal action {ch!r} at position {i} of {betting!r} in {where}")
+            raise HandHistoryError(f"illegal action {ch!r} at position {i} of {betting!r} in {where}")
         yield i, a
     if not state.is_terminal:
-        raise ValueError(f"betting {betting!r} does not finish {where}")
+        raise HandHistoryError(f"betting {betting!r} does not finish {where}")
 
 
 def _street(r: int) -> str:
@@ -131,15 +132,15 @@ class HandRecord:
         """The hand replayed on the engine (the finished :class:`HandState`).
 
         Raises:
-            ValueError: unknown hole cards, bad cards or an illegal betting string (the message
+            HandHistoryError: unknown hole cards, bad cards or an illegal betting string (the message
                 names the hand).
         """
         if any(len(h) != 4 for h in self.hole_cards):
-            raise ValueError(f"{self.where}: hole cards not all known ({self.hole_cards})")
+            raise HandHistoryError(f"{self.where}: hole cards not all known ({self.hole_cards})")
         try:
             s = new_hand(self.config, self.button, hole_cards=list(self.hole_cards), board=self.board)
         except ValueError as e:
-            raise ValueError(f"{self.where}: bad cards: {e}") from None
+            raise HandHistoryError(f"{self.where}: bad cards: {e}") from None
         return apply_betting(s, self.betting, self.where)
 
 
@@ -174,7 +175,7 @@ def _game_for(n: int, game: AcpcGame | None, source: str) -> AcpcGame:
     if game is None:
         return bundled_gamedef(n)
     if game.n_players != n:
-        raise ValueError(f"{source}: {n} players in a STATE line but the game has {game.n_players}")
+        raise HandHistoryError(f"{source}: {n} players in a STATE line but the game has {game.n_players}")
     return game
 
 
@@ -182,11 +183,11 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
     """Parse one ``STATE:`` line (``game`` defaults to the bundled limit game for its player count).
 
     Raises:
-        ValueError: malformed line; the message quotes it.
+        HandHistoryError: malformed line; the message quotes it.
     """
     parts = line.strip().split(":")
     if len(parts) != 6 or parts[0] != "STATE":
-        raise ValueError(f"{source}: malformed STATE line {_clip(line.strip())}")
+        raise HandHistoryError(f"{source}: malformed STATE line {_clip(line.strip())}")
     _, hand, betting, cards, payoffs, names = parts
     try:
         segs = cards.split("/")
@@ -195,10 +196,10 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
         nm = tuple(names.split("|"))
         hid = int(hand)
     except ValueError:
-        raise ValueError(f"{source}: malformed STATE line {_clip(line.strip())}") from None
+        raise HandHistoryError(f"{source}: malformed STATE line {_clip(line.strip())}") from None
     n = len(holes)
     if len(pay) != n or len(nm) != n:
-        raise ValueError(
+        raise HandHistoryError(
             f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}"
         )
     g = _game_for(n, game, source)
@@ -225,16 +226,16 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> Ac
     replayed (:meth:`HandRecord.replay`), not here.
 
     Raises:
-        ValueError: unreadable or binary file, no STATE line, or (strict) a malformed line; the
+        HandHistoryError: unreadable or binary file, no STATE line, or (strict) a malformed line; the
             message names file and line number.
     """
     p = Path(path)
     try:
         text = p.read_bytes().decode("utf-8")
     except OSError as e:
-        raise ValueError(f"{p}: cannot read ACPC log: {e}") from None
+        raise HandHistoryError(f"{p}: cannot read ACPC log: {e}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{p}: not an ACPC log (not UTF-8 text; binary?)") from None
+        raise HandHistoryError(f"{p}: not an ACPC log (not UTF-8 text; binary?)") from None
     hands, comments, score, warnings, skipped = [], [], None, [], []
     for i, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -258,11 +259,11 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> Ac
             try:
                 score = dict(zip(parts[2].split("|"), (float(x) for x in parts[1].split("|"))))
             except (IndexError, ValueError):
-                raise ValueError(f"{p}:{i}: malformed SCORE line {_clip(line)}") from None
+                raise HandHistoryError(f"{p}:{i}: malformed SCORE line {_clip(line)}") from None
         else:
             warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
     if game is None:
-        raise ValueError(
+        raise HandHistoryError(
             f"{p}: no STATE lines"
             + (f" ({warnings[0]})" if warnings else "")
             + (f" ({skipped[0][1]})" if skipped else "")

@@ -2,8 +2,8 @@
 
 Only the limit hold'em games the engine can express are accepted: 4 rounds, a 52-card deck,
 2 hole cards, boards of ``0 3 1 1``, one small and one big blind in the engine's positions, bet
-sizes ``s s b b`` and raise caps ``m-1 m m m``.  Anything else raises a :class:`ValueError`
-naming the file and the field.
+sizes ``s s b b`` and raise caps ``m-1 m m m``.  Anything else raises a
+:class:`~loki.errors.ConfigError` (a ``ValueError``) naming the file and the field.
 
 Seats: engine seat ``i`` is ACPC position ``i`` (position 0 is the first seat after the button);
 :attr:`AcpcGame.button` is the engine button seat that puts the blinds and the first players
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from loki.engine import GameConfig
+from loki.errors import ConfigError
 
 __all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P", "bundled_gamedef"]
 
@@ -93,15 +94,15 @@ class AcpcGame:
         return format_gamedef(self)
 
 
-def _err(source, field, msg):
-    return ValueError(f"{source}: game definition field {field!r}: {msg}")
+def _err(source: str, field: str, msg: str) -> ConfigError:
+    return ConfigError(f"{source}: game definition field {field!r}: {msg}")
 
 
 def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
     """Parse an ACPC ``GAMEDEF`` text.
 
     Raises:
-        ValueError: syntax errors, no-limit games and anything the engine cannot express; the
+        ConfigError: syntax errors, no-limit games and anything the engine cannot express; the
             message names ``source`` and the field.
     """
     fields: dict[str, list[int]] = {}
@@ -212,12 +213,19 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
 
 
 def load_gamedef(path) -> AcpcGame:
-    """Read and parse a game definition file (see :func:`parse_gamedef`)."""
+    """Read and parse a game definition file (see :func:`parse_gamedef`).
+
+    Raises:
+        ConfigError: the file cannot be read, is not text, or is not a supported game (the message
+            names the file).
+    """
     p = Path(path)
     try:
-        text = p.read_text()
+        text = p.read_text(encoding="utf-8")
     except OSError as e:
-        raise ValueError(f"{p}: cannot read game definition: {e}") from None
+        raise ConfigError(f"{p}: cannot read game definition: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p}: cannot read game definition: not UTF-8 text") from None
     return parse_gamedef(text, str(p))
 
 
@@ -226,10 +234,10 @@ def bundled_gamedef(n_players: int) -> AcpcGame:
     3-player file, which ``loki/data/holdem.limit.10p.game`` also follows).
 
     Raises:
-        ValueError: ``n_players`` outside 2..10.
+        ConfigError: ``n_players`` outside 2..10.
     """
     if not 2 <= int(n_players) <= 10:
-        raise ValueError(f"n_players={n_players!r}: expected 2..10")
+        raise ConfigError(f"n_players={n_players!r}: expected 2..10")
     if n_players == 2:
         return parse_gamedef(GAMEDEF_2P, "holdem.limit.2p.reverse_blinds.game")
     return parse_gamedef(_ring_gamedef_text(n_players), f"holdem.limit.{n_players}p.game")

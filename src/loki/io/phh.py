@@ -44,6 +44,7 @@ from pathlib import Path
 
 from loki.cards import format_cards
 from loki.engine import ActionTaken, BoardDealt, GameConfig, HandState
+from loki.errors import ConfigError, HandHistoryError
 from loki.io.acpc_log import HandRecord
 
 __all__ = ["record_to_phh", "state_to_phh", "phhs_text", "write_phh", "read_phh", "phh_to_record", "PHH_STACK"]
@@ -85,7 +86,8 @@ def state_to_phh(state: HandState, names=None, hand_id=None, fields: dict | None
             start with ``_``).
 
     Raises:
-        ValueError: ``max_bets`` is not 4, or the hand does not replay in pokerkit.
+        ConfigError: ``max_bets`` is not 4.
+        HandHistoryError: the hand does not replay in pokerkit.
     """
     import warnings
 
@@ -99,7 +101,7 @@ def _state_to_phh(state, names, hand_id, fields):
 
     cfg = state.config
     if cfg.max_bets != 4:
-        raise ValueError(f"PHH (pokerkit fixed-limit) caps a round at 4 bets; this game has max_bets = {cfg.max_bets}")
+        raise ConfigError(f"PHH (pokerkit fixed-limit) caps a round at 4 bets; this game has max_bets = {cfg.max_bets}")
     n, button = cfg.n_players, state.button
     pk_of = {(button + 1 + k) % n: k for k in range(n)}
     seat_of = {k: s for s, k in pk_of.items()}
@@ -112,7 +114,7 @@ def _state_to_phh(state, names, hand_id, fields):
     for ev in state.events:
         if isinstance(ev, ActionTaken):
             if pks.actor_index != pk_of[ev.seat]:
-                raise ValueError(
+                raise HandHistoryError(
                     f"pokerkit expects player {pks.actor_index} but seat {ev.seat} acts ({state.history!r})"
                 )
             if ev.action == 0:
@@ -203,14 +205,16 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
     bet after the raise, blinds included, as pokerkit writes it).
 
     Raises:
-        ValueError: other variants, missing fields, or a bad action line; the message names
+        HandHistoryError: other variants, missing fields, or a bad action line; the message names
             ``source``, the hand and the action line.
     """
     from loki.engine import new_hand
 
     where = f"{source}: hand {hand_id if hand_id is not None else getattr(hh, 'hand', None)}"
     if hh.variant != "FT":
-        raise ValueError(f"{where}: PHH variant {hh.variant!r}: only fixed-limit Texas hold'em ('FT') is supported")
+        raise HandHistoryError(
+            f"{where}: PHH variant {hh.variant!r}: only fixed-limit Texas hold'em ('FT') is supported"
+        )
     try:
         n = len(hh.starting_stacks)
         bl = [int(x) for x in (hh.blinds_or_straddles or [])] + [0] * n
@@ -218,7 +222,7 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
             n_players=n, small_bet=int(hh.small_bet), big_bet=int(hh.big_bet), small_blind=bl[0], big_blind=bl[1]
         )
     except (TypeError, ValueError) as e:
-        raise ValueError(
+        raise HandHistoryError(
             f"{where}: bad or missing game fields (starting_stacks, blinds_or_straddles, small_bet, big_bet): {e}"
         ) from None
     sim = new_hand(config, n - 1, rng=0)  # placeholder cards: only the betting is checked
@@ -234,23 +238,23 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
 
         def player(tok: str) -> int:
             if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
-                raise ValueError(f"{at}: player {tok!r} is not one of p1..p{n}")  # noqa: B023 (called in this iteration)
+                raise HandHistoryError(f"{at}: player {tok!r} is not one of p1..p{n}")  # noqa: B023 (called in this iteration)
             return int(tok[1:]) - 1
 
         if parts[:2] == ["d", "dh"]:
             if len(parts) != 4 or not _cards_ok(parts[3], 2):
-                raise ValueError(f"{at}: expected 'd dh pK CARDS' with two hole cards (e.g. 'd dh p1 AsKd')")
+                raise HandHistoryError(f"{at}: expected 'd dh pK CARDS' with two hole cards (e.g. 'd dh p1 AsKd')")
             k = player(parts[2])
             if "?" not in parts[3]:
                 holes[k] = parts[3]
         elif parts[:2] == ["d", "db"]:
             if len(parts) != 3 or not _cards_ok(parts[2]) or len(parts[2]) not in (2, 6):
-                raise ValueError(f"{at}: expected 'd db CARDS' (three flop cards or one card)")
+                raise HandHistoryError(f"{at}: expected 'd db CARDS' (three flop cards or one card)")
             if sim.is_terminal and not sim.went_to_showdown or boards_dealt >= sim.round:
-                raise ValueError(f"{at}: board dealt before the betting round is over")
+                raise HandHistoryError(f"{at}: board dealt before the betting round is over")
             want = 3 if boards_dealt == 0 else 1
             if len(parts[2]) != 2 * want:
-                raise ValueError(f"{at}: {want} board card(s) expected on this street")
+                raise HandHistoryError(f"{at}: {want} board card(s) expected on this street")
             board += parts[2]
             betting += "/"
             boards_dealt += 1
@@ -260,48 +264,48 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
             if code == "sm":
                 if len(parts) > 2:
                     if not _cards_ok(parts[2], 2):
-                        raise ValueError(f"{at}: expected 'pK sm CARDS' with two hole cards")
+                        raise HandHistoryError(f"{at}: expected 'pK sm CARDS' with two hole cards")
                     if "?" not in parts[2]:
                         holes[k] = parts[2]
                 continue
             if code not in ("f", "cc", "cbr") or (code == "cbr") != (len(parts) == 3) or len(parts) > 3:
-                raise ValueError(f"{at}: expected 'pK f', 'pK cc', 'pK cbr AMOUNT' or 'pK sm CARDS'")
+                raise HandHistoryError(f"{at}: expected 'pK f', 'pK cc', 'pK cbr AMOUNT' or 'pK sm CARDS'")
             if sim.is_terminal:
-                raise ValueError(f"{at}: the hand is already over")
+                raise HandHistoryError(f"{at}: the hand is already over")
             if boards_dealt != sim.round:
-                raise ValueError(f"{at}: the board of this betting round has not been dealt")
+                raise HandHistoryError(f"{at}: the board of this betting round has not been dealt")
             if sim.current_player != k:
-                raise ValueError(f"{at}: p{sim.current_player + 1} is to act, not p{k + 1}")
+                raise HandHistoryError(f"{at}: p{sim.current_player + 1} is to act, not p{k + 1}")
             a = {"f": "f", "cc": "c", "cbr": "r"}[code]
             try:
                 sim.apply(a)
             except ValueError as e:
-                raise ValueError(f"{at}: illegal in fixed-limit: {e}") from None
+                raise HandHistoryError(f"{at}: illegal in fixed-limit: {e}") from None
             if code == "cbr":
                 try:
                     amount = float(parts[2])
                 except ValueError:
-                    raise ValueError(f"{at}: bet amount {parts[2]!r} is not a number") from None
+                    raise HandHistoryError(f"{at}: bet amount {parts[2]!r} is not a number") from None
                 if amount != sim._bet[k]:
-                    raise ValueError(f"{at}: fixed-limit bet/raise to {sim._bet[k]} expected, not {parts[2]}")
+                    raise HandHistoryError(f"{at}: fixed-limit bet/raise to {sim._bet[k]} expected, not {parts[2]}")
             betting += a
         else:
-            raise ValueError(f"{at}: PHH action not understood")
+            raise HandHistoryError(f"{at}: PHH action not understood")
     payoffs = None
     if hh.finishing_stacks:
         try:
             payoffs = tuple(int(f) - int(s) for f, s in zip(hh.finishing_stacks, hh.starting_stacks))
         except (TypeError, ValueError) as e:
-            raise ValueError(f"{where}: bad finishing_stacks: {e}") from None
+            raise HandHistoryError(f"{where}: bad finishing_stacks: {e}") from None
     names = tuple(str(x) for x in hh.players) if hh.players else tuple(f"p{k + 1}" for k in range(n))
     if len(names) != n:
-        raise ValueError(f"{where}: {len(names)} players named for {n} starting stacks")
+        raise HandHistoryError(f"{where}: {len(names)} players named for {n} starting stacks")
     hid = hand_id if hand_id is not None else (hh.hand if hh.hand is not None else 0)
     return HandRecord(hid, config, n - 1, tuple(holes), board, betting, payoffs, names, {"source": source})
 
 
 def _load_phh(p: Path):
-    """pokerkit's hand histories of a file; every failure as a ValueError naming the file."""
+    """pokerkit's hand histories of a file; every failure as a HandHistoryError naming the file."""
     import tomllib
 
     from pokerkit import HandHistory
@@ -309,11 +313,11 @@ def _load_phh(p: Path):
     try:
         data = p.read_bytes()
     except OSError as e:
-        raise ValueError(f"{p}: cannot read PHH file: {e}") from None
+        raise HandHistoryError(f"{p}: cannot read PHH file: {e}") from None
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{p}: not a PHH file (not UTF-8 text; binary?)") from None
+        raise HandHistoryError(f"{p}: not a PHH file (not UTF-8 text; binary?)") from None
     import io
     import warnings
 
@@ -324,10 +328,10 @@ def _load_phh(p: Path):
                 return list(HandHistory.load_all(io.BytesIO(data)))
             return [HandHistory.load(io.BytesIO(data))]
     except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{p}: not valid PHH/TOML: {e}") from None
+        raise HandHistoryError(f"{p}: not valid PHH/TOML: {e}") from None
     except (TypeError, KeyError, ValueError, IndexError, AttributeError) as e:
         kind = f"{type(e).__name__}: " if isinstance(e, KeyError) else ""
-        raise ValueError(
+        raise HandHistoryError(
             f"{p}: a hand with missing or unknown fields (variant, antes, starting_stacks, actions, ...): {kind}{e}"
         ) from None
 
@@ -340,7 +344,7 @@ def read_phh(path, skipped: list | None = None) -> list[HandRecord]:
             and left out; otherwise the first one raises.
 
     Raises:
-        ValueError: unreadable, binary or malformed file, or (without ``skipped``) a bad hand; the
+        HandHistoryError: unreadable, binary or malformed file, or (without ``skipped``) a bad hand; the
             message names the file, the hand and the action.
     """
     p = Path(path)

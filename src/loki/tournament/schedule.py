@@ -24,6 +24,8 @@ from functools import cache
 
 import numpy as np
 
+from loki.errors import ConfigError
+
 __all__ = ["seatings", "deal_cards", "block_deals", "player_seed", "BUTTON"]
 
 #: The button seat of every replay.
@@ -36,9 +38,12 @@ def seatings(n: int) -> tuple[tuple[int, ...], ...]:
 
     A Latin square of order ``n``: a Williams design for even ``n`` (first row 0, 1, n-1, 2, n-2, ...,
     the others shifted by ``r`` mod ``n``), the cyclic rotation ``(s + r) % n`` for odd ``n``.
+
+    Raises:
+        ConfigError: ``n`` < 1.
     """
     if n < 1:
-        raise ValueError(f"seatings need at least one player, got {n}")
+        raise ConfigError(f"seatings: n={n}: expected at least one player")
     if n % 2 == 0:
         first, lo, hi = [0], 1, n - 1
         while len(first) < n:
@@ -66,8 +71,10 @@ def deal_cards(seed: int, deal: int, n_players: int) -> tuple[tuple[tuple[int, i
         distinct; drawn from one uniform permutation of the deck (DEFAULT: numpy's PCG64).
 
     Raises:
-        ValueError: a negative ``seed`` or ``deal`` (numpy's SeedSequence rejects them).
+        ConfigError: a negative ``seed`` or ``deal`` (numpy's SeedSequence rejects them).
     """
+    if int(seed) < 0 or int(deal) < 0:
+        raise ConfigError(f"deal_cards: seed={seed}, deal={deal}: expected both >= 0")
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal), 0xDEA1]))
     deck = rng.permutation(52)
     holes = tuple((int(deck[2 * s]), int(deck[2 * s + 1])) for s in range(n_players))

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from loki.errors import ConfigError
 from loki.handstats import HandCounts
 
 __all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb"]
@@ -40,7 +41,7 @@ def t_quantile(p: float, df: int) -> float:
         The quantile (a float, unitless); the normal quantile for ``df > 10**6``, where the two agree.
 
     Raises:
-        ValueError: ``p`` outside (0, 1) or ``df`` < 1.
+        ConfigError: ``p`` outside (0, 1) or ``df`` < 1 (a ``ValueError``).
 
     Source: Student's t (``scipy.stats.t.ppf``).
 
@@ -50,9 +51,9 @@ def t_quantile(p: float, df: int) -> float:
     from scipy.stats import norm, t
 
     if not 0.0 < p < 1.0:
-        raise ValueError(f"t_quantile: p={p!r}: expected a probability in (0, 1)")
+        raise ConfigError(f"t_quantile: p={p!r}: expected a probability in (0, 1)")
     if df < 1:
-        raise ValueError(f"t_quantile: df={df!r}: expected at least 1 degree of freedom")
+        raise ConfigError(f"t_quantile: df={df!r}: expected at least 1 degree of freedom")
     if df > 10**6:
         return float(norm.ppf(p))
     return float(t.ppf(p, df))
@@ -72,15 +73,15 @@ def mean_ci(x: Sequence[float], level: float = 0.95) -> tuple[float, float]:
         the half-width NaN with fewer than 2 values.
 
     Raises:
-        ValueError: ``level`` outside (0, 1), or ``x`` not a flat sequence of numbers.
+        ConfigError: ``level`` outside (0, 1), or ``x`` not a flat sequence of numbers (a ``ValueError``).
 
     Source: Student's t interval for a mean (sampling unit: the deal, module docstring).
     """
     if not 0.0 < level < 1.0:
-        raise ValueError(f"mean_ci: level={level!r}: expected a confidence level in (0, 1)")
+        raise ConfigError(f"mean_ci: level={level!r}: expected a confidence level in (0, 1)")
     a = np.asarray(x, dtype=float)
     if a.ndim != 1:
-        raise ValueError(f"mean_ci: expected a flat sequence of values, got shape {a.shape}")
+        raise ConfigError(f"mean_ci: expected a flat sequence of values, got shape {a.shape}")
     n = a.size
     if n == 0:
         return math.nan, math.nan
@@ -104,7 +105,7 @@ def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int
         ``(D, n) float64``: ``chips / (n * small_bet)``, sb/hand (each deal is ``n`` hands).
 
     Raises:
-        ValueError: ``n_players`` < 1, ``small_bet`` <= 0, or ``chips`` not ``D`` rows of
+        ConfigError: ``n_players`` < 1, ``small_bet`` <= 0, or ``chips`` not ``D`` rows of
             ``n_players`` numbers.
 
     Source: the duplicate-tournament statistic of AAAI-99 §6 (module docstring).
@@ -113,15 +114,15 @@ def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int
     [[1.0, -1.0], [0.0, 0.0]]
     """
     if n_players < 1 or small_bet <= 0:
-        raise ValueError(f"per_deal_sb: need n_players >= 1 and small_bet > 0, got {n_players} and {small_bet}")
+        raise ConfigError(f"per_deal_sb: need n_players >= 1 and small_bet > 0, got {n_players} and {small_bet}")
     try:
         a = np.asarray(chips, dtype=float)
     except (ValueError, TypeError):
-        raise ValueError(f"per_deal_sb: chips must be D rows of {n_players} numbers") from None
+        raise ConfigError(f"per_deal_sb: chips must be D rows of {n_players} numbers") from None
     if a.size == 0:
         return np.zeros((0, n_players))
     if a.ndim != 2 or a.shape[1] != n_players:
-        raise ValueError(f"per_deal_sb: chips must be D rows of {n_players} numbers, got shape {a.shape}")
+        raise ConfigError(f"per_deal_sb: chips must be D rows of {n_players} numbers, got shape {a.shape}")
     return a / (n_players * small_bet)
 
 
