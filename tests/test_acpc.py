@@ -281,8 +281,8 @@ def test_dealer_bad_log_refused_before_the_match(tmp_path):
         AcpcDealer(bundled_gamedef(2), 10, log_path="/proc/nope/x.log")
     with pytest.raises(ValueError, match="is a directory"):
         AcpcDealer(bundled_gamedef(2), 10, log_path=tmp_path)
-    r = _cli(["dealer", "--log", "/proc/nope/x.log", "--t-connect", "0.5"])
-    assert r.exit_code == 2 and r.output.startswith("error: --log /proc/nope/x.log") and "Traceback" not in r.output
+    r = _cli(["dealer", "--out", "/proc/nope/x.log", "--t-connect", "0.5"])
+    assert r.exit_code == 2 and r.output.startswith("error: --out /proc/nope/x.log") and "Traceback" not in r.output
     # the folder vanishes between the check and the match: still no traceback, no seat accepted
     sub = tmp_path / "sub"
     sub.mkdir()
@@ -342,7 +342,7 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
     loki = [sys.executable, "-c", "from loki.cli import app; app()"]
     log = tmp_path / "m.log"
     dealer = subprocess.Popen(
-        loki + ["dealer", "--players", str(n), "--hands", "5", "--log", str(log), "--t-connect", "60"],
+        loki + ["dealer", "--players", str(n), "--hands", "5", "--out", str(log), "--t-connect", "60"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -80,7 +80,7 @@ def test_quit_and_cli(tmp_path):
     out = tmp_path / "cli.phhs"
     r = CliRunner().invoke(
         app,
-        ["play", "--opponents", "2", "--hands", "3", "--seed", "2", "--opponent-type", "loki1", "--phh", str(out)],
+        ["play", "--opponents", "2", "--hands", "3", "--seed", "2", "--player", "loki1", "--out", str(out)],
         input="c\n" * 200,
     )
     assert r.exit_code == 0, r.output
@@ -88,7 +88,7 @@ def test_quit_and_cli(tmp_path):
     # end of input quits cleanly
     r = CliRunner().invoke(
         app,
-        ["play", "--opponents", "1", "--hands", "50", "--opponent-type", "calling", "--phh", str(tmp_path / "e.phhs")],
+        ["play", "--opponents", "1", "--hands", "50", "--player", "calling", "--out", str(tmp_path / "e.phhs")],
         input="c\n",
     )
     assert r.exit_code == 0 and "session ended" in r.output
@@ -108,9 +108,9 @@ def test_bad_phh_path_is_refused_before_the_session(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="is a directory"):
         play_human_session(1, 2, input_fn=lambda p: "c", console=Console(record=True), phh_path=tmp_path)
     r = CliRunner().invoke(
-        app, ["play", "--opponents", "1", "--hands", "2", "--phh", "/proc/nope/s.phhs"], input="c\n" * 50
+        app, ["play", "--opponents", "1", "--hands", "2", "--out", "/proc/nope/s.phhs"], input="c\n" * 50
     )
-    assert r.exit_code == 2 and "error: --phh /proc/nope/s.phhs" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "error: --out /proc/nope/s.phhs" in r.output and "Traceback" not in r.output
     assert "your cards" not in r.output
     r = CliRunner().invoke(app, ["play", "--seed", "-1"], input="q\n")
     assert r.exit_code == 2 and "--seed" in r.output
@@ -121,7 +121,7 @@ def test_default_session_file_never_overwritten(tmp_path, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "loki-session.phhs").write_text("earlier session\n")
-    args = ["play", "--opponents", "1", "--hands", "1", "--opponent-type", "calling"]
+    args = ["play", "--opponents", "1", "--hands", "1", "--player", "calling"]
     r = CliRunner().invoke(app, args, input="c\n" * 50)
     assert r.exit_code == 0, r.output
     assert (tmp_path / "loki-session.phhs").read_text() == "earlier session\n"

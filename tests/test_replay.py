@@ -97,7 +97,7 @@ def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     log = tmp_path / "2p.log"
     lines = (ACPC / "2p.limit.h1000.r0.log").read_text().splitlines()
     log.write_text("\n".join(lines[:45]) + "\n")
-    r = CliRunner().invoke(app, ["replay", str(log), "--player", "loki1", "--plot", str(tmp_path / "p.png")])
+    r = CliRunner().invoke(app, ["replay", str(log), "--player", "loki1", "--out", str(tmp_path / "p.png")])
     assert r.exit_code == 0, r.output
     assert "VPIP" in r.output and (tmp_path / "p.png").exists()
     recs = read_acpc_log(log).hands
@@ -209,7 +209,7 @@ def test_replay_skips_bad_hands_and_lists_them(tmp_path, monkeypatch):
     assert report.hands == 27 and [h for h, _ in report.skipped] == [7, 12]
     assert "invalid action '9' at position 0" in report.skipped[1][1]
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(app, ["replay", str(log), "--player", "calling", "--plot", str(tmp_path / "h.svg")])
+    r = CliRunner().invoke(app, ["replay", str(log), "--player", "calling", "--out", str(tmp_path / "h.svg")])
     assert r.exit_code == 0, r.output
     out = " ".join(r.output.split())  # rich wraps long lines
     assert "27 hands" in out and "3 hands skipped" in out and "skipped hand 7:" in out, out
@@ -226,8 +226,8 @@ def test_replay_bad_plot_refused_before_replaying(tmp_path, monkeypatch, plot, m
     log.write_text("\n".join(_acpc_lines(3)) + "\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(loki.replay, "replay_hands", lambda *a, **k: pytest.fail("replayed"))
-    r = CliRunner().invoke(app, ["replay", str(log), "--plot", plot])
-    assert r.exit_code == 2 and r.output.startswith("error: --plot") and msg in r.output, r.output
+    r = CliRunner().invoke(app, ["replay", str(log), "--out", plot])
+    assert r.exit_code == 2 and r.output.startswith("error: --out") and msg in r.output, r.output
     assert "Traceback" not in r.output
     r = CliRunner().invoke(app, ["replay", str(log), "--seed", "-2"])
     assert r.exit_code == 2 and "--seed" in r.output

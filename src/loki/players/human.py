@@ -28,6 +28,7 @@ from loki.engine import (
     PlayerView,
     Showdown,
 )
+from loki.errors import ConfigError
 from loki.players.base import Player
 
 __all__ = ["HumanPlayer", "QuitSession", "play_human_session", "SessionSummary"]
@@ -71,7 +72,7 @@ class HumanPlayer(Player):
     def _who(self, seat: int) -> str:
         if seat == self.seat:
             return "[bold]you[/]"
-        return self.names[seat] if self.names else f"seat {seat}"
+        return self.names[seat] if self.names else f"seat {seat + 1}"
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
         self.seat, self.config, self.hole, self.button = seat, config, tuple(hole_cards), button
@@ -152,21 +153,34 @@ def play_human_session(
     opponents: int = 5,
     hands: int = 20,
     seed: int = 0,
-    opponent_type: str = "loki1",
+    opponent_type: str | Sequence[str] = "loki1",
     input_fn=None,
     console=None,
     phh_path=None,
 ) -> SessionSummary:
-    """Seat a person (seat 0) against ``opponents`` bots for up to ``hands`` hands.
+    """Seat a person (seat 0, "seat 1" on screen) against ``opponents`` bots for up to ``hands`` hands.
 
     The button moves every hand; the session ends early on ``q``.  The summary is printed (rich
     table) and returned; the hands are written to ``phh_path`` (PHH) if given.
 
+    Args:
+        opponents: number of bots (1..9).
+        hands: hands to play at most.
+        seed: seed of the deal; bot ``i`` (1-based) is seeded ``seed * 100 + i``.
+        opponent_type: one player spec for every bot, or one spec per bot (``opponents`` of them).
+        input_fn, console: see :class:`HumanPlayer`.
+        phh_path: where to write the hand history (None: nowhere).
+
+    Returns:
+        The :class:`SessionSummary` (names, hands, chips per seat, the finished hands).
+
     Raises:
-        ValueError: bad ``opponents`` or a ``phh_path`` that cannot be written (a directory, a
-            missing or read-only folder) -- checked before the first hand, so no session is lost.
-            Should the file still fail at the end, the hands go to a free ``loki-session*.phhs``
-            in the temporary folder instead.
+        ConfigError: bad ``opponents``, or a list of specs not of length ``opponents``.
+        PlayerSpecError, ValueError: a spec the registry cannot build.
+        OutputPathError: a ``phh_path`` that cannot be written (a directory, a missing or read-only
+            folder) -- checked before the first hand, so no session is lost.  Should the file still
+            fail at the end, the hands go to a free ``loki-session*.phhs`` in the temporary folder
+            instead.
     """
     from rich.console import Console
     from rich.table import Table
@@ -175,7 +189,10 @@ def play_human_session(
     from loki.table import play_hand
 
     if not 1 <= opponents <= 9:
-        raise ValueError(f"opponents = {opponents}: 1..9 bots")
+        raise ConfigError(f"opponents = {opponents}: expected 1..9 bots")
+    specs = [opponent_type] * opponents if isinstance(opponent_type, str) else list(opponent_type)
+    if len(specs) != opponents:
+        raise ConfigError(f"{len(specs)} player specs for {opponents} bots: expected one spec or one per bot")
     if phh_path:
         from loki.io.outpath import check_output_path
 
@@ -183,7 +200,7 @@ def play_human_session(
     console = console or Console(highlight=False)
     n = opponents + 1
     cfg = GameConfig(n_players=n)
-    bots = [make_player(opponent_type, seed=seed * 100 + i, name=f"{opponent_type}-{i}") for i in range(1, n)]
+    bots = [make_player(specs[i - 1], seed=seed * 100 + i, name=f"{specs[i - 1]}-{i + 1}") for i in range(1, n)]
     names = ["you"] + [b.name for b in bots]
     human = HumanPlayer(input_fn, console, names=names)
     players = [human] + bots

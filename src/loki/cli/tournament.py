@@ -1,10 +1,18 @@
-"""``loki tournament``: the command-line face of :mod:`loki.tournament` (registered in :mod:`loki.cli`)."""
+"""``loki tournament``: the command-line face of :mod:`loki.tournament`.
+
+``--deals`` (not ``--hands``) counts the tournament's *deals*: a deal fixes every seat's cards and
+the board, and is replayed once per seating, so ``--deals D`` at ``n`` players plays ``D x n``
+hands.  ``--out`` is the results folder.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
+
+from loki.cli._common import fail, out_option, seed_option
 
 __all__ = ["tournament"]
 
@@ -16,21 +24,28 @@ def tournament(
     config: Path | None = typer.Option(
         None, "--config", "-c", help="Your own TOML tournament file (overrides --preset)."
     ),
-    deals: int | None = typer.Option(None, "--deals", "-n", help="Number of deals (each replayed once per seating)."),
-    seed: int | None = typer.Option(None, "--seed", "-s", help="Seed of the cards and the players."),
+    deals: int | None = typer.Option(
+        None,
+        "--deals",
+        "-n",
+        min=1,
+        help="Number of deals; each is replayed once per seating, so D deals at n players are D x n hands "
+        "(default: as the config says).",
+    ),
+    seed: int | None = seed_option(None, "Seed of the cards and the players (default: as the config says)."),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", help="Local worker processes (default: all cores; 1 = in this process)."
+        None, "--workers", "-w", min=0, help="Local worker processes (default: all cores; 0 or 1 = in this process)."
     ),
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
-        help="Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install loki[cluster]).",
+        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki\[cluster]').",
     ),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Results folder (default results/<preset>-<seed>/)."),
+    out: Path | None = out_option("Results folder (default results/<name>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
     overwrite: bool = typer.Option(False, "--overwrite", help="Discard a previous run in the results folder."),
     block_deals: int | None = typer.Option(
-        None, "--block-deals", help="Deals per block (players are rebuilt every block; changes the results)."
+        None, "--block-deals", min=1, help="Deals per block (players are rebuilt every block; changes the results)."
     ),
     histories: bool | None = typer.Option(
         None, "--histories/--no-histories", help="Write PHH hand histories (default: as the config says)."
@@ -45,15 +60,10 @@ def tournament(
     """
     from rich.console import Console
 
-    from loki.tournament.config import TournamentConfigError, list_presets, load_config, load_preset
+    from loki.errors import OutputPathError, TournamentConfigError
+    from loki.tournament.config import list_presets, load_config, load_preset
 
     console = Console()
-    err = Console(stderr=True)
-
-    def fail(msg: str, code: int = 2):
-        err.print(f"[bold red]error:[/] {msg}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code)
-
     if list_:
         for name in list_presets():
             try:
@@ -62,22 +72,22 @@ def tournament(
             except TournamentConfigError as e:  # pragma: no cover
                 console.print(f"[bold]{name}[/]  (invalid: {e})")
         return
-    if workers is not None and workers < 0:
-        fail(f"--workers must be >= 0, got {workers}")
-    try:
-        cfg = load_config(config) if config is not None else load_preset(preset)
-        cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals)
-    except TournamentConfigError as e:
-        fail(str(e))
+    cfg = load_config(config) if config is not None else load_preset(preset)
+    cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals)
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
         summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
-    except TournamentConfigError as e:
-        fail(str(e))
     except KeyboardInterrupt:
-        fail(
-            f"interrupted: finished blocks are kept in {folder}/journal.jsonl; run the same command with --resume", 130
+        typer.echo(
+            f"error: interrupted: finished blocks are kept in {folder}/journal.jsonl; "
+            "run the same command with --resume",
+            err=True,
         )
+        raise typer.Exit(130) from None
+    except OutputPathError:
+        raise
+    except OSError as e:
+        raise OutputPathError(f"--out {folder}: cannot write the results: {e.strerror or e}") from None
     from loki.tournament.results import results_table
 
     for t in results_table(summary):
@@ -85,7 +95,18 @@ def tournament(
     console.print(f"results in [bold]{folder}[/]", highlight=False)
 
 
-def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console):
+def _run(
+    cfg: Any,
+    folder: Path,
+    workers: int | None,
+    scheduler: str | None,
+    resume: bool,
+    overwrite: bool,
+    plots: bool,
+    quiet: bool,
+    console: Any,
+) -> Any:
+    """Play ``cfg`` into ``folder`` with a progress bar; returns the summary (see ``write_results``)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -97,12 +118,11 @@ def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, conso
     )
     from rich.text import Text
 
-    from loki.tournament.config import TournamentConfigError
     from loki.tournament.results import write_results
     from loki.tournament.runner import run_tournament
 
     class Rate(ProgressColumn):
-        def render(self, task):
+        def render(self, task: Any) -> Text:
             sp = task.finished_speed or task.speed
             return Text("-- hands/s" if sp is None else f"{sp:,.1f} hands/s", style="cyan")
 
@@ -111,11 +131,11 @@ def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, conso
         try:
             from distributed import Client
         except ImportError:
-            raise TournamentConfigError("--scheduler needs Dask: pip install 'loki[cluster]'") from None
+            fail("--scheduler needs Dask: pip install 'loki[cluster]'")
         try:
             client = Client(scheduler, timeout="20s")
         except Exception as e:  # noqa: BLE001 - report any connection failure on one line
-            raise TournamentConfigError(f"cannot connect to the Dask scheduler {scheduler!r}: {e}") from None
+            fail(f"--scheduler {scheduler}: cannot connect to the Dask scheduler: {e}")
         executor = client.get_executor()
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -132,7 +152,7 @@ def _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, conso
     )
     task = None
 
-    def report(done, total):
+    def report(done: int, total: int) -> None:
         nonlocal task
         if task is None:
             task = progress.add_task(cfg.name, total=total, completed=done)

@@ -1,0 +1,86 @@
+"""The ``loki`` command line: one typer app, one module per command group.
+
+=================  ====================================  ==========================================
+command            module                                what it does
+=================  ====================================  ==========================================
+``tournament``     :mod:`loki.cli.tournament`            duplicate tournaments (AAAI-99 §6)
+``acpc``           :mod:`loki.cli.acpc`                  play a match against an ACPC dealer
+``dealer``         :mod:`loki.cli.acpc`                  deal an ACPC match on loopback
+``replay``         :mod:`loki.cli.replay`                replay a real log through Loki
+``play``           :mod:`loki.cli.play`                  play at the terminal against Loki bots
+``demo``           :mod:`loki.cli.play`                  self-play demo of the reference players
+``ir-tables``      :mod:`loki.cli.tables`                regenerate the income-rate tables
+``version``        here (also ``loki --version``)        print the version
+=================  ====================================  ==========================================
+
+Shared options and the error style (``error: ...`` on stderr, exit code 2) are described in
+:mod:`loki.cli._common`.  Importing this package, and ``loki --help``, import neither numba nor the
+engine or the evaluator: every command imports what it needs when it runs.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from loki.cli import acpc as _acpc
+from loki.cli import play as _play
+from loki.cli import replay as _replay
+from loki.cli import tables as _tables
+from loki.cli import tournament as _tournament
+from loki.cli._common import LokiGroup
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="loki",
+    cls=LokiGroup,
+    help="Loki-2 limit Texas Hold'em: the program of Billings, Peña, Schaeffer and Szafron (AAAI-99) and its laboratory.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from loki import __version__
+
+        typer.echo(__version__)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the loki version and exit."
+    ),
+) -> None:
+    """Loki-2 limit Texas Hold'em and its laboratory.
+
+    Seats are numbered from 1.  Errors are one line 'error: ...' on stderr, exit code 2.
+    """
+
+
+@app.command("version")
+def version() -> None:
+    """Print the loki version."""
+    from loki import __version__
+
+    typer.echo(__version__)
+
+
+app.command("tournament")(_tournament.tournament)
+app.command("acpc")(_acpc.acpc)
+app.command("dealer")(_acpc.dealer)
+app.command("replay")(_replay.replay)
+app.command("play")(_play.play)
+app.command("demo")(_play.demo)
+app.command("ir-tables")(_tables.ir_tables)
+
+
+def main() -> None:
+    """Run the ``loki`` command line (the ``[project.scripts]`` entry point calls :data:`app`)."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

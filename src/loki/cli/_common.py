@@ -1,0 +1,188 @@
+"""What every ``loki`` command shares: the option vocabulary, the error style and the app's group class.
+
+**Options.**  One name, one meaning everywhere (the factories below build them):
+
+- ``--player SPEC`` — the player in a seat, as a registry spec (``loki1``, ``loki1:TA``,
+  ``loki2:BR``, ``loki2:BRS:LA:trials=100``, ``random``, ``calling``); repeated where several seats
+  are given (``dealer``, ``play``), once per seat, seat 1 first;
+- ``--players N`` — the number of players at the table (2-10);
+- ``--hands N`` — hands dealt (one hand = one deal played once);
+- ``--deals N`` — ``tournament`` only: distinct deals, each replayed once per seating, so a
+  tournament of ``D`` deals at ``n`` players plays ``D x n`` hands;
+- ``--seed N`` — the master seed (>= 0) of the cards and of the players;
+- ``--out PATH`` — where the command writes its result: a file (``dealer``'s ACPC log, ``play``'s
+  hand history, ``replay``'s histogram, ``ir-tables``' CSV) or a folder (``tournament``).
+
+Seats are numbered from 1 in everything the commands read and print.
+
+**Errors.**  Every :class:`loki.errors.LokiError` (and a lost connection) raised by a command, every
+bad option and every output that cannot be written ends the command with one line
+``error: <message>`` on stderr and exit code 2 (:class:`LokiGroup`); there is no traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, TypeVar
+
+import typer
+from typer.core import TyperGroup
+
+from loki.errors import ConfigError, LokiError
+
+__all__ = [
+    "EXIT_ERROR",
+    "LokiGroup",
+    "error_line",
+    "fail",
+    "tagged",
+    "merge_alias",
+    "player_option",
+    "players_option",
+    "seed_option",
+    "hands_option",
+    "out_option",
+    "PLAYER_SPEC_HELP",
+]
+
+#: Exit code of every error (bad option, bad input, unwritable output): click's usage-error code.
+EXIT_ERROR = 2
+
+PLAYER_SPEC_HELP = "a player spec: loki1, loki1:TA, loki2:BR, loki2:BRS:LA:trials=100, random, calling"
+
+T = TypeVar("T")
+
+
+def error_line(message: object) -> str:
+    """``"error: <message>"`` on one line (line breaks of ``message`` become spaces).
+
+    >>> error_line("bad\\nthing")
+    'error: bad thing'
+    """
+    return "error: " + " ".join(str(message).split("\n")).strip()
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with ``error: <message>`` and exit code 2.
+
+    Raises:
+        ConfigError: always (reported by :class:`LokiGroup`).
+    """
+    raise ConfigError(message)
+
+
+def tagged(option: str, exc: BaseException) -> LokiError:
+    """``exc`` as a :class:`~loki.errors.LokiError` of the same class when possible, its message
+    prefixed by the command-line ``option`` it came from (``"--player: unknown player type ..."``).
+
+    >>> from loki.errors import PlayerSpecError
+    >>> e = tagged("--player", PlayerSpecError("unknown player type 'x'"))
+    >>> type(e).__name__, str(e)
+    ('PlayerSpecError', "--player: unknown player type 'x'")
+    """
+    message = f"{option}: {' '.join(str(exc).split())}"
+    if isinstance(exc, LokiError):
+        try:
+            return type(exc)(message)
+        except TypeError:  # a subclass with a richer constructor
+            pass
+    return ConfigError(message)
+
+
+def merge_alias(new: str, new_value: T | None, old: str, old_value: T | None) -> T | None:
+    """The value of option ``new``, or of its deprecated spelling ``old`` (with a warning on stderr).
+
+    Raises:
+        ConfigError: both spellings were given.
+    """
+    if old_value is None or old_value == []:
+        return new_value
+    if new_value is not None and new_value != []:
+        fail(f"{old} is the old spelling of {new}: give {new} only")
+    typer.echo(f"warning: {old} is deprecated, use {new}", err=True)
+    return old_value
+
+
+# ------------------------------------------------------------------ option factories
+
+
+def player_option(default: str | None = "loki1", help: str = "The player.") -> Any:
+    """``--player SPEC`` for one seat (a typer option; ``default`` a spec or None)."""
+    return typer.Option(default, "--player", metavar="SPEC", help=f"{help} SPEC is {PLAYER_SPEC_HELP}.")
+
+
+def players_option(help: str = "The players, one per seat (repeat the option, seat 1 first).") -> Any:
+    """``--player SPEC`` repeated, one per seat (a typer option collecting a list)."""
+    return typer.Option(None, "--player", metavar="SPEC", help=f"{help} SPEC is {PLAYER_SPEC_HELP}.")
+
+
+def seed_option(default: int | None = 0, help: str = "Seed of the cards and the players (>= 0).") -> Any:
+    """``--seed N`` (>= 0)."""
+    return typer.Option(default, "--seed", "-s", min=0, help=help)
+
+
+def hands_option(default: int | None, help: str = "Hands to deal.") -> Any:
+    """``--hands N`` (>= 1)."""
+    return typer.Option(default, "--hands", min=1, help=help)
+
+
+def out_option(help: str) -> Any:
+    """``--out PATH``: the file or folder the command writes."""
+    return typer.Option(None, "--out", "-o", metavar="PATH", help=help)
+
+
+# ------------------------------------------------------------------ the error style
+
+
+def _click_exceptions() -> Any:
+    """The exception module of the click that typer runs on: recent typer carries its own copy
+    (``typer._click``), older typer uses the ``click`` package."""
+    try:
+        from typer._click import exceptions
+    except ImportError:  # pragma: no cover - typer before it vendored click
+        from click import exceptions  # type: ignore[no-redef]
+    return exceptions
+
+
+def _usage_message(e: Any, usage_error: type) -> str:
+    msg = str(e.format_message())
+    ctx = getattr(e, "ctx", None)
+    if isinstance(e, usage_error) and ctx is not None:
+        msg += f" (see '{ctx.command_path} --help')"
+    return msg
+
+
+class LokiGroup(TyperGroup):
+    """The ``loki`` command group: runs a command and turns every error into one ``error: ...`` line
+    on stderr with exit code 2 (click usage errors, :class:`~loki.errors.LokiError`,
+    ``ConnectionError``); help, ``--version`` and ``typer.Exit`` keep their exit codes."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        cx = _click_exceptions()
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except cx.NoArgsIsHelpError as e:
+            e.show()
+            code = e.exit_code
+        except cx.ClickException as e:
+            typer.echo(error_line(_usage_message(e, cx.UsageError)), err=True)
+            code = EXIT_ERROR if isinstance(e, cx.UsageError) else e.exit_code
+        except (getattr(cx, "Abort", typer.Abort), typer.Abort):
+            typer.echo("error: aborted", err=True)
+            code = 1
+        except (LokiError, ConnectionError) as e:
+            typer.echo(error_line(e), err=True)
+            code = EXIT_ERROR
+        else:
+            code = rv if isinstance(rv, int) else 0
+        sys.exit(code)
