@@ -196,7 +196,9 @@ def test_play_with_one_bot_per_player_option(tmp_path):
 
 def test_tournament_summary_from_the_cli(tmp_path):
     f = tmp_path / "t.toml"
-    f.write_text('name = "t"\ndeals = 2\nblock_deals = 1\nhistories = false\n[[players]]\ntype = "calling"\ncount = 2\n')
+    f.write_text(
+        'name = "t"\ndeals = 2\nblock_deals = 1\nhistories = false\n[[players]]\ntype = "calling"\ncount = 2\n'
+    )
     r = _run("tournament", "--config", str(f), "--out", str(tmp_path / "o"), "--quiet", "--no-plots", "--workers", "1")
     assert r.exit_code == 0, r.output
     s = json.loads((tmp_path / "o" / "summary.json").read_text())

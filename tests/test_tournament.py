@@ -325,7 +325,7 @@ def test_resume_after_sigkill_gives_the_uninterrupted_result(tmp_path):
     cfg = load_config(f)
     run = run_tournament(cfg, workers=1)
     fresh = write_results(run, tmp_path / "fresh", plots=False)
-    assert json.loads(json.dumps(fresh)) == resumed
+    assert json.loads(fresh.to_json()) == resumed
     assert len(list((out / "hands").glob("*.phhs"))) == 60
 
 

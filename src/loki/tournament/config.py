@@ -1,4 +1,5 @@
-"""Tournament configurations: TOML files (the shipped presets and users' own) parsed into dataclasses.
+"""Tournament configurations: TOML files (the shipped presets and users' own) validated into frozen
+pydantic models.
 
 A configuration file::
 
@@ -21,8 +22,8 @@ A configuration file::
     count = 8
     label = "Loki-1"                   # the player type in the statistics (default: the spec)
 
-    [[players]]
-    type = "loki2:BR"
+    [[players]]                        # or the player as a configuration table instead of 'type'
+    config = { kind = "loki2", features = "BR" }
     count = 2
     label = "Loki-2 B+R"
 
@@ -31,11 +32,23 @@ A configuration file::
     enhanced = ["Loki-2 B+R"]
     control = ["Loki-1"]
 
-Every error is a :class:`TournamentConfigError` whose one-line message names the file and the problem.
+A ``[[players]]`` entry gives exactly one of ``type`` (a spec string) and ``config`` (a table such as
+``{ kind = "loki2", features = "BRS", style = "LA", sim = { trials = 100 } }``, parsed by
+:func:`loki.players.registry.parse_player`; the entry then runs its canonical spec, which is also its
+default label).
+
+The shape of the file (keys, types, bounds) is checked by pydantic; the rules across keys (2 to 10
+players, labels, comparisons, the game, the player specs) by :func:`config_from_dict`.  Every error
+is a :class:`~loki.errors.TournamentConfigError` whose one-line message names the file (or preset),
+the key and the problem.
 
 >>> cfg = load_preset("fig3-BR", check_players=False)
 >>> cfg.n_players, cfg.deals, [p.label for p in cfg.seats][-1]
 (10, 2500, 'Loki-2 B+R')
+>>> config_from_dict({"players": [{"type": "random", "count": 0}]}, "my.toml")
+Traceback (most recent call last):
+...
+loki.errors.TournamentConfigError: my.toml players[0]: 'count' = 0 must be >= 1
 """
 
 from __future__ import annotations
@@ -43,12 +56,17 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
-from loki.engine import GameConfig
-from loki.errors import TournamentConfigError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from loki.errors import PlayerSpecError, TournamentConfigError
+
+if TYPE_CHECKING:
+    from loki.engine import GameConfig
 
 __all__ = [
     "TournamentConfigError",
@@ -60,65 +78,82 @@ __all__ = [
     "load_preset",
     "load_config",
     "config_from_dict",
+    "MAX_PLAYERS",
 ]
 
 MAX_PLAYERS = 10
 
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
 
-@dataclass(frozen=True)
-class PlayerEntry:
+NonNegInt = Annotated[StrictInt, Field(ge=0)]
+PosInt = Annotated[StrictInt, Field(ge=1)]
+
+
+# ------------------------------------------------------------------ the validated configuration
+
+
+class PlayerEntry(BaseModel):
     """``count`` players built from the spec ``type``, reported under ``label``."""
 
-    type: str
-    count: int = 1
-    label: str = ""
+    model_config = _FROZEN
+
+    type: StrictStr
+    count: PosInt = 1
+    label: StrictStr = ""
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(BaseModel):
     """Mean sb/hand of the ``enhanced`` player types minus that of the ``control`` types, per deal."""
 
-    name: str
-    enhanced: tuple[str, ...]
-    control: tuple[str, ...]
+    model_config = _FROZEN
+
+    name: StrictStr
+    enhanced: tuple[StrictStr, ...]
+    control: tuple[StrictStr, ...]
 
 
-@dataclass(frozen=True)
-class Seat:
-    """One player of the tournament: index, player spec, type label and display name."""
+class Seat(BaseModel):
+    """One player of the tournament: index (0-based, table order), player spec, type label and display name."""
 
-    index: int
-    spec: str
-    label: str
-    name: str
+    model_config = _FROZEN
+
+    index: NonNegInt
+    spec: StrictStr
+    label: StrictStr
+    name: StrictStr
 
 
-@dataclass(frozen=True)
-class TournamentConfig:
-    """A validated tournament (see the module docstring for the file format)."""
+class TournamentConfig(BaseModel):
+    """A validated tournament (see the module docstring for the file format).
 
-    name: str
+    The field order is the order of :meth:`to_dict` (and of ``config`` in ``summary.json``).
+    """
+
+    model_config = _FROZEN
+
+    name: StrictStr
     players: tuple[PlayerEntry, ...]
-    deals: int = 100
-    seed: int = 0
-    block_deals: int = 25
-    histories: bool = True
-    description: str = ""
-    game: dict = field(default_factory=dict)
+    deals: PosInt = 100
+    seed: NonNegInt = 0
+    block_deals: PosInt = 25
+    histories: StrictBool = True
+    description: StrictStr = ""
+    game: dict[StrictStr, NonNegInt] = Field(default_factory=dict)
     compare: tuple[Comparison, ...] = ()
 
     @property
     def seats(self) -> tuple[Seat, ...]:
         """The players in table order (entries expanded by ``count``)."""
-        out = []
+        out: list[Seat] = []
         for e in self.players:
             for k in range(e.count):
                 name = e.label if e.count == 1 else f"{e.label} #{k + 1}"
-                out.append(Seat(len(out), e.type, e.label, name))
+                out.append(Seat(index=len(out), spec=e.type, label=e.label, name=name))
         return tuple(out)
 
     @property
     def n_players(self) -> int:
+        """Players at the table (the sum of the entries' ``count``)."""
         return sum(e.count for e in self.players)
 
     @property
@@ -128,6 +163,7 @@ class TournamentConfig:
 
     @property
     def n_blocks(self) -> int:
+        """Blocks of ``block_deals`` deals (the last one may be shorter)."""
         return -(-self.deals // self.block_deals)
 
     @property
@@ -136,6 +172,13 @@ class TournamentConfig:
         return self.deals * self.n_players
 
     def game_config(self) -> GameConfig:
+        """The engine's :class:`~loki.engine.GameConfig` for this table (``[game]`` over the defaults).
+
+        Raises:
+            ConfigError: ``[game]`` values the engine rejects.
+        """
+        from loki.engine import GameConfig
+
         return GameConfig(n_players=self.n_players, **self.game)
 
     def with_overrides(
@@ -146,20 +189,20 @@ class TournamentConfig:
         histories: bool | None = None,
         block_deals: int | None = None,
     ) -> TournamentConfig:
-        """A copy with command-line overrides applied (and validated)."""
+        """A copy with command-line overrides applied (and validated).
+
+        Raises:
+            TournamentConfigError: an override out of range (the message says "command line").
+        """
         d = self.to_dict()
         for k, v in (("deals", deals), ("seed", seed), ("histories", histories), ("block_deals", block_deals)):
             if v is not None:
                 d[k] = v
         return config_from_dict(d, source="command line")
 
-    def to_dict(self) -> dict:
-        d = asdict(self)
-        d["players"] = [asdict(p) for p in self.players]
-        d["compare"] = [
-            {"name": c.name, "enhanced": list(c.enhanced), "control": list(c.control)} for c in self.compare
-        ]
-        return d
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict (lists, not tuples) in field order; :func:`config_from_dict` reads it back."""
+        return self.model_dump(mode="json")
 
     def fingerprint(self) -> str:
         """Hash of everything that determines the results (a resumed run must match it)."""
@@ -169,25 +212,163 @@ class TournamentConfig:
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
 
 
-_TOP_KEYS = {"name", "description", "deals", "seed", "block_deals", "histories", "game", "players", "compare"}
-_PLAYER_KEYS = {"type", "count", "label"}
-_COMPARE_KEYS = {"name", "enhanced", "control"}
-_GAME_KEYS = {"small_bet", "big_bet", "small_blind", "big_blind", "max_bets"}
+# ------------------------------------------------------------------ the file as written
 
 
-def _int(d: dict, key: str, default, lo: int, where: str) -> int:
-    v = d.get(key, default)
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise TournamentConfigError(f"{where}: '{key}' must be an integer, got {v!r}")
-    if v < lo:
-        raise TournamentConfigError(f"{where}: '{key}' = {v} must be >= {lo}")
-    return v
+class _PlayerTable(BaseModel):
+    model_config = _FROZEN
+
+    type: StrictStr | None = None
+    config: dict[StrictStr, Any] | None = None
+    count: PosInt = 1
+    label: StrictStr | None = None
 
 
-def _unknown(d: dict, allowed: set, where: str) -> None:
-    extra = sorted(set(d) - allowed)
+class _CompareTable(BaseModel):
+    model_config = _FROZEN
+
+    name: StrictStr | None = None
+    enhanced: StrictStr | list[StrictStr]
+    control: StrictStr | list[StrictStr]
+
+
+class _GameTable(BaseModel):
+    model_config = _FROZEN
+
+    small_bet: NonNegInt | None = None
+    big_bet: NonNegInt | None = None
+    small_blind: NonNegInt | None = None
+    big_blind: NonNegInt | None = None
+    max_bets: NonNegInt | None = None
+
+
+class _File(BaseModel):
+    model_config = _FROZEN
+
+    name: StrictStr | None = None
+    description: StrictStr = ""
+    deals: PosInt = 100
+    seed: NonNegInt = 0
+    block_deals: PosInt = 25
+    histories: StrictBool = True
+    game: _GameTable = _GameTable()
+    players: list[_PlayerTable] = Field(min_length=1)
+    compare: list[_CompareTable] = []
+
+
+_SECTIONS: dict[str, type[BaseModel]] = {
+    "": _File,
+    "players": _PlayerTable,
+    "compare": _CompareTable,
+    "game": _GameTable,
+}
+_TABLE_HINT = {
+    "players": "a table with 'type' (or 'config') and 'count'",
+    "compare": "a table with 'enhanced' and 'control'",
+}
+
+
+def _describe(err: Mapping[str, Any], source: str) -> str:
+    """One line for the first pydantic error: ``<source> <section>: '<key>' <problem>``."""
+    loc = tuple(err["loc"])
+    # the section (players[i], compare[i], [game]) and the key inside it
+    section, where, rest = "", source, loc
+    if loc and loc[0] in ("players", "compare") and len(loc) >= 2 and isinstance(loc[1], int):
+        section, where, rest = str(loc[0]), f"{source} {loc[0]}[{loc[1]}]", loc[2:]
+    elif loc and loc[0] == "game" and len(loc) >= 2:
+        section, where, rest = "game", f"{source} [game]", loc[1:]
+    # union members (str | list) add their type name to the location: drop it
+    rest = tuple(x for x in rest if x not in ("str", "list[str]"))
+    key = str(rest[0]) if rest else ""
+    kind, value = err["type"], err.get("input")
+    if loc == ("players",):
+        return f"{source}: no players: add [[players]] tables with 'type' and 'count'"
+    if not rest:  # an entry of [[players]] or [[compare]] that is not a table
+        return f"{where}: expected {_TABLE_HINT.get(section, 'a table')}, got {type(value).__name__}"
+    if section == "" and key == "compare" and kind == "list_type":
+        return f"{source}: 'compare' must be an array of tables ([[compare]]), got {type(value).__name__}"
+    if kind == "extra_forbidden":
+        allowed = sorted(_SECTIONS[section].model_fields)
+        return f"{where}: unknown key {key!r} (expected one of {allowed})"
+    if kind == "missing":
+        return f"{where}: missing key {key!r}"
+    if kind == "int_type":
+        return f"{where}: '{key}' must be an integer, got {value!r}"
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = err.get("ctx", {}).get("ge", err.get("ctx", {}).get("gt"))
+        return f"{where}: '{key}' = {value!r} must be >= {bound}"
+    if kind == "bool_type":
+        return f"{where}: '{key}' must be true or false, got {value!r}"
+    if kind == "string_type":
+        if section == "compare" and key in ("enhanced", "control"):
+            return f"{where}: '{key}' must be a list of player labels, got {value!r}"
+        return f"{where}: '{key}' must be a string, got {value!r}"
+    if kind in ("list_type", "too_short") and section == "compare":
+        return f"{where}: '{key}' must be a list of player labels, got {value!r}"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return f"{where}: '{key}' must be a table, got {type(value).__name__}"
+    return f"{where}: '{key}': {err['msg'][:1].lower()}{err['msg'][1:]} (got {value!r})"
+
+
+def _parse_player(table: Mapping[str, Any]) -> tuple[str, Any]:
+    """``(canonical spec, player config)`` of a player configuration table.
+
+    Uses :func:`loki.players.registry.parse_player` when the registry has it; otherwise a small
+    stand-in that writes the spec ``kind[:features][:style][:trials=N][:cutoff=C][:fast]``.
+
+    Raises:
+        PlayerSpecError: a table that is not a player configuration.
+    """
+    try:
+        from loki.players.registry import parse_player  # type: ignore[attr-defined]
+    except ImportError:
+        parse_player = None
+    if parse_player is not None:
+        pc = parse_player(dict(table))
+        return str(pc.spec), pc
+    return _spec_from_table(table), dict(table)
+
+
+def _spec_from_table(table: Mapping[str, Any]) -> str:
+    """Stand-in for ``parse_player(table).spec`` until the registry parses tables itself.
+
+    Raises:
+        PlayerSpecError: no ``kind``, an unknown key, or a value of the wrong type.
+    """
+    allowed = {"kind", "features", "style", "sim"}
+    extra = sorted(set(table) - allowed)
     if extra:
-        raise TournamentConfigError(f"{where}: unknown key {extra[0]!r} (expected one of {sorted(allowed)})")
+        raise PlayerSpecError(f"unknown key {extra[0]!r} in the player table (expected one of {sorted(allowed)})")
+    kind = table.get("kind")
+    if not isinstance(kind, str) or not kind.strip():
+        raise PlayerSpecError(f"the player table needs 'kind' (a player type such as 'loki2'), got {kind!r}")
+    parts = [kind.strip()]
+    for key in ("features", "style"):
+        if key in table:
+            v = table[key]
+            if not isinstance(v, str) or not v.strip():
+                raise PlayerSpecError(f"player table key {key!r} must be a non-empty string, got {v!r}")
+            parts.append(v.strip())
+    sim = table.get("sim", {})
+    if not isinstance(sim, Mapping):
+        raise PlayerSpecError(f"player table key 'sim' must be a table, got {sim!r}")
+    extra = sorted(set(sim) - {"trials", "cutoff", "fast"})
+    if extra:
+        raise PlayerSpecError(f"unknown key {extra[0]!r} in 'sim' (expected one of ['cutoff', 'fast', 'trials'])")
+    if "trials" in sim:
+        if isinstance(sim["trials"], bool) or not isinstance(sim["trials"], int):
+            raise PlayerSpecError(f"'sim.trials' must be an integer, got {sim['trials']!r}")
+        parts.append(f"trials={sim['trials']}")
+    if "cutoff" in sim:
+        if not isinstance(sim["cutoff"], str):
+            raise PlayerSpecError(f"'sim.cutoff' must be a string, got {sim['cutoff']!r}")
+        parts.append(f"cutoff={sim['cutoff']}")
+    if "fast" in sim:
+        if not isinstance(sim["fast"], bool):
+            raise PlayerSpecError(f"'sim.fast' must be true or false, got {sim['fast']!r}")
+        if sim["fast"]:
+            parts.append("fast")
+    return ":".join(parts)
 
 
 def _check_spec(spec: str, where: str) -> None:
@@ -199,51 +380,53 @@ def _check_spec(spec: str, where: str) -> None:
         raise TournamentConfigError(f"{where}: {str(e).splitlines()[0]}") from None
 
 
-def config_from_dict(d: dict, source: str = "config", *, check_players: bool = True) -> TournamentConfig:
-    """Validate a parsed TOML table.
+def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
+    if (p.type is None) == (p.config is None):
+        if p.type is None:
+            raise TournamentConfigError(
+                f"{where}: give 'type' (a player spec such as 'loki1' or 'loki2:BR') or 'config' (a player table)"
+            )
+        raise TournamentConfigError(f"{where}: give either 'type' or 'config', not both")
+    if p.config is not None:
+        try:
+            spec, _ = _parse_player(p.config)
+        except ValueError as e:  # PlayerSpecError and the registry's ValueErrors
+            raise TournamentConfigError(f"{where}: 'config': {' '.join(str(e).split())}") from None
+    else:
+        spec = (p.type or "").strip()
+        if not spec:
+            raise TournamentConfigError(f"{where}: 'type' must be a player spec such as 'loki1' or 'loki2:BR'")
+    label = spec if p.label is None else p.label.strip()
+    if not label:
+        raise TournamentConfigError(f"{where}: 'label' must be a non-empty string")
+    return PlayerEntry(type=spec, count=p.count, label=label)
+
+
+def config_from_dict(d: Any, source: str = "config", *, check_players: bool = True) -> TournamentConfig:
+    """Validate a parsed TOML table (or :meth:`TournamentConfig.to_dict`).
+
+    Args:
+        d: the table.
+        source: how messages name it (a file name, ``preset 'quick'``, ``command line``); the
+            default ``name`` is the file's stem.
+        check_players: build every player once to check its spec (off in worker processes).
 
     Raises:
         TournamentConfigError: the first problem found, naming ``source`` and the key.
     """
-    if not isinstance(d, dict):
+    if not isinstance(d, Mapping):
         raise TournamentConfigError(f"{source}: expected a table, got {type(d).__name__}")
-    _unknown(d, _TOP_KEYS, source)
-    name = d.get("name", Path(source).stem if source not in ("config", "command line") else "tournament")
-    if not isinstance(name, str) or not name.strip() or "/" in name:
+    try:
+        f = _File.model_validate(dict(d))
+    except ValidationError as e:
+        raise TournamentConfigError(_describe(e.errors(include_url=False)[0], source)) from None
+    if f.name is None:
+        name = Path(source).stem if source not in ("config", "command line") else "tournament"
+    else:
+        name = f.name
+    if not name.strip() or "/" in name:
         raise TournamentConfigError(f"{source}: 'name' must be a non-empty string without '/', got {name!r}")
-    deals = _int(d, "deals", 100, 1, source)
-    seed = _int(d, "seed", 0, 0, source)
-    block = _int(d, "block_deals", 25, 1, source)
-    histories = d.get("histories", True)
-    if not isinstance(histories, bool):
-        raise TournamentConfigError(f"{source}: 'histories' must be true or false, got {histories!r}")
-    desc = d.get("description", "")
-    if not isinstance(desc, str):
-        raise TournamentConfigError(f"{source}: 'description' must be a string")
-
-    game = d.get("game", {})
-    if not isinstance(game, dict):
-        raise TournamentConfigError(f"{source}: [game] must be a table")
-    _unknown(game, _GAME_KEYS, f"{source} [game]")
-    game = {k: _int(game, k, None, 0, f"{source} [game]") for k in game}
-
-    raw_players = d.get("players")
-    if not isinstance(raw_players, list) or not raw_players:
-        raise TournamentConfigError(f"{source}: no players: add [[players]] tables with 'type' and 'count'")
-    players = []
-    for i, p in enumerate(raw_players):
-        where = f"{source} players[{i}]"
-        if not isinstance(p, dict):
-            raise TournamentConfigError(f"{where}: expected a table with 'type' and 'count'")
-        _unknown(p, _PLAYER_KEYS, where)
-        spec = p.get("type")
-        if not isinstance(spec, str) or not spec.strip():
-            raise TournamentConfigError(f"{where}: 'type' must be a player spec such as 'loki1' or 'loki2:BR'")
-        count = _int(p, "count", 1, 1, where)
-        label = p.get("label", spec.strip())
-        if not isinstance(label, str) or not label.strip():
-            raise TournamentConfigError(f"{where}: 'label' must be a non-empty string")
-        players.append(PlayerEntry(spec.strip(), count, label.strip()))
+    players = [_entry(p, f"{source} players[{i}]") for i, p in enumerate(f.players)]
     n = sum(p.count for p in players)
     if n > MAX_PLAYERS:
         raise TournamentConfigError(f"{source}: {n} players: a table seats 2 to {MAX_PLAYERS}")
@@ -254,42 +437,31 @@ def config_from_dict(d: dict, source: str = "config", *, check_players: bool = T
         specs = {p.type.lower() for p in players if p.label == lab}
         if len(specs) > 1:
             raise TournamentConfigError(f"{source}: label {lab!r} is used for different player types {sorted(specs)}")
-
     comps = []
-    raw_comps = d.get("compare", [])
-    if not isinstance(raw_comps, list):
-        raise TournamentConfigError(f"{source}: 'compare' must be an array of tables ([[compare]])")
-    for i, c in enumerate(raw_comps):
+    for i, c in enumerate(f.compare):
         where = f"{source} compare[{i}]"
-        if not isinstance(c, dict):
-            raise TournamentConfigError(f"{where}: expected a table with 'enhanced' and 'control'")
-        _unknown(c, _COMPARE_KEYS, where)
         sides = {}
-        for side in ("enhanced", "control"):
-            v = c.get(side)
-            if isinstance(v, str):
-                v = [v]
-            if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
-                raise TournamentConfigError(f"{where}: '{side}' must be a list of player labels")
-            for x in v:
+        for side, v in (("enhanced", c.enhanced), ("control", c.control)):
+            names = [v] if isinstance(v, str) else list(v)
+            if not names:
+                raise TournamentConfigError(f"{where}: '{side}' must be a list of player labels, got []")
+            for x in names:
                 if x not in labels:
                     raise TournamentConfigError(
                         f"{where}: '{side}' names {x!r}, which is not a player label ({sorted(labels)})"
                     )
-            sides[side] = tuple(v)
-        cname = c.get("name", f"{'+'.join(sides['enhanced'])} minus {'+'.join(sides['control'])}")
-        if not isinstance(cname, str):
-            raise TournamentConfigError(f"{where}: 'name' must be a string")
-        comps.append(Comparison(cname, sides["enhanced"], sides["control"]))
-
+            sides[side] = tuple(names)
+        cname = c.name if c.name is not None else f"{'+'.join(sides['enhanced'])} minus {'+'.join(sides['control'])}"
+        comps.append(Comparison(name=cname, enhanced=sides["enhanced"], control=sides["control"]))
+    game = {k: v for k, v in dict(d).get("game", {}).items()}  # the keys as written, in their order
     cfg = TournamentConfig(
         name=name.strip(),
         players=tuple(players),
-        deals=deals,
-        seed=seed,
-        block_deals=block,
-        histories=histories,
-        description=desc,
+        deals=f.deals,
+        seed=f.seed,
+        block_deals=f.block_deals,
+        histories=f.histories,
+        description=f.description,
         game=game,
         compare=tuple(comps),
     )
@@ -324,7 +496,7 @@ def load_config(path: str | Path, *, check_players: bool = True) -> TournamentCo
     return config_from_dict(d, str(p), check_players=check_players)
 
 
-def _preset_dir():
+def _preset_dir() -> Any:
     return resources.files("loki") / "presets"
 
 

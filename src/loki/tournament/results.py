@@ -3,7 +3,9 @@
 ``write_results(run, out)`` writes into ``out``:
 
 - ``summary.json`` — the statistics of :func:`loki.tournament.stats.summarize` plus the
-  configuration (deterministic: identical for identical seeds and configurations);
+  configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
+  identical seeds and configurations; the same bytes as the plain dict written with
+  ``json.dumps(summary, indent=2)``);
 - ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now);
 - ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
   replays (column names are the player names);
@@ -20,13 +22,124 @@ from __future__ import annotations
 import csv
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Annotated, Any
 
 import numpy as np
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr
 
+from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize, t_quantile
 
-__all__ = ["write_results", "results_table", "plot_results"]
+__all__ = [
+    "write_results",
+    "results_table",
+    "plot_results",
+    "TournamentSummary",
+    "PlayerResult",
+    "TypeResult",
+    "ComparisonResult",
+]
+
+_RECORD = ConfigDict(frozen=True, extra="forbid")
+
+
+def _only_float(v: Any) -> Any:
+    """Refuse ints (and bools) where a float belongs: pydantic would turn ``1`` into ``1.0`` and the
+    JSON would no longer be the plain dict's."""
+    if not isinstance(v, float):
+        raise ValueError(f"expected a float, got {v!r}")
+    return v
+
+
+#: A float kept as given (never converted from an int).
+Float = Annotated[float, BeforeValidator(_only_float)]
+
+
+class PlayerResult(BaseModel):
+    """One player of ``summary.json``: who (``index`` 0-based in table order, ``name``, ``type`` label,
+    ``spec``), sb/hand with the half-width ``ci`` of its 95 % interval over ``deals`` deals (``ci``
+    None with fewer than 2 deals), and the style statistics over ``hands`` hands as fractions (None
+    when undefined; :meth:`loki.handstats.HandCounts.fractions`)."""
+
+    model_config = _RECORD
+
+    index: StrictInt
+    name: StrictStr
+    type: StrictStr
+    spec: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    hands: StrictInt
+    vpip: Float | None
+    pfr: Float | None
+    af: Float | None
+    wtsd: Float | None
+    wsd: Float | None
+
+
+class TypeResult(BaseModel):
+    """One player type (label) of ``summary.json``: its ``players`` averaged per deal (fields as
+    :class:`PlayerResult`)."""
+
+    model_config = _RECORD
+
+    type: StrictStr
+    spec: StrictStr
+    players: StrictInt
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    hands: StrictInt
+    vpip: Float | None
+    pfr: Float | None
+    af: Float | None
+    wtsd: Float | None
+    wsd: Float | None
+
+
+class ComparisonResult(BaseModel):
+    """One ``[[compare]]`` of ``summary.json``: enhanced minus control, sb/hand paired by deal."""
+
+    model_config = _RECORD
+
+    name: StrictStr
+    enhanced: list[StrictStr]
+    control: list[StrictStr]
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+
+
+class TournamentSummary(BaseModel):
+    """``summary.json``: the statistics of :func:`loki.tournament.stats.summarize` plus the
+    configuration.  Floats are kept as Python floats (strict: an int is refused rather than
+    re-typed), so :meth:`to_json` writes exactly what ``json.dumps`` of the plain dict wrote."""
+
+    model_config = _RECORD
+
+    name: StrictStr
+    description: StrictStr
+    seed: StrictInt
+    deals: StrictInt
+    hands: StrictInt
+    n_players: StrictInt
+    block_deals: StrictInt
+    confidence: Float
+    players: list[PlayerResult]
+    types: list[TypeResult]
+    comparisons: list[ComparisonResult]
+    config: TournamentConfig | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-able dict (key order of ``summary.json``; ``config`` left out when None)."""
+        return self.model_dump(mode="json", exclude={"config"} if self.config is None else None)
+
+    def to_json(self) -> str:
+        """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline)."""
+        return json.dumps(self.to_dict(), indent=2) + "\n"
 
 
 def _fmt(v, spec="+.3f"):
@@ -35,14 +148,18 @@ def _fmt(v, spec="+.3f"):
     return format(v, spec)
 
 
-def write_results(run, out: str | Path, *, plots: bool = True) -> dict:
-    """Write the results folder of a finished run; returns the summary dict."""
+def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSummary:
+    """Write the results folder of a finished run (module docstring); returns the summary record.
+
+    Raises:
+        OSError: a file of the folder cannot be written.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     cfg = run.config
-    summary = summarize(cfg, run.chips, run.counters)
-    summary["config"] = cfg.to_dict()
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    record = TournamentSummary.model_validate({**summarize(cfg, run.chips, run.counters), "config": cfg})
+    summary = record.to_dict()
+    (out / "summary.json").write_text(record.to_json(), encoding="utf-8")
     hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
     info = {
         "seconds": round(run.seconds, 3),
@@ -61,7 +178,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> dict:
             w.writerow([d] + list(row))
     if plots:
         plot_results(run, out, summary)
-    return summary
+    return record
 
 
 def plot_results(run, out: Path, summary: dict) -> None:
@@ -127,9 +244,12 @@ def plot_results(run, out: Path, summary: dict) -> None:
     plt.close(fig)
 
 
-def results_table(summary: dict):
-    """Rich tables of the summary (player types, comparisons and players)."""
+def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
+    """Rich tables of the summary (player types and comparisons)."""
     from rich.table import Table
+
+    if isinstance(summary, TournamentSummary):
+        summary = summary.to_dict()
 
     pct = lambda v: _fmt(None if v is None else 100 * v, ".1f")  # noqa: E731
     t = Table(

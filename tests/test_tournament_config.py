@@ -1,0 +1,126 @@
+"""Tests of the typed tournament configuration (pydantic) and of the typed summary record."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from loki.errors import TournamentConfigError
+from loki.tournament import config_from_dict, load_config, load_preset, run_tournament
+from loki.tournament.config import PlayerEntry, TournamentConfig
+from loki.tournament.results import TournamentSummary, write_results
+from loki.tournament.stats import summarize
+
+BASE = {"name": "t", "deals": 4, "block_deals": 2, "histories": False}
+
+
+def cfg(*players, **kw):
+    return config_from_dict({**BASE, **kw, "players": list(players)}, "t.toml")
+
+
+def test_a_player_config_table_is_its_canonical_spec():
+    a = cfg({"config": {"kind": "loki2", "features": "BR", "style": "LA"}, "count": 2}, {"type": "loki1"})
+    b = cfg({"type": "loki2:BR:LA", "count": 2}, {"type": "loki1"})
+    assert a.players[0] == PlayerEntry(type="loki2:BR:LA", count=2, label="loki2:BR:LA")
+    assert a == b and a.to_dict() == b.to_dict() and a.fingerprint() == b.fingerprint()
+    assert [s.spec for s in a.seats] == ["loki2:BR:LA", "loki2:BR:LA", "loki1"]
+    sim = cfg(
+        {"config": {"kind": "loki2", "features": "BRS", "sim": {"trials": 100, "cutoff": "paired"}}},
+        {"type": "calling"},
+    )
+    assert sim.players[0].type == "loki2:BRS:trials=100:cutoff=paired"
+
+
+def test_a_player_config_table_in_toml(tmp_path):
+    f = tmp_path / "mine.toml"
+    f.write_text(
+        "deals = 2\nblock_deals = 1\nhistories = false\n"
+        '[[players]]\nconfig = { kind = "loki1", style = "TA" }\nlabel = "TA"\n'
+        '[[players]]\nconfig = { kind = "calling" }\n'
+    )
+    c = load_config(f)
+    assert c.name == "mine" and [(p.type, p.label) for p in c.players] == [("loki1:TA", "TA"), ("calling", "calling")]
+    run = run_tournament(c, workers=1)  # workers rebuild the players from the spec of to_dict()
+    assert len(run.chips) == 2
+
+
+@pytest.mark.parametrize(
+    "entry, needle",
+    [
+        ({"type": "random", "config": {"kind": "random"}}, "players[0]: give either 'type' or 'config', not both"),
+        ({"count": 2}, "players[0]: give 'type'"),
+        ({"config": {"kind": "loki2", "colour": "red"}}, "players[0]: 'config': unknown key 'colour'"),
+        ({"config": {"features": "BR"}}, "players[0]: 'config':"),
+        ({"config": "loki1"}, "players[0]: 'config' must be a table"),
+        ({"config": {"kind": "loki2", "features": "XYZ"}, "count": 2}, "XYZ"),
+    ],
+)
+def test_bad_player_entries_are_one_line_errors(entry, needle):
+    with pytest.raises(TournamentConfigError) as e:
+        cfg(entry, {"type": "calling"})
+    assert needle in str(e.value) and "\n" not in str(e.value) and str(e.value).startswith("t.toml")
+
+
+@pytest.mark.parametrize(
+    "extra, needle",
+    [
+        ({"deals": 0}, "t.toml: 'deals' = 0 must be >= 1"),
+        ({"seed": "1"}, "t.toml: 'seed' must be an integer, got '1'"),
+        ({"histories": "yes"}, "t.toml: 'histories' must be true or false, got 'yes'"),
+        ({"game": {"max_bets": True}}, "t.toml [game]: 'max_bets' must be an integer, got True"),
+        ({"game": {"ante": 1}}, "t.toml [game]: unknown key 'ante'"),
+        ({"compare": [{"enhanced": ["random"]}]}, "t.toml compare[0]: missing key 'control'"),
+        (
+            {"compare": [{"enhanced": 3, "control": "random"}]},
+            "t.toml compare[0]: 'enhanced' must be a list of player labels",
+        ),
+        ({"compare": "x"}, "t.toml: 'compare' must be an array of tables"),
+        ({"name": "a/b"}, "'name' must be a non-empty string without '/'"),
+    ],
+)
+def test_shape_errors_name_file_key_and_problem(extra, needle):
+    with pytest.raises(TournamentConfigError) as e:
+        cfg({"type": "random", "count": 2}, **extra)
+    assert needle in str(e.value) and "\n" not in str(e.value)
+
+
+def test_configs_are_frozen_and_round_trip():
+    c = load_preset("fig4", check_players=False)
+    with pytest.raises(ValidationError):
+        c.deals = 5  # type: ignore[misc]
+    assert list(c.to_dict()) == [
+        "name",
+        "players",
+        "deals",
+        "seed",
+        "block_deals",
+        "histories",
+        "description",
+        "game",
+        "compare",
+    ]
+    again = config_from_dict(json.loads(json.dumps(c.to_dict())), check_players=False)
+    assert again == c and again.fingerprint() == c.fingerprint()
+    assert isinstance(c, TournamentConfig) and c.with_overrides(seed=3).seed == 3
+    # a [game] table keeps the keys as written, in their order
+    g = cfg({"type": "random", "count": 3}, game={"max_bets": 3, "small_bet": 2, "big_bet": 4})
+    assert list(g.to_dict()["game"]) == ["max_bets", "small_bet", "big_bet"]
+
+
+def test_the_summary_record_writes_the_bytes_of_the_plain_dict(tmp_path):
+    c = cfg(
+        {"type": "random", "count": 2},
+        {"type": "calling", "label": "caller"},
+        compare=[{"enhanced": "random", "control": "caller"}],
+    )
+    run = run_tournament(c, workers=1)
+    record = write_results(run, tmp_path, plots=False)
+    plain = summarize(c, run.chips, run.counters)
+    plain["config"] = c.to_dict()
+    assert (tmp_path / "summary.json").read_text() == json.dumps(plain, indent=2) + "\n" == record.to_json()
+    back = TournamentSummary.model_validate_json((tmp_path / "summary.json").read_text())
+    assert back.to_json() == record.to_json() and back.players[1].type == "random"
+    with pytest.raises(ValidationError):  # an int where a float belongs is refused, not re-typed
+        TournamentSummary.model_validate({**record.to_dict(), "confidence": 1})
