@@ -48,6 +48,7 @@ both check the flop and bet it out on the turn and the river, seat 2 wins the sh
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Self
 
 from loki.engine import FOLD, RAISE, ActionTaken, BoardDealt, HandEnded, HandStarted
 from loki.errors import HandHistoryError
@@ -81,7 +82,7 @@ class HandCounts:
     showdowns: int = 0
     showdown_wins: int = 0
 
-    def __iadd__(self, other: HandCounts) -> HandCounts:
+    def __iadd__(self, other: HandCounts) -> Self:
         for k in COUNTERS:
             setattr(self, k, getattr(self, k) + getattr(other, k))
         return self

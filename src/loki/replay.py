@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
+
+if TYPE_CHECKING:
+    from loki.players.base import Player
 
 __all__ = [
     "PlayerStats",
@@ -161,7 +165,7 @@ def replay_hands(
     from loki.players.registry import make_player
 
     order: dict[str, int] = {}
-    bots: dict[str, object] = {}
+    bots: dict[str, Player] = {}
     stats: dict[str, PlayerStats] = {}
     report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
     for rec in records:
@@ -186,7 +190,7 @@ def replay_hands(
             off = 0
         seat_of_pos = [(pos + off) % n for pos in range(n)]
         name_at = {seat_of_pos[pos]: names[pos] for pos in range(n)}
-        holes = [None] * n
+        holes: list[str | None] = [None] * n
         for pos in range(n):
             holes[seat_of_pos[pos]] = rec.hole_cards[pos]
         button = (rec.button + off) % n
@@ -194,7 +198,7 @@ def replay_hands(
             state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
         except ValueError as e:
             raise HandHistoryError(f"hand {rec.hand_id}: {e}") from None
-        players = {}
+        players: dict[int, Player] = {}
         for seat in range(n):
             nm = name_at[seat]
             if nm not in bots:
@@ -213,17 +217,17 @@ def replay_hands(
                     pl.observe(ev)
             if k == len(actions):
                 break
-            seat = state.current_player
-            if seat is None:
+            actor = state.current_player
+            if actor is None:
                 raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
             logged = Action.parse(actions[k])
             legal = state.legal_actions()
             if logged not in legal:
                 raise HandHistoryError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
-            st = stats[name_at[seat]]
-            choice = players[seat].act(state.view(seat), legal)
+            st = stats[name_at[actor]]
+            choice = players[actor].act(state.view(actor), legal)
             st.decisions += 1
-            st.agree += Action.parse(choice) == logged
+            st.agree += int(Action.parse(choice) == logged)
             state.apply(logged)
         if not state.is_terminal:
             raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")

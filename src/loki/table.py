@@ -65,12 +65,12 @@ def play_hand(
             seen += 1
             for pl in players:
                 pl.observe(ev)
-        seat = state.current_player
-        if seat is None:
+        actor = state.current_player
+        if actor is None:
             break
         legal = state.legal_actions()
-        pl = players[seat]
-        action = pl.act(state.view(seat), legal)
+        pl = players[actor]
+        action = pl.act(state.view(actor), legal)
         if action.__class__ is not Action:
             try:
                 action = Action.parse(action)
@@ -79,10 +79,10 @@ def play_hand(
         if action is None or action not in legal:
             name = getattr(pl, "name", type(pl).__name__)
             raise PlayerActionError(
-                f"player {name!r} ({type(pl).__name__}) in seat {seat} returned the illegal action {action!r} "
+                f"player {name!r} ({type(pl).__name__}) in seat {actor} returned the illegal action {action!r} "
                 f"on the {state.street_name}; legal: {', '.join(a.name for a in legal)} (history {state.history!r})",
                 pl,
-                seat,
+                actor,
                 action,
                 legal,
             )

@@ -125,7 +125,7 @@ class HandTracker:
         n = self.game.n_players
         known = set(parse_cards("".join(ms.hole_cards) + ms.board))
         spare = (c for c in range(52) if c not in known)
-        holes = [None] * n
+        holes: list[list[int] | None] = [None] * n
         for pos, h in enumerate(ms.hole_cards):
             cards = parse_cards(h) if h else [next(spare), next(spare)]
             holes[self._seat(pos)] = cards
@@ -249,6 +249,7 @@ class AcpcClient:
         self.tracker = HandTracker(game, player, fixed_seats)
         self.errors: list[str] = []
         self.messages = 0
+        self.seconds: float | None = None  # wall time of the match (set by play_acpc_match)
 
     @property
     def hands_played(self) -> int:

@@ -282,9 +282,10 @@ class AcpcDealer:
                         hc = [holes[i] if (i == pos or (showdown and not s.folded[i])) else "" for i in range(n)]
                         msgs[p] = format_matchstate(pos, h, s.history, hc, bstr)
                         self._send(seats, result, p, msgs[p])
-                    if s.is_terminal:
+                    cp = s.current_player
+                    if s.is_terminal or cp is None:
                         break
-                    actor = player_at[s.current_player]
+                    actor = player_at[cp]
                     a = self._receive(seats, result, actor, msgs[actor])
                     if a not in s.legal_actions():
                         err = f"player {actor + 1} ({self.names[actor]}) took the illegal {a.name} in {msgs[actor]!r}; calling"

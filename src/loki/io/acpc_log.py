@@ -209,6 +209,8 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
 def format_state_line(rec: HandRecord, payoffs=None) -> str:
     """The ``STATE:`` line of a hand record (``payoffs`` defaults to ``rec.payoffs``)."""
     pay = rec.payoffs if payoffs is None else payoffs
+    if pay is None:
+        raise HandHistoryError(f"{rec.where}: no payoffs to write in the STATE line (pass payoffs)")
     rounds = rec.betting.count("/") + 1
     board = "".join("/" + s for s in board_segments(rec.board, rounds)[1:])
     return (

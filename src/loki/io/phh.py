@@ -274,8 +274,10 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
                 raise HandHistoryError(f"{at}: the hand is already over")
             if boards_dealt != sim.round:
                 raise HandHistoryError(f"{at}: the board of this betting round has not been dealt")
-            if sim.current_player != k:
-                raise HandHistoryError(f"{at}: p{sim.current_player + 1} is to act, not p{k + 1}")
+            cp = sim.current_player
+            if cp != k:
+                who = "nobody" if cp is None else f"p{cp + 1}"
+                raise HandHistoryError(f"{at}: {who} is to act, not p{k + 1}")
             a = {"f": "f", "cc": "c", "cbr": "r"}[code]
             try:
                 sim.apply(a)

@@ -179,7 +179,8 @@ class TournamentConfig(BaseModel):
         """
         from loki.engine import GameConfig
 
-        return GameConfig(n_players=self.n_players, **self.game)
+        fields: dict[str, Any] = dict(self.game)
+        return GameConfig(n_players=self.n_players, **fields)
 
     def with_overrides(
         self,

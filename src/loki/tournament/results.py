@@ -267,7 +267,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         ("WTSD%", "right"),
         ("W$SD%", "right"),
     ):
-        t.add_column(col, justify=j)
+        t.add_column(col, justify="left" if j == "left" else "right")
     for e in summary["types"]:
         t.add_row(
             e["type"],

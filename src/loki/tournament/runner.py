@@ -231,7 +231,8 @@ def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
             that is not a JSON object, lacks a key or has a wrong type or value, a duplicate block
             or header; the one-line message names the file and the line number.
     """
-    header, blocks = None, {}
+    header: dict | None = None
+    blocks: dict[int, dict] = {}
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -331,6 +332,7 @@ def _local_executor(workers: int | None) -> Executor | None:
         return None
     import multiprocessing as mp
 
+    ctx: mp.context.BaseContext
     try:
         ctx = mp.get_context("forkserver")
     except ValueError:  # pragma: no cover
@@ -432,7 +434,7 @@ def run_tournament(
         nonlocal hands_done, played
         phh = rec.pop("phh", None)
         if journal is not None:
-            if phh is not None:
+            if phh is not None and out is not None:
                 _atomic_write(out / "hands" / f"block-{rec['block']:05d}.phhs", phh)
             rec["kind"] = "block"
             journal.append(rec)
@@ -473,5 +475,5 @@ def run_tournament(
             own.shutdown(wait=True, cancel_futures=True)
         if journal is not None:
             journal.close()
-    blocks = [done[b] for b in range(config.n_blocks)]
-    return TournamentRun(config, blocks, out, played, time.perf_counter() - t0)
+    ordered = [done[b] for b in range(config.n_blocks)]
+    return TournamentRun(config, ordered, out, played, time.perf_counter() - t0)

@@ -59,7 +59,7 @@ def t_quantile(p: float, df: int) -> float:
     return float(t.ppf(p, df))
 
 
-def mean_ci(x: Sequence[float], level: float = 0.95) -> tuple[float, float]:
+def mean_ci(x: Sequence[float] | np.ndarray, level: float = 0.95) -> tuple[float, float]:
     """Mean and half-width of the two-sided Student-t confidence interval of the mean.
 
     ``mean ± t(0.5 + level/2, D - 1) · sd(x, ddof=1) / sqrt(D)`` (module docstring).
