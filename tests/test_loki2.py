@@ -20,8 +20,8 @@ def test_registry_specs():
     assert isinstance(p, Loki2Player) and p.features == frozenset("BR") and p.name == "Loki-2 BR"
     p = make_player("loki2:brs:LA", seed=1)
     assert p.features == frozenset("BRS") and p.config.tightness == "loose"
-    assert p.config2.triple.make1 == STYLES["LA"].bettor.make1 == 0.40  # the style drives the generator too
-    assert p.config2.sim.triple.make2 == 0.75
+    assert p.config2.triple.bettor.make1 == STYLES["LA"].bettor.make1 == 0.40  # the style drives the generator too
+    assert p.config2.sim.triple.bettor.make2 == 0.75
     p = make_player("loki2:S:trials=80:cutoff=paired:fast", seed=1)
     assert p.config2.sim.trials == 80 and p.config2.sim.cutoff == "paired" and p.config2.sim.always_call
     for bad in ("loki2", "loki2:BX", "loki2:BB", "loki2:BR:XX", "loki2:S:cutoff=maybe"):

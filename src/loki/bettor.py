@@ -32,11 +32,24 @@ would never fire), ``semi_bluff`` switches rule 4.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from loki.engine import Action
-from loki.strategies import Strategy, strategy_action
+from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_rules
 
-__all__ = ["BettorConfig", "BettingSpot", "HandValues", "Decision", "pot_odds", "pot_odds2", "showdown_odds", "decide"]
+__all__ = [
+    "BettorConfig",
+    "BettingSpot",
+    "HandValues",
+    "Decision",
+    "pot_odds",
+    "pot_odds2",
+    "showdown_odds",
+    "decide",
+    "pick_action",
+]
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,25 @@ class BettorConfig:
             raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
         if not 0.0 <= self.check_raise_probability <= 1.0:
             raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
+
+    def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
+        """The rule-chain record (:class:`loki.rule_chain.TripleParams`) of these thresholds with the given ramp
+        half-widths (0, 0: the Bettor itself)."""
+        return _params(self, float(make_width), float(odds_width))
+
+
+@lru_cache(maxsize=512)
+def _params(b: BettorConfig, make_width: float, odds_width: float) -> TripleParams:
+    acr = -1.0 if b.aggressive_call_raise is None else float(b.aggressive_call_raise)
+    return TripleParams(
+        float(b.make1),
+        float(b.make2),
+        make_width,
+        odds_width,
+        bool(b.semi_bluff),
+        acr,
+        float(b.check_raise_probability),
+    )
 
 
 @dataclass(frozen=True)
@@ -109,6 +141,13 @@ class BettingSpot:
     semi_bluffing: bool = False
     next_bet_size: float | None = None
 
+    @property
+    def next_bet(self) -> float:
+        """B_next for the showdown odds: ``next_bet_size``, or by default the big bet on the turn, 0 on the river."""
+        if self.next_bet_size is not None:
+            return self.next_bet_size
+        return self.bet_size if self.street == 2 else 0.0
+
     def __post_init__(self):
         if self.street not in (1, 2, 3):
             raise ValueError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
@@ -146,6 +185,10 @@ def showdown_odds(pot: float, to_call: float, next_bet: float) -> float:
 def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorConfig(), u: float = 1.0) -> Decision:
     """Run the priority chain (module docstring) and return the action with the rule that fired.
 
+    The rules are those of :mod:`loki.rule_chain` with zero ramp widths: the chain gives a pure triple
+    (or, when the check-raise rule applies, ``[0, p_cr, 1 − p_cr]``), and ``u`` picks the action as the
+    Action Selector would (fold if ``u < f``, call if ``u < f + c``, else raise).
+
     Args:
         values: EHS', EHS, HS_n, PPot of our hand.
         spot: the betting situation.
@@ -156,44 +199,40 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
     Returns:
         :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
     """
-    c = config
-    e = values.ehs_prime
-    facing = spot.to_call > 1e-9
-    # aggressive styles: a call facing a bet (Make1's or pot odds') becomes a raise above this EHS'
-    call_raises = facing and spot.can_raise and c.aggressive_call_raise is not None and e > c.aggressive_call_raise
-    make2 = strategy_action(Strategy.MAKE2, 0.0, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
-    # 1. check-raise
-    if not facing and spot.first_to_act and spot.aggressor_behind and e >= c.make2 and u < c.check_raise_probability:
-        return Decision(Action.CALL, "check-raise")
-    # 2. strong hand: Make2
-    if e >= c.make2:
-        return Decision(make2, "make2")
-    # 3. medium hand: Make1
-    if e >= c.make1:
-        to_call_bets = spot.to_call / spot.bet_size
-        a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
-        if a is not Action.FOLD:
-            if a is Action.CALL and call_raises:
-                return Decision(Action.RAISE, "make1 (aggressive raise)")
-            return Decision(a, "make1")
-    # 4. semi-bluff
-    if not facing and spot.can_raise and c.semi_bluff:
-        if values.ppot >= pot_odds2(spot.pot, spot.bet_size):
-            return Decision(Action.RAISE, "semi-bluff")
-        if spot.semi_bluffing and spot.bets_this_round == 0:
-            return Decision(Action.RAISE, "semi-bluff continuation")
-    if facing:
-        # 5. pot odds
-        po = pot_odds(spot.pot, spot.to_call)
-        chance = values.hs_n if spot.street == 3 else values.ppot
-        if chance >= po:
-            if call_raises:
-                return Decision(Action.RAISE, "pot odds (aggressive raise)")
-            return Decision(Action.CALL, "pot odds")
-        # 6. showdown odds
-        if spot.street >= 2:
-            nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
-            if values.ehs >= showdown_odds(spot.pot, spot.to_call, nb):
-                return Decision(Action.CALL, "showdown odds")
-        return Decision(Action.FOLD, "fold")
-    return Decision(Action.CALL, "check")
+    contrib = np.zeros((N_RULES, 3))
+    f, c, r = chain_rules(
+        values.ehs_prime,
+        values.ehs,
+        values.hs_n,
+        values.ppot,
+        spot.street,
+        spot.pot,
+        spot.to_call,
+        spot.bet_size,
+        spot.bets_this_round,
+        spot.voluntarily_in,
+        spot.can_raise,
+        spot.next_bet,
+        config.params(),
+        spot.first_to_act and spot.aggressor_behind,
+        spot.semi_bluffing,
+        contrib,
+    )
+    a = pick_action(u, f, c, r)
+    return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)])
+
+
+def pick_action(u: float, f: float, c: float, r: float) -> int:
+    """The Action Selector's rule (PENA99 pena/node33) as an int: 0 fold if ``u < f``, 1 call if ``u < f + c``,
+    else 2 raise; a ``u`` at or beyond 1 (the Bettor's "no coin" default) picks the last action with mass.
+
+    >>> pick_action(0.3, 0.0, 0.5, 0.5), pick_action(1.0, 1.0, 0.0, 0.0)
+    (1, 0)
+    """
+    if u < f:
+        return 0
+    if u < f + c:
+        return 1
+    if r > 0.0:
+        return 2
+    return 1 if c > 0.0 else 0

@@ -174,8 +174,8 @@ class Loki2Player(Loki1Player):
         if (
             a is Action.RAISE
             and spot.to_call <= 1e-9
-            and values.ehs_prime < tc.make1 - tc.make_width
-            and tc.semi_bluff
+            and values.ehs_prime < tc.bettor.make1 - tc.make_width
+            and tc.bettor.semi_bluff
             and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - tc.odds_width
         ):
             self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
