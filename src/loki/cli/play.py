@@ -86,11 +86,12 @@ def demo(
     rng = np.random.default_rng(seed)
     totals = [0] * players
     for h in range(hands):
-        st = play_hand(cfg, seats, h % players, rng)
+        button = h % players
+        st = play_hand(cfg, seats, button, rng)
         cards = " ".join(f"{i + 1}:{format_cards(st.hole_cards(i))}" for i in range(players))
         pay = " ".join(f"{x:+d}" for x in st.payoffs)
         console.print(
-            f"[bold]hand {h + 1}[/] button seat {st.button + 1}  [cyan]{st.history}[/]  "
+            f"[bold]hand {h + 1}[/] button seat {button + 1}  [cyan]{st.history}[/]  "
             f"board {format_cards(st.board) or '-'}  holes {cards}  payoffs {pay}"
         )
         for i, x in enumerate(st.payoffs):
