@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
+from pydantic import Field
 
 from loki.bettor import BettingSpot, BettorConfig, HandValues
+from loki.config import LokiModel
 from loki.engine import Action
 from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_rules, pt_kernel
 
@@ -132,8 +134,7 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True)
-class TripleConfig:
+class TripleConfig(LokiModel):
     """The Triple Generator: the Bettor's thresholds plus the DEFAULT interpolation half-widths.
 
     Attributes:
@@ -145,25 +146,19 @@ class TripleConfig:
     With both widths 0 the generator is the Bettor (pure triples).
 
     Raises:
-        ValueError: a width outside [0, 0.5].
+        ConfigError: a width outside [0, 0.5], or bad Bettor thresholds.
     """
 
-    bettor: BettorConfig = field(default_factory=BettorConfig)
-    make_width: float = DEFAULT_MAKE_WIDTH
-    odds_width: float = DEFAULT_ODDS_WIDTH
-
-    def __post_init__(self):
-        if not (0.0 <= self.make_width <= 0.5 and 0.0 <= self.odds_width <= 0.5):
-            raise ValueError(
-                f"widths must be in [0, 0.5], got make_width={self.make_width!r}, odds_width={self.odds_width!r}"
-            )
+    bettor: BettorConfig = BettorConfig()
+    make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
+    odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
 
     @classmethod
     def from_bettor(
         cls, b: BettorConfig, make_width: float = DEFAULT_MAKE_WIDTH, odds_width: float = DEFAULT_ODDS_WIDTH
     ) -> TripleConfig:
         """The generator of a Bettor configuration (e.g. a style preset's) with the given widths."""
-        return cls(b, make_width, odds_width)
+        return cls(bettor=b, make_width=make_width, odds_width=odds_width)
 
     def params(self) -> TripleParams:
         """The typed record the kernels read (:class:`loki.rule_chain.TripleParams`)."""
