@@ -274,7 +274,7 @@ class Loki2Config(LokiOptions):
     def _check(self) -> Loki2Config:
         if not self.features:
             raise ValueError("Loki-2 needs at least one feature among B, R, S")
-        if "S" not in self.features and "sim" in self.model_fields_set:
+        if "S" not in self.features and self.sim != SimConfig():
             raise ValueError("the Simulator settings (sim) need feature S")
         return self
 

@@ -42,6 +42,7 @@ __all__ = [
     "PlayerKind",
     "ENTRY_POINT_GROUP",
     "player_kinds",
+    "reload_kinds",
     "get_kind",
     "register_kind",
     "parse_player",
@@ -126,6 +127,14 @@ def _discover() -> None:
             if not isinstance(kind, PlayerKind):
                 raise PlayerSpecError(f"entry point {ep.value!r} of {ENTRY_POINT_GROUP!r} is not a PlayerKind")
             _KINDS[name] = kind
+
+
+def reload_kinds() -> None:
+    """Forget the kinds found so far and look for entry points again at the next lookup (after installing a
+    plug-in, or changing ``sys.path``, in a running process)."""
+    global _LOADED
+    _KINDS.clear()
+    _LOADED = False
 
 
 def player_kinds() -> dict[str, PlayerKind]:
