@@ -39,7 +39,7 @@ from pydantic import Field, model_validator
 
 from loki.config import LokiModel
 from loki.engine import Action
-from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_rules
+from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
 
 __all__ = [
     "BettorConfig",
@@ -213,24 +213,7 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
     """
     contrib = np.zeros((N_RULES, 3))
-    f, c, r = chain_rules(
-        values.ehs_prime,
-        values.ehs,
-        values.hs_n,
-        values.ppot,
-        spot.street,
-        spot.pot,
-        spot.to_call,
-        spot.bet_size,
-        spot.bets_this_round,
-        spot.voluntarily_in,
-        spot.can_raise,
-        spot.next_bet,
-        config.params(),
-        spot.first_to_act and spot.aggressor_behind,
-        spot.semi_bluffing,
-        contrib,
-    )
+    f, c, r = chain_spot(values, spot, config.params(), spot.first_to_act and spot.aggressor_behind, contrib)
     a = pick_action(u, f, c, r)
     return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)])
 

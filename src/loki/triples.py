@@ -37,7 +37,7 @@ from pydantic import Field
 from loki.bettor import BettingSpot, BettorConfig, HandValues
 from loki.config import LokiModel
 from loki.engine import Action
-from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_rules, pt_kernel
+from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, pt_kernel, spot_args
 
 __all__ = [
     "ProbabilityTriple",
@@ -165,19 +165,6 @@ class TripleConfig(LokiModel):
         return self.bettor.params(self.make_width, self.odds_width)
 
 
-def _spot_args(spot: BettingSpot) -> tuple:
-    return (
-        spot.street,
-        float(spot.pot),
-        float(spot.to_call),
-        float(spot.bet_size),
-        int(spot.bets_this_round),
-        bool(spot.voluntarily_in),
-        bool(spot.can_raise),
-        float(spot.next_bet),
-    )
-
-
 def triples_all(
     ehs_prime,
     ehs,
@@ -207,7 +194,7 @@ def triples_all(
     )
     sb = spot.semi_bluffing if semi_bluffing is None else semi_bluffing
     out = np.empty((shape[0], 3))
-    chain_all(e, eh, hn, pp, *_spot_args(spot), config.params(), bool(check_raise_flag), bool(sb), out)
+    chain_all(e, eh, hn, pp, *spot_args(spot), config.params(), bool(check_raise_flag), bool(sb), out)
     return out
 
 
@@ -217,17 +204,7 @@ def generate_triple_with_rules(
     """:func:`generate_triple` and each rule's share of each action, ``(N_RULES, 3) float64`` (rows in the order
     of :data:`loki.rule_chain.RULES`), for explanations and for attributing a sampled action to its rule."""
     contrib = np.zeros((N_RULES, 3))
-    f, c, r = chain_rules(
-        values.ehs_prime,
-        values.ehs,
-        values.hs_n,
-        values.ppot,
-        *_spot_args(spot),
-        config.params(),
-        bool(check_raise_flag),
-        bool(spot.semi_bluffing),
-        contrib,
-    )
+    f, c, r = chain_spot(values, spot, config.params(), check_raise_flag, contrib)
     t = np.clip(np.array([f, c, r]), 0.0, 1.0)
     t /= t.sum()
     return ProbabilityTriple(float(t[0]), float(t[1]), float(t[2])), contrib
