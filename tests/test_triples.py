@@ -70,7 +70,8 @@ def _random_config(rng, widths=True):
     make2 = float(rng.uniform(make1, 0.95))
     acr = None if rng.random() < 0.5 else float(rng.uniform(0.5, 0.8))
     w = (float(rng.uniform(0, 0.1)), float(rng.uniform(0, 0.1))) if widths else (0.0, 0.0)
-    return TripleConfig(BettorConfig(make1, make2, bool(rng.random() < 0.7), 0.5, acr), *w)
+    bettor = BettorConfig(make1=make1, make2=make2, semi_bluff=bool(rng.random() < 0.7), aggressive_call_raise=acr)
+    return TripleConfig(bettor=bettor, make_width=w[0], odds_width=w[1])
 
 
 def test_triples_valid_for_all_holdings_over_random_spots():

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from pydantic import Field, model_validator
 
+from loki.config import LokiModel
 from loki.engine import Action
-from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_rules
+from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
 
 __all__ = [
     "BettorConfig",
@@ -49,33 +51,41 @@ __all__ = [
     "showdown_odds",
     "decide",
     "pick_action",
+    "BettorPolicy",
 ]
 
 
-@dataclass(frozen=True)
-class BettorConfig:
-    """Thresholds of the Bettor.
+class BettorConfig(LokiModel):
+    """Thresholds and style knobs of the Bettor (and, with ramp widths, of the Triple Generator).
 
     Attributes:
         make1: EHS' needed to bet / call (PAPP98 papp/node76: 0.50).
-        make2: EHS' needed to raise (papp/node76: 0.85).
+        make2: EHS' needed to raise (papp/node76: 0.85); ``make1 ≤ make2``.
         semi_bluff: allow rule 4.
         check_raise_probability: DEFAULT 0.5 (rule 1).
         aggressive_call_raise: if set, a call facing a bet (Make1 or pot odds) becomes a raise when EHS' exceeds
-            it (DEFAULT style knob).
+            it (DEFAULT style knob, loki-algorithms.md §7).
+
+    Raises:
+        ConfigError: a value outside [0, 1] or ``make1 > make2`` (one line naming the field).
+
+    >>> BettorConfig(make1=0.6, make2=0.5)
+    Traceback (most recent call last):
+    ...
+    loki.errors.ConfigError: BettorConfig: need make1 ≤ make2, got make1=0.6, make2=0.5
     """
 
-    make1: float = 0.50
-    make2: float = 0.85
+    make1: float = Field(0.50, ge=0.0, le=1.0)
+    make2: float = Field(0.85, ge=0.0, le=1.0)
     semi_bluff: bool = True
-    check_raise_probability: float = 0.5
-    aggressive_call_raise: float | None = None
+    check_raise_probability: float = Field(0.5, ge=0.0, le=1.0)
+    aggressive_call_raise: float | None = Field(None, ge=0.0, le=1.0)
 
-    def __post_init__(self):
-        if not 0.0 <= self.make1 <= self.make2 <= 1.0:
-            raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
-        if not 0.0 <= self.check_raise_probability <= 1.0:
-            raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
+    @model_validator(mode="after")
+    def _ordered(self) -> BettorConfig:
+        if self.make1 > self.make2:
+            raise ValueError(f"need make1 ≤ make2, got make1={self.make1!r}, make2={self.make2!r}")
+        return self
 
     def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
         """The rule-chain record (:class:`loki.rule_chain.TripleParams`) of these thresholds with the given ramp
@@ -157,10 +167,13 @@ class BettingSpot:
 
 @dataclass(frozen=True)
 class Decision:
-    """The Bettor's choice and the rule that produced it (for tests, logs and the Triple Generator)."""
+    """The Bettor's choice and the rule that produced it (a name from :data:`loki.rule_chain.RULES`); a
+    :class:`BettorPolicy` also records the hand values and the spot it decided on."""
 
     action: Action
     rule: str
+    values: HandValues | None = None
+    spot: BettingSpot | None = None
 
 
 def pot_odds(pot: float, to_call: float) -> float:
@@ -200,24 +213,7 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
     """
     contrib = np.zeros((N_RULES, 3))
-    f, c, r = chain_rules(
-        values.ehs_prime,
-        values.ehs,
-        values.hs_n,
-        values.ppot,
-        spot.street,
-        spot.pot,
-        spot.to_call,
-        spot.bet_size,
-        spot.bets_this_round,
-        spot.voluntarily_in,
-        spot.can_raise,
-        spot.next_bet,
-        config.params(),
-        spot.first_to_act and spot.aggressor_behind,
-        spot.semi_bluffing,
-        contrib,
-    )
+    f, c, r = chain_spot(values, spot, config.params(), spot.first_to_act and spot.aggressor_behind, contrib)
     a = pick_action(u, f, c, r)
     return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)])
 
@@ -236,3 +232,36 @@ def pick_action(u: float, f: float, c: float, r: float) -> int:
     if r > 0.0:
         return 2
     return 1 if c > 0.0 else 0
+
+
+class BettorPolicy:
+    """Loki-1's post-flop decision (PAPP98 §6.2): assess our hand against the field of the live opponents, then
+    the Bettor's rule chain (:func:`decide`), with a seeded coin for the check-raise rule.
+
+    Args:
+        config: thresholds and style knobs.
+        lookahead: 1 (PPot1, DEFAULT) or 2 (PPot2 on the flop) for the potential the rules read.
+        seed: seeds the check-raise coin (one draw per decision).
+
+    Attributes:
+        semi_bluffing: we semi-bluffed earlier in this hand (rule 4 keeps betting while nobody else bets).
+    """
+
+    def __init__(self, config: BettorConfig = BettorConfig(), lookahead: int = 1, seed: int | np.random.Generator = 0):
+        self.config = config
+        self.lookahead = lookahead
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.semi_bluffing = False
+
+    def begin_hand(self) -> None:
+        """A new hand: no semi-bluff in progress."""
+        self.semi_bluffing = False
+
+    def decide(self, sit) -> Decision:
+        """The Bettor's action for the :class:`loki.situation.Situation` ``sit``, with the rule that fired."""
+        values = sit.hand_values(self.lookahead)
+        spot = sit.betting_spot(self.semi_bluffing)
+        d = decide(values, spot, self.config, u=float(self.rng.random()))
+        if d.rule == "semi-bluff":
+            self.semi_bluffing = True
+        return Decision(d.action, d.rule, values, spot)

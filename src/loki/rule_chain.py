@@ -66,6 +66,8 @@ __all__ = [
     "chain_rules",
     "chain_all",
     "attribute",
+    "spot_args",
+    "chain_spot",
 ]
 
 
@@ -134,9 +136,26 @@ def _ramp_above(x, t, w):
 
 
 @njit(cache=True, inline="always")
-def _put(contrib, rule, action, mass):
+def _give(contrib, rule, raise_it, mass, c, r):
+    # one rule's probability mass goes to the raise (or else the call) column
+    if raise_it:
+        r += mass
+    else:
+        c += mass
     if contrib is not None:
-        contrib[rule, action] += mass
+        contrib[rule, 2 if raise_it else 1] += mass
+    return c, r
+
+
+@njit(cache=True, inline="always")
+def _split(contrib, rule_call, rule_raise, mass, ga, c, r):
+    # a call rule whose part ``ga`` raises instead (aggressive styles)
+    r += mass * ga
+    c += mass * (1.0 - ga)
+    if contrib is not None:
+        contrib[rule_raise, 2] += mass * ga
+        contrib[rule_call, 1] += mass * (1.0 - ga)
+    return c, r
 
 
 @njit(cache=True)
@@ -161,75 +180,48 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
     """
     mw = params.make_width
     ow = params.odds_width
-    f = 0.0
     c = 0.0
     r = 0.0
     left = 1.0
     p2 = _ramp(e, params.make2, mw)
     p1 = _ramp(e, params.make1, mw)
-    if to_call <= 1e-9:
+    if to_call <= 1e-9:  # checking is free: never folds
         if check_raise_flag:
             g = params.check_raise_probability * p2
-            c += left * g
-            _put(contrib, _CR, 1, left * g)
+            c, r = _give(contrib, _CR, False, left * g, c, r)
             left *= 1.0 - g
-        if can_raise:
-            r += left * p2
-            _put(contrib, _MAKE2, 2, left * p2)
-        else:
-            c += left * p2
-            _put(contrib, _MAKE2, 1, left * p2)
+        c, r = _give(contrib, _MAKE2, can_raise, left * p2, c, r)
         left *= 1.0 - p2
-        if bets == 0 and can_raise:
-            r += left * p1
-            _put(contrib, _MAKE1, 2, left * p1)
-        else:
-            c += left * p1
-            _put(contrib, _MAKE1, 1, left * p1)
+        c, r = _give(contrib, _MAKE1, bets == 0 and can_raise, left * p1, c, r)
         left *= 1.0 - p1
         if params.semi_bluff and can_raise:
             g = _ramp(ppot, 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size), ow)
-            r += left * g
-            _put(contrib, _SB, 2, left * g)
+            c, r = _give(contrib, _SB, True, left * g, c, r)
             left *= 1.0 - g
             if semi_bluffing and bets == 0:
-                r += left
-                _put(contrib, _SB_CONT, 2, left)
+                c, r = _give(contrib, _SB_CONT, True, left, c, r)
                 left = 0.0
-        c += left
-        _put(contrib, _CHECK, 1, left)
+        c, r = _give(contrib, _CHECK, False, left, c, r)
         return 0.0, c, r
     # facing a bet
-    if bets < 2 and can_raise:
-        r += left * p2
-        _put(contrib, _MAKE2, 2, left * p2)
-    else:
-        c += left * p2
-        _put(contrib, _MAKE2, 1, left * p2)
+    c, r = _give(contrib, _MAKE2, bets < 2 and can_raise, left * p2, c, r)
     left *= 1.0 - p2
     acr = params.aggressive_call_raise
     ga = _ramp_above(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
-    if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):
-        r += left * p1 * ga
-        c += left * p1 * (1.0 - ga)
-        _put(contrib, _MAKE1_AGG, 2, left * p1 * ga)
-        _put(contrib, _MAKE1, 1, left * p1 * (1.0 - ga))
+    if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):  # Make1's fold rule closes the gate
+        c, r = _split(contrib, _MAKE1, _MAKE1_AGG, left * p1, ga, c, r)
         left *= 1.0 - p1
     chance = hs_n if street == 3 else ppot
     g = _ramp(chance, to_call / (pot + to_call), ow)
-    r += left * g * ga
-    c += left * g * (1.0 - ga)
-    _put(contrib, _PO_AGG, 2, left * g * ga)
-    _put(contrib, _PO, 1, left * g * (1.0 - ga))
+    c, r = _split(contrib, _PO, _PO_AGG, left * g, ga, c, r)
     left *= 1.0 - g
     if street >= 2:
         g = _ramp(ehs_, (to_call + next_bet) / (pot + to_call + 2.0 * next_bet), ow)
-        c += left * g
-        _put(contrib, _SD, 1, left * g)
+        c, r = _give(contrib, _SD, False, left * g, c, r)
         left *= 1.0 - g
-    f = left
-    _put(contrib, _FOLD, 0, left)
-    return f, c, r
+    if contrib is not None:
+        contrib[_FOLD, 0] += left
+    return left, c, r
 
 
 @njit(cache=True)
@@ -259,6 +251,37 @@ def chain_all(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_in,
         out[i, 0] = f
         out[i, 1] = c
         out[i, 2] = r
+
+
+def spot_args(spot) -> tuple:
+    """The public spot's arguments of the kernels, ``(street, pot, to_call, bet_size, bets, vol_in, can_raise,
+    next_bet)``, from a :class:`loki.bettor.BettingSpot`."""
+    return (
+        int(spot.street),
+        float(spot.pot),
+        float(spot.to_call),
+        float(spot.bet_size),
+        int(spot.bets_this_round),
+        bool(spot.voluntarily_in),
+        bool(spot.can_raise),
+        float(spot.next_bet),
+    )
+
+
+def chain_spot(values, spot, params: TripleParams, check_raise_flag: bool, contrib: np.ndarray | None = None):
+    """:func:`chain_rules` for one hand given as a :class:`loki.bettor.HandValues` in a
+    :class:`loki.bettor.BettingSpot` (its ``semi_bluffing`` flag included); returns ``(f, c, r)``."""
+    return chain_rules(
+        values.ehs_prime,
+        values.ehs,
+        values.hs_n,
+        values.ppot,
+        *spot_args(spot),
+        params,
+        bool(check_raise_flag),
+        bool(spot.semi_bluffing),
+        contrib,
+    )
 
 
 def attribute(contrib: np.ndarray, action: int, u: float, f: float, c: float) -> int:

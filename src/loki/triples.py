@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
+from pydantic import Field
 
 from loki.bettor import BettingSpot, BettorConfig, HandValues
+from loki.config import LokiModel
 from loki.engine import Action
-from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_rules, pt_kernel
+from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, pt_kernel, spot_args
 
 __all__ = [
     "ProbabilityTriple",
@@ -132,8 +134,7 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True)
-class TripleConfig:
+class TripleConfig(LokiModel):
     """The Triple Generator: the Bettor's thresholds plus the DEFAULT interpolation half-widths.
 
     Attributes:
@@ -145,42 +146,23 @@ class TripleConfig:
     With both widths 0 the generator is the Bettor (pure triples).
 
     Raises:
-        ValueError: a width outside [0, 0.5].
+        ConfigError: a width outside [0, 0.5], or bad Bettor thresholds.
     """
 
-    bettor: BettorConfig = field(default_factory=BettorConfig)
-    make_width: float = DEFAULT_MAKE_WIDTH
-    odds_width: float = DEFAULT_ODDS_WIDTH
-
-    def __post_init__(self):
-        if not (0.0 <= self.make_width <= 0.5 and 0.0 <= self.odds_width <= 0.5):
-            raise ValueError(
-                f"widths must be in [0, 0.5], got make_width={self.make_width!r}, odds_width={self.odds_width!r}"
-            )
+    bettor: BettorConfig = BettorConfig()
+    make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
+    odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
 
     @classmethod
     def from_bettor(
         cls, b: BettorConfig, make_width: float = DEFAULT_MAKE_WIDTH, odds_width: float = DEFAULT_ODDS_WIDTH
     ) -> TripleConfig:
         """The generator of a Bettor configuration (e.g. a style preset's) with the given widths."""
-        return cls(b, make_width, odds_width)
+        return cls(bettor=b, make_width=make_width, odds_width=odds_width)
 
     def params(self) -> TripleParams:
         """The typed record the kernels read (:class:`loki.rule_chain.TripleParams`)."""
         return self.bettor.params(self.make_width, self.odds_width)
-
-
-def _spot_args(spot: BettingSpot) -> tuple:
-    return (
-        spot.street,
-        float(spot.pot),
-        float(spot.to_call),
-        float(spot.bet_size),
-        int(spot.bets_this_round),
-        bool(spot.voluntarily_in),
-        bool(spot.can_raise),
-        float(spot.next_bet),
-    )
 
 
 def triples_all(
@@ -212,7 +194,7 @@ def triples_all(
     )
     sb = spot.semi_bluffing if semi_bluffing is None else semi_bluffing
     out = np.empty((shape[0], 3))
-    chain_all(e, eh, hn, pp, *_spot_args(spot), config.params(), bool(check_raise_flag), bool(sb), out)
+    chain_all(e, eh, hn, pp, *spot_args(spot), config.params(), bool(check_raise_flag), bool(sb), out)
     return out
 
 
@@ -222,17 +204,7 @@ def generate_triple_with_rules(
     """:func:`generate_triple` and each rule's share of each action, ``(N_RULES, 3) float64`` (rows in the order
     of :data:`loki.rule_chain.RULES`), for explanations and for attributing a sampled action to its rule."""
     contrib = np.zeros((N_RULES, 3))
-    f, c, r = chain_rules(
-        values.ehs_prime,
-        values.ehs,
-        values.hs_n,
-        values.ppot,
-        *_spot_args(spot),
-        config.params(),
-        bool(check_raise_flag),
-        bool(spot.semi_bluffing),
-        contrib,
-    )
+    f, c, r = chain_spot(values, spot, config.params(), check_raise_flag, contrib)
     t = np.clip(np.array([f, c, r]), 0.0, 1.0)
     t /= t.sum()
     return ProbabilityTriple(float(t[0]), float(t[1]), float(t[2])), contrib

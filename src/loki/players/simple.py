@@ -9,8 +9,9 @@ import numpy as np
 
 from loki.engine import CALL, Action, PlayerView
 from loki.players.base import Player
+from loki.players.registry import PlayerKind
 
-__all__ = ["RandomPlayer", "CallingStation"]
+__all__ = ["RandomPlayer", "CallingStation", "RANDOM", "CALLING"]
 
 
 class RandomPlayer(Player):
@@ -56,3 +57,18 @@ class CallingStation(Player):
         """Always ``CALL`` (a check when nothing is to call); it is legal whenever the player is
         asked to act.  Raises nothing."""
         return CALL
+
+
+RANDOM = PlayerKind(
+    name="random",
+    build=lambda cfg, seed, name: RandomPlayer(seed, name=name or "random"),
+    spec=lambda cfg: "random",
+    description="uniform over the legal actions (reference player)",
+)
+
+CALLING = PlayerKind(
+    name="calling",
+    build=lambda cfg, seed, name: CallingStation(name=name or "calling station"),
+    spec=lambda cfg: "calling",
+    description="always checks or calls (reference player)",
+)
