@@ -20,17 +20,29 @@ def cfg(*players, **kw):
     return config_from_dict({**BASE, **kw, "players": list(players)}, "t.toml")
 
 
-def test_a_player_config_table_is_its_canonical_spec():
-    a = cfg({"config": {"kind": "loki2", "features": "BR", "style": "LA"}, "count": 2}, {"type": "loki1"})
+def test_a_player_config_table_is_reported_under_its_canonical_spec():
+    table = {"kind": "loki2", "features": "BR", "style": "LA"}
+    a = cfg({"config": table, "count": 2}, {"type": "loki1"})
     b = cfg({"type": "loki2:BR:LA", "count": 2}, {"type": "loki1"})
-    assert a.players[0] == PlayerEntry(type="loki2:BR:LA", count=2, label="loki2:BR:LA")
-    assert a == b and a.to_dict() == b.to_dict() and a.fingerprint() == b.fingerprint()
-    assert [s.spec for s in a.seats] == ["loki2:BR:LA", "loki2:BR:LA", "loki1"]
-    sim = cfg(
-        {"config": {"kind": "loki2", "features": "BRS", "sim": {"trials": 100, "cutoff": "paired"}}},
-        {"type": "calling"},
-    )
-    assert sim.players[0].type == "loki2:BRS:trials=100:cutoff=paired"
+    assert a.players[0] == PlayerEntry(type="loki2:BR:LA", count=2, label="loki2:BR:LA", config=table)
+    assert [s.spec for s in a.seats] == [s.spec for s in b.seats] == ["loki2:BR:LA", "loki2:BR:LA", "loki1"]
+    assert [s.player for s in a.seats] == [table, table, "loki1"]
+    # to_dict keeps the table (the players are built from it) and reads back to the same config
+    assert a.to_dict()["players"][0] == {"count": 2, "label": "loki2:BR:LA", "config": table}
+    assert b.to_dict()["players"][0] == {"type": "loki2:BR:LA", "count": 2, "label": "loki2:BR:LA"}
+    assert config_from_dict(a.to_dict(), check_players=False) == a
+    sim = cfg({"config": {"kind": "loki2", "features": "BRS", "sim": {"trials": 100}}}, {"type": "calling"})
+    assert sim.players[0].type == "loki2:BRS:trials=100"
+
+
+def test_a_table_no_shorthand_expresses_still_plays(tmp_path):
+    table = {"kind": "loki1", "style": "TA", "bettor": {"make1": 0.45}}
+    c = cfg({"config": table, "label": "custom"}, {"type": "calling"})
+    assert c.players[0].type.startswith("loki1{")  # the JSON form of registry.spec_of
+    run = run_tournament(c, workers=1, out=tmp_path / "o")  # the players are built from the table
+    assert len(run.chips) == 4
+    header = json.loads((tmp_path / "o" / "journal.jsonl").read_text().splitlines()[0])
+    assert header["config"]["players"][0]["config"] == table
 
 
 def test_a_player_config_table_in_toml(tmp_path):
@@ -51,7 +63,7 @@ def test_a_player_config_table_in_toml(tmp_path):
     [
         ({"type": "random", "config": {"kind": "random"}}, "players[0]: give either 'type' or 'config', not both"),
         ({"count": 2}, "players[0]: give 'type'"),
-        ({"config": {"kind": "loki2", "colour": "red"}}, "players[0]: 'config': unknown key 'colour'"),
+        ({"config": {"kind": "loki2", "colour": "red"}}, "players[0]: 'config': player configuration of kind 'loki2'"),
         ({"config": {"features": "BR"}}, "players[0]: 'config':"),
         ({"config": "loki1"}, "players[0]: 'config' must be a table"),
         ({"config": {"kind": "loki2", "features": "XYZ"}, "count": 2}, "XYZ"),

@@ -32,10 +32,12 @@ A configuration file::
     enhanced = ["Loki-2 B+R"]
     control = ["Loki-1"]
 
-A ``[[players]]`` entry gives exactly one of ``type`` (a spec string) and ``config`` (a table such as
-``{ kind = "loki2", features = "BRS", style = "LA", sim = { trials = 100 } }``, parsed by
-:func:`loki.players.registry.parse_player`; the entry then runs its canonical spec, which is also its
-default label).
+A ``[[players]]`` entry gives exactly one of ``type`` (a spec string) and ``config`` (a player
+configuration table such as ``{ kind = "loki2", features = "BRS", style = "LA", sim = { trials = 100 } }``,
+parsed by :func:`loki.players.registry.parse_player`).  A table entry is reported under its canonical
+spec (:func:`loki.players.registry.spec_of`, e.g. ``loki2:BRS:LA:trials=100``; also its default label)
+and its players are built from the table itself, which :meth:`TournamentConfig.to_dict` keeps (the
+spec of a table that no shorthand expresses is not a spec that parses back).
 
 The shape of the file (keys, types, bounds) is checked by pydantic; the rules across keys (2 to 10
 players, labels, comparisons, the game, the player specs) by :func:`config_from_dict`.  Every error
@@ -63,7 +65,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
-from loki.errors import PlayerSpecError, TournamentConfigError
+from loki.errors import TournamentConfigError
 
 if TYPE_CHECKING:
     from loki.engine import GameConfig
@@ -93,13 +95,20 @@ PosInt = Annotated[StrictInt, Field(ge=1)]
 
 
 class PlayerEntry(BaseModel):
-    """``count`` players built from the spec ``type``, reported under ``label``."""
+    """``count`` players built from the spec ``type`` (or from the configuration table ``config`` when
+    given, ``type`` then being its canonical spec), reported under ``label``."""
 
     model_config = _FROZEN
 
     type: StrictStr
     count: PosInt = 1
     label: StrictStr = ""
+    config: dict[StrictStr, Any] | None = None
+
+    @property
+    def player(self) -> str | dict[str, Any]:
+        """What :func:`loki.players.registry.make_player` builds the players from: the table, else the spec."""
+        return self.type if self.config is None else self.config
 
 
 class Comparison(BaseModel):
@@ -113,7 +122,8 @@ class Comparison(BaseModel):
 
 
 class Seat(BaseModel):
-    """One player of the tournament: index (0-based, table order), player spec, type label and display name."""
+    """One player of the tournament: index (0-based, table order), player spec, type label, display
+    name, and the configuration table it is built from when its entry gave one (else None)."""
 
     model_config = _FROZEN
 
@@ -121,6 +131,12 @@ class Seat(BaseModel):
     spec: StrictStr
     label: StrictStr
     name: StrictStr
+    config: dict[StrictStr, Any] | None = None
+
+    @property
+    def player(self) -> str | dict[str, Any]:
+        """What :func:`loki.players.registry.make_player` builds this player from."""
+        return self.spec if self.config is None else self.config
 
 
 class TournamentConfig(BaseModel):
@@ -148,7 +164,7 @@ class TournamentConfig(BaseModel):
         for e in self.players:
             for k in range(e.count):
                 name = e.label if e.count == 1 else f"{e.label} #{k + 1}"
-                out.append(Seat(index=len(out), spec=e.type, label=e.label, name=name))
+                out.append(Seat(index=len(out), spec=e.type, label=e.label, name=name, config=e.config))
         return tuple(out)
 
     @property
@@ -202,8 +218,18 @@ class TournamentConfig(BaseModel):
         return config_from_dict(d, source="command line")
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict (lists, not tuples) in field order; :func:`config_from_dict` reads it back."""
-        return self.model_dump(mode="json")
+        """JSON-able dict (lists, not tuples) in field order; :func:`config_from_dict` reads it back.
+
+        A player entry is ``{type, count, label}``, or ``{count, label, config}`` when it was given
+        as a configuration table.
+        """
+        d = self.model_dump(mode="json")
+        for p in d["players"]:
+            if p["config"] is None:
+                del p["config"]
+            else:
+                del p["type"]
+        return d
 
     def fingerprint(self) -> str:
         """Hash of everything that determines the results (a resumed run must match it)."""
@@ -311,72 +337,16 @@ def _describe(err: Mapping[str, Any], source: str) -> str:
     return f"{where}: '{key}': {err['msg'][:1].lower()}{err['msg'][1:]} (got {value!r})"
 
 
-def _parse_player(table: Mapping[str, Any]) -> tuple[str, Any]:
-    """``(canonical spec, player config)`` of a player configuration table.
-
-    Uses :func:`loki.players.registry.parse_player` when the registry has it; otherwise a small
-    stand-in that writes the spec ``kind[:features][:style][:trials=N][:cutoff=C][:fast]``.
+def _check_player(player: str | dict[str, Any], where: str) -> None:
+    """Build ``player`` once (a spec or a table).
 
     Raises:
-        PlayerSpecError: a table that is not a player configuration.
+        TournamentConfigError: the registry refuses it (first line of its message, after ``where``).
     """
-    try:
-        from loki.players.registry import parse_player  # type: ignore[attr-defined]
-    except ImportError:
-        parse_player = None
-    if parse_player is not None:
-        pc = parse_player(dict(table))
-        return str(pc.spec), pc
-    return _spec_from_table(table), dict(table)
-
-
-def _spec_from_table(table: Mapping[str, Any]) -> str:
-    """Stand-in for ``parse_player(table).spec`` until the registry parses tables itself.
-
-    Raises:
-        PlayerSpecError: no ``kind``, an unknown key, or a value of the wrong type.
-    """
-    allowed = {"kind", "features", "style", "sim"}
-    extra = sorted(set(table) - allowed)
-    if extra:
-        raise PlayerSpecError(f"unknown key {extra[0]!r} in the player table (expected one of {sorted(allowed)})")
-    kind = table.get("kind")
-    if not isinstance(kind, str) or not kind.strip():
-        raise PlayerSpecError(f"the player table needs 'kind' (a player type such as 'loki2'), got {kind!r}")
-    parts = [kind.strip()]
-    for key in ("features", "style"):
-        if key in table:
-            v = table[key]
-            if not isinstance(v, str) or not v.strip():
-                raise PlayerSpecError(f"player table key {key!r} must be a non-empty string, got {v!r}")
-            parts.append(v.strip())
-    sim = table.get("sim", {})
-    if not isinstance(sim, Mapping):
-        raise PlayerSpecError(f"player table key 'sim' must be a table, got {sim!r}")
-    extra = sorted(set(sim) - {"trials", "cutoff", "fast"})
-    if extra:
-        raise PlayerSpecError(f"unknown key {extra[0]!r} in 'sim' (expected one of ['cutoff', 'fast', 'trials'])")
-    if "trials" in sim:
-        if isinstance(sim["trials"], bool) or not isinstance(sim["trials"], int):
-            raise PlayerSpecError(f"'sim.trials' must be an integer, got {sim['trials']!r}")
-        parts.append(f"trials={sim['trials']}")
-    if "cutoff" in sim:
-        if not isinstance(sim["cutoff"], str):
-            raise PlayerSpecError(f"'sim.cutoff' must be a string, got {sim['cutoff']!r}")
-        parts.append(f"cutoff={sim['cutoff']}")
-    if "fast" in sim:
-        if not isinstance(sim["fast"], bool):
-            raise PlayerSpecError(f"'sim.fast' must be true or false, got {sim['fast']!r}")
-        if sim["fast"]:
-            parts.append("fast")
-    return ":".join(parts)
-
-
-def _check_spec(spec: str, where: str) -> None:
     from loki.players.registry import make_player
 
     try:
-        make_player(spec, seed=0)
+        make_player(player, seed=0)
     except ValueError as e:
         raise TournamentConfigError(f"{where}: {str(e).splitlines()[0]}") from None
 
@@ -388,10 +358,14 @@ def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
                 f"{where}: give 'type' (a player spec such as 'loki1' or 'loki2:BR') or 'config' (a player table)"
             )
         raise TournamentConfigError(f"{where}: give either 'type' or 'config', not both")
+    table = None
     if p.config is not None:
+        from loki.players.registry import parse_player, spec_of
+
+        table = dict(p.config)
         try:
-            spec, _ = _parse_player(p.config)
-        except ValueError as e:  # PlayerSpecError and the registry's ValueErrors
+            spec = spec_of(parse_player(table))
+        except ValueError as e:  # PlayerSpecError, ConfigError
             raise TournamentConfigError(f"{where}: 'config': {' '.join(str(e).split())}") from None
     else:
         spec = (p.type or "").strip()
@@ -400,7 +374,7 @@ def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
     label = spec if p.label is None else p.label.strip()
     if not label:
         raise TournamentConfigError(f"{where}: 'label' must be a non-empty string")
-    return PlayerEntry(type=spec, count=p.count, label=label)
+    return PlayerEntry(type=spec, count=p.count, label=label, config=table)
 
 
 def config_from_dict(d: Any, source: str = "config", *, check_players: bool = True) -> TournamentConfig:
@@ -471,8 +445,11 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
     except ValueError as e:
         raise TournamentConfigError(f"{source} [game]: {e}") from None
     if check_players:
-        for spec in dict.fromkeys(p.type for p in players):
-            _check_spec(spec, source)
+        checked: list[Any] = []
+        for p in players:
+            if p.player not in checked:
+                checked.append(p.player)
+                _check_player(p.player, source)
     return cfg
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
-from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
 from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize, t_quantile
@@ -132,6 +132,10 @@ class TournamentSummary(BaseModel):
     types: list[TypeResult]
     comparisons: list[ComparisonResult]
     config: TournamentConfig | None = None
+
+    @field_serializer("config")
+    def _config_dict(self, config: TournamentConfig | None) -> dict[str, Any] | None:
+        return None if config is None else config.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-able dict (key order of ``summary.json``; ``config`` left out when None)."""

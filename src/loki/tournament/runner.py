@@ -91,7 +91,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     game = cfg.game_config()
     n = cfg.n_players
     seats_info = cfg.seats
-    players = [make_player(si.spec, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in seats_info]
+    players = [make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in seats_info]
     square = seatings(n)
     counters = [HandCounts() for _ in range(n)]
     chips = []
