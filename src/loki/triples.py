@@ -58,8 +58,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
 from loki.bettor import BettingSpot, BettorConfig, HandValues, pot_odds, pot_odds2, showdown_odds
 from loki.engine import Action
 
