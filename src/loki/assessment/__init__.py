@@ -49,6 +49,7 @@ from loki.assessment.strength import (
     hs_counts_kernel,
     rank_holdings,
 )
+from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array, live_weights, validate_weights  # noqa: F401
 
 __all__ = [
@@ -237,13 +238,14 @@ def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int =
     if not live_weights(w, h + b).sum() > 0:
         raise ValueError("ranges: all holdings still possible (no card shared with hole or board) have weight 0")
     bd = np.asarray(b, dtype=np.int64)
+    tables = kernel_tables()
     if len(b) == 5:
         hp = np.zeros((3, 3))
-        tot = np.array(hs_counts_kernel(h[0], h[1], bd, w))
+        tot = np.array(hs_counts_kernel(h[0], h[1], bd, w, tables))
     elif lookahead == 2:
-        hp, tot = hp2_kernel(h[0], h[1], bd, w)
+        hp, tot = hp2_kernel(h[0], h[1], bd, w, tables)
     else:
-        hp, tot = hp1_kernel(h[0], h[1], bd, w)
+        hp, tot = hp1_kernel(h[0], h[1], bd, w, tables)
     ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
     total = ahead + tied + behind
     hs = (ahead + 0.5 * tied) / total
