@@ -26,6 +26,7 @@ from loki.assessment import assess, ehs_prime_all, hand_strength, hand_strength_
 from loki.assessment.potential import hp1_all_kernel, hp1_kernel, hp2_kernel
 from loki.assessment.strength import _dead_array, hs_all_counts_kernel, hs_counts_kernel
 from loki.cards import parse_cards
+from loki.evaluator import kernel_tables
 
 RNG = np.random.default_rng(2026)
 W = np.maximum(0.01, RNG.random(1326))
@@ -34,6 +35,7 @@ FLOP = np.array(parse_cards("3h4cJh"), dtype=np.int64)
 TURN = np.array(parse_cards("3h4cJh9s"), dtype=np.int64)
 RIVER = np.array(parse_cards("3h4cJh9s2d"), dtype=np.int64)
 C0, C1 = HOLE
+T = kernel_tables()  # the evaluator tables, every ranking kernel's last argument
 
 
 def _dead(board):
@@ -42,16 +44,16 @@ def _dead(board):
 
 CASES = {
     # name: (callable, target in ms or None)
-    "HS one holding, flop (kernel)": (lambda: hs_counts_kernel(C0, C1, FLOP, W), 0.05),
+    "HS one holding, flop (kernel)": (lambda: hs_counts_kernel(C0, C1, FLOP, W, T), 0.05),
     "HS one holding, flop (hand_strength wrapper)": (lambda: hand_strength(HOLE, FLOP, W), None),
-    "HS all holdings, river (kernel)": (lambda: hs_all_counts_kernel(RIVER, _DEAD_RIVER, W), 0.1),
+    "HS all holdings, river (kernel)": (lambda: hs_all_counts_kernel(RIVER, _DEAD_RIVER, W, T), 0.1),
     "HS all holdings, river (hand_strength_all wrapper)": (lambda: hand_strength_all(RIVER, W), None),
-    "HS all holdings, flop (kernel)": (lambda: hs_all_counts_kernel(FLOP, _DEAD_FLOP, W), None),
-    "PPot1/NPot1 one holding, flop (kernel, 48,645 cases)": (lambda: hp1_kernel(C0, C1, FLOP, W), None),
-    "PPot1/NPot1 one holding, turn (kernel, 45,540 cases)": (lambda: hp1_kernel(C0, C1, TURN, W), None),
-    "PPot2/NPot2 one holding, flop (kernel, 1,070,190 cases)": (lambda: hp2_kernel(C0, C1, FLOP, W), 15.0),
-    "PPot1 all holdings, flop (kernel)": (lambda: hp1_all_kernel(FLOP, _DEAD_FLOP, W), 5.0),
-    "PPot1 all holdings, turn (kernel)": (lambda: hp1_all_kernel(TURN, _DEAD_TURN, W), None),
+    "HS all holdings, flop (kernel)": (lambda: hs_all_counts_kernel(FLOP, _DEAD_FLOP, W, T), None),
+    "PPot1/NPot1 one holding, flop (kernel, 48,645 cases)": (lambda: hp1_kernel(C0, C1, FLOP, W, T), None),
+    "PPot1/NPot1 one holding, turn (kernel, 45,540 cases)": (lambda: hp1_kernel(C0, C1, TURN, W, T), None),
+    "PPot2/NPot2 one holding, flop (kernel, 1,070,190 cases)": (lambda: hp2_kernel(C0, C1, FLOP, W, T), 15.0),
+    "PPot1 all holdings, flop (kernel)": (lambda: hp1_all_kernel(FLOP, _DEAD_FLOP, W, T), 5.0),
+    "PPot1 all holdings, turn (kernel)": (lambda: hp1_all_kernel(TURN, _DEAD_TURN, W, T), None),
     "EHS' all holdings, flop (ehs_prime_all wrapper)": (lambda: ehs_prime_all(FLOP, W), None),
     "assess(), flop, lookahead=1": (lambda: assess(HOLE, FLOP, W), None),
     "assess(), flop, lookahead=2": (lambda: assess(HOLE, FLOP, W, lookahead=2), None),

@@ -31,11 +31,11 @@ import sys
 import time
 
 import numpy as np
-from numba import njit
 
 from loki import evaluator as E
+from loki._jit import njit
 from loki.cards import parse_cards
-from loki.evaluator import CARD_BIT, CARD_KEY, rank_from_key
+from loki.evaluator_kernels import rank_from_key
 
 SECTION = "## Evaluator (issue 2)"
 
@@ -57,39 +57,41 @@ def deal(n, k, seed):
     return out
 
 
-@njit(cache=False)  # callers of rank_from_key are not disk-cached: the cache would not see evaluator edits
-def incremental_fixed_board(board, holes, reps, out):
+@njit(cache=True)  # loki._jit keys the cache by every kernel source: evaluator edits recompile this
+def incremental_fixed_board(board, holes, reps, out, tables):
     """Rank every holding on one board, ``reps`` times, with the key API. Returns a checksum."""
+    card_key, card_bit = tables[0], tables[1]
     bkey = 0
     bbits = 0
     for c in board:
-        bkey += CARD_KEY[c]
-        bbits |= CARD_BIT[c]
+        bkey += card_key[c]
+        bbits |= card_bit[c]
     n = holes.shape[0]
     hk = np.empty(n, np.int64)
     hb = np.empty(n, np.int64)
     for i in range(n):
-        hk[i] = CARD_KEY[holes[i, 0]] + CARD_KEY[holes[i, 1]]
-        hb[i] = CARD_BIT[holes[i, 0]] | CARD_BIT[holes[i, 1]]
+        hk[i] = card_key[holes[i, 0]] + card_key[holes[i, 1]]
+        hb[i] = card_bit[holes[i, 0]] | card_bit[holes[i, 1]]
     acc = 0
     for r in range(reps):
         for i in range(n):
-            out[i] = rank_from_key(bkey + hk[i], bbits | hb[i])
+            out[i] = rank_from_key(bkey + hk[i], bbits | hb[i], tables)
         acc += out[r % n]
     return acc
 
 
-@njit(cache=False)
-def incremental_random_boards(boards, out):
+@njit(cache=True)
+def incremental_random_boards(boards, out, tables):
     """For each 5-card board, rank all 1,326 holdings that miss it (1,081 of them). Returns the count."""
+    card_key, card_bit = tables[0], tables[1]
     hk = np.empty(1326, np.int64)
     hb = np.empty(1326, np.int64)
     hm = np.empty(1326, np.int64)
     n = 0
     for a in range(52):
         for b in range(a + 1, 52):
-            hk[n] = CARD_KEY[a] + CARD_KEY[b]
-            hb[n] = CARD_BIT[a] | CARD_BIT[b]
+            hk[n] = card_key[a] + card_key[b]
+            hb[n] = card_bit[a] | card_bit[b]
             hm[n] = (1 << a) | (1 << b)
             n += 1
     done = 0
@@ -99,13 +101,13 @@ def incremental_random_boards(boards, out):
         bmask = 0
         for j in range(5):
             c = np.int64(boards[t, j])
-            bkey += CARD_KEY[c]
-            bbits |= CARD_BIT[c]
+            bkey += card_key[c]
+            bbits |= card_bit[c]
             bmask |= 1 << c
         m = 0
         for i in range(1326):
             if hm[i] & bmask == 0:
-                out[m] = rank_from_key(bkey + hk[i], bbits | hb[i])
+                out[m] = rank_from_key(bkey + hk[i], bbits | hb[i], tables)
                 m += 1
         done += m
     return done
@@ -167,15 +169,16 @@ def main(argv=None):
         [(a, b) for a in range(52) for b in range(a + 1, 52) if a not in board and b not in board], np.int64
     )
     out = np.empty(1326, np.int64)
-    incremental_fixed_board(board, holes, 10, out)
+    tables = E.kernel_tables()
+    incremental_fixed_board(board, holes, 10, out, tables)
     boards = deal(args.boards, 5, args.seed + 1)
-    incremental_random_boards(boards[:10], out)
+    incremental_random_boards(boards[:10], out, tables)
 
     m = min(args.ph_hands, n)
     ph_list = hands8[:m].tolist()
     theirs = np.fromiter((ph7(*h) for h in ph_list), np.int64, count=m)
     assert np.array_equal(ranks[:m], 7463 - theirs), "disagreement with phevaluator"
-    done = incremental_random_boards(boards, out)
+    done = incremental_random_boards(boards, out, tables)
     k = args.reps * len(holes)
     cases = [  # (what, evals, fn)
         (f"rank_batch, {n:,} random 7-card hands, int8 (N, 7)", n, lambda: E.rank_batch(hands8)),
@@ -184,12 +187,12 @@ def main(argv=None):
         (
             f"rank_from_key, 1,081 holdings on AsQhJd6c2c x {args.reps:,}",
             k,
-            lambda: incremental_fixed_board(board, holes, args.reps, out),
+            lambda: incremental_fixed_board(board, holes, args.reps, out, tables),
         ),
         (
             f"rank_from_key, 1,081 holdings on each of {args.boards:,} random boards",
             done,
-            lambda: incremental_random_boards(boards, out),
+            lambda: incremental_random_boards(boards, out, tables),
         ),
     ]
     # round-robin repeats, so that every measurement sees the same mix of quiet and shared moments

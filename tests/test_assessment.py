@@ -39,10 +39,12 @@ from loki.assessment import (
 from loki.assessment.potential import hp1_kernel
 from loki.assessment.strength import hs_counts_kernel
 from loki.cards import HOLDING_CARDS, N_HOLDINGS, live_holdings, parse_cards, parse_holding
+from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array
 
 EV = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
 TOL = 1e-9
+T = kernel_tables()  # the evaluator tables every kernel takes last
 
 
 # ---------------------------------------------------------------------------------------
@@ -237,7 +239,7 @@ def test_hs_all_matches_per_holding(n_board):
         bd = np.array(board, dtype=np.int64)
         for h in np.flatnonzero(alive):
             c0, c1 = (int(c) for c in HOLDING_CARDS[h])
-            one = np.array(hs_counts_kernel(c0, c1, bd, wl))
+            one = np.array(hs_counts_kernel(c0, c1, bd, wl, T))
             assert np.allclose(counts[:, h], one, rtol=0, atol=TOL)
             assert hs[h] == pytest.approx(_hs(one), abs=TOL)
         # and a few straight against the oracle
@@ -271,7 +273,7 @@ def test_ppot1_all_matches_per_holding(n_board):
         bd = np.array(board, dtype=np.int64)
         for h in np.flatnonzero(alive):
             c0, c1 = (int(c) for c in HOLDING_CARDS[h])
-            one_hp, one_tot = hp1_kernel(c0, c1, bd, w)
+            one_hp, one_tot = hp1_kernel(c0, c1, bd, w, T)
             assert np.allclose(hp[h], one_hp, rtol=0, atol=TOL), (board, h)
             assert np.allclose(tot[h], one_tot, rtol=0, atol=TOL)
             opp, onn = ppot_npot(one_hp, one_tot)

@@ -4,15 +4,18 @@ import itertools
 
 import numpy as np
 import pytest
-from numba import njit
 
 from loki import evaluator as E
+from loki import evaluator_kernels as K
+from loki._jit import njit
 from loki.cards import parse_cards
+from loki.errors import CardError
 
 CARD_KEY = E.CARD_KEY
 CARD_BIT = E.CARD_BIT
-rank_from_key = E.rank_from_key
-hand_category = E.hand_category
+rank_from_key = K.rank_from_key
+hand_category = K.hand_category
+T = E.kernel_tables()  # the evaluator tables, every ranking kernel's last argument
 
 # category index 0..8 (high card .. straight flush)
 CLASSES_PER_CATEGORY = (1277, 2860, 858, 858, 10, 1277, 156, 156, 10)
@@ -80,8 +83,20 @@ def test_card_key_and_bit_layout():
 def test_tables_are_small_and_readonly():
     assert E.RANK_TABLE.dtype == np.int16 and E.FLUSH_TABLE.shape == (8192,)
     assert E.RANK_TABLE.nbytes + E.HASH_OFFSETS.nbytes + E.FLUSH_TABLE.nbytes < 256 * 1024
-    for a in (E.RANK_TABLE, E.FLUSH_TABLE, E.HASH_OFFSETS):
+    for a in (E.RANK_TABLE, E.FLUSH_TABLE, E.HASH_OFFSETS, E.CARD_KEY, E.CARD_BIT):
         assert not a.flags.writeable
+
+
+def test_tables_accessor_is_cached_and_matches_module_attributes():
+    t = E.tables()
+    assert E.tables() is t and E.kernel_tables() == tuple(t)
+    assert t._fields == ("card_key", "card_bit", "rank_table", "flush_table", "hash_offsets")
+    assert t.rank_table is E.RANK_TABLE and t.flush_table is E.FLUSH_TABLE and t.hash_offsets is E.HASH_OFFSETS
+    assert t.card_key is E.CARD_KEY and t.card_bit is E.CARD_BIT
+    # the kernels take the named tuple as well as the plain one
+    assert K.rank7(51, 47, 43, 39, 35, 0, 1, t) == K.rank7(51, 47, 43, 39, 35, 0, 1, T) == 7462
+    with pytest.raises(AttributeError):
+        E.NO_SUCH_TABLE  # noqa: B018
 
 
 # --------------------------------------------------------------------------- #
@@ -89,8 +104,8 @@ def test_tables_are_small_and_readonly():
 # --------------------------------------------------------------------------- #
 
 
-@njit(cache=False)  # no disk cache: a cached caller would keep stale evaluator code
-def _all_five_card_ranks():
+@njit(cache=True)
+def _all_five_card_ranks(tables):
     out = np.empty(2_598_960, np.int64)
     n = 0
     for a in range(52):
@@ -98,36 +113,37 @@ def _all_five_card_ranks():
             for c in range(b + 1, 52):
                 for d in range(c + 1, 52):
                     for e in range(d + 1, 52):
-                        out[n] = E.rank5(a, b, c, d, e)
+                        out[n] = K.rank5(a, b, c, d, e, tables)
                         n += 1
     return out
 
 
-@njit(cache=False)  # no disk cache: a cached caller would keep stale evaluator code
-def _seven_card_category_counts():
+@njit(cache=True)
+def _seven_card_category_counts(tables):
+    card_key, card_bit = tables[0], tables[1]
     counts = np.zeros(9, np.int64)
     seen = np.zeros(7463, np.bool_)
     for a in range(52):
-        ka, ba = CARD_KEY[a], CARD_BIT[a]
+        ka, ba = card_key[a], card_bit[a]
         for b in range(a + 1, 52):
-            kb, bb = ka + CARD_KEY[b], ba | CARD_BIT[b]
+            kb, bb = ka + card_key[b], ba | card_bit[b]
             for c in range(b + 1, 52):
-                kc, bc = kb + CARD_KEY[c], bb | CARD_BIT[c]
+                kc, bc = kb + card_key[c], bb | card_bit[c]
                 for d in range(c + 1, 52):
-                    kd, bd = kc + CARD_KEY[d], bc | CARD_BIT[d]
+                    kd, bd = kc + card_key[d], bc | card_bit[d]
                     for e in range(d + 1, 52):
-                        ke, be = kd + CARD_KEY[e], bd | CARD_BIT[e]
+                        ke, be = kd + card_key[e], bd | card_bit[e]
                         for f in range(e + 1, 52):
-                            kf, bf = ke + CARD_KEY[f], be | CARD_BIT[f]
+                            kf, bf = ke + card_key[f], be | card_bit[f]
                             for g in range(f + 1, 52):
-                                r = rank_from_key(kf + CARD_KEY[g], bf | CARD_BIT[g])
+                                r = rank_from_key(kf + card_key[g], bf | card_bit[g], tables)
                                 counts[hand_category(r)] += 1
                                 seen[r] = True
     return counts, seen
 
 
 def test_all_five_card_hands():
-    ranks = _all_five_card_ranks()
+    ranks = _all_five_card_ranks(T)
     assert ranks.min() == 1 and ranks.max() == 7462
     distinct = np.unique(ranks)
     assert distinct.size == 7462  # dense: every value 1..7462 occurs
@@ -145,7 +161,7 @@ def test_all_five_card_hands_are_cactus_kev_classes():
         from phevaluator._pheval import evaluate_5cards
     except ImportError:  # pragma: no cover
         evaluate_5cards = ph.evaluate_cards
-    ours = _all_five_card_ranks()
+    ours = _all_five_card_ranks(T)
     theirs = np.fromiter(
         (evaluate_5cards(*h) for h in itertools.combinations(range(52), 5)), dtype=np.int64, count=2_598_960
     )
@@ -154,7 +170,7 @@ def test_all_five_card_hands_are_cactus_kev_classes():
 
 @pytest.mark.slow
 def test_all_seven_card_hands_category_counts():
-    counts, seen = _seven_card_category_counts()
+    counts, seen = _seven_card_category_counts(T)
     assert tuple(counts) == SEVEN_CARD_COUNTS
     assert counts.sum() == 133_784_560
     assert seen.sum() == 4824  # 7-card hands cannot make every 5-card class
@@ -188,26 +204,26 @@ def test_one_million_random_showdowns_agree_with_phevaluator():
 # --------------------------------------------------------------------------- #
 
 
-@njit(cache=False)  # no disk cache: a cached caller would keep stale evaluator code
-def _scalar_ranks(hands):
+@njit(cache=True)
+def _scalar_ranks(hands, tables):
     n, k = hands.shape
     out = np.empty(n, np.int64)
     for i in range(n):
         h = hands[i]
         if k == 5:
-            out[i] = E.rank5(h[0], h[1], h[2], h[3], h[4])
+            out[i] = K.rank5(h[0], h[1], h[2], h[3], h[4], tables)
         elif k == 6:
-            out[i] = E.rank6(h[0], h[1], h[2], h[3], h[4], h[5])
+            out[i] = K.rank6(h[0], h[1], h[2], h[3], h[4], h[5], tables)
         else:
-            out[i] = E.rank7(h[0], h[1], h[2], h[3], h[4], h[5], h[6])
+            out[i] = K.rank7(h[0], h[1], h[2], h[3], h[4], h[5], h[6], tables)
     return out
 
 
-@njit(cache=False)  # no disk cache: a cached caller would keep stale evaluator code
-def _cards_ranks(hands):
+@njit(cache=True)
+def _cards_ranks(hands, tables):
     out = np.empty(hands.shape[0], np.int64)
     for i in range(hands.shape[0]):
-        out[i] = E.rank_cards(hands[i])
+        out[i] = K.rank_cards(hands[i], tables)
     return out
 
 
@@ -216,14 +232,16 @@ def test_entry_points_agree(k):
     rng = np.random.default_rng(k)
     hands = _deal(rng, 20_000, k).astype(np.int64)
     batch = E.rank_batch(hands)
-    np.testing.assert_array_equal(batch, _scalar_ranks(hands))
-    np.testing.assert_array_equal(batch, _cards_ranks(hands))
+    np.testing.assert_array_equal(batch, _scalar_ranks(hands, T))
+    np.testing.assert_array_equal(batch, _cards_ranks(hands, T))
     np.testing.assert_array_equal(batch, E.evaluate_batch(hands))
     for dtype in (np.int8, np.uint8, np.int16, np.int32, np.uint64):
         np.testing.assert_array_equal(batch, E.rank_batch(hands.astype(dtype)))
     keys = CARD_KEY[hands].sum(axis=1)
     bits = np.bitwise_or.reduce(CARD_BIT[hands], axis=1)
-    np.testing.assert_array_equal(batch[:500], [rank_from_key(int(x), int(y)) for x, y in zip(keys[:500], bits[:500])])
+    np.testing.assert_array_equal(
+        batch[:500], [rank_from_key(int(x), int(y), T) for x, y in zip(keys[:500], bits[:500])]
+    )
     for h, r in zip(hands[:300], batch[:300]):
         assert E.evaluate(h.tolist()) == r
         assert E.evaluate("".join(E.RANKS[c >> 2] + "cdhs"[c & 3] for c in h)) == r
@@ -246,7 +264,8 @@ def test_incremental_board_plus_holdings():
     holes = [(a, b) for a, b in itertools.combinations(range(52), 2) if a not in board and b not in board]
     assert len(holes) == 1081
     inc = [
-        rank_from_key(bkey + int(CARD_KEY[a] + CARD_KEY[b]), bbits | int(CARD_BIT[a] | CARD_BIT[b])) for a, b in holes
+        rank_from_key(bkey + int(CARD_KEY[a] + CARD_KEY[b]), bbits | int(CARD_BIT[a] | CARD_BIT[b]), T)
+        for a, b in holes
     ]
     full = E.rank_batch(np.array([list(h) + board for h in holes]))
     np.testing.assert_array_equal(inc, full)
@@ -343,37 +362,42 @@ def test_class_ranks_rebuild_every_class():
     ["AsKsQsJsXx", "AsAsQsJsTs", "AsKsQsJs", "AsKsQsJsTs9s8s7s", "", [51, 47, 43, 39, 52], [51, 47, 43, 39, 39]],
 )
 def test_evaluate_errors(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError):
         E.evaluate(bad)
 
 
 def test_evaluate_batch_errors_name_the_row():
     good = [[51, 47, 43, 39, 35], [0, 1, 2, 3, 4]]
-    with pytest.raises(ValueError, match="row 1"):
+    with pytest.raises(CardError, match="row 1"):
         E.evaluate_batch([good[0], [0, 1, 2, 3, 52]])
-    with pytest.raises(ValueError, match="row 1"):
+    with pytest.raises(CardError, match="row 1"):
         E.evaluate_batch([good[0], [0, 1, 2, 3, -1]])
-    with pytest.raises(ValueError, match="row 1.*duplicate"):
+    with pytest.raises(CardError, match="row 1.*duplicate"):
         E.evaluate_batch([good[0], [0, 1, 2, 3, 3]])
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(CardError, match="shape"):
         E.evaluate_batch([[0, 1, 2, 3]])
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(CardError, match="shape"):
         E.evaluate_batch([0, 1, 2, 3, 4])
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(CardError, match="shape"):
         E.evaluate_batch(np.zeros((2, 8), np.int64))
-    with pytest.raises(ValueError, match="integer"):
+    with pytest.raises(CardError, match="integer"):
         E.evaluate_batch(np.array(good, dtype=float))
     assert E.evaluate_batch(np.zeros((0, 7), np.int8)).shape == (0,)
     np.testing.assert_array_equal(E.evaluate_batch(good), [7462, E.evaluate("2c2d2h2s3c")])
 
 
 def test_kernel_count_errors():
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError):
         E.rank_batch(np.zeros((3, 4), np.int64))
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError):
         E.rank_cards(np.arange(4))
-    with pytest.raises(ValueError):
+    with pytest.raises(CardError):
         E.rank_cards(np.arange(8))
+    # the kernels keep their own guard (ValueError raised inside compiled code)
+    with pytest.raises(ValueError):
+        K.rank_batch(np.zeros((3, 4), np.int64), T)
+    with pytest.raises(ValueError):
+        K.rank_cards(np.arange(8), T)
 
 
 @pytest.mark.parametrize("bad", [0, 7463, -5, 1.5, "x"])

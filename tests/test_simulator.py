@@ -8,7 +8,7 @@ from scipy import stats
 
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask, parse_cards
 from loki.engine import Action
-from loki.evaluator import evaluate
+from loki.evaluator import evaluate, kernel_tables
 from loki.simulator import SimConfig, SimSpot, decide_from_evs, ppot_outs, simulate
 from loki.triples import TripleConfig, board_values
 
@@ -309,7 +309,7 @@ def test_ppot_outs_heuristic():
         bc = parse_cards(board)
         b[: len(bc)] = bc
         h = parse_cards(hole)
-        return ppot_outs(h[0], h[1], b, len(bc))
+        return ppot_outs(h[0], h[1], b, len(bc), kernel_tables())
 
     assert po("AhKh", "2h7h9c") == pytest.approx((9 + 3) / 47)  # flush draw + two overcards
     assert po("8c9d", "6h7s2c") == pytest.approx((8 + 3) / 47)  # open-ended + two overcards

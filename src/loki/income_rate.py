@@ -37,10 +37,11 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
 from loki.cards import CLASS_NAMES, HOLDING_CARDS, HOLDING_CLASS, N_CLASSES, class_holdings
-from loki.evaluator import CARD_BIT, CARD_KEY, rank_from_key
+from loki.evaluator import kernel_tables
+from loki.evaluator_kernels import rank_from_key
 
 __all__ = [
     "TABLE_PLAYERS",
@@ -60,7 +61,9 @@ _DATA_FILE = "income_rates.csv"
 
 
 @njit(cache=True)
-def _pot_share_kernel(c0, c1, n_players, n_samples, seed, card_key, card_bit):  # pragma: no cover - compiled
+def _pot_share_kernel(c0, c1, n_players, n_samples, seed, tables):  # pragma: no cover - compiled
+    # sum and sum of squares of the pot share over n_samples deals; tables = the evaluator tables
+    card_key, card_bit = tables[0], tables[1]
     np.random.seed(seed)
     deck = np.empty(50, dtype=np.int64)
     k = 0
@@ -84,13 +87,13 @@ def _pot_share_kernel(c0, c1, n_players, n_samples, seed, card_key, card_bit):  
         for i in range(5):
             bkey += card_key[deck[i]]
             bbits |= card_bit[deck[i]]
-        ours = rank_from_key(bkey + hole_key, bbits | hole_bits)
+        ours = rank_from_key(bkey + hole_key, bbits | hole_bits, tables)
         n_tied = 1
         lost = False
         for o in range(n_players - 1):
             a = deck[5 + 2 * o]
             b = deck[6 + 2 * o]
-            r = rank_from_key(bkey + card_key[a] + card_key[b], bbits | card_bit[a] | card_bit[b])
+            r = rank_from_key(bkey + card_key[a] + card_key[b], bbits | card_bit[a] | card_bit[b], tables)
             if r > ours:
                 lost = True
                 break
@@ -123,7 +126,7 @@ def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed:
     if n_samples < 2:
         raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
     c0, c1 = (int(x) for x in HOLDING_CARDS[members[0]])  # suit isomorphism: any member will do
-    tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), CARD_KEY, CARD_BIT)
+    tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), kernel_tables())
     mean = tot / n_samples
     var = max(tot_sq / n_samples - mean * mean, 0.0)
     return mean, float(np.sqrt(var / (n_samples - 1)))

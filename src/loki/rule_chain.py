@@ -55,7 +55,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from loki._jit import njit
 
 __all__ = [
     "TripleParams",

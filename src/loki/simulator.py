@@ -15,7 +15,7 @@ the decision point on (chips already in the pot are sunk).  Up to ``trials`` (de
    decisions of the trial (the Action Selector's rule); or, in the **always-call** variant
    (pena/node46), everyone just checks/calls to the showdown.
 
-The play-out is a numba kernel on array state.  Hand values inside the play-out (the paper
+The play-out is a numba kernel on array state (:mod:`loki.playout`; this module is the Python driver).  Hand values inside the play-out (the paper
 recomputes HS and potential for every active hand at every new card, too slow here) use these
 **DEFAULT approximations**:
 
@@ -24,7 +24,7 @@ recomputes HS and potential for every active hand at every new card, too slow he
 * on later streets of the play-out: HS_1 against a uniform range from one ranking of all
   holdings on the sampled board (exact for that board, with card removal of the holding's own
   cards; shared by the call and raise branches), and the cheap outs potential
-  :func:`ppot_outs` (reference §4.4 DEFAULT PPOT_c); NPot = 0 there (so EHS = EHS');
+  :func:`~loki.assessment.outs.ppot_outs` (reference §4.4 DEFAULT PPOT_c); NPot = 0 there (so EHS = EHS');
 * HS_n = HS_1 ** (active players − 1); no check-raise or semi-bluff continuation in the play-out;
   unlimited stacks; bet sizes and the cap from the game.
 
@@ -49,14 +49,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from numba import njit
 from pydantic import Field
 
-from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
+from loki.assessment.outs import ppot_outs
+from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action
-from loki.evaluator import CARD_BIT, CARD_KEY, CATEGORY_FIRST_RANK, rank_from_key
-from loki.triples import TripleConfig, board_values, pt_kernel
+from loki.evaluator import kernel_tables
+from loki.playout import sim_batch
+from loki.triples import TripleConfig, board_values
 
 __all__ = [
     "SimSpot",
@@ -71,9 +72,6 @@ __all__ = [
 ]
 
 CUTOFF_RULES = ("paper", "paired", "none")
-
-_HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
-_HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
 
 
 class SimConfig(LokiModel):
@@ -186,470 +184,6 @@ class SimResult:
     rule: str
 
 
-# ---------------------------------------------------------------------------------------- kernels
-@njit(cache=True)
-def ppot_outs(c0, c1, board, nb):
-    """DEFAULT cheap potential PPOT_c (reference §4.4): weighted outs / unseen cards, one card to come.
-
-    Outs: flush draw 9 (with one suited hole card and 3 suited board cards: 9 × (0.5 + 0.5·rank/12) of
-    the suited hole card); open-ended straight draw 8, gutshot 4 (4 per missing rank that completes
-    a straight using a hole card); overcards 1.5 each (6 × 0.5 for two) when we hold no pair; 2 for a
-    pair made with a hole card (set/trips up); 4 for two pair made with both hole cards (full house).
-    Capped at 20 outs; 0 on the river (``nb`` = 5).
-    """
-    if nb >= 5:
-        return 0.0
-    key = CARD_KEY[c0] + CARD_KEY[c1]
-    bits = CARD_BIT[c0] | CARD_BIT[c1]
-    rcnt = np.zeros(13, dtype=np.int64)
-    scnt = np.zeros(4, dtype=np.int64)
-    bmax = -1
-    for i in range(nb):
-        c = board[i]
-        key += CARD_KEY[c]
-        bits |= CARD_BIT[c]
-        rcnt[c >> 2] += 1
-        scnt[c & 3] += 1
-        if (c >> 2) > bmax:
-            bmax = c >> 2
-    r0 = c0 >> 2
-    r1 = c1 >> 2
-    board_rcnt = rcnt.copy()
-    rcnt[r0] += 1
-    rcnt[r1] += 1
-    scnt[c0 & 3] += 1
-    scnt[c1 & 3] += 1
-    rank = rank_from_key(key, bits)
-    cat = 0
-    for k in range(9):
-        if rank >= CATEGORY_FIRST_RANK[k]:
-            cat = k
-    outs = 0.0
-    # flush draws
-    if cat < 5:
-        for s in range(4):
-            if scnt[s] == 4:
-                hs0 = (c0 & 3) == s
-                hs1 = (c1 & 3) == s
-                if hs0 and hs1:
-                    outs += 9.0
-                elif hs0 or hs1:
-                    hr = r0 if hs0 else r1
-                    outs += 9.0 * (0.5 + 0.5 * hr / 12.0)
-    # straight draws
-    if cat < 4:
-        present = 0
-        for r in range(13):
-            if rcnt[r] > 0:
-                present |= 1 << r
-        n_ranks = 0
-        for x in range(13):
-            if (present >> x) & 1:
-                continue
-            m = present | (1 << x)
-            ok = False
-            for lo in range(-1, 9):  # lo = -1 is the wheel A-2-3-4-5
-                win = 0
-                for j in range(5):
-                    rr = lo + j
-                    if rr < 0:
-                        rr = 12
-                    win |= 1 << rr
-                if (m & win) == win:
-                    # the straight must use a hole card rank not duplicated only on the board
-                    if (
-                        ((win >> r0) & 1 and board_rcnt[r0] == 0)
-                        or ((win >> r1) & 1 and board_rcnt[r1] == 0)
-                        or x == r0
-                        or x == r1
-                    ):
-                        ok = True
-                        break
-            if ok:
-                n_ranks += 1
-        outs += 4.0 * min(n_ranks, 2)
-    # overcards / pair improvement
-    if cat == 0:
-        if r0 > bmax:
-            outs += 1.5
-        if r1 > bmax:
-            outs += 1.5
-    elif cat == 1:
-        if r0 == r1 or board_rcnt[r0] > 0 or board_rcnt[r1] > 0:
-            outs += 2.0
-    elif cat == 2:
-        if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
-            outs += 4.0
-    if outs > 20.0:
-        outs = 20.0
-    return outs / (52.0 - 2.0 - nb)
-
-
-@njit(cache=True)
-def _sample_holding(w, cum, total, used):
-    """Roulette-wheel draw from weights ``w`` among holdings disjoint from mask ``used``; −1 if none."""
-    if total > 0.0:
-        for _ in range(64):
-            x = np.random.random() * total
-            lo = 0
-            hi = N_HOLDINGS - 1
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if cum[mid] > x:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            if w[lo] > 0.0 and (_HM[lo] & used) == 0:
-                return lo
-        # fallback: exact linear roulette over the live holdings
-        s = 0.0
-        for h in range(N_HOLDINGS):
-            if (_HM[h] & used) == 0:
-                s += w[h]
-        if s > 0.0:
-            x = np.random.random() * s
-            acc = 0.0
-            last = -1
-            for h in range(N_HOLDINGS):
-                if (_HM[h] & used) == 0 and w[h] > 0.0:
-                    acc += w[h]
-                    last = h
-                    if acc > x:
-                        return h
-            return last
-    # no live weight: uniform over live holdings
-    n = 0
-    for h in range(N_HOLDINGS):
-        if (_HM[h] & used) == 0:
-            n += 1
-    if n == 0:
-        return -1
-    k = int(np.random.random() * n)
-    for h in range(N_HOLDINGS):
-        if (_HM[h] & used) == 0:
-            if k == 0:
-                return h
-            k -= 1
-    return -1
-
-
-@njit(cache=True)
-def _hs_on_board(board, nb, hole, active, m, out_hs):
-    """HS_1 (uniform range, card removal) of every active player's holding on ``board[:nb]``."""
-    bk = 0
-    bb = 0
-    bmask = np.uint64(0)
-    for i in range(nb):
-        bk += CARD_KEY[board[i]]
-        bb |= CARD_BIT[board[i]]
-        bmask |= np.uint64(1) << np.uint64(board[i])
-    ranks = np.zeros(N_HOLDINGS, dtype=np.int64)
-    for h in range(N_HOLDINGS):
-        if (_HM[h] & bmask) == 0:
-            a = _HC[h, 0]
-            b = _HC[h, 1]
-            ranks[h] = rank_from_key(bk + CARD_KEY[a] + CARD_KEY[b], bb | CARD_BIT[a] | CARD_BIT[b])
-    for p in range(m):
-        if not active[p]:
-            continue
-        hp = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-        mp = _HM[hp] | bmask
-        rp = ranks[hp]
-        ahead = 0.0
-        tied = 0.0
-        tot = 0.0
-        for h in range(N_HOLDINGS):
-            if (_HM[h] & mp) == 0:
-                tot += 1.0
-                if ranks[h] < rp:
-                    ahead += 1.0
-                elif ranks[h] == rp:
-                    tied += 1.0
-        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
-
-
-@njit(cache=True)
-def _playout(
-    forced,
-    me,
-    m,
-    street,
-    active0,
-    rb0,
-    need0,
-    vol0,
-    pot0,
-    bets0,
-    cap,
-    bet_sizes,
-    hs1,
-    pp,
-    nn,
-    u,
-    ranks,
-    always_call,
-    params,
-):
-    """Play one trial from the decision point; returns our chips won minus chips put in from now on."""
-    active = active0.copy()
-    rb = rb0.copy()
-    need = need0.copy()
-    vol = vol0.copy()
-    pot = pot0
-    bets = bets0
-    maxbet = 0.0
-    n_act = 0
-    for p in range(m):
-        if active[p]:
-            n_act += 1
-        if rb[p] > maxbet:
-            maxbet = rb[p]
-    s = street
-    invest = 0.0
-    first = True
-    cur = me
-    while True:
-        p = -1
-        for k in range(m):
-            q = (cur + k) % m
-            if active[q] and need[q]:
-                p = q
-                break
-        if p < 0:
-            if s == 3:
-                break
-            s += 1
-            for q in range(m):
-                rb[q] = 0.0
-                need[q] = active[q]
-                vol[q] = False
-            maxbet = 0.0
-            bets = 0
-            cur = 0
-            continue
-        bs = bet_sizes[s]
-        to_call = maxbet - rb[p]
-        can_raise = bets < cap
-        if first:
-            a = forced
-            first = False
-        elif always_call:
-            a = 1
-        else:
-            n_opp = n_act - 1
-            h1 = hs1[p, s]
-            hs_n = h1**n_opp if n_opp > 0 else 1.0
-            ppp = pp[p, s]
-            e = hs_n + (1.0 - hs_n) * ppp
-            eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
-            nb = bet_sizes[s + 1] if s < 3 else 0.0
-            f, c, r = pt_kernel(
-                e, eh, hs_n, ppp, s, pot, to_call, bs, bets, vol[p], can_raise, nb, params, False, False
-            )
-            if u[p] < f:
-                a = 0
-            elif u[p] < f + c:
-                a = 1
-            else:
-                a = 2
-        if a == 0 and to_call <= 1e-9:
-            a = 1
-        if a == 2 and not can_raise:
-            a = 1
-        need[p] = False
-        if a == 0:
-            active[p] = False
-            n_act -= 1
-            if n_act == 1:
-                break
-        elif a == 1:
-            if to_call > 0.0:
-                rb[p] += to_call
-                pot += to_call
-                vol[p] = True
-                if p == me:
-                    invest += to_call
-        else:
-            amt = to_call + bs
-            rb[p] += amt
-            pot += amt
-            vol[p] = True
-            if p == me:
-                invest += amt
-            maxbet += bs
-            bets += 1
-            for q in range(m):
-                if q != p and active[q]:
-                    need[q] = True
-        cur = (p + 1) % m
-    if not active[me]:
-        return -invest
-    if n_act == 1:
-        return pot - invest
-    best = 0
-    for q in range(m):
-        if active[q] and ranks[q] > best:
-            best = ranks[q]
-    if ranks[me] < best:
-        return -invest
-    nw = 0
-    for q in range(m):
-        if active[q] and ranks[q] == best:
-            nw += 1
-    return pot / nw - invest
-
-
-@njit(cache=True)
-def _sim_batch(
-    seed,
-    n_trials,
-    hole_me,
-    board0,
-    nb0,
-    me,
-    m,
-    active0,
-    rb0,
-    need0,
-    vol0,
-    pot0,
-    bets0,
-    cap,
-    bet_sizes,
-    weights,
-    cum,
-    totals,
-    hs_now,
-    pp_now,
-    nn_now,
-    always_call,
-    params,
-    out_call,
-    out_raise,
-    out_holes,
-):
-    np.random.seed(seed)
-    street = nb0 - 2
-    hole = np.zeros((m, 2), dtype=np.int64)
-    hole[me, 0] = hole_me[0]
-    hole[me, 1] = hole_me[1]
-    board = np.zeros(5, dtype=np.int64)
-    for i in range(nb0):
-        board[i] = board0[i]
-    hs1 = np.zeros((m, 4))
-    pp = np.zeros((m, 4))
-    nn = np.zeros((m, 4))
-    u = np.zeros(m)
-    ranks = np.zeros(m, dtype=np.int64)
-    hs_tmp = np.zeros(m)
-    deck = np.zeros(52, dtype=np.int64)
-    base_used = np.uint64(0)
-    base_used |= np.uint64(1) << np.uint64(hole_me[0])
-    base_used |= np.uint64(1) << np.uint64(hole_me[1])
-    for i in range(nb0):
-        base_used |= np.uint64(1) << np.uint64(board0[i])
-    for t in range(n_trials):
-        used = base_used
-        for p in range(m):
-            if p == me or not active0[p]:
-                continue
-            h = _sample_holding(weights[p], cum[p], totals[p], used)
-            hole[p, 0] = _HC[h, 0]
-            hole[p, 1] = _HC[h, 1]
-            used |= _HM[h]
-            out_holes[t, p] = h
-        # deal the rest of the board
-        nd = 0
-        for c in range(52):
-            if (used >> np.uint64(c)) & np.uint64(1) == 0:
-                deck[nd] = c
-                nd += 1
-        for i in range(nb0, 5):
-            j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
-            tmp = deck[i - nb0]
-            deck[i - nb0] = deck[j]
-            deck[j] = tmp
-            board[i] = deck[i - nb0]
-        for p in range(m):
-            u[p] = np.random.random()
-            if active0[p]:
-                a0 = hole[p, 0]
-                a1 = hole[p, 1]
-                ranks[p] = rank_from_key(
-                    CARD_KEY[a0]
-                    + CARD_KEY[a1]
-                    + CARD_KEY[board[0]]
-                    + CARD_KEY[board[1]]
-                    + CARD_KEY[board[2]]
-                    + CARD_KEY[board[3]]
-                    + CARD_KEY[board[4]],
-                    CARD_BIT[a0]
-                    | CARD_BIT[a1]
-                    | CARD_BIT[board[0]]
-                    | CARD_BIT[board[1]]
-                    | CARD_BIT[board[2]]
-                    | CARD_BIT[board[3]]
-                    | CARD_BIT[board[4]],
-                )
-        if not always_call:
-            for p in range(m):
-                if active0[p]:
-                    h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-                    hs1[p, street] = hs_now[h]
-                    pp[p, street] = pp_now[h]
-                    nn[p, street] = nn_now[h]
-            for s in range(street + 1, 4):
-                nb = s + 2
-                _hs_on_board(board, nb, hole, active0, m, hs_tmp)
-                for p in range(m):
-                    if active0[p]:
-                        hs1[p, s] = hs_tmp[p]
-                        pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb)
-                        nn[p, s] = 0.0
-        out_call[t] = _playout(
-            1,
-            me,
-            m,
-            street,
-            active0,
-            rb0,
-            need0,
-            vol0,
-            pot0,
-            bets0,
-            cap,
-            bet_sizes,
-            hs1,
-            pp,
-            nn,
-            u,
-            ranks,
-            always_call,
-            params,
-        )
-        out_raise[t] = _playout(
-            2,
-            me,
-            m,
-            street,
-            active0,
-            rb0,
-            need0,
-            vol0,
-            pot0,
-            bets0,
-            cap,
-            bet_sizes,
-            hs1,
-            pp,
-            nn,
-            u,
-            ranks,
-            always_call,
-            params,
-        )
-
-
 # ---------------------------------------------------------------------------------------- driver
 def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: bool) -> Action:
     """The simulator's decision: the highest EV among the legal actions, ties to the more aggressive.
@@ -744,6 +278,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     board = np.asarray(spot.board, dtype=np.int64)
     bet_sizes = np.asarray(spot.bet_sizes, dtype=np.float64)
     params = config.triple.params()
+    tables = kernel_tables()
     n = config.trials
     oc = np.zeros(n)
     orr = np.zeros(n)
@@ -756,7 +291,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     while done < n:
         k = min(config.check_every, n - done)
         bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
-        _sim_batch(
+        sim_batch(
             bseed,
             k,
             hole,
@@ -783,6 +318,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
             oc[done : done + k],
             orr[done : done + k],
             holes[done : done + k],
+            tables,
         )
         done += k
         batch += 1

@@ -24,7 +24,8 @@ is no card to come: PPot = NPot = 0 and HP is all zeros (the 0/0 of the formulas
 as 0).  A 3×3 ``hp`` is indexed ``hp[now, end]``; ``hp_total`` is ``(ahead, tied, behind)``
 in the same weight units as the HS counts.
 
-Kernels (``@njit(cache=True)``, array in, array out):
+Kernels (``@njit(cache=True)``, array in, array out; the last argument ``tables`` is the
+evaluator tables, :func:`loki.evaluator.kernel_tables`, which the Python wrappers pass):
 
 * :func:`hp1_kernel`: one holding, one-card look-ahead (flop→turn, turn→river).  The
   opponent's next-street hand depends only on the 3-card set {next card, his two cards}, so
@@ -34,16 +35,11 @@ Kernels (``@njit(cache=True)``, array in, array out):
   opponent's 7-card hand depends only on the 4-card set {turn, river, his two cards}:
   C(47,4) = 178,365 evaluations serve the 6 splits, the 1,070,190 (holding × turn+river)
   cases of papp/node40.
-* :func:`hp1_all_kernel`: the 3×3 table, hence PPot1/NPot1, of **every** holding at once
-  against one range (input to re-weighting).  Per next card: rank every holding once (a
-  rank table filled from 3-card sets), radix-sort by the new rank, and sweep with Fenwick
-  trees over the current-board rank (global, plus one per card for exact card removal by
-  inclusion-exclusion).  One sweep gives, for every holding, the weight of opponent
-  holdings in each (now, end) cell.  Inclusion-exclusion subtracts large sums, so a cell
-  that is truly 0 can come out as a rounding residue (~1e-16 x the range's total weight);
-  a row whose now-state holds no positive-weight holding (exact integer counts) is set to
-  0, and cells below 2^-36 (~1.5e-11) x the total live weight are taken as 0.  Otherwise
-  the results agree with the one-holding kernels to ~1e-12 relative.
+* :func:`~loki.assessment.potential_all.hp1_all_kernel` (in
+  :mod:`loki.assessment.potential_all`, re-exported here): the 3×3 table, hence PPot1/NPot1,
+  of **every** holding at once against one range (input to re-weighting), by a radix sort
+  and Fenwick-tree sweep per next card; it agrees with the one-holding kernel to ~1e-12
+  relative.
 
 Worked example (papp/node40, Table 5.1; AAAI98): A♦Q♣ on 3♥4♣J♥ against a uniform range.
 Exact enumeration gives the 3×3 table (raw counts, rows now A/T/B, columns end A/T/B)
@@ -62,22 +58,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
+from loki.assessment.potential_all import hp1_all_kernel
 from loki.assessment.strength import (
     AHEAD,
     BEHIND,
     TIED,
     _board_key,
     _dead_array,
+    _live_cards,
     check_cards,
     hs_all_counts_from_ranks,
-    hs_all_state_counts,
-    radix_sort_by_rank,
+    hs_counts_kernel,
     rank_holdings_kernel,
 )
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
-from loki.evaluator import CARD_BIT, CARD_KEY, rank_from_key
+from loki.evaluator import kernel_tables
+from loki.evaluator_kernels import rank_from_key
 from loki.weights import validate_weights
 
 __all__ = [
@@ -106,18 +104,7 @@ def _state(ours, theirs):
 
 
 @njit(cache=True)
-def _live_cards(dead):
-    live = np.empty(52, dtype=np.int64)
-    n = 0
-    for c in range(52):
-        if not dead[c]:
-            live[n] = c
-            n += 1
-    return live, n
-
-
-@njit(cache=True)
-def _pair_tables(c0, c1, board, weights):
+def _pair_tables(c0, c1, board, weights, tables):
     """Shared set-up of the one-holding kernels: live cards, our current rank, and per local
     pair (i, j) of live cards the opponent weight ``wq`` and ``3 * now_state`` (``base``)."""
     dead = np.zeros(52, dtype=np.bool_)
@@ -126,23 +113,24 @@ def _pair_tables(c0, c1, board, weights):
     dead[c0] = True
     dead[c1] = True
     live, n = _live_cards(dead)
-    bk, bb = _board_key(board)
-    ok = bk + CARD_KEY[c0] + CARD_KEY[c1]
-    ob = bb | CARD_BIT[c0] | CARD_BIT[c1]
-    ours_now = rank_from_key(ok, ob)
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, tables)
+    ok = bk + card_key[c0] + card_key[c1]
+    ob = bb | card_bit[c0] | card_bit[c1]
+    ours_now = rank_from_key(ok, ob, tables)
     wq = np.zeros((n, n))
     base = np.zeros((n, n), dtype=np.int64)
     hp_total = np.zeros(3)
     for i in range(n):
         a = live[i]
-        ka = bk + CARD_KEY[a]
-        ba = bb | CARD_BIT[a]
+        ka = bk + card_key[a]
+        ba = bb | card_bit[a]
         for j in range(i + 1, n):
             b = live[j]
             w = weights[HOLDING_INDEX[a, b]]
             if w == 0.0:
                 continue
-            s = _state(ours_now, rank_from_key(ka + CARD_KEY[b], ba | CARD_BIT[b]))
+            s = _state(ours_now, rank_from_key(ka + card_key[b], ba | card_bit[b], tables))
             wq[i, j] = w
             wq[j, i] = w
             base[i, j] = 3 * s
@@ -152,32 +140,34 @@ def _pair_tables(c0, c1, board, weights):
 
 
 @njit(cache=True)
-def hp1_kernel(c0, c1, board, weights):
+def hp1_kernel(c0, c1, board, weights, tables):
     """3×3 HP and HPTotal of holding ``(c0, c1)`` with a one-card look-ahead (PAPP98 papp/node40).
 
     Args:
         c0, c1: our hole cards.
         board: ``(3,)`` or ``(4,) int64`` board, disjoint from the hole cards (not checked).
         weights: ``(1326,) float64`` opponent weights; clashing holdings are ignored.
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
 
     Returns:
         ``hp (3, 3) float64`` (``hp[now, end]``, each completion weighted ``w/K``, K = 45 on
         the flop, 44 on the turn) and ``hp_total (3,) float64`` (ahead, tied, behind now).
     """
-    live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights)
+    live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights, tables)
+    card_key, card_bit = tables[0], tables[1]
     our_end = np.empty(n, dtype=np.int64)
     for i in range(n):
         x = live[i]
-        our_end[i] = rank_from_key(ok + CARD_KEY[x], ob | CARD_BIT[x])
+        our_end[i] = rank_from_key(ok + card_key[x], ob | card_bit[x], tables)
     hp = np.zeros(9)
     for i in range(n):
         ci = live[i]
-        ki = bk + CARD_KEY[ci]
-        bi = bb | CARD_BIT[ci]
+        ki = bk + card_key[ci]
+        bi = bb | card_bit[ci]
         for j in range(i + 1, n):
             cj = live[j]
-            kij = ki + CARD_KEY[cj]
-            bij = bi | CARD_BIT[cj]
+            kij = ki + card_key[cj]
+            bij = bi | card_bit[cj]
             wij = wq[i, j]
             for k in range(j + 1, n):
                 wik = wq[i, k]
@@ -185,7 +175,7 @@ def hp1_kernel(c0, c1, board, weights):
                 if wij == 0.0 and wik == 0.0 and wjk == 0.0:
                     continue
                 ck = live[k]
-                r = rank_from_key(kij + CARD_KEY[ck], bij | CARD_BIT[ck])
+                r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
                 # next card i, opponent (j, k); next card j, opponent (i, k); next card k, opponent (i, j)
                 hp[base[j, k] + _state(our_end[i], r)] += wjk
                 hp[base[i, k] + _state(our_end[j], r)] += wik
@@ -199,41 +189,43 @@ def hp1_kernel(c0, c1, board, weights):
 
 
 @njit(cache=True)
-def hp2_kernel(c0, c1, board, weights):
+def hp2_kernel(c0, c1, board, weights, tables):
     """3×3 HP and HPTotal of holding ``(c0, c1)`` with the two-card look-ahead from the flop (PPot2).
 
     Args:
         c0, c1: our hole cards.
         board: ``(3,) int64`` flop, disjoint from the hole cards (not checked).
         weights: ``(1326,) float64`` opponent weights; clashing holdings are ignored.
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
 
     Returns:
         ``hp (3, 3) float64`` (each of the 990 turn+river completions weighted ``w/990``)
         and ``hp_total (3,) float64``.  1,070,190 (holding, completion) cases with a
         uniform range (papp/node40), from 178,365 hand evaluations.
     """
-    live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights)
+    live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights, tables)
+    card_key, card_bit = tables[0], tables[1]
     our_end = np.zeros((n, n), dtype=np.int64)
     for i in range(n):
-        ki = ok + CARD_KEY[live[i]]
-        bi = ob | CARD_BIT[live[i]]
+        ki = ok + card_key[live[i]]
+        bi = ob | card_bit[live[i]]
         for j in range(i + 1, n):
-            r = rank_from_key(ki + CARD_KEY[live[j]], bi | CARD_BIT[live[j]])
+            r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
             our_end[i, j] = r
             our_end[j, i] = r
     hp = np.zeros(9)
     for i in range(n):
-        ki = bk + CARD_KEY[live[i]]
-        bi = bb | CARD_BIT[live[i]]
+        ki = bk + card_key[live[i]]
+        bi = bb | card_bit[live[i]]
         for j in range(i + 1, n):
-            kij = ki + CARD_KEY[live[j]]
-            bij = bi | CARD_BIT[live[j]]
+            kij = ki + card_key[live[j]]
+            bij = bi | card_bit[live[j]]
             oij = our_end[i, j]
             wij = wq[i, j]
             bsij = base[i, j]
             for k in range(j + 1, n):
-                kijk = kij + CARD_KEY[live[k]]
-                bijk = bij | CARD_BIT[live[k]]
+                kijk = kij + card_key[live[k]]
+                bijk = bij | card_bit[live[k]]
                 oik = our_end[i, k]
                 ojk = our_end[j, k]
                 wik = wq[i, k]
@@ -242,7 +234,7 @@ def hp2_kernel(c0, c1, board, weights):
                 bsjk = base[j, k]
                 for m in range(k + 1, n):
                     cm = live[m]
-                    r = rank_from_key(kijk + CARD_KEY[cm], bijk | CARD_BIT[cm])
+                    r = rank_from_key(kijk + card_key[cm], bijk | card_bit[cm], tables)
                     # (turn+river | opponent): (ij|km) (ik|jm) (im|jk) (jk|im) (jm|ik) (km|ij)
                     hp[base[k, m] + _state(oij, r)] += wq[k, m]
                     hp[base[j, m] + _state(oik, r)] += wq[j, m]
@@ -256,250 +248,6 @@ def hp2_kernel(c0, c1, board, weights):
         for e in range(3):
             out[s, e] = hp[3 * s + e] / kk
     return out, hp_total
-
-
-@njit(cache=True, inline="always")
-def _snap(x, eps):
-    # Inclusion-exclusion (global minus per-card sums) leaves residues of order
-    # 1e-16 x total weight where the true value is 0; values below ``eps`` = 2^-36 x total
-    # live weight (~1.5e-11 x total) are taken as 0.  A true cell this small needs opponent
-    # weights 1e-10 times smaller than the range's total, far below the 0.01 floor.
-    return x if x > eps else 0.0
-
-
-@njit(cache=True, inline="always")
-def _bit_add(bit, row, i, n, w):
-    while i <= n:
-        bit[row, i] += w
-        i += i & (-i)
-
-
-@njit(cache=True, inline="always")
-def _bit_prefix(bit, row, i):
-    s = 0.0
-    while i > 0:
-        s += bit[row, i]
-        i &= i - 1
-    return s
-
-
-@njit(cache=True)
-def hp1_all_kernel(board, dead, weights):
-    """3×3 HP and HPTotal of **every** holding against one range, one-card look-ahead.
-
-    For each holding ``h`` sharing no card with ``dead`` (which must contain the board) the
-    same numbers as :func:`hp1_kernel` would give for ``h`` against ``weights`` with the
-    extra ``dead`` cards removed from the opponent's holdings and from the next cards.
-
-    Args:
-        board: ``(3,)`` or ``(4,) int64`` board.
-        dead: ``(52,) bool`` known cards (board plus any extra dead cards).
-        weights: ``(1326,) float64`` opponent weights.
-
-    Returns:
-        ``hp (1326, 3, 3) float64`` (``hp[h, now, end]``, completions weighted ``w/K``,
-        K = 52 - #dead - 4), ``hp_total (1326, 3) float64`` and ``npos (1326,) int64`` (number
-        of positive-weight opponent holdings each holding faces; -1 for dead holdings, whose
-        rows are 0).
-    """
-    live, n = _live_cards(dead)
-    kk = n - 4
-    bk, bb = _board_key(board)
-    r0 = rank_holdings_kernel(board, dead)
-    counts, nstate = hs_all_state_counts(r0, weights)
-    npos = np.full(N_HOLDINGS, -1, dtype=np.int64)
-    total = 0.0
-    for h in range(N_HOLDINGS):
-        if r0[h] > 0:
-            npos[h] = nstate[0, h] + nstate[1, h] + nstate[2, h]
-            total += weights[h]
-    # cells below this are rounding residues of the inclusion-exclusion (see _snap)
-    eps = total * 2.0**-36
-
-    # local pair ids: pid[i, j] for i < j, with holding index and cards
-    npairs = n * (n - 1) // 2
-    pid = np.zeros((n, n), dtype=np.int64)
-    phold = np.empty(npairs, dtype=np.int64)
-    pa = np.empty(npairs, dtype=np.int64)
-    pb = np.empty(npairs, dtype=np.int64)
-    p = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            pid[i, j] = p
-            pid[j, i] = p
-            phold[p] = HOLDING_INDEX[live[i], live[j]]
-            pa[p] = i
-            pb[p] = j
-            p += 1
-
-    # dense ranks on the current board: global g0 (1..G) and per card (1..M) for each holding
-    items = np.arange(npairs)
-    keys0 = np.empty(npairs, dtype=np.int64)
-    for q in range(npairs):
-        keys0[q] = r0[phold[q]]
-    order = np.empty(npairs, dtype=np.int64)
-    tmp = np.empty(npairs, dtype=np.int64)
-    cnt = np.empty(129, dtype=np.int64)
-    radix_sort_by_rank(items, npairs, keys0, tmp, order, cnt)
-    g0 = np.empty(npairs, dtype=np.int64)
-    ga = np.empty(npairs, dtype=np.int64)
-    gb = np.empty(npairs, dtype=np.int64)
-    last_c = np.full(n, -1, dtype=np.int64)
-    cnt_c = np.zeros(n, dtype=np.int64)
-    g = 0
-    last = -1
-    for t in range(npairs):
-        q = order[t]
-        r = keys0[q]
-        if r != last:
-            g += 1
-            last = r
-        g0[q] = g
-        i = pa[q]
-        if last_c[i] != r:
-            cnt_c[i] += 1
-            last_c[i] = r
-        ga[q] = cnt_c[i]
-        j = pb[q]
-        if last_c[j] != r:
-            cnt_c[j] += 1
-            last_c[j] = r
-        gb[q] = cnt_c[j]
-    big_g = g
-    big_m = 0
-    for i in range(n):
-        if cnt_c[i] > big_m:
-            big_m = cnt_c[i]
-    wp = np.empty(npairs)
-    for q in range(npairs):
-        wp[q] = weights[phold[q]]
-
-    # next-street ranks: r1[x, q] = rank of pair q with next card x, from 3-card sets
-    r1 = np.zeros((n, npairs), dtype=np.int64)
-    for i in range(n):
-        ki = bk + CARD_KEY[live[i]]
-        bi = bb | CARD_BIT[live[i]]
-        for j in range(i + 1, n):
-            kij = ki + CARD_KEY[live[j]]
-            bij = bi | CARD_BIT[live[j]]
-            pij = pid[i, j]
-            for k in range(j + 1, n):
-                ck = live[k]
-                r = rank_from_key(kij + CARD_KEY[ck], bij | CARD_BIT[ck])
-                r1[i, pid[j, k]] = r
-                r1[j, pid[i, k]] = r
-                r1[k, pij] = r
-
-    pre_lt = np.zeros(npairs)
-    pre_eq = np.zeros(npairs)
-    pre_gt = np.zeros(npairs)
-    post_lt = np.zeros(npairs)
-    post_eq = np.zeros(npairs)
-    post_gt = np.zeros(npairs)
-    gbit = np.zeros((1, big_g + 1))
-    geq = np.zeros(big_g + 1)
-    cbit = np.zeros((n, big_m + 1))
-    ceq = np.zeros((n, big_m + 1))
-    ctot = np.zeros(n)
-    m_items = np.empty(npairs, dtype=np.int64)
-    for x in range(n):
-        row = r1[x]
-        m = 0
-        for q in range(npairs):
-            if pa[q] != x and pb[q] != x:
-                m_items[m] = q
-                m += 1
-        radix_sort_by_rank(m_items, m, row, tmp, order, cnt)
-        gbit[0, :] = 0.0
-        geq[:] = 0.0
-        cbit[:, :] = 0.0
-        ceq[:, :] = 0.0
-        ctot[:] = 0.0
-        gtot = 0.0
-        s = 0
-        while s < m:
-            r = row[order[s]]
-            e = s + 1
-            while e < m and row[order[e]] == r:
-                e += 1
-            for t in range(s, e):
-                q = order[t]
-                i = pa[q]
-                j = pb[q]
-                gq = g0[q]
-                ia = ga[q]
-                ib = gb[q]
-                lt = _bit_prefix(gbit, 0, gq - 1) - _bit_prefix(cbit, i, ia - 1) - _bit_prefix(cbit, j, ib - 1)
-                eq = geq[gq] - ceq[i, ia] - ceq[j, ib]
-                gt = gtot - ctot[i] - ctot[j] - lt - eq
-                pre_lt[q] += lt
-                pre_eq[q] += eq
-                pre_gt[q] += gt
-                if e - s == 1:
-                    post_lt[q] += lt
-                    post_eq[q] += eq
-                    post_gt[q] += gt
-            for t in range(s, e):
-                q = order[t]
-                w = wp[q]
-                if w == 0.0:
-                    continue
-                i = pa[q]
-                j = pb[q]
-                gq = g0[q]
-                _bit_add(gbit, 0, gq, big_g, w)
-                geq[gq] += w
-                gtot += w
-                _bit_add(cbit, i, ga[q], big_m, w)
-                ceq[i, ga[q]] += w
-                ctot[i] += w
-                _bit_add(cbit, j, gb[q], big_m, w)
-                ceq[j, gb[q]] += w
-                ctot[j] += w
-            if e - s > 1:
-                for t in range(s, e):
-                    q = order[t]
-                    w = wp[q]
-                    i = pa[q]
-                    j = pb[q]
-                    gq = g0[q]
-                    ia = ga[q]
-                    ib = gb[q]
-                    lt = _bit_prefix(gbit, 0, gq - 1) - _bit_prefix(cbit, i, ia - 1) - _bit_prefix(cbit, j, ib - 1)
-                    eq = geq[gq] - ceq[i, ia] - ceq[j, ib] + w
-                    gt = gtot - ctot[i] - ctot[j] + w - lt - eq
-                    post_lt[q] += lt
-                    post_eq[q] += eq
-                    post_gt[q] += gt
-            s = e
-
-    hp = np.zeros((N_HOLDINGS, 3, 3))
-    hp_total = np.zeros((N_HOLDINGS, 3))
-    for q in range(npairs):
-        h = phold[q]
-        ta = counts[0, h]
-        tt = counts[1, h]
-        tb = counts[2, h]
-        hp_total[h, 0] = ta
-        hp_total[h, 1] = tt
-        hp_total[h, 2] = tb
-        plt = pre_lt[q]
-        peq = pre_eq[q]
-        pgt = pre_gt[q]
-        # rows of a state with no positive-weight opponent holding are exactly 0
-        if nstate[0, h] > 0:
-            hp[h, 0, 0] = _snap(plt, eps) / kk
-            hp[h, 0, 1] = _snap(post_lt[q] - plt, eps) / kk
-            hp[h, 0, 2] = _snap(kk * ta - post_lt[q], eps) / kk
-        if nstate[1, h] > 0:
-            hp[h, 1, 0] = _snap(peq, eps) / kk
-            hp[h, 1, 1] = _snap(post_eq[q] - peq, eps) / kk
-            hp[h, 1, 2] = _snap(kk * tt - post_eq[q], eps) / kk
-        if nstate[2, h] > 0:
-            hp[h, 2, 0] = _snap(pgt, eps) / kk
-            hp[h, 2, 1] = _snap(post_gt[q] - pgt, eps) / kk
-            hp[h, 2, 2] = _snap(kk * tb - post_gt[q], eps) / kk
-    return hp, hp_total, npos
 
 
 @njit(cache=True)
@@ -574,13 +322,12 @@ def hand_potential_counts(hole, board, weights, lookahead: int = 1) -> tuple[np.
     la = _check_lookahead(lookahead, len(b))
     w = validate_weights(weights, "weights")
     bd = np.asarray(b, dtype=np.int64)
+    tables = kernel_tables()
     if len(b) == 5:
-        from loki.assessment.strength import hs_counts_kernel
-
-        return np.zeros((3, 3)), np.array(hs_counts_kernel(h[0], h[1], bd, w))
+        return np.zeros((3, 3)), np.array(hs_counts_kernel(h[0], h[1], bd, w, tables))
     if la == 2:
-        return hp2_kernel(h[0], h[1], bd, w)
-    return hp1_kernel(h[0], h[1], bd, w)
+        return hp2_kernel(h[0], h[1], bd, w, tables)
+    return hp1_kernel(h[0], h[1], bd, w, tables)
 
 
 def hand_potential(hole, board, weights, lookahead: int = 1) -> tuple[float, float]:
@@ -618,9 +365,9 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
     bd = np.asarray(b, dtype=np.int64)
     dd = _dead_array(b + d)
     if len(b) == 5:
-        counts, npos = hs_all_counts_from_ranks(rank_holdings_kernel(bd, dd), w)
+        counts, npos = hs_all_counts_from_ranks(rank_holdings_kernel(bd, dd, kernel_tables()), w)
         return np.zeros((N_HOLDINGS, 3, 3)), np.ascontiguousarray(counts.T), npos
-    return hp1_all_kernel(bd, dd, w)
+    return hp1_all_kernel(bd, dd, w, kernel_tables())
 
 
 def hand_potential_all(board, weights, dead: Iterable = (), fill: float = np.nan) -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,8 @@ hands on the board as it is now, as Papp defines HS; the future cards belong to 
 potentials (:mod:`loki.assessment.potential`).
 
 Two kinds of computation are provided, each as an ``@njit(cache=True)`` kernel (array in,
-array out) with a validating Python wrapper:
+array out; kernels that rank hands take the evaluator tables as their last argument
+``tables``, :func:`loki.evaluator.kernel_tables`) with a validating Python wrapper:
 
 * one holding against a range: :func:`hs_counts_kernel` / :func:`hand_strength_counts`,
   :func:`hand_strength`;
@@ -48,10 +49,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, N_HOLDINGS, format_card, parse_cards
-from loki.evaluator import CARD_BIT, CARD_KEY, rank_from_key
+from loki.evaluator import kernel_tables
+from loki.evaluator_kernels import rank_from_key
 from loki.weights import validate_weights
 
 __all__ = [
@@ -135,23 +137,38 @@ def _dead_array(cards) -> np.ndarray:
 # kernels
 # ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def _board_key(board):
+def _live_cards(dead):
+    """``(live (52,) int64, n)``: the cards not in ``dead (52,) bool`` are ``live[:n]``, ascending."""
+    live = np.empty(52, dtype=np.int64)
+    n = 0
+    for c in range(52):
+        if not dead[c]:
+            live[n] = c
+            n += 1
+    return live, n
+
+
+@njit(cache=True)
+def _board_key(board, tables):
+    """Key and suit bits (int64 each) of the cards in ``board``; ``tables`` the evaluator tables."""
+    card_key, card_bit = tables[0], tables[1]
     key = 0
     bits = 0
     for c in board:
-        key += CARD_KEY[c]
-        bits |= CARD_BIT[c]
+        key += card_key[c]
+        bits |= card_bit[c]
     return key, bits
 
 
 @njit(cache=True)
-def hs_counts_kernel(c0, c1, board, weights):
+def hs_counts_kernel(c0, c1, board, weights, tables):
     """Weighted (ahead, tied, behind) sums of holding ``(c0, c1)`` on ``board`` (PAPP98 papp/node62).
 
     Args:
         c0, c1: our hole cards (int).
         board: ``(3..5,) int64`` board cards, disjoint from the hole cards (not checked).
         weights: ``(1326,) float64`` opponent weights (clashing holdings are skipped here).
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
 
     Returns:
         ``(ahead, tied, behind)`` floats: opponent weight we beat, tie, lose to on the current board.
@@ -167,21 +184,22 @@ def hs_counts_kernel(c0, c1, board, weights):
         if not dead[c]:
             live[n] = c
             n += 1
-    bk, bb = _board_key(board)
-    ours = rank_from_key(bk + CARD_KEY[c0] + CARD_KEY[c1], bb | CARD_BIT[c0] | CARD_BIT[c1])
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, tables)
+    ours = rank_from_key(bk + card_key[c0] + card_key[c1], bb | card_bit[c0] | card_bit[c1], tables)
     ahead = 0.0
     tied = 0.0
     behind = 0.0
     for i in range(n):
         a = live[i]
-        ka = bk + CARD_KEY[a]
-        ba = bb | CARD_BIT[a]
+        ka = bk + card_key[a]
+        ba = bb | card_bit[a]
         for j in range(i + 1, n):
             b = live[j]
             w = weights[HOLDING_INDEX[a, b]]
             if w == 0.0:
                 continue
-            r = rank_from_key(ka + CARD_KEY[b], ba | CARD_BIT[b])
+            r = rank_from_key(ka + card_key[b], ba | card_bit[b], tables)
             if ours > r:
                 ahead += w
             elif ours == r:
@@ -192,12 +210,13 @@ def hs_counts_kernel(c0, c1, board, weights):
 
 
 @njit(cache=True)
-def rank_holdings_kernel(board, dead):
+def rank_holdings_kernel(board, dead, tables):
     """Rank of every holding on ``board`` (5..7-card hands).
 
     Args:
         board: ``(3..5,) int64`` board cards.
         dead: ``(52,) bool`` cards that no holding may contain (must include the board).
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
 
     Returns:
         ``(1326,) int64`` ranks 1..7462 (higher stronger); 0 for holdings containing a dead card.
@@ -209,14 +228,15 @@ def rank_holdings_kernel(board, dead):
         if not dead[c]:
             live[n] = c
             n += 1
-    bk, bb = _board_key(board)
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, tables)
     for i in range(n):
         a = live[i]
-        ka = bk + CARD_KEY[a]
-        ba = bb | CARD_BIT[a]
+        ka = bk + card_key[a]
+        ba = bb | card_bit[a]
         for j in range(i + 1, n):
             b = live[j]
-            ranks[HOLDING_INDEX[a, b]] = rank_from_key(ka + CARD_KEY[b], ba | CARD_BIT[b])
+            ranks[HOLDING_INDEX[a, b]] = rank_from_key(ka + card_key[b], ba | card_bit[b], tables)
     return ranks
 
 
@@ -381,9 +401,9 @@ def hs_all_counts_from_ranks(ranks, weights):
 
 
 @njit(cache=True)
-def hs_all_counts_kernel(board, dead, weights):
+def hs_all_counts_kernel(board, dead, weights, tables):
     """:func:`rank_holdings_kernel` then :func:`hs_all_counts_from_ranks` (see both)."""
-    return hs_all_counts_from_ranks(rank_holdings_kernel(board, dead), weights)
+    return hs_all_counts_from_ranks(rank_holdings_kernel(board, dead, tables), weights)
 
 
 @njit(cache=True)
@@ -421,7 +441,7 @@ def hand_strength_counts(hole, board, weights) -> tuple[float, float, float]:
     """
     h, b, _ = check_cards(hole, board)
     w = validate_weights(weights, "weights")
-    return hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w)
+    return hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w, kernel_tables())
 
 
 def hand_strength(hole, board, weights, n_opponents: int = 1) -> float:
@@ -460,7 +480,7 @@ def rank_holdings(board, dead: Iterable = ()) -> np.ndarray:
         ValueError: bad or overlapping cards.
     """
     _, b, d = check_cards(None, board, dead=dead)
-    return rank_holdings_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d))
+    return rank_holdings_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), kernel_tables())
 
 
 def hand_strength_all_counts(board, weights, dead: Iterable = ()) -> tuple[np.ndarray, np.ndarray]:
@@ -486,7 +506,7 @@ def hand_strength_all_counts(board, weights, dead: Iterable = ()) -> tuple[np.nd
     """
     _, b, d = check_cards(None, board, dead=dead)
     w = validate_weights(weights, "weights")
-    return hs_all_counts_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), w)
+    return hs_all_counts_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), w, kernel_tables())
 
 
 def hand_strength_all(board, weights, dead: Iterable = (), n_opponents: int = 1, fill: float = np.nan) -> np.ndarray:

@@ -57,6 +57,8 @@ ENTRY_POINT_GROUP = "loki.players"
 _BUILTIN = {
     "random": "loki.players.simple:RANDOM",
     "calling": "loki.players.simple:CALLING",
+    "maniac": "loki.players.simple:MANIAC",
+    "equity": "loki.players.simple:EQUITY",
     "loki1": "loki.players.kinds:LOKI1",
     "loki2": "loki.players.kinds:LOKI2",
 }

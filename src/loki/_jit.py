@@ -1,0 +1,140 @@
+"""The one ``njit`` every loki kernel module uses: numba's disk cache, keyed by all kernel sources.
+
+numba's on-disk cache (``cache=True``) files each compiled function under the folder of its own
+source file and checks only that file's content: a kernel in ``strength.py`` that calls
+``rank_from_key`` keeps its cached machine code after ``evaluator_kernels.py`` changes, and with it
+the old callee inlined (numba 0.68.1, ``numba/core/caching.py``: ``_SourceFileBackedLocatorMixin``
+stamps a function with the hash of its own file only).
+
+This module removes that trap.  :func:`njit` is ``numba.njit``, except that a function decorated
+with ``cache=True`` is cached under :func:`cache_dir`::
+
+    <base>/<digest>
+
+* ``base`` is ``numba.config.CACHE_DIR`` (the ``NUMBA_CACHE_DIR`` environment variable) if set,
+  else a per-user cache folder (``~/.cache/loki/numba`` on Linux, from numba's ``AppDirs``);
+* ``digest`` is a SHA-256 prefix over the numba version and the source text of every module in
+  :data:`KERNEL_MODULES` (the modules that define kernels or whose module-level values kernels
+  read as compile-time constants).
+
+Any edit to any kernel module therefore gives every kernel a fresh cache folder, and nothing stale
+is ever loaded; the cost is one full recompilation (a minute or two) after such an edit.  Old
+digest folders are left in place (several source trees may share one ``base``); delete them when
+you like.
+
+How it hooks into numba: ``numba.njit(cache=True)`` builds the function's cache locator when the
+decorator is applied (``Dispatcher.enable_caching`` → ``UserProvidedCacheLocator``, which reads
+``numba.config.CACHE_DIR`` once, in its ``__init__``).  :func:`njit` sets ``numba.config.CACHE_DIR``
+to :func:`cache_dir` for the moment of decoration and restores it after, so numba code outside loki
+keeps its own cache settings.
+
+Importing this module imports numba; :mod:`loki`, :mod:`loki.errors`, :mod:`loki.cards` and
+:mod:`loki.evaluator` do not import it (a test checks that ``import loki`` leaves numba unloaded).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+
+import numba
+from numba.core import config as _numba_config
+
+__all__ = ["KERNEL_MODULES", "source_digest", "cache_dir", "njit"]
+
+#: Source files (relative to the ``loki`` package folder) that the cache digest covers: every
+#: module that defines a numba kernel, plus the modules whose module-level arrays and constants
+#: kernels read as globals (numba freezes those into the compiled code): ``cards.py`` (holding
+#: tables) and ``evaluator.py`` (hash constants).  A test checks that every module using numba is
+#: listed.
+KERNEL_MODULES = (
+    "_jit.py",
+    "cards.py",
+    "evaluator.py",
+    "evaluator_tables.py",
+    "evaluator_kernels.py",
+    "assessment/strength.py",
+    "assessment/potential.py",
+    "assessment/potential_all.py",
+    "assessment/outs.py",
+    "income_rate.py",
+    "rule_chain.py",
+    "playout.py",
+)
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_digest(package_dir: str | Path | None = None, modules: tuple[str, ...] = KERNEL_MODULES) -> str:
+    """16 hex digits of SHA-256 over the numba version and the kernel modules' source bytes.
+
+    Args:
+        package_dir: the ``loki`` package folder to read (default: this installation's).
+        modules: file paths relative to ``package_dir`` (default :data:`KERNEL_MODULES`).
+
+    Returns:
+        A 16-character lowercase hex string; it changes when any listed file's content changes
+        (a missing file counts as empty, under its own name).
+    """
+    root = Path(package_dir) if package_dir is not None else _PACKAGE_DIR
+    h = hashlib.sha256()
+    h.update(f"numba {numba.__version__}\n".encode())
+    for rel in modules:
+        try:
+            data = (root / rel).read_bytes()
+        except OSError:
+            data = b""
+        h.update(f"{rel} {len(data)}\n".encode())
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def _default_base() -> Path:
+    from numba.misc.appdirs import AppDirs
+
+    return Path(AppDirs(appname="loki", appauthor=False).user_cache_dir) / "numba"
+
+
+@functools.cache
+def cache_dir() -> str:
+    """The folder loki's kernels are cached in: ``<base>/<digest>`` (see the module docstring).
+
+    Created if needed.  If ``base`` cannot be written, a per-user folder under the system's
+    temporary directory is used instead.
+    """
+    base = Path(_numba_config.CACHE_DIR) if _numba_config.CACHE_DIR else _default_base()
+    path = base / source_digest()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        path = Path(tempfile.gettempdir()) / f"loki-numba-{uid}" / source_digest()
+        path.mkdir(parents=True, exist_ok=True)
+    return str(path)
+
+
+def njit(*args, **kwargs):
+    """``numba.njit`` with loki's cache folder for ``cache=True`` functions.
+
+    Same call forms as ``numba.njit`` (``@njit``, ``@njit(cache=True, inline="always")``, ...).
+    With ``cache=True`` the function is cached under :func:`cache_dir`; without it, this is
+    ``numba.njit`` unchanged.
+    """
+    if not kwargs.get("cache"):
+        return numba.njit(*args, **kwargs)
+    if args and callable(args[0]):
+        return _cached(numba.njit(**kwargs), args[0])
+    decorator = numba.njit(*args, **kwargs)
+    return functools.partial(_cached, decorator)
+
+
+def _cached(decorator, fn):
+    saved = _numba_config.CACHE_DIR
+    _numba_config.CACHE_DIR = cache_dir()
+    try:
+        return decorator(fn)
+    finally:
+        _numba_config.CACHE_DIR = saved

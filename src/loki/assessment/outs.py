@@ -1,0 +1,130 @@
+"""The cheap outs-count potential PPOT_c (reference §4.4 DEFAULT; PAPP98 papp/node40 discusses the crude PPot).
+
+Counting outs from the visible cards alone is much cheaper than enumerating the next card against
+every opponent holding (:mod:`loki.assessment.potential`).  The Simulator's play-out
+(:mod:`loki.playout`) uses it for the streets after the decision, where the exact potential of
+every sampled hand at every new card would be too slow (see :mod:`loki.simulator`).
+
+>>> import numpy as np
+>>> from loki.cards import parse_cards
+>>> from loki.evaluator import kernel_tables
+>>> board = np.zeros(5, dtype=np.int64)
+>>> board[:3] = parse_cards("2h7h9c")
+>>> c0, c1 = parse_cards("AhKh")
+>>> round(ppot_outs(c0, c1, board, 3, kernel_tables()) * 47, 6)  # flush draw 9 + two overcards 3
+12.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from loki._jit import njit
+from loki.evaluator_kernels import hand_category, rank_from_key
+
+__all__ = ["ppot_outs"]
+
+
+@njit(cache=True)
+def ppot_outs(c0, c1, board, nb, tables):
+    """DEFAULT cheap potential PPOT_c (reference §4.4): weighted outs / unseen cards, one card to come.
+
+    Outs: flush draw 9 (with one suited hole card and 3 suited board cards: 9 × (0.5 + 0.5·rank/12) of
+    the suited hole card); open-ended straight draw 8, gutshot 4 (4 per missing rank that completes
+    a straight using a hole card); overcards 1.5 each (6 × 0.5 for two) when we hold no pair; 2 for a
+    pair made with a hole card (set/trips up); 4 for two pair made with both hole cards (full house).
+    Capped at 20 outs; 0 on the river (``nb`` = 5).
+
+    Args:
+        c0, c1: our hole cards (card ints 0..51).
+        board: ``(≥ nb,) int64`` board cards; only ``board[:nb]`` is read.
+        nb: cards on the board now, 3..5.
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
+
+    Returns:
+        PPOT_c, weighted outs over the ``50 - nb`` unseen cards (float64, 0 to 20/46).
+        Inputs are not checked (distinct cards, 3 ≤ ``nb`` ≤ 5).
+    """
+    if nb >= 5:
+        return 0.0
+    card_key, card_bit = tables[0], tables[1]
+    key = card_key[c0] + card_key[c1]
+    bits = card_bit[c0] | card_bit[c1]
+    rcnt = np.zeros(13, dtype=np.int64)
+    scnt = np.zeros(4, dtype=np.int64)
+    bmax = -1
+    for i in range(nb):
+        c = board[i]
+        key += card_key[c]
+        bits |= card_bit[c]
+        rcnt[c >> 2] += 1
+        scnt[c & 3] += 1
+        if (c >> 2) > bmax:
+            bmax = c >> 2
+    r0 = c0 >> 2
+    r1 = c1 >> 2
+    board_rcnt = rcnt.copy()
+    rcnt[r0] += 1
+    rcnt[r1] += 1
+    scnt[c0 & 3] += 1
+    scnt[c1 & 3] += 1
+    cat = hand_category(rank_from_key(key, bits, tables))
+    outs = 0.0
+    # flush draws
+    if cat < 5:
+        for s in range(4):
+            if scnt[s] == 4:
+                hs0 = (c0 & 3) == s
+                hs1 = (c1 & 3) == s
+                if hs0 and hs1:
+                    outs += 9.0
+                elif hs0 or hs1:
+                    hr = r0 if hs0 else r1
+                    outs += 9.0 * (0.5 + 0.5 * hr / 12.0)
+    # straight draws
+    if cat < 4:
+        present = 0
+        for r in range(13):
+            if rcnt[r] > 0:
+                present |= 1 << r
+        n_ranks = 0
+        for x in range(13):
+            if (present >> x) & 1:
+                continue
+            m = present | (1 << x)
+            ok = False
+            for lo in range(-1, 9):  # lo = -1 is the wheel A-2-3-4-5
+                win = 0
+                for j in range(5):
+                    rr = lo + j
+                    if rr < 0:
+                        rr = 12
+                    win |= 1 << rr
+                if (m & win) == win:
+                    # the straight must use a hole card rank not duplicated only on the board
+                    if (
+                        ((win >> r0) & 1 and board_rcnt[r0] == 0)
+                        or ((win >> r1) & 1 and board_rcnt[r1] == 0)
+                        or x == r0
+                        or x == r1
+                    ):
+                        ok = True
+                        break
+            if ok:
+                n_ranks += 1
+        outs += 4.0 * min(n_ranks, 2)
+    # overcards / pair improvement
+    if cat == 0:
+        if r0 > bmax:
+            outs += 1.5
+        if r1 > bmax:
+            outs += 1.5
+    elif cat == 1:
+        if r0 == r1 or board_rcnt[r0] > 0 or board_rcnt[r1] > 0:
+            outs += 2.0
+    elif cat == 2:
+        if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
+            outs += 4.0
+    if outs > 20.0:
+        outs = 20.0
+    return outs / (52.0 - 2.0 - nb)

@@ -1,0 +1,168 @@
+"""The hand-ranking numba kernels (design and rank scale: :mod:`loki.evaluator`).
+
+Every kernel that looks a hand up takes the evaluator tables as its **last argument** ``tables``: the
+five arrays of :class:`~loki.evaluator.EvalTables` in that order, ``(card_key, card_bit,
+rank_table, flush_table, hash_offsets)``, as a plain tuple (:func:`loki.evaluator.kernel_tables`,
+what the Python wrappers pass) or the :class:`~loki.evaluator.EvalTables` itself (the same code;
+numba compiles one version per tuple type, and dispatching a plain tuple from Python is about
+0.5 µs cheaper).  Callers pass ``tables`` down unchanged, so no kernel reads a table as a global and
+numba freezes no table into compiled code.
+
+Inputs are not checked (the caller guarantees 5..7 distinct card ints 0..51); the validated
+entry points are :func:`loki.evaluator.evaluate` and :func:`loki.evaluator.evaluate_batch`.
+
+>>> from loki.evaluator import CARD_BIT, CARD_KEY, kernel_tables
+>>> tables = kernel_tables()
+>>> cs = [51, 47, 43, 39, 35, 0, 1]          # As Ks Qs Js Ts 2c 2d
+>>> key = int(CARD_KEY[cs].sum()); bits = int(np.bitwise_or.reduce(CARD_BIT[cs]))
+>>> int(rank_from_key(key, bits, tables)), int(rank7(51, 47, 43, 39, 35, 0, 1, tables))
+(7462, 7462)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from loki._jit import njit
+from loki.evaluator import _HASH_MASK, _RANK_SHIFT, FLUSH_CHECK, HASH_MULT, HASH_SHIFT, SUIT_BIAS
+
+__all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "hand_category"]
+
+
+@njit(cache=True)
+def rank_from_key(key, bits, tables):
+    """Rank 1..7462 (int64, higher is stronger) of a 5..7-card set from its key and suit bits.
+
+    Args:
+        key: ``sum(card_key[c])`` over the cards (int64).
+        bits: ``card_bit[c]`` OR-ed over the same cards (int64).
+        tables: the evaluator tables (module docstring).
+
+    The caller guarantees 5..7 distinct cards; nothing is checked (other counts give
+    meaningless results or an out-of-range read).
+    """
+    _, _, rank_table, flush_table, hash_offsets = tables
+    f = (key + SUIT_BIAS) & FLUSH_CHECK
+    if f != 0:
+        if f & 0x8:
+            m = bits
+        elif f & 0x80:
+            m = bits >> 13
+        elif f & 0x800:
+            m = bits >> 26
+        else:
+            m = bits >> 39
+        return np.int64(flush_table[m & 0x1FFF])
+    h = ((key >> _RANK_SHIFT) * HASH_MULT) & _HASH_MASK
+    return np.int64(rank_table[h + hash_offsets[h >> HASH_SHIFT]])
+
+
+@njit(cache=True)
+def rank5(c0, c1, c2, c3, c4, tables):
+    """Rank (int64 1..7462) of five distinct card ints 0..51; ``tables`` the tables; unchecked."""
+    ck, cb = tables[0], tables[1]
+    key = ck[c0] + ck[c1] + ck[c2] + ck[c3] + ck[c4]
+    bits = cb[c0] | cb[c1] | cb[c2] | cb[c3] | cb[c4]
+    return rank_from_key(key, bits, tables)
+
+
+@njit(cache=True)
+def rank6(c0, c1, c2, c3, c4, c5, tables):
+    """Rank (int64 1..7462) of the best 5 of six distinct card ints 0..51; unchecked."""
+    ck, cb = tables[0], tables[1]
+    key = ck[c0] + ck[c1] + ck[c2] + ck[c3] + ck[c4] + ck[c5]
+    bits = cb[c0] | cb[c1] | cb[c2] | cb[c3] | cb[c4] | cb[c5]
+    return rank_from_key(key, bits, tables)
+
+
+@njit(cache=True)
+def rank7(c0, c1, c2, c3, c4, c5, c6, tables):
+    """Rank (int64 1..7462) of the best 5 of seven distinct card ints 0..51; unchecked."""
+    ck, cb = tables[0], tables[1]
+    key = ck[c0] + ck[c1] + ck[c2] + ck[c3] + ck[c4] + ck[c5] + ck[c6]
+    bits = cb[c0] | cb[c1] | cb[c2] | cb[c3] | cb[c4] | cb[c5] | cb[c6]
+    return rank_from_key(key, bits, tables)
+
+
+@njit(cache=True)
+def rank_cards(cards, tables):
+    """Rank (int64 1..7462) of a 1-D int array of 5..7 distinct card ints; cards unchecked.
+
+    Raises:
+        ValueError: fewer than 5 or more than 7 cards.
+    """
+    ck, cb = tables[0], tables[1]
+    n = cards.shape[0]
+    if n < 5 or n > 7:
+        raise ValueError("rank_cards needs 5..7 cards")
+    key = 0
+    bits = 0
+    for i in range(n):
+        c = np.int64(cards[i])
+        key += ck[c]
+        bits |= cb[c]
+    return rank_from_key(key, bits, tables)
+
+
+@njit(cache=True)
+def rank_batch(hands, tables):
+    """Ranks ``(N,) int64`` of ``hands`` ``(N, k) int`` (any integer dtype, k = 5, 6 or 7); unchecked.
+
+    Raises:
+        ValueError: k outside 5..7.
+    """
+    ck, cb = tables[0], tables[1]
+    n, k = hands.shape
+    if k < 5 or k > 7:
+        raise ValueError("rank_batch needs 5..7 cards per row")
+    out = np.empty(n, np.int64)
+    if k == 7:
+        for i in range(n):
+            c0 = np.int64(hands[i, 0])
+            c1 = np.int64(hands[i, 1])
+            c2 = np.int64(hands[i, 2])
+            c3 = np.int64(hands[i, 3])
+            c4 = np.int64(hands[i, 4])
+            c5 = np.int64(hands[i, 5])
+            c6 = np.int64(hands[i, 6])
+            key = ck[c0] + ck[c1] + ck[c2] + ck[c3] + ck[c4] + ck[c5] + ck[c6]
+            bits = cb[c0] | cb[c1] | cb[c2] | cb[c3] | cb[c4] | cb[c5] | cb[c6]
+            out[i] = rank_from_key(key, bits, tables)
+    else:
+        for i in range(n):
+            key = 0
+            bits = 0
+            for j in range(k):
+                c = np.int64(hands[i, j])
+                key += ck[c]
+                bits |= cb[c]
+            out[i] = rank_from_key(key, bits, tables)
+    return out
+
+
+@njit(cache=True)
+def hand_category(rank):
+    """Category 0..8 (int64, index into :data:`~loki.evaluator.CATEGORY_NAMES`) of a rank 1..7462; unchecked.
+
+    Reads no table (the category boundaries are :data:`~loki.evaluator.CATEGORY_FIRST_RANK`).
+
+    >>> int(hand_category(7462)), int(hand_category(1))
+    (8, 0)
+    """
+    if rank >= 5854:
+        if rank >= 7141:
+            if rank >= 7453:
+                return np.int64(8)
+            if rank >= 7297:
+                return np.int64(7)
+            return np.int64(6)
+        if rank >= 5864:
+            return np.int64(5)
+        return np.int64(4)
+    if rank >= 4138:
+        if rank >= 4996:
+            return np.int64(3)
+        return np.int64(2)
+    if rank >= 1278:
+        return np.int64(1)
+    return np.int64(0)
