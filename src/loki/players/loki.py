@@ -34,11 +34,11 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_validator, model_validator
 
 from loki.bettor import BettorConfig, BettorPolicy
-from loki.config import LokiModel
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
 from loki.errors import ConfigError
 from loki.modeler import Loki1Modeler, ModelingContext, ModelStore, OpponentModeler, TripleModeler
 from loki.players.base import Player
+from loki.players.registry import PlayerConfig
 from loki.preflop import PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
@@ -91,7 +91,7 @@ class LokiPlayer(Player):
         postflop: PostflopPolicy,
         modeler: OpponentModeler,
         name: str = "Loki",
-        config: LokiModel | None = None,
+        config: PlayerConfig | None = None,
     ):
         self.preflop = preflop
         self.postflop = postflop
@@ -101,8 +101,8 @@ class LokiPlayer(Player):
         self.models = ModelStore()
         self.last_decision: Any = None
         self.last_postflop: Any = None
-        self._ctx: ModelingContext | None = None
-        self._game: GameConfig | None = None
+        self._ctx: ModelingContext  # set by begin_hand
+        self._game: GameConfig
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
         """A hand starts: reset the weight tables (frequencies persist), the policies' per-hand state, and
@@ -193,7 +193,7 @@ def _with_style(data: Any) -> Any:
     return merged
 
 
-class LokiOptions(LokiModel):
+class LokiOptions(PlayerConfig):
     """What every Loki player is configured by (PAPP98; loki-algorithms.md §2, §3, §4, §7).
 
     Attributes:
@@ -208,6 +208,7 @@ class LokiOptions(LokiModel):
             the default one; None for the default.
     """
 
+    kind: str = "loki"
     style: Style | None = None
     tightness: Literal["tight", "moderate", "loose"] = "loose"
     preflop_shift: float = 0.0
@@ -255,7 +256,7 @@ class Loki2Config(LokiOptions):
     """
 
     kind: Literal["loki2"] = "loki2"
-    features: frozenset[Literal["B", "R", "S"]] = frozenset("BR")
+    features: frozenset[str] = frozenset("BR")
     make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
     odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
     sim: SimConfig = SimConfig()
@@ -272,8 +273,8 @@ class Loki2Config(LokiOptions):
 
     @model_validator(mode="after")
     def _check(self) -> Loki2Config:
-        if not self.features:
-            raise ValueError("Loki-2 needs at least one feature among B, R, S")
+        if not self.features or not self.features <= {"B", "R", "S"}:
+            raise ValueError(f"Loki-2 needs a non-empty set of features among B, R, S, got {sorted(self.features)}")
         if "S" not in self.features and self.sim != SimConfig():
             raise ValueError("the Simulator settings (sim) need feature S")
         return self

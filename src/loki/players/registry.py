@@ -49,6 +49,7 @@ __all__ = [
     "make_player",
     "spec_of",
     "NoOptions",
+    "PlayerConfig",
 ]
 
 ENTRY_POINT_GROUP = "loki.players"
@@ -64,10 +65,14 @@ _BUILTIN = {
 }
 
 
-class NoOptions(LokiModel):
-    """The configuration of a kind that takes no options: just its ``kind``."""
+class PlayerConfig(LokiModel):
+    """Base of every player configuration: the ``kind`` it is built by (kinds narrow it to a ``Literal``)."""
 
     kind: str
+
+
+class NoOptions(PlayerConfig):
+    """The configuration of a kind that takes no options: just its ``kind``."""
 
 
 def _no_options(opts: list[str]) -> dict[str, Any]:
@@ -83,8 +88,8 @@ class PlayerKind:
     Attributes:
         name: the spec's first part (lower case), e.g. ``"loki2"``.
         build: ``(config, seed, name) -> Player``; ``name`` None means the default display name.
-        config: a :class:`loki.config.LokiModel` subclass with a field ``kind`` (e.g. ``Literal["loki2"]``);
-            default :class:`NoOptions`.
+        config: a :class:`PlayerConfig` subclass (its ``kind`` e.g. ``Literal["loki2"]``); default
+            :class:`NoOptions`.
         options: ``(list of spec options after the kind) -> dict`` of config fields; raises ValueError on a bad
             option (the message is prefixed with the spec).  Default: no options.
         spec: ``config -> short spec`` when one exists, else None (then :func:`spec_of` writes the JSON table).
@@ -93,7 +98,7 @@ class PlayerKind:
 
     name: str
     build: Callable[[Any, int, str | None], Player]
-    config: type[LokiModel] = NoOptions
+    config: type[PlayerConfig] = NoOptions
     options: Callable[[list[str]], dict[str, Any]] = _no_options
     spec: Callable[[Any], str | None] = field(default=lambda cfg: None)
     description: str = ""
@@ -167,7 +172,7 @@ def get_kind(name: str) -> PlayerKind:
     return k
 
 
-def parse_player(spec: str | Mapping[str, Any] | LokiModel) -> LokiModel:
+def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
     """The typed, frozen configuration of a player spec or configuration table.
 
     Args:
@@ -177,11 +182,20 @@ def parse_player(spec: str | Mapping[str, Any] | LokiModel) -> LokiModel:
     Raises:
         PlayerSpecError: an empty spec, an unknown kind or option, a bad value; one line naming the spec.
     """
-    if isinstance(spec, LokiModel):
+    if isinstance(spec, PlayerConfig):
         return spec
     if isinstance(spec, str):
         if not spec.strip():
             raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
+        if "{" in spec:  # the table form spec_of writes: kind{json}
+            name, brace, text = spec.strip().partition("{")
+            try:
+                table = json.loads(brace + text)
+            except json.JSONDecodeError as e:
+                raise PlayerSpecError(f"{spec!r}: the table after the kind is not JSON ({e.msg})") from None
+            if not isinstance(table, dict):
+                raise PlayerSpecError(f"{spec!r}: expected a JSON object after the kind")
+            return parse_player({**table, "kind": name.strip()})
         name, *opts = [p.strip() for p in spec.strip().split(":")]
         kind = get_kind(name)
         try:
@@ -201,9 +215,10 @@ def parse_player(spec: str | Mapping[str, Any] | LokiModel) -> LokiModel:
     raise PlayerSpecError(f"player spec must be a string or a configuration table, got {spec!r}")
 
 
-def spec_of(config: LokiModel) -> str:
-    """A spec string for ``config``: the kind's shorthand when it says the same, else ``kind`` followed by the
-    JSON of the fields that differ from the defaults (``loki2{"features": ["B", "R"], ...}``)."""
+def spec_of(config: PlayerConfig) -> str:
+    """A spec string for ``config`` that :func:`parse_player` reads back: the kind's shorthand when it says the
+    same, else ``kind`` followed by the JSON of the fields that differ from the defaults
+    (``loki2{"bettor":{"make1":0.45}}``)."""
     name = str(config.kind)
     short = get_kind(name).spec(config)
     if short is not None:
@@ -212,7 +227,7 @@ def spec_of(config: LokiModel) -> str:
     return name + json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def make_player(spec: str | Mapping[str, Any] | LokiModel, seed: int = 0, name: str | None = None) -> Player:
+def make_player(spec: str | Mapping[str, Any] | PlayerConfig, seed: int = 0, name: str | None = None) -> Player:
     """Build a player from a spec such as ``"loki1:LA"`` or ``"loki2:BR"``, or from a configuration table.
 
     Args:
