@@ -119,7 +119,9 @@ def test_editing_a_callee_recompiles_its_cached_callers_in_other_modules(tmp_pat
     text = src.read_text()
     head = "def rank_from_key(key, bits, tables):\n"
     assert text.count(head) == 1
-    src.write_text(text.replace(head, head + "    return np.int64(1)  # every hand ties\n\n\ndef _unused(key, bits, tables):\n"))
+    src.write_text(
+        text.replace(head, head + "    return np.int64(1)  # every hand ties\n\n\ndef _unused(key, bits, tables):\n")
+    )
     after = _run(_PROBE, env, cwd=str(tmp_path)).split()
     assert after == ["0.0", "1081.0", "0.0"]  # the cached caller was not reused
     assert len(list((tmp_path / "cache").iterdir())) == 2  # one digest folder per source state
