@@ -228,7 +228,7 @@ def tables() -> EvalTables:
 
 
 @functools.cache
-def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def kernel_tables() -> tuple[np.ndarray, ...]:
     """:func:`tables` as a plain tuple, the form the Python wrappers hand to kernels.
 
     Kernels accept an :class:`EvalTables` too; numba dispatches a plain tuple of arrays through

@@ -249,7 +249,7 @@ class WeightTable:
             return NotImplemented
         return bool(np.array_equal(self._w, other._w))
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value: unhashable
 
     def __repr__(self) -> str:
         w = self._w
