@@ -19,26 +19,36 @@ import time
 import numpy as np
 
 from loki.engine import GameConfig
-from loki.players.loki1 import Loki1Player
+from loki.players.base import Player
+from loki.players.loki import build_loki1
 from loki.players.simple import CallingStation, RandomPlayer
 from loki.table import play_hand
 
 
-class TimedLoki1(Loki1Player):
-    def __init__(self, *a, **k):
-        super().__init__(*a, **k)
+class TimedLoki1(Player):
+    """A Loki-1 player whose observe/act calls are timed (the player is wrapped, not subclassed)."""
+
+    def __init__(self, seed: int = 0):
+        self.inner = build_loki1(seed=seed)
+        self.name = self.inner.name
         self.pending = 0.0
         self.times_pre: list[float] = []
         self.times_post: list[float] = []
 
+    def begin_hand(self, seat, config, hole_cards, button):
+        self.inner.begin_hand(seat, config, hole_cards, button)
+
+    def reseat(self, mapping):
+        self.inner.reseat(mapping)
+
     def observe(self, event):
         t = time.perf_counter()
-        super().observe(event)
+        self.inner.observe(event)
         self.pending += time.perf_counter() - t
 
     def act(self, view, legal):
         t = time.perf_counter()
-        a = super().act(view, legal)
+        a = self.inner.act(view, legal)
         (self.times_pre if view.round == 0 else self.times_post).append(self.pending + time.perf_counter() - t)
         self.pending = 0.0
         return a
@@ -74,7 +84,7 @@ def decision_times(hands: int, seed: int) -> dict:
 
 def win_rate(hands: int, seed: int) -> dict:
     cfg = GameConfig(n_players=10)
-    loki = Loki1Player(seed=seed)
+    loki = build_loki1(seed=seed)
     others = [RandomPlayer(seed + i) if i % 2 else CallingStation() for i in range(1, 10)]
     players = [loki] + others
     rng = np.random.default_rng(seed)

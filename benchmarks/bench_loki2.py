@@ -21,8 +21,7 @@ import numpy as np
 from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action
-from loki.modeler import OpponentModel, loki1_reweight, triple_reweight
-from loki.players.loki1 import preflop_hand_values
+from loki.modeler import OpponentModel, loki1_reweight, preflop_hand_values, triple_reweight
 from loki.simulator import SimConfig, SimSpot, simulate
 from loki.triples import board_values, opponent_triples
 

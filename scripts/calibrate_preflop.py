@@ -11,27 +11,41 @@ Only the pre-flop strategy decides it, so post-flop the players just check/call 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 import numpy as np
 
 from loki.engine import Action, GameConfig
 from loki.handstats import hand_counts
-from loki.players.loki1 import STYLES, Loki1Config, Loki1Player
-from loki.preflop import PreflopThresholds
+from loki.modeler import Loki1Modeler
+from loki.players.loki import STYLES, Loki1Config, LokiPlayer
+from loki.preflop import PreflopPolicy, PreflopThresholds
 from loki.table import play_hand
 
 
-class PreflopOnly(Loki1Player):
-    def _act_postflop(self, view, legal):
-        return Action.CALL
+@dataclass
+class CheckCall:
+    """Post-flop part of the calibration players: always check/call (pre-flop alone decides VPIP)."""
+
+    action: Action = Action.CALL
+
+    def begin_hand(self) -> None:
+        pass
+
+    def decide(self, sit) -> CheckCall:
+        return self
 
 
 def measure(config: Loki1Config, hands: int, seed: int, thresholds: PreflopThresholds | None = None) -> float:
     cfg = GameConfig(n_players=10)
-    players = [PreflopOnly(config, seed=seed + i) for i in range(10)]
-    if thresholds is not None:
-        for p in players:
-            p.thresholds = thresholds.shifted(config.preflop_shift)
+    players = [
+        LokiPlayer(
+            PreflopPolicy(config.tightness, config.preflop_shift, thresholds),
+            CheckCall(),
+            Loki1Modeler(config.modelling == "specific"),
+        )
+        for _ in range(10)
+    ]
     rng = np.random.default_rng(seed)
     count = 0
     for h in range(hands):

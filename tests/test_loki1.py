@@ -5,7 +5,8 @@ import pytest
 
 from loki.cards import HOLDING_INDEX, parse_cards
 from loki.engine import Action, ActionTaken, GameConfig
-from loki.players.loki1 import STYLES, Loki1Config, Loki1Player, postflop_hand_values, preflop_hand_values
+from loki.modeler import postflop_hand_values, preflop_hand_values
+from loki.players.loki import STYLES, Loki1Config, LokiPlayer, build_loki1
 from loki.players.registry import make_player
 from loki.players.simple import CallingStation, RandomPlayer
 from loki.strategies import Strategy
@@ -14,7 +15,7 @@ from loki.table import play_hand, play_session
 
 def test_ten_handed_loki1_table_plays_2000_hands():
     cfg = GameConfig(n_players=10)
-    players = [Loki1Player(seed=i, name=f"L{i}") for i in range(10)]
+    players = [build_loki1(seed=i, name=f"L{i}") for i in range(10)]
     totals = play_session(cfg, players, n_hands=2000, seed=11)
     assert sum(totals) == 0
     # models persist across hands: frequencies were counted for every opponent
@@ -27,7 +28,7 @@ def test_session_is_deterministic_with_seeds():
     cfg = GameConfig(n_players=4)
 
     def run():
-        return play_session(cfg, [Loki1Player(seed=i) for i in range(4)], n_hands=60, seed=5)
+        return play_session(cfg, [build_loki1(seed=i) for i in range(4)], n_hands=60, seed=5)
 
     assert run() == run()
 
@@ -35,17 +36,17 @@ def test_session_is_deterministic_with_seeds():
 def test_preflop_strategy_kept_for_the_round_and_aa_raises():
     cfg = GameConfig(n_players=6)
     hole = ["7c2d", "8d3s", "9c4h", "AsAh", "Tc5d", "Jh6c"]  # AA in seat 3 (UTG with the button on 0)
-    me = Loki1Player(seed=0)
+    me = build_loki1(seed=0)
     seats = [RandomPlayer(1), RandomPlayer(2), RandomPlayer(3), me, CallingStation(), CallingStation()]
     st = play_hand(cfg, seats, button=0, rng=1, hole_cards=hole)
-    assert me.preflop_strategy is Strategy.MAKE4
+    assert me.preflop.strategy is Strategy.MAKE4
     first = [e for e in st.events if isinstance(e, ActionTaken) and e.seat == 3 and e.round == 0][0]
     assert first.action is Action.RAISE
 
 
 def test_raise_moves_model_weight_toward_strong_holdings():
     cfg = GameConfig(n_players=3)
-    observer = Loki1Player(seed=0)
+    observer = build_loki1(seed=0)
 
     class Raiser(CallingStation):
         def act(self, view, legal):
@@ -76,7 +77,7 @@ def test_postflop_hand_values_cached_and_sane():
 
 def test_generic_modelling_ignores_observed_frequencies():
     cfg = GameConfig(n_players=3)
-    gen = Loki1Player(Loki1Config(modelling="generic"), seed=0)
+    gen = build_loki1(Loki1Config(modelling="generic"), seed=0)
     play_session(cfg, [gen, RandomPlayer(1), RandomPlayer(2)], n_hands=30, seed=2)
     m = gen.models[1]
     assert np.allclose(m.frequencies.blended(1, 1, specific=False), [0.5, 0.3, 0.2])
@@ -86,7 +87,7 @@ def test_styles_and_registry():
     assert set(STYLES) == {"TC", "TA", "LC", "LA"}
     for s in STYLES:
         p = make_player(f"loki1:{s}", seed=1)
-        assert isinstance(p, Loki1Player) and p.config is STYLES[s]
+        assert isinstance(p, LokiPlayer) and p.config == STYLES[s]
     with pytest.raises(ValueError, match="unknown Loki-1 style"):
         make_player("loki1:XX")
     with pytest.raises(ValueError, match="unknown player type"):
@@ -116,10 +117,10 @@ def test_loki1_beats_random_and_calling_stations_small_sample():
     # A short, seeded sanity check (the acceptance figure over >= 5,000 hands is in BENCHMARKS.md).
     cfg = GameConfig(n_players=6)
     players = [
-        Loki1Player(seed=1),
+        build_loki1(seed=1),
         RandomPlayer(2),
         CallingStation(),
-        Loki1Player(seed=3),
+        build_loki1(seed=3),
         RandomPlayer(4),
         CallingStation(),
     ]

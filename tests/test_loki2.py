@@ -7,27 +7,28 @@ import pytest
 
 from loki.cards import HOLDING_MASKS, cards_mask, parse_cards
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig
-from loki.players.loki1 import STYLES, Loki1Player
-from loki.players.loki2 import Loki2Config, Loki2Player, parse_features
+from loki.players.loki import STYLES, Loki2Config, LokiPlayer, build_loki1, build_loki2
 from loki.players.registry import make_player
-from loki.simulator import SimResult
+from loki.rule_chain import RULES
+from loki.selector import TripleDecision
+from loki.simulator import SimDecision, SimResult
 from loki.table import play_session
 from loki.triples import board_values
 
 
 def test_registry_specs():
     p = make_player("loki2:BR", seed=1)
-    assert isinstance(p, Loki2Player) and p.features == frozenset("BR") and p.name == "Loki-2 BR"
+    assert isinstance(p, LokiPlayer) and p.config.features == frozenset("BR") and p.name == "Loki-2 BR"
     p = make_player("loki2:brs:LA", seed=1)
-    assert p.features == frozenset("BRS") and p.config.tightness == "loose"
-    assert p.config2.triple.make1 == STYLES["LA"].bettor.make1 == 0.40  # the style drives the generator too
-    assert p.config2.sim.triple.make2 == 0.75
+    assert p.config.features == frozenset("BRS") and p.config.tightness == "loose"
+    assert p.config.triple.bettor.make1 == STYLES["LA"].bettor.make1 == 0.40  # the style drives the generator too
+    assert p.postflop.config.triple.bettor.make2 == 0.75  # ... and the Simulator's play-outs
     p = make_player("loki2:S:trials=80:cutoff=paired:fast", seed=1)
-    assert p.config2.sim.trials == 80 and p.config2.sim.cutoff == "paired" and p.config2.sim.always_call
+    assert p.config.sim.trials == 80 and p.config.sim.cutoff == "paired" and p.config.sim.always_call
     for bad in ("loki2", "loki2:BX", "loki2:BB", "loki2:BR:XX", "loki2:S:cutoff=maybe"):
         with pytest.raises(ValueError):
             make_player(bad)
-    assert parse_features("rb") == frozenset("BR")
+    assert Loki2Config(features="rb").features == frozenset("BR")
 
 
 @pytest.mark.parametrize(
@@ -52,12 +53,12 @@ def test_loki2_spec_errors_name_the_option(spec, needles):
     msg = str(ei.value)
     assert all(n in msg for n in needles), msg
     assert spec in msg and "\n" not in msg
-    assert make_player("loki2:BRS:trials=7", seed=1).config2.sim.trials == 7
+    assert make_player("loki2:BRS:trials=7", seed=1).config.sim.trials == 7
 
 
 def test_feature_r_reweights_in_the_opponents_situation():
     cfg = GameConfig(n_players=3)
-    p = Loki2Player(Loki2Config(features=frozenset("R")), seed=0)
+    p = build_loki2(Loki2Config(features=frozenset("R")), seed=0)
     hole = tuple(parse_cards("2s2d"))
     p.begin_hand(0, cfg, hole, button=2)
     board = tuple(parse_cards("Kh8d3c"))
@@ -73,8 +74,8 @@ def test_feature_r_reweights_in_the_opponents_situation():
     assert np.all(w1[~live] == w0[~live]) and np.all(w1 >= 0.01)
     assert np.all(p.models[2].weights == 1.0)  # other opponents untouched
     # pre-flop re-weighting is Loki-1's (same tables as a Loki-1 player after the same action)
-    q1 = Loki1Player(seed=0)
-    q2 = Loki2Player(Loki2Config(features=frozenset("R")), seed=0)
+    q1 = build_loki1(seed=0)
+    q2 = build_loki2(Loki2Config(features=frozenset("R")), seed=0)
     for q in (q1, q2):
         q.begin_hand(0, cfg, hole, button=2)
         q.observe(ActionTaken(1, Action.RAISE, 20, 0, to_call=10, pot=15, bets=1, n_active=3))
@@ -97,11 +98,11 @@ def _session(spec: str, n_hands: int, seed: int):
 def test_variants_play_1000_hands(spec):
     players, totals = _session(spec, 1000, seed=2026)
     assert sum(totals) == 0
+    last = players[2].last_postflop
     if "S" in spec:
-        res = players[2].last_sim
-        assert isinstance(res, SimResult) and 1 <= res.trials <= 60
-    if spec.endswith(":B") or "BR" in spec and "S" not in spec:
-        assert players[2].last_triple is not None
+        assert isinstance(last, SimDecision) and isinstance(last.result, SimResult) and 1 <= last.result.trials <= 60
+    elif "B" in spec:
+        assert isinstance(last, TripleDecision) and last.rule in RULES
 
 
 def test_fast_simulator_variant_and_style_play():

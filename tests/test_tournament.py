@@ -370,15 +370,16 @@ def test_dask_local_cluster_gives_the_same_result(processes):
 def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
     """Loki-1's ``models`` (keyed by seat) follow their opponent when the seating changes (``reseat``)."""
     import loki.table
-    from loki.players.loki1 import Loki1Player
-    from loki.players.registry import PLAYER_KINDS
+    from loki.players import registry
+    from loki.players.loki import LokiPlayer, build_loki1
 
     current = {}
     seen = []
 
-    class Tracker(Loki1Player):
+    class Tracker(LokiPlayer):
         def __init__(self, seed, name):
-            super().__init__(seed=seed, name=name)
+            p = build_loki1(seed=seed)
+            super().__init__(p.preflop, p.postflop, p.modeler, name=name)
             self.about = {}  # id(model) -> the opponent it was made for
 
         def begin_hand(self, seat, config, hole_cards, button):
@@ -392,7 +393,9 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
             )
             assert seat not in self.models and len(self.models) == config.n_players - 1
 
-    monkeypatch.setitem(PLAYER_KINDS, "tracker", lambda opts, seed, name: Tracker(seed, name))
+    kind = registry.PlayerKind("tracker", lambda cfg, seed, name: Tracker(seed, name))
+    registry.player_kinds()  # discover the installed kinds first
+    monkeypatch.setitem(registry._KINDS, "tracker", kind)
     real = loki.table.play_hand
 
     def spy(config, players, *a, **k):
@@ -415,7 +418,7 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
 
 def test_reseat_is_called_with_the_seat_mapping(monkeypatch):
     """Every player gets ``reseat({old: new})`` between replays, for every seat."""
-    from loki.players.registry import PLAYER_KINDS
+    from loki.players import registry
     from loki.players.simple import RandomPlayer
 
     log = []
@@ -427,7 +430,9 @@ def test_reseat_is_called_with_the_seat_mapping(monkeypatch):
         def reseat(self, mapping):
             log.append(("reseat", self.name, mapping))
 
-    monkeypatch.setitem(PLAYER_KINDS, "mover", lambda opts, seed, name: Mover(seed, name))
+    kind = registry.PlayerKind("mover", lambda cfg, seed, name: Mover(seed, name))
+    registry.player_kinds()
+    monkeypatch.setitem(registry._KINDS, "mover", kind)
     cfg = config_from_dict(
         {"name": "m", "deals": 2, "block_deals": 2, "histories": False, "players": [{"type": "mover", "count": 3}]}
     )

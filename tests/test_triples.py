@@ -9,17 +9,20 @@ from loki.bettor import BettingSpot, BettorConfig, HandValues, decide
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask, parse_cards
 from loki.engine import Action
 from loki.modeler import OpponentModel, triple_reweight
+from loki.rule_chain import RULE_ACTIONS, RULES, attribute
 from loki.selector import ActionSelector, select_action
 from loki.triples import (
     ProbabilityTriple,
     TripleConfig,
     board_values,
     generate_triple,
+    generate_triple_with_rules,
     opponent_triples,
     pt_kernel,
     triples_all,
     validate_triples,
 )
+from reference_rules import reference_decide, reference_triples_all
 
 
 # --------------------------------------------------------------------------- the type
@@ -67,7 +70,8 @@ def _random_config(rng, widths=True):
     make2 = float(rng.uniform(make1, 0.95))
     acr = None if rng.random() < 0.5 else float(rng.uniform(0.5, 0.8))
     w = (float(rng.uniform(0, 0.1)), float(rng.uniform(0, 0.1))) if widths else (0.0, 0.0)
-    return TripleConfig(make1, make2, bool(rng.random() < 0.7), 0.5, acr, *w)
+    bettor = BettorConfig(make1=make1, make2=make2, semi_bluff=bool(rng.random() < 0.7), aggressive_call_raise=acr)
+    return TripleConfig(bettor=bettor, make_width=w[0], odds_width=w[1])
 
 
 def test_triples_valid_for_all_holdings_over_random_spots():
@@ -90,7 +94,7 @@ def test_triples_valid_for_all_holdings_over_random_spots():
         assert t[int(np.argmax(hs1)), 0] == 0.0
 
 
-def test_numba_scalar_matches_numpy_vectorised():
+def test_rule_chain_matches_the_numpy_reference_exactly():
     rng = np.random.default_rng(2)
     for _ in range(200):
         spot = _random_spot(rng)
@@ -103,6 +107,8 @@ def test_numba_scalar_matches_numpy_vectorised():
         eh = hs_n * (1 - nn) + (1 - hs_n) * pp
         crf = bool(rng.random() < 0.3)
         t = triples_all(e, eh, hs_n, pp, spot, cfg, check_raise_flag=crf)
+        # the earlier numpy implementation (tests/reference_rules.py) gives the same floats, bit for bit
+        assert np.array_equal(t, reference_triples_all(e, eh, hs_n, pp, spot, cfg, check_raise_flag=crf))
         for i in range(k):
             f, c, r = pt_kernel(
                 e[i],
@@ -121,7 +127,7 @@ def test_numba_scalar_matches_numpy_vectorised():
                 crf,
                 spot.semi_bluffing,
             )
-            assert np.allclose([f, c, r], t[i], atol=1e-12)
+            assert [f, c, r] == t[i].tolist()
 
 
 def test_zero_widths_reproduce_the_bettor():
@@ -130,7 +136,7 @@ def test_zero_widths_reproduce_the_bettor():
     for _ in range(3000):
         spot = _random_spot(rng)
         cfg = _random_config(rng, widths=False)
-        bc = BettorConfig(cfg.make1, cfg.make2, cfg.semi_bluff, cfg.check_raise_probability, cfg.aggressive_call_raise)
+        bc = cfg.bettor
         hs_n, pp, nn = rng.random(), rng.random() * 0.6, rng.random() * 0.5
         v = HandValues(ehs_prime=hs_n + (1 - hs_n) * pp, ehs=hs_n * (1 - nn) + (1 - hs_n) * pp, hs_n=hs_n, ppot=pp)
         t = generate_triple(v, spot, cfg)
@@ -149,6 +155,41 @@ def test_default_generator_smooths_boundaries():
     free = BettingSpot(street=1, pot=40.0, to_call=0.0, bet_size=10.0, bets_this_round=0)
     t = generate_triple(HandValues(0.1, 0.1, 0.1, 0.0), free, cfg)
     assert t.f == 0.0 and t.c == 1.0
+
+
+def test_bettor_matches_the_python_reference_chain():
+    """The Bettor (the rule chain at zero width) agrees with the earlier Python priority chain
+    (tests/reference_rules.py) on the action and the rule's name, check-raise coin included."""
+    rng = np.random.default_rng(4)
+    seen = set()
+    for _ in range(20000):
+        spot = _random_spot(rng)
+        bc = _random_config(rng, widths=False).bettor
+        hs_n, pp, nn = rng.random(), rng.random() * 0.6, rng.random() * 0.5
+        v = HandValues(ehs_prime=hs_n + (1 - hs_n) * pp, ehs=hs_n * (1 - nn) + (1 - hs_n) * pp, hs_n=hs_n, ppot=pp)
+        u = float(rng.random()) if rng.random() < 0.9 else 1.0
+        got, want = decide(v, spot, bc, u=u), reference_decide(v, spot, bc, u=u)
+        assert (got.action, got.rule) == (want.action, want.rule), (v, spot, bc, u)
+        seen.add(want.rule)
+    assert seen == set(RULES)  # every rule of the chain was exercised
+
+
+def test_rule_attribution_sums_to_the_triple():
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        spot = _random_spot(rng)
+        cfg = _random_config(rng)
+        hs_n, pp, nn = rng.random(), rng.random() * 0.6, rng.random() * 0.5
+        v = HandValues(ehs_prime=hs_n + (1 - hs_n) * pp, ehs=hs_n * (1 - nn) + (1 - hs_n) * pp, hs_n=hs_n, ppot=pp)
+        t, contrib = generate_triple_with_rules(v, spot, cfg, check_raise_flag=spot.first_to_act)
+        assert np.allclose(contrib.sum(axis=0), t.as_array(), atol=1e-12)
+        for rule, action in enumerate(RULE_ACTIONS):
+            if action >= 0:  # a rule with a fixed action never gives mass to another one
+                assert np.all(np.delete(contrib[rule], action) == 0.0)
+        u = float(rng.random())
+        a = int(t.action(u))
+        rule = attribute(contrib, a, u, t.f, t.c)
+        assert contrib[rule, a] > 0.0
 
 
 # --------------------------------------------------------------------------- selector

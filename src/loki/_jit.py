@@ -61,7 +61,7 @@ KERNEL_MODULES = (
     "assessment/potential_all.py",
     "assessment/outs.py",
     "income_rate.py",
-    "triples.py",
+    "rule_chain.py",
     "playout.py",
 )
 

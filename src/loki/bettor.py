@@ -32,37 +32,79 @@ would never fire), ``semi_bluff`` switches rule 4.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+import numpy as np
+from pydantic import Field, model_validator
+
+from loki.config import LokiModel
 from loki.engine import Action
-from loki.strategies import Strategy, strategy_action
+from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
 
-__all__ = ["BettorConfig", "BettingSpot", "HandValues", "Decision", "pot_odds", "pot_odds2", "showdown_odds", "decide"]
+__all__ = [
+    "BettorConfig",
+    "BettingSpot",
+    "HandValues",
+    "Decision",
+    "pot_odds",
+    "pot_odds2",
+    "showdown_odds",
+    "decide",
+    "pick_action",
+    "BettorPolicy",
+]
 
 
-@dataclass(frozen=True)
-class BettorConfig:
-    """Thresholds of the Bettor.
+class BettorConfig(LokiModel):
+    """Thresholds and style knobs of the Bettor (and, with ramp widths, of the Triple Generator).
 
     Attributes:
         make1: EHS' needed to bet / call (PAPP98 papp/node76: 0.50).
-        make2: EHS' needed to raise (papp/node76: 0.85).
+        make2: EHS' needed to raise (papp/node76: 0.85); ``make1 ≤ make2``.
         semi_bluff: allow rule 4.
         check_raise_probability: DEFAULT 0.5 (rule 1).
         aggressive_call_raise: if set, a call facing a bet (Make1 or pot odds) becomes a raise when EHS' exceeds
-            it (DEFAULT style knob).
+            it (DEFAULT style knob, loki-algorithms.md §7).
+
+    Raises:
+        ConfigError: a value outside [0, 1] or ``make1 > make2`` (one line naming the field).
+
+    >>> BettorConfig(make1=0.6, make2=0.5)
+    Traceback (most recent call last):
+    ...
+    loki.errors.ConfigError: BettorConfig: need make1 ≤ make2, got make1=0.6, make2=0.5
     """
 
-    make1: float = 0.50
-    make2: float = 0.85
+    make1: float = Field(0.50, ge=0.0, le=1.0)
+    make2: float = Field(0.85, ge=0.0, le=1.0)
     semi_bluff: bool = True
-    check_raise_probability: float = 0.5
-    aggressive_call_raise: float | None = None
+    check_raise_probability: float = Field(0.5, ge=0.0, le=1.0)
+    aggressive_call_raise: float | None = Field(None, ge=0.0, le=1.0)
 
-    def __post_init__(self):
-        if not 0.0 <= self.make1 <= self.make2 <= 1.0:
-            raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
-        if not 0.0 <= self.check_raise_probability <= 1.0:
-            raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
+    @model_validator(mode="after")
+    def _ordered(self) -> BettorConfig:
+        if self.make1 > self.make2:
+            raise ValueError(f"need make1 ≤ make2, got make1={self.make1!r}, make2={self.make2!r}")
+        return self
+
+    def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
+        """The rule-chain record (:class:`loki.rule_chain.TripleParams`) of these thresholds with the given ramp
+        half-widths (0, 0: the Bettor itself)."""
+        return _params(self, float(make_width), float(odds_width))
+
+
+@lru_cache(maxsize=512)
+def _params(b: BettorConfig, make_width: float, odds_width: float) -> TripleParams:
+    acr = -1.0 if b.aggressive_call_raise is None else float(b.aggressive_call_raise)
+    return TripleParams(
+        float(b.make1),
+        float(b.make2),
+        make_width,
+        odds_width,
+        bool(b.semi_bluff),
+        acr,
+        float(b.check_raise_probability),
+    )
 
 
 @dataclass(frozen=True)
@@ -109,6 +151,13 @@ class BettingSpot:
     semi_bluffing: bool = False
     next_bet_size: float | None = None
 
+    @property
+    def next_bet(self) -> float:
+        """B_next for the showdown odds: ``next_bet_size``, or by default the big bet on the turn, 0 on the river."""
+        if self.next_bet_size is not None:
+            return self.next_bet_size
+        return self.bet_size if self.street == 2 else 0.0
+
     def __post_init__(self):
         if self.street not in (1, 2, 3):
             raise ValueError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
@@ -118,10 +167,13 @@ class BettingSpot:
 
 @dataclass(frozen=True)
 class Decision:
-    """The Bettor's choice and the rule that produced it (for tests, logs and the Triple Generator)."""
+    """The Bettor's choice and the rule that produced it (a name from :data:`loki.rule_chain.RULES`); a
+    :class:`BettorPolicy` also records the hand values and the spot it decided on."""
 
     action: Action
     rule: str
+    values: HandValues | None = None
+    spot: BettingSpot | None = None
 
 
 def pot_odds(pot: float, to_call: float) -> float:
@@ -146,6 +198,10 @@ def showdown_odds(pot: float, to_call: float, next_bet: float) -> float:
 def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorConfig(), u: float = 1.0) -> Decision:
     """Run the priority chain (module docstring) and return the action with the rule that fired.
 
+    The rules are those of :mod:`loki.rule_chain` with zero ramp widths: the chain gives a pure triple
+    (or, when the check-raise rule applies, ``[0, p_cr, 1 − p_cr]``), and ``u`` picks the action as the
+    Action Selector would (fold if ``u < f``, call if ``u < f + c``, else raise).
+
     Args:
         values: EHS', EHS, HS_n, PPot of our hand.
         spot: the betting situation.
@@ -156,44 +212,56 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
     Returns:
         :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
     """
-    c = config
-    e = values.ehs_prime
-    facing = spot.to_call > 1e-9
-    # aggressive styles: a call facing a bet (Make1's or pot odds') becomes a raise above this EHS'
-    call_raises = facing and spot.can_raise and c.aggressive_call_raise is not None and e > c.aggressive_call_raise
-    make2 = strategy_action(Strategy.MAKE2, 0.0, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
-    # 1. check-raise
-    if not facing and spot.first_to_act and spot.aggressor_behind and e >= c.make2 and u < c.check_raise_probability:
-        return Decision(Action.CALL, "check-raise")
-    # 2. strong hand: Make2
-    if e >= c.make2:
-        return Decision(make2, "make2")
-    # 3. medium hand: Make1
-    if e >= c.make1:
-        to_call_bets = spot.to_call / spot.bet_size
-        a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
-        if a is not Action.FOLD:
-            if a is Action.CALL and call_raises:
-                return Decision(Action.RAISE, "make1 (aggressive raise)")
-            return Decision(a, "make1")
-    # 4. semi-bluff
-    if not facing and spot.can_raise and c.semi_bluff:
-        if values.ppot >= pot_odds2(spot.pot, spot.bet_size):
-            return Decision(Action.RAISE, "semi-bluff")
-        if spot.semi_bluffing and spot.bets_this_round == 0:
-            return Decision(Action.RAISE, "semi-bluff continuation")
-    if facing:
-        # 5. pot odds
-        po = pot_odds(spot.pot, spot.to_call)
-        chance = values.hs_n if spot.street == 3 else values.ppot
-        if chance >= po:
-            if call_raises:
-                return Decision(Action.RAISE, "pot odds (aggressive raise)")
-            return Decision(Action.CALL, "pot odds")
-        # 6. showdown odds
-        if spot.street >= 2:
-            nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
-            if values.ehs >= showdown_odds(spot.pot, spot.to_call, nb):
-                return Decision(Action.CALL, "showdown odds")
-        return Decision(Action.FOLD, "fold")
-    return Decision(Action.CALL, "check")
+    contrib = np.zeros((N_RULES, 3))
+    f, c, r = chain_spot(values, spot, config.params(), spot.first_to_act and spot.aggressor_behind, contrib)
+    a = pick_action(u, f, c, r)
+    return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)])
+
+
+def pick_action(u: float, f: float, c: float, r: float) -> int:
+    """The Action Selector's rule (PENA99 pena/node33) as an int: 0 fold if ``u < f``, 1 call if ``u < f + c``,
+    else 2 raise; a ``u`` at or beyond 1 (the Bettor's "no coin" default) picks the last action with mass.
+
+    >>> pick_action(0.3, 0.0, 0.5, 0.5), pick_action(1.0, 1.0, 0.0, 0.0)
+    (1, 0)
+    """
+    if u < f:
+        return 0
+    if u < f + c:
+        return 1
+    if r > 0.0:
+        return 2
+    return 1 if c > 0.0 else 0
+
+
+class BettorPolicy:
+    """Loki-1's post-flop decision (PAPP98 §6.2): assess our hand against the field of the live opponents, then
+    the Bettor's rule chain (:func:`decide`), with a seeded coin for the check-raise rule.
+
+    Args:
+        config: thresholds and style knobs.
+        lookahead: 1 (PPot1, DEFAULT) or 2 (PPot2 on the flop) for the potential the rules read.
+        seed: seeds the check-raise coin (one draw per decision).
+
+    Attributes:
+        semi_bluffing: we semi-bluffed earlier in this hand (rule 4 keeps betting while nobody else bets).
+    """
+
+    def __init__(self, config: BettorConfig = BettorConfig(), lookahead: int = 1, seed: int | np.random.Generator = 0):
+        self.config = config
+        self.lookahead = lookahead
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.semi_bluffing = False
+
+    def begin_hand(self) -> None:
+        """A new hand: no semi-bluff in progress."""
+        self.semi_bluffing = False
+
+    def decide(self, sit) -> Decision:
+        """The Bettor's action for the :class:`loki.situation.Situation` ``sit``, with the rule that fired."""
+        values = sit.hand_values(self.lookahead)
+        spot = sit.betting_spot(self.semi_bluffing)
+        d = decide(values, spot, self.config, u=float(self.rng.random()))
+        if d.rule == "semi-bluff":
+            self.semi_bluffing = True
+        return Decision(d.action, d.rule, values, spot)

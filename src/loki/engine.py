@@ -89,6 +89,7 @@ __all__ = [
     "STREET_NAMES",
     "ODD_CHIP_RULES",
     "preflop_situation",
+    "legalise",
 ]
 
 STREET_NAMES = ("preflop", "flop", "turn", "river")
@@ -141,6 +142,32 @@ class Action(IntEnum):
 
 
 FOLD, CALL, RAISE = Action.FOLD, Action.CALL, Action.RAISE
+
+
+def legalise(action: Action, legal: Sequence[Action]) -> Action:
+    """Turn a wanted action into a legal one (the one place this rule is written): a fold when checking is free
+    becomes a check, a raise when the betting is capped becomes a call.
+
+    Args:
+        action: the wanted action.
+        legal: the legal actions (non-empty, as :meth:`HandState.legal_actions` returns them).
+
+    Returns:
+        ``action`` if legal, else CALL if legal, else the first legal action.
+
+    Raises:
+        IndexError: ``legal`` empty.
+
+    >>> legalise(FOLD, (CALL, RAISE)).name, legalise(RAISE, (FOLD, CALL)).name
+    ('CALL', 'CALL')
+    """
+    if action in legal:
+        return action
+    if CALL in legal:
+        return CALL
+    return legal[0]
+
+
 _ACTIONS = (FOLD, CALL, RAISE)
 _ACTION_WORDS = {
     "f": FOLD,

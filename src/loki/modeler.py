@@ -24,12 +24,19 @@ observed check/call → ``μ = f``, bet/raise → ``μ = f + c``, on a percentil
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
-from loki.cards import N_HOLDINGS
-from loki.engine import Action
+from loki.assessment import ehs_prime, uniform_board_values
+from loki.bettor import BettingSpot
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.engine import Action, ActionTaken, GameConfig
+from loki.income_rate import holding_ir
+from loki.triples import TripleConfig, opponent_triples
 from loki.weights import LOW_WEIGHT
 
 __all__ = [
@@ -43,6 +50,14 @@ __all__ = [
     "OpponentModel",
     "loki1_reweight",
     "triple_reweight",
+    "ModelStore",
+    "ModelingContext",
+    "OpponentModeler",
+    "Loki1Modeler",
+    "TripleModeler",
+    "REWEIGHT_IR_TABLE",
+    "preflop_hand_values",
+    "postflop_hand_values",
 ]
 
 #: Table B.2 (PAPP98 papp/node76): default frequencies d'[bets to call 0/1/2+][fold, check/call, bet/raise].
@@ -239,3 +254,180 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
     if live is not None:
         new = np.where(live, new, model.weights)
     model.weights = new
+
+
+# ------------------------------------------------------------------------------ the model store
+class ModelStore:
+    """The Opponent Modeler's data: one :class:`OpponentModel` per opponent seat (AAAI99 Figure 2).
+
+    Keyed by seat; the weight tables are reset every hand (:meth:`begin_hand`) and the action
+    frequencies kept across hands; :meth:`reseat` re-keys the models when the players change seats
+    (duplicate tournaments), so each model follows its opponent.  Mapping-like: ``store[seat]``,
+    ``seat in store``, ``len(store)``, ``store.items()``, ``store.values()``.
+
+    >>> st = ModelStore(); st.begin_hand(me=0, n_players=3); sorted(st.models)
+    [1, 2]
+    >>> st.reseat({0: 2, 1: 0, 2: 1}); sorted(st.models)
+    [0, 1]
+    """
+
+    def __init__(self) -> None:
+        self.models: dict[int, OpponentModel] = {}
+
+    def begin_hand(self, me: int, n_players: int) -> None:
+        """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
+        ones for new seats) and every weight table goes back to 1.0."""
+        for s in range(n_players):
+            if s != me:
+                self.models.setdefault(s, OpponentModel()).new_hand()
+
+    def new_round(self) -> None:
+        """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule)."""
+        for m in self.models.values():
+            m.new_round()
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped."""
+        self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
+
+    def observe(self, ev: ActionTaken, modeler: OpponentModeler, game: GameConfig, ctx: ModelingContext) -> None:
+        """An opponent acted: re-weight its table with ``modeler`` (thresholds from the frequencies *before*
+        this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
+        model = self.models[ev.seat]
+        bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[ev.round])
+        if ev.action != Action.FOLD:
+            modeler.reweight(model, ev, bucket, ctx)
+        model.frequencies.record(ev.round, bucket, ev.action)
+
+    def __getitem__(self, seat: int) -> OpponentModel:
+        return self.models[seat]
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.models
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+    def items(self):
+        return self.models.items()
+
+    def values(self):
+        return self.models.values()
+
+    def keys(self):
+        return self.models.keys()
+
+
+@dataclass
+class ModelingContext:
+    """What the observer knows when it re-weights: its own seat and hole cards (dead cards for the
+    opponent's possible holdings), the visible board and the rules."""
+
+    seat: int
+    hole: tuple[int, int]
+    board: tuple[int, ...]
+    game: GameConfig
+
+
+class OpponentModeler(Protocol):
+    """A re-weighting rule: updates one opponent's weight table after one of its (non-fold) actions.
+
+    ``reweight(model, ev, bucket, ctx)`` gets the opponent's model, the ``ActionTaken`` event (the
+    situation it faced before acting), its bets-to-call bucket (0, 1, 2+) and the observer's
+    :class:`ModelingContext`; it changes ``model.weights`` in place or replaces them.  Frequencies
+    are counted by :meth:`ModelStore.observe` after the call.
+    """
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None: ...
+
+
+#: DEFAULT: the IR table that gives opponents' pre-flop hand values for re-weighting (loki-algorithms.md §4.3).
+REWEIGHT_IR_TABLE = 7
+
+
+@lru_cache(maxsize=1)
+def preflop_hand_values() -> tuple[np.ndarray, np.ndarray]:
+    """``((1326,) IR of every holding, (1326,) the same sorted ascending)`` from IR7 (DEFAULT table, IR ×1000)."""
+    v = holding_ir(REWEIGHT_IR_TABLE).copy()
+    s = np.sort(v)
+    v.setflags(write=False)
+    s.setflags(write=False)
+    return v, s
+
+
+@lru_cache(maxsize=256)
+def _postflop_values_cached(board: tuple[int, ...]) -> np.ndarray:
+    hs1, ppot1, _ = uniform_board_values(board)
+    v = ehs_prime(hs1, ppot1)
+    v.setflags(write=False)
+    return v
+
+
+def postflop_hand_values(board: Sequence[int]) -> np.ndarray:
+    """``(1326,) float64`` EHS' (HS_1 + (1 − HS_1)·PPot1 vs a uniform range) of every holding on ``board``.
+
+    The opponent's hand value for post-flop re-weighting (papp/node60, with exact PPot1 instead of the
+    crude PPot_c: a documented deviation), from :func:`loki.assessment.uniform_board_values`.  It depends
+    on the board only (not on the observer's cards), so it is cached per board and shared by every
+    player in the process; holdings that clash with the board get 0.
+    """
+    return _postflop_values_cached(tuple(sorted(int(c) for c in board)))
+
+
+@dataclass(frozen=True)
+class Loki1Modeler:
+    """Loki-1's re-weighting (PAPP98 papp/node58-60; pena/node27): the μ/σ ramp on IR7 pre-flop and on
+    EHS' (HS_1 + PPot1 against a uniform range) post-flop, once per round from the stored copy.
+
+    Attributes:
+        specific: thresholds from each opponent's blended observed frequencies (specific modelling, SOM);
+            False: always Table B.2's defaults (generic modelling, GOM).
+    """
+
+    specific: bool = True
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call)."""
+        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific)
+        if ev.round == 0:
+            values, sorted_values = preflop_hand_values()
+            loki1_reweight(model, values, ev.action, freqs, sorted_values)
+        else:
+            loki1_reweight(model, postflop_hand_values(ctx.board), ev.action, freqs)
+
+
+@dataclass(frozen=True)
+class TripleModeler:
+    """Loki-2 feature R (AAAI99 §4; pena/node34): post-flop, each holding's weight times its probability
+    triple's entry for the observed action, the triples computed in the opponent's situation with
+    ``triple``; pre-flop, Loki-1's re-weighting (``preflop``; pena/node39).
+
+    Attributes:
+        triple: the Triple Generator that models the opponents (:class:`loki.triples.TripleConfig`).
+        preflop: the pre-flop re-weighting (Loki-1's).
+    """
+
+    triple: TripleConfig
+    preflop: Loki1Modeler = Loki1Modeler()
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+        """Triple re-weighting after the flop (holdings sharing a card with our hand or the board are left
+        as they are); Loki-1's method before it."""
+        if ev.round == 0:
+            self.preflop.reweight(model, ev, bucket, ctx)
+            return
+        g = ctx.game
+        spot = BettingSpot(
+            street=ev.round,
+            pot=float(ev.pot),
+            to_call=float(ev.to_call),
+            bet_size=float(g.bet_sizes[ev.round]),
+            bets_this_round=int(ev.bets),
+            voluntarily_in=ev.voluntary,
+            can_raise=int(ev.bets) < g.max_bets,
+            next_bet_size=float(g.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+        )
+        triples = opponent_triples(ctx.board, spot, max(1, int(ev.n_active) - 1), self.triple)
+        dead = np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))
+        live = (HOLDING_MASKS & dead) == 0
+        triple_reweight(model, triples, ev.action, live)

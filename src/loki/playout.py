@@ -21,7 +21,7 @@ from loki._jit import njit
 from loki.assessment.outs import ppot_outs
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator_kernels import rank7, rank_from_key
-from loki.triples import pt_kernel
+from loki.rule_chain import pt_kernel
 
 __all__ = ["sim_batch"]
 

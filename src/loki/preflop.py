@@ -35,14 +35,15 @@ at the small blind's position.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from loki.cards import CLASS_SIZES
-from loki.engine import preflop_situation
+from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
+from loki.engine import Action, PlayerView, preflop_situation
 from loki.income_rate import load_tables
-from loki.strategies import Strategy
+from loki.strategies import Strategy, strategy_action
 
 __all__ = [
     "PROBABILITY_PLAY",
@@ -56,6 +57,9 @@ __all__ = [
     "choose_strategy",
     "preflop_situation",
     "SB_CALL_LIMIT",
+    "PreflopChoice",
+    "PreflopDecision",
+    "PreflopPolicy",
 ]
 
 #: Fraction of players yet to act expected to play to the flop (PAPP98 Eq. 6.2, "by default 0.60").
@@ -248,3 +252,103 @@ def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> S
     if ir >= t1:
         return Strategy.MAKE1
     return Strategy.MAKE0
+
+
+# ------------------------------------------------------------------------------ the pre-flop policy
+@dataclass(frozen=True)
+class PreflopChoice:
+    """The strategy Figure 6.1 chose for this hand (at our first pre-flop decision) and why.
+
+    Attributes:
+        strategy: the chosen :class:`Strategy`, kept for the whole pre-flop round.
+        group: "2", "3-4" or "5+" from the expected number of players (Eq. 6.2).
+        ir: income rate of our hand class in the group's table (IR ×1000).
+        thresholds: ``{Strategy: threshold}`` of Make1/Make2/Make4 at our position (Eq. 6.1).
+        num_inpot, num_yet_to_act, position: the inputs of Eq. 6.1-6.2 (:func:`loki.engine.preflop_situation`).
+        small_blind: the small blind's first decision (six strategies, fixed Call1/Call2 thresholds).
+        call_limit: the most the small blind's Call1/Call2 calls, in bets, before voluntary money (or None).
+    """
+
+    strategy: Strategy
+    group: str
+    ir: float
+    thresholds: dict
+    num_inpot: int
+    num_yet_to_act: int
+    position: int
+    small_blind: bool
+    call_limit: float | None
+
+
+@dataclass(frozen=True)
+class PreflopDecision:
+    """One pre-flop action: the action the hand's strategy takes now, and the :class:`PreflopChoice`."""
+
+    action: Action
+    choice: PreflopChoice
+
+
+class PreflopPolicy:
+    """Loki's pre-flop expert system (PAPP98 §6.1, papp/node44; PENA99 pena/node21): at the first decision of a
+    hand, choose a strategy from the income rate of the hole cards and the Table B.1 thresholds of the
+    expected-players group and position (Figure 6.1), then play it for the whole pre-flop round.
+
+    Args:
+        tightness: "tight", "moderate" or "loose" (the Table B.1 column; PAPP98 default loose).
+        preflop_shift: IR ×1000 added to every threshold base (style presets; > 0 tighter).
+        thresholds: Table B.1 (default :meth:`PreflopThresholds.default`).
+
+    Attributes:
+        choice: this hand's :class:`PreflopChoice` (None before the first pre-flop decision).
+
+    Raises:
+        ValueError: an unknown tightness.
+    """
+
+    def __init__(
+        self, tightness: str = "loose", preflop_shift: float = 0.0, thresholds: PreflopThresholds | None = None
+    ):
+        if tightness not in TIGHTNESS:
+            raise ValueError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
+        self.tightness = tightness
+        self.thresholds = (thresholds if thresholds is not None else PreflopThresholds.default()).shifted(preflop_shift)
+        self._ir_tables = load_tables()
+        self.choice: PreflopChoice | None = None
+
+    @property
+    def strategy(self) -> Strategy | None:
+        """This hand's strategy (None before the first pre-flop decision)."""
+        return None if self.choice is None else self.choice.strategy
+
+    def begin_hand(self) -> None:
+        """Forget the last hand's strategy."""
+        self.choice = None
+
+    def choose(self, view: PlayerView) -> PreflopChoice:
+        """Figure 6.1 for the player of ``view`` (its first pre-flop decision of the hand)."""
+        seat = view.seat
+        inpot, yet, pos = view.preflop_situation()
+        group = group_for(expected_players(inpot, yet))
+        c0, c1 = view.hole_cards
+        ir = float(self._ir_tables[GROUP_TABLE[group]][HOLDING_CLASS[HOLDING_INDEX[c0, c1]]])
+        t = self.thresholds.thresholds(group, self.tightness, pos)
+        sb_first = seat == view.small_blind_seat and not view.acted_this_round[seat]
+        strategy = choose_strategy(ir, t, small_blind=sb_first)
+        limit = SB_CALL_LIMIT.get(strategy) if sb_first else None
+        return PreflopChoice(strategy, group, ir, t, inpot, yet, pos, sb_first, limit)
+
+    def decide(self, view: PlayerView, legal: Sequence[Action]) -> PreflopDecision:
+        """The action of this hand's strategy now (:func:`loki.strategies.strategy_action`), the strategy being
+        chosen at the first call of the hand."""
+        if self.choice is None:
+            self.choice = self.choose(view)
+        ch = self.choice
+        a = strategy_action(
+            ch.strategy,
+            view.to_call_bets(),
+            view.bets_this_round,
+            view.voluntary_this_round[view.seat],
+            Action.RAISE in legal,
+            max_call_bets=ch.call_limit,
+        )
+        return PreflopDecision(a, ch)

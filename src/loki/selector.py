@@ -15,12 +15,16 @@ when checking is free, and it calls when raising is not allowed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from loki.engine import Action
-from loki.triples import ProbabilityTriple
+from loki.bettor import BettingSpot, HandValues, pot_odds2
+from loki.engine import Action, legalise
+from loki.rule_chain import RULES, attribute
+from loki.triples import ProbabilityTriple, TripleConfig, generate_triple_with_rules
 
-__all__ = ["select_action", "ActionSelector"]
+__all__ = ["select_action", "ActionSelector", "SelectorPolicy", "TripleDecision"]
 
 
 def select_action(pt: ProbabilityTriple, u: float, to_call: float, can_raise: bool = True) -> Action:
@@ -37,12 +41,8 @@ def select_action(pt: ProbabilityTriple, u: float, to_call: float, can_raise: bo
     """
     if not 0.0 <= u < 1.0:
         raise ValueError(f"u={u!r}: expected a uniform number in [0, 1)")
-    a = pt.action(u)
-    if a is Action.FOLD and to_call <= 1e-9:
-        return Action.CALL
-    if a is Action.RAISE and not can_raise:
-        return Action.CALL
-    return a
+    legal = (() if to_call <= 1e-9 else (Action.FOLD,)) + (Action.CALL,) + ((Action.RAISE,) if can_raise else ())
+    return legalise(pt.action(u), legal)
 
 
 class ActionSelector:
@@ -77,3 +77,63 @@ class ActionSelector:
                 :meth:`new_hand` draw it in [0, 1)).
         """
         return select_action(pt, self.u, to_call, can_raise)
+
+
+@dataclass(frozen=True)
+class TripleDecision:
+    """One decision of the Action Selector: the action, the triple, the hand's ``u``, the rule of the chain that
+    gave the action (:func:`loki.rule_chain.attribute`), and the hand values and spot the triple came from."""
+
+    action: Action
+    triple: ProbabilityTriple
+    u: float
+    rule: str
+    values: HandValues
+    spot: BettingSpot
+
+
+class SelectorPolicy:
+    """Loki-2 feature B (AAAI99 §4): the Triple Generator's PT for our hand, sampled by the Action Selector with
+    one uniform number per hand.
+
+    Args:
+        triple: the Triple Generator (thresholds and widths).
+        lookahead: 1 (PPot1) or 2 (PPot2 on the flop) for the hand assessment.
+        seed: seeds the per-hand numbers (a generator on ``[seed, 2]``; one draw at construction, one per hand).
+
+    Attributes:
+        semi_bluffing: we bet inside the semi-bluff gate earlier in this hand (DEFAULT: only a bet with EHS'
+            below ``make1 − make_width`` and PPot at least ``Pot_Odds2 − odds_width`` counts, so the chain's
+            continuation rule keeps betting while nobody else bets).
+    """
+
+    def __init__(self, triple: TripleConfig = TripleConfig(), lookahead: int = 1, seed: int = 0):
+        self.triple = triple
+        self.lookahead = lookahead
+        self.selector = ActionSelector(np.random.default_rng([seed, 2]))
+        self.semi_bluffing = False
+
+    def begin_hand(self) -> None:
+        """A new hand: draw its ``u``; no semi-bluff in progress."""
+        self.selector.new_hand()
+        self.semi_bluffing = False
+
+    def decide(self, sit) -> TripleDecision:
+        """The selector's action for the :class:`loki.situation.Situation` ``sit``."""
+        values = sit.hand_values(self.lookahead)
+        spot = sit.betting_spot(self.semi_bluffing)
+        pt, contrib = generate_triple_with_rules(
+            values, spot, self.triple, check_raise_flag=spot.first_to_act and spot.aggressor_behind
+        )
+        a = self.selector.select(pt, spot.to_call, spot.can_raise)
+        b, mw, ow = self.triple.bettor, self.triple.make_width, self.triple.odds_width
+        if (
+            a is Action.RAISE
+            and spot.to_call <= 1e-9
+            and values.ehs_prime < b.make1 - mw
+            and b.semi_bluff
+            and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - ow
+        ):
+            self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
+        u = self.selector.u
+        return TripleDecision(a, pt, u, RULES[attribute(contrib, int(a), u, pt.f, pt.c)], values, spot)

@@ -45,53 +45,58 @@ Decision: the highest EV, ties going to the more aggressive action (call over fo
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
+from pydantic import Field
 
 from loki.assessment.outs import ppot_outs
 from loki.cards import N_HOLDINGS
+from loki.config import LokiModel
 from loki.engine import Action
 from loki.evaluator import kernel_tables
 from loki.playout import sim_batch
 from loki.triples import TripleConfig, board_values
 
-# ppot_outs lives in loki.assessment.outs; re-exported here for existing imports
-__all__ = ["SimSpot", "SimConfig", "SimResult", "simulate", "decide_from_evs", "ppot_outs", "CUTOFF_RULES"]
+__all__ = [
+    "SimSpot",
+    "SimConfig",
+    "SimResult",
+    "simulate",
+    "decide_from_evs",
+    "ppot_outs",
+    "CUTOFF_RULES",
+    "SimDecision",
+    "SimulatorPolicy",
+]
 
 CUTOFF_RULES = ("paper", "paired", "none")
 
 
-@dataclass(frozen=True)
-class SimConfig:
+class SimConfig(LokiModel):
     """Simulator settings.
 
     Attributes:
-        trials: maximum trials (AAAI99: 500).
+        trials: maximum trials (AAAI99: 500), ≥ 1.
         cutoff: "paper", "paired" or "none" (module docstring).
-        z: the paired rule's z (DEFAULT 3.0).
-        min_trials: trials before the first cut-off check (DEFAULT 50).
-        check_every: trials between cut-off checks (DEFAULT 25, the kernel's batch size).
+        z: the paired rule's z (DEFAULT 3.0), > 0.
+        min_trials: trials before the first cut-off check (DEFAULT 50), ≥ 2.
+        check_every: trials between cut-off checks (DEFAULT 25, the kernel's batch size), ≥ 1.
         always_call: the fast variant, everyone checks/calls after our first action (pena/node46).
         triple: the Triple Generator used by every player in the play-out.
+
+    Raises:
+        ConfigError: a value out of range (one line naming the field).
     """
 
-    trials: int = 500
-    cutoff: str = "paper"
-    z: float = 3.0
-    min_trials: int = 50
-    check_every: int = 25
+    trials: int = Field(500, ge=1)
+    cutoff: Literal["paper", "paired", "none"] = "paper"
+    z: float = Field(3.0, gt=0.0)
+    min_trials: int = Field(50, ge=2)
+    check_every: int = Field(25, ge=1)
     always_call: bool = False
-    triple: TripleConfig = field(default_factory=TripleConfig)
-
-    def __post_init__(self):
-        if self.cutoff not in CUTOFF_RULES:
-            raise ValueError(f"cutoff={self.cutoff!r}: expected one of {CUTOFF_RULES}")
-        if self.trials < 1 or self.check_every < 1 or self.min_trials < 2:
-            raise ValueError(
-                f"need trials ≥ 1, check_every ≥ 1, min_trials ≥ 2 (got {self.trials}, "
-                f"{self.check_every}, {self.min_trials})"
-            )
+    triple: TripleConfig = TripleConfig()
 
 
 @dataclass(frozen=True)
@@ -329,3 +334,59 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     if return_samples:
         return res, (oc, orr, holes)
     return res
+
+
+# ---------------------------------------------------------------------------------------- policy
+@dataclass(frozen=True)
+class SimDecision:
+    """One decision of the Simulator: the action, the :class:`SimResult` (EVs, sds, trials, cut-off) and the
+    :class:`SimSpot` it simulated."""
+
+    action: Action
+    result: SimResult
+    spot: SimSpot
+
+
+class SimulatorPolicy:
+    """Loki-2 feature S (AAAI99 §5): every post-flop decision asks the Simulator for EV(call) and EV(raise) and
+    takes the best (EV(fold) = 0, ties to the more aggressive).
+
+    Args:
+        config: the Simulator's settings (trials, cut-off rule, always-call variant, Triple Generator).
+        seed: seeds each decision's simulation (a generator on ``[seed, 3]``, one draw per decision).
+    """
+
+    def __init__(self, config: SimConfig = SimConfig(), seed: int = 0):
+        self.config = config
+        self.rng = np.random.default_rng([seed, 3])
+
+    def begin_hand(self) -> None:
+        """Nothing to reset: the Simulator keeps no per-hand state."""
+
+    def sim_spot(self, sit) -> SimSpot:
+        """The :class:`SimSpot` of the :class:`loki.situation.Situation` ``sit`` (post-flop acting order)."""
+        v = sit.view
+        g = v.config
+        order = v.postflop_order
+        folded, committed = v.folded, v.committed
+        acted, vol = v.acted_this_round, v.voluntary_this_round
+        return SimSpot(
+            hole=v.hole_cards,
+            board=tuple(v.board),
+            me=order.index(sit.seat),
+            active=np.array([not folded[s] for s in order]),
+            round_bets=np.array([float(committed[s]) for s in order]),
+            acted=np.array([acted[s] for s in order]),
+            vol_in=np.array([vol[s] for s in order]),
+            weights=sit.weights_in_order(order),
+            pot=float(v.pot),
+            bets_this_round=int(v.bets_this_round),
+            max_bets=int(g.max_bets),
+            bet_sizes=tuple(float(b) for b in g.bet_sizes),
+        )
+
+    def decide(self, sit) -> SimDecision:
+        """Simulate the decision of ``sit`` and return the best action."""
+        spot = self.sim_spot(sit)
+        res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
+        return SimDecision(res.action, res, spot)

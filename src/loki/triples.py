@@ -4,46 +4,20 @@ A **probability triple** ``[f, c, r]`` gives the probabilities that the next act
 check/call or a bet/raise (:class:`ProbabilityTriple`; non-negative, summing to 1 within 1e-9).
 
 The **Triple Generator** (pena/node31: "translate the Loki-1 Bettor into pure triples, then smooth
-the boundaries between actions by linear interpolation") is, here, a *soft priority chain*: every
-rule of :func:`loki.bettor.decide` becomes a gate that fires with a probability in [0, 1] given by a
-linear ramp around the rule's threshold instead of a step, and a rule only gets the probability mass
-left over by the rules before it::
-
-    ramp(x, t, w) = clip((x − (t − w)) / (2w), 0, 1)          (a step x ≥ t when w = 0)
-    P(rule i fires) = g_i · Π_{j<i} (1 − g_j)
-
-With all widths 0 the triple is "pure" and its action is exactly the Bettor's (a test checks this
-on random spots).  The gates, in the Bettor's order (e = EHS', chance = PPot on the flop/turn and
-HS_n on the river):
-
-checking is free (never folds: f = 0)
-    1. check-raise (only when ``check_raise_flag``): ``p_cr · ramp(e, make2)`` → check;
-    2. Make2: ``ramp(e, make2)`` → bet (check if betting is capped);
-    3. Make1: ``ramp(e, make1)`` → bet if nobody has bet and betting is allowed, else check;
-    4. semi-bluff (if enabled and betting allowed): ``ramp(PPot, Pot_Odds2, odds_width)`` → bet;
-       continuing a semi-bluff (``semi_bluffing`` and no bet yet) → bet;
-    5. the rest → check.
-facing a bet
-    2. Make2: ``ramp(e, make2)`` → raise if fewer than 2 bets this round and raising is allowed, else call;
-    3. Make1: ``ramp(e, make1)`` → call, unless facing 2+ bets without having put money in
-       voluntarily this round (Make1's fold rule: the gate is closed and we fall through);
-    5. pot odds: ``ramp(chance, Pot_Odds, odds_width)`` → call (with ``aggressive_call_raise`` set,
-       the part ``ramp(e, aggressive_call_raise)`` of it raises, as does that part of a Make1 call);
-    6. showdown odds (turn/river): ``ramp(EHS, Showdown_Odds, odds_width)`` → call;
-    7. the rest → fold.
+the boundaries between actions by linear interpolation") is the soft priority chain of
+:mod:`loki.rule_chain`, the one place where the betting rules are written: every rule of the Bettor
+becomes a gate that fires with a linear ramp around its threshold instead of a step.  This module
+holds the PT type and the generator's configuration (:class:`TripleConfig`: the Bettor's thresholds
+plus the ramp half-widths) and applies the chain to our hand (feature B, :func:`generate_triple`) and
+to every holding of an opponent (feature R, :func:`triples_all`, :func:`opponent_triples`).  The
+Simulator calls the same kernel, :func:`pt_kernel`, for every player of its play-outs (feature S).
 
 **DEFAULT widths** (UNKNOWN in the sources, reference §5.2): ``make_width = 0.05`` around make1/make2
 (and the aggressive-raise threshold), ``odds_width = 0.05`` around the pot-odds, Pot_Odds2 and
 showdown-odds thresholds.  The reference's sketch composes the gates with ``max``; the soft chain
 differs from it only where two ramps overlap, and it keeps Make2's *call* when a strong hand faces
-2+ bets (the sketch would fold it), i.e. it stays consistent with ``bettor.py``.
-
-Two implementations compute the same numbers:
-
-* :func:`triples_all`, vectorised numpy over holdings (input arrays of HS_n, PPot, EHS', EHS of the
-  1,326 holdings; used by triple re-weighting, feature R);
-* :func:`pt_kernel`, a numba scalar function (used by the Simulator's play-out, feature S), with the
-  configuration packed in a float array by :meth:`TripleConfig.params`.
+2+ bets (the sketch would fold it), i.e. it stays consistent with the Bettor.  With both widths 0 the
+generator is the Bettor: pure triples.
 
 >>> cfg = TripleConfig()
 >>> spot = BettingSpot(street=1, pot=20.0, to_call=0.0, bet_size=10.0, bets_this_round=0)
@@ -58,10 +32,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from pydantic import Field
 
-from loki._jit import njit
-from loki.bettor import BettingSpot, BettorConfig, HandValues, pot_odds, pot_odds2, showdown_odds
+from loki.bettor import BettingSpot, BettorConfig, HandValues
+from loki.config import LokiModel
 from loki.engine import Action
+from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, pt_kernel, spot_args
 
 __all__ = [
     "ProbabilityTriple",
@@ -70,6 +46,7 @@ __all__ = [
     "DEFAULT_ODDS_WIDTH",
     "validate_triples",
     "generate_triple",
+    "generate_triple_with_rules",
     "triples_all",
     "triples_from_potentials",
     "pt_kernel",
@@ -157,172 +134,35 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     return a
 
 
-@dataclass(frozen=True)
-class TripleConfig:
-    """Thresholds and interpolation widths of the Triple Generator.
+class TripleConfig(LokiModel):
+    """The Triple Generator: the Bettor's thresholds plus the DEFAULT interpolation half-widths.
 
-    The thresholds mirror :class:`loki.bettor.BettorConfig` (use :meth:`from_bettor` so a Loki-1 style
-    preset drives the generator too); ``make_width`` and ``odds_width`` are the DEFAULT ramp half-widths.
+    Attributes:
+        bettor: the thresholds and style knobs (:class:`loki.bettor.BettorConfig`; a Loki-1 style preset
+            drives the generator through it).
+        make_width: ramp half-width around make1/make2 and the aggressive-raise threshold (DEFAULT 0.05).
+        odds_width: ramp half-width around Pot_Odds, Pot_Odds2 and the showdown odds (DEFAULT 0.05).
+
+    With both widths 0 the generator is the Bettor (pure triples).
+
+    Raises:
+        ConfigError: a width outside [0, 0.5], or bad Bettor thresholds.
     """
 
-    make1: float = 0.50
-    make2: float = 0.85
-    semi_bluff: bool = True
-    check_raise_probability: float = 0.5
-    aggressive_call_raise: float | None = None
-    make_width: float = DEFAULT_MAKE_WIDTH
-    odds_width: float = DEFAULT_ODDS_WIDTH
-
-    def __post_init__(self):
-        if not 0.0 <= self.make1 <= self.make2 <= 1.0:
-            raise ValueError(f"need 0 ≤ make1 ≤ make2 ≤ 1, got make1={self.make1!r}, make2={self.make2!r}")
-        if not (0.0 <= self.make_width <= 0.5 and 0.0 <= self.odds_width <= 0.5):
-            raise ValueError(
-                f"widths must be in [0, 0.5], got make_width={self.make_width!r}, odds_width={self.odds_width!r}"
-            )
-        if not 0.0 <= self.check_raise_probability <= 1.0:
-            raise ValueError(f"check_raise_probability={self.check_raise_probability!r}: expected 0..1")
+    bettor: BettorConfig = BettorConfig()
+    make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
+    odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
 
     @classmethod
     def from_bettor(
         cls, b: BettorConfig, make_width: float = DEFAULT_MAKE_WIDTH, odds_width: float = DEFAULT_ODDS_WIDTH
     ) -> TripleConfig:
-        return cls(
-            b.make1, b.make2, b.semi_bluff, b.check_raise_probability, b.aggressive_call_raise, make_width, odds_width
-        )
+        """The generator of a Bettor configuration (e.g. a style preset's) with the given widths."""
+        return cls(bettor=b, make_width=make_width, odds_width=odds_width)
 
-    def params(self) -> np.ndarray:
-        """The config packed for :func:`pt_kernel`: ``[make1, make2, make_width, odds_width, semi_bluff,
-        aggressive_call_raise (−1 = off), check_raise_probability]``."""
-        acr = -1.0 if self.aggressive_call_raise is None else float(self.aggressive_call_raise)
-        return np.array(
-            [
-                self.make1,
-                self.make2,
-                self.make_width,
-                self.odds_width,
-                float(self.semi_bluff),
-                acr,
-                self.check_raise_probability,
-            ]
-        )
-
-
-# ------------------------------------------------------------------------------ numba scalar
-@njit(cache=True, inline="always")
-def _ramp(x, t, w):
-    if w <= 0.0:
-        return 1.0 if x >= t else 0.0
-    v = (x - (t - w)) / (2.0 * w)
-    if v < 0.0:
-        return 0.0
-    if v > 1.0:
-        return 1.0
-    return v
-
-
-@njit(cache=True)
-def pt_kernel(
-    e,
-    ehs_,
-    hs_n,
-    ppot,
-    street,
-    pot,
-    to_call,
-    bet_size,
-    bets,
-    vol_in,
-    can_raise,
-    next_bet,
-    params,
-    check_raise_flag,
-    semi_bluffing,
-):
-    """The Triple Generator for one hand (numba scalar; see the module docstring for the rules).
-
-    Args:
-        e, ehs_, hs_n, ppot: EHS', EHS, HS_n and PPot of the hand.
-        street: 1 flop, 2 turn, 3 river.
-        pot: chips in the pot (this round's bets included); to_call: chips to call; bet_size: B.
-        bets: bets/raises this round; vol_in: the player put chips in voluntarily this round.
-        can_raise: a bet/raise is legal; next_bet: next street's bet size (0 on the river).
-        params: :meth:`TripleConfig.params`.
-        check_raise_flag: first to act with an aggressor of the previous round behind (Bettor rule 1).
-        semi_bluffing: the player semi-bluffed earlier in the hand.
-
-    Returns:
-        ``(f, c, r)`` floats, non-negative, summing to 1.
-    """
-    make1 = params[0]
-    make2 = params[1]
-    mw = params[2]
-    ow = params[3]
-    sb_on = params[4] > 0.5
-    acr = params[5]
-    pcr = params[6]
-    f = 0.0
-    c = 0.0
-    r = 0.0
-    left = 1.0
-    p2 = _ramp(e, make2, mw)
-    p1 = _ramp(e, make1, mw)
-    if to_call <= 1e-9:
-        if check_raise_flag:
-            g = pcr * p2
-            c += left * g
-            left *= 1.0 - g
-        if can_raise:
-            r += left * p2
-        else:
-            c += left * p2
-        left *= 1.0 - p2
-        if bets == 0 and can_raise:
-            r += left * p1
-        else:
-            c += left * p1
-        left *= 1.0 - p1
-        if sb_on and can_raise:
-            g = _ramp(ppot, 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size), ow)
-            r += left * g
-            left *= 1.0 - g
-            if semi_bluffing and bets == 0:
-                r += left
-                left = 0.0
-        c += left
-        return 0.0, c, r
-    # facing a bet
-    if bets < 2 and can_raise:
-        r += left * p2
-    else:
-        c += left * p2
-    left *= 1.0 - p2
-    # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
-    ga = _ramp(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
-    if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):
-        r += left * p1 * ga
-        c += left * p1 * (1.0 - ga)
-        left *= 1.0 - p1
-    chance = hs_n if street == 3 else ppot
-    g = _ramp(chance, to_call / (pot + to_call), ow)
-    r += left * g * ga
-    c += left * g * (1.0 - ga)
-    left *= 1.0 - g
-    if street >= 2:
-        nb = next_bet
-        g = _ramp(ehs_, (to_call + nb) / (pot + to_call + 2.0 * nb), ow)
-        c += left * g
-        left *= 1.0 - g
-    f = left
-    return f, c, r
-
-
-# ------------------------------------------------------------------------------ numpy vectorised
-def _ramp_np(x, t, w):
-    x = np.asarray(x, dtype=np.float64)
-    if w <= 0.0:
-        return (x >= t).astype(np.float64)
-    return np.clip((x - (t - w)) / (2.0 * w), 0.0, 1.0)
+    def params(self) -> TripleParams:
+        """The typed record the kernels read (:class:`loki.rule_chain.TripleParams`)."""
+        return self.bettor.params(self.make_width, self.odds_width)
 
 
 def triples_all(
@@ -335,85 +175,49 @@ def triples_all(
     check_raise_flag: bool = False,
     semi_bluffing: bool | None = None,
 ) -> np.ndarray:
-    """The Triple Generator for many holdings at once (vectorised numpy; same rules as :func:`pt_kernel`).
+    """The Triple Generator for many holdings at once (the rule chain's :func:`~loki.rule_chain.chain_all`).
 
     Args:
         ehs_prime, ehs, hs_n, ppot: ``(k,)`` arrays (or floats) of the holdings' values.
         spot: the public situation of the player to act (:class:`loki.bettor.BettingSpot`).
         config: thresholds and widths.
-        check_raise_flag: Bettor rule 1 applies (first to act, an aggressor of the last round behind).
+        check_raise_flag: the check-raise rule applies (first to act, an aggressor of the last round behind).
         semi_bluffing: defaults to ``spot.semi_bluffing``.
 
     Returns:
         ``(k, 3) float64`` triples [f, c, r] (rows sum to 1).
     """
-    e = np.atleast_1d(np.asarray(ehs_prime, dtype=np.float64))
-    eh = np.broadcast_to(np.asarray(ehs, dtype=np.float64), e.shape)
-    hn = np.broadcast_to(np.asarray(hs_n, dtype=np.float64), e.shape)
-    pp = np.broadcast_to(np.asarray(ppot, dtype=np.float64), e.shape)
-    cfg = config
-    sb = spot.semi_bluffing if semi_bluffing is None else semi_bluffing
-    k = e.shape[0]
-    f = np.zeros(k)
-    c = np.zeros(k)
-    r = np.zeros(k)
-    left = np.ones(k)
-    p2 = _ramp_np(e, cfg.make2, cfg.make_width)
-    p1 = _ramp_np(e, cfg.make1, cfg.make_width)
-    can = spot.can_raise
-    if spot.to_call <= 1e-9:
-        if check_raise_flag:
-            g = cfg.check_raise_probability * p2
-            c += left * g
-            left *= 1.0 - g
-        (r if can else c)[:] += left * p2
-        left *= 1.0 - p2
-        (r if (spot.bets_this_round == 0 and can) else c)[:] += left * p1
-        left *= 1.0 - p1
-        if cfg.semi_bluff and can:
-            g = _ramp_np(pp, pot_odds2(spot.pot, spot.bet_size), cfg.odds_width)
-            r += left * g
-            left *= 1.0 - g
-            if sb and spot.bets_this_round == 0:
-                r += left
-                left = np.zeros(k)
-        c += left
-        return np.stack([f, c, r], axis=1)
-    (r if (spot.bets_this_round < 2 and can) else c)[:] += left * p2
-    left *= 1.0 - p2
-    # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
-    ga = (
-        _ramp_np(e, cfg.aggressive_call_raise, cfg.make_width) if cfg.aggressive_call_raise is not None and can else 0.0
+    e = np.ascontiguousarray(np.atleast_1d(np.asarray(ehs_prime, dtype=np.float64)))
+    shape = e.shape
+    eh, hn, pp = (
+        np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=np.float64), shape)) for x in (ehs, hs_n, ppot)
     )
-    if not (spot.to_call / spot.bet_size >= 2.0 - 1e-9 and not spot.voluntarily_in):
-        r += left * p1 * ga
-        c += left * p1 * (1.0 - ga)
-        left *= 1.0 - p1
-    chance = hn if spot.street == 3 else pp
-    g = _ramp_np(chance, pot_odds(spot.pot, spot.to_call), cfg.odds_width)
-    r += left * g * ga
-    c += left * g * (1.0 - ga)
-    left *= 1.0 - g
-    if spot.street >= 2:
-        nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
-        g = _ramp_np(eh, showdown_odds(spot.pot, spot.to_call, nb), cfg.odds_width)
-        c += left * g
-        left *= 1.0 - g
-    f = left
-    return np.stack([f, c, r], axis=1)
+    sb = spot.semi_bluffing if semi_bluffing is None else semi_bluffing
+    out = np.empty((shape[0], 3))
+    chain_all(e, eh, hn, pp, *spot_args(spot), config.params(), bool(check_raise_flag), bool(sb), out)
+    return out
+
+
+def generate_triple_with_rules(
+    values: HandValues, spot: BettingSpot, config: TripleConfig = TripleConfig(), check_raise_flag: bool = False
+) -> tuple[ProbabilityTriple, np.ndarray]:
+    """:func:`generate_triple` and each rule's share of each action, ``(N_RULES, 3) float64`` (rows in the order
+    of :data:`loki.rule_chain.RULES`), for explanations and for attributing a sampled action to its rule."""
+    contrib = np.zeros((N_RULES, 3))
+    f, c, r = chain_spot(values, spot, config.params(), check_raise_flag, contrib)
+    t = np.clip(np.array([f, c, r]), 0.0, 1.0)
+    t /= t.sum()
+    return ProbabilityTriple(float(t[0]), float(t[1]), float(t[2])), contrib
 
 
 def generate_triple(
     values: HandValues, spot: BettingSpot, config: TripleConfig = TripleConfig(), check_raise_flag: bool = False
 ) -> ProbabilityTriple:
-    """The PT of one hand (our own, feature B): :func:`triples_all` on one row.
+    """The PT of one hand (our own, feature B; AAAI99 §4).
 
-    ``check_raise_flag`` is Bettor rule 1's condition (``spot.first_to_act and spot.aggressor_behind``).
+    ``check_raise_flag`` is the check-raise rule's condition (``spot.first_to_act and spot.aggressor_behind``).
     """
-    t = triples_all(values.ehs_prime, values.ehs, values.hs_n, values.ppot, spot, config, check_raise_flag)[0]
-    t = np.clip(t, 0.0, 1.0)
-    t /= t.sum()
-    return ProbabilityTriple(float(t[0]), float(t[1]), float(t[2]))
+    return generate_triple_with_rules(values, spot, config, check_raise_flag)[0]
 
 
 def triples_from_potentials(hs_n, ppot, npot, spot: BettingSpot, config: TripleConfig = TripleConfig()) -> np.ndarray:

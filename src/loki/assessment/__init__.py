@@ -54,6 +54,7 @@ from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array, live_weights, validate_weights  # noqa: F401
 
 __all__ = [
+    "equity",
     "AHEAD",
     "TIED",
     "BEHIND",
@@ -307,3 +308,34 @@ def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     _, b, _ = check_cards(None, board)
     return _uniform_board_values_cached(tuple(sorted(b)))
+
+
+def equity(hole, board, weights=None) -> float:
+    """All-in equity of our holding against one opponent holding drawn from ``weights``: the chance to win (ties
+    count half) when the board is completed, exactly over every opponent holding and every completion.
+
+    On the flop this enumerates 1,081 holdings × 990 turn-river pairs (the PPot2 table), on the turn 1,035 × 44,
+    on the river it is HS_1.  Against a uniform range (``weights=None``) it is the equity a reference "equity"
+    player compares with 0.5; e.g. A♠K♠ on Q♠J♦2♣ has 0.641079 (loki-algorithms oracles).
+
+    Args:
+        hole: our two hole cards; board: 3, 4 or 5 cards (text or ints).
+        weights: ``(1326,)`` opponent weights (default uniform).
+
+    Returns:
+        equity in [0, 1] (float).
+
+    Raises:
+        CardError, RangeError: as :func:`assess`.
+
+    >>> round(equity("AsKs", "QsJd2c"), 6)
+    0.641079
+    """
+    h, b, _ = check_cards(hole, board)
+    w = np.ones(1326) if weights is None else weights
+    hp, tot = hand_potential_counts(h, b, w, lookahead=2 if len(b) == 3 else 1)
+    total = float(np.sum(tot))
+    if len(b) == 5:
+        return (float(tot[0]) + 0.5 * float(tot[1])) / total
+    end = hp.sum(axis=0)
+    return (float(end[0]) + 0.5 * float(end[1])) / total

@@ -1,97 +1,228 @@
-"""Player specifications: build any player from a short text spec.
+"""Player kinds and specs: build any player from a short text spec or a configuration table.
 
-Specs (case-insensitive) used by tournaments, the ACPC client and the human table:
+A **spec** is shorthand for a typed configuration (case-insensitive):
 
-- ``random``, ``calling`` — the reference players (no options: ``random:x`` raises ValueError);
-- ``loki1`` — Loki-1 with the default configuration; ``loki1:TC``, ``loki1:TA``, ``loki1:LC``, ``loki1:LA``
-  — the style presets (:data:`loki.players.loki1.STYLES`);
-- ``loki2:<features>`` — Loki-2 with features from ``B``, ``R``, ``S`` (e.g. ``loki2:BR``, ``loki2:BRS``),
-  optionally with a style, ``loki2:BR:LA`` (see :mod:`loki.players.loki2`).
+- ``random``, ``calling`` — the reference players (no options);
+- ``loki1`` — Loki-1; ``loki1:TC``, ``loki1:TA``, ``loki1:LC``, ``loki1:LA`` — the style presets;
+- ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast]`` — Loki-2 with features from
+  B, R, S (``loki2:BR``, ``loki2:BRS:LA``, ``loki2:S:trials=100:fast``; the Simulator options need S).
+
+A **configuration table** (a mapping, e.g. from TOML) gives the same thing field by field, with ``kind``:
+``{"kind": "loki2", "features": "BRS", "style": "LA", "sim": {"trials": 100}}``.  Both parse into the kind's
+frozen pydantic record (:func:`parse_player`); :func:`make_player` builds the player.
+
+**Kinds** are :class:`PlayerKind` objects found through the Python entry-point group ``loki.players``
+(``[project.entry-points."loki.players"]`` in a package's ``pyproject.toml``, value ``"module:KIND"``), so
+an installed plug-in package adds player kinds that work everywhere specs are accepted, tournament worker
+processes included.  loki's own kinds are registered the same way.  :func:`register_kind` adds one at run
+time (tests, notebooks: it does not reach worker processes started with "spawn").
 
 >>> make_player("loki1:TA", seed=3).name
 'Loki-1 TA'
+>>> parse_player("loki2:BRS:LA:trials=100").sim.trials
+100
 >>> make_player("calling").name
 'calling station'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
 
+from loki.config import LokiModel
+from loki.errors import ConfigError, PlayerSpecError
 from loki.players.base import Player
 
-__all__ = ["make_player", "PLAYER_KINDS", "register"]
+__all__ = [
+    "PlayerKind",
+    "ENTRY_POINT_GROUP",
+    "player_kinds",
+    "reload_kinds",
+    "get_kind",
+    "register_kind",
+    "parse_player",
+    "make_player",
+    "spec_of",
+    "NoOptions",
+]
 
-#: kind -> factory(options: list[str], seed: int, name: str | None) -> Player
-PLAYER_KINDS: dict[str, Callable[..., Player]] = {}
+ENTRY_POINT_GROUP = "loki.players"
+#: loki's own kinds, as its pyproject.toml registers them (used as well when loki runs from a source tree
+#: that was never installed, where no entry points exist).
+_BUILTIN = {
+    "random": "loki.players.simple:RANDOM",
+    "calling": "loki.players.simple:CALLING",
+    "maniac": "loki.players.simple:MANIAC",
+    "equity": "loki.players.simple:EQUITY",
+    "loki1": "loki.players.kinds:LOKI1",
+    "loki2": "loki.players.kinds:LOKI2",
+}
 
 
-def register(kind: str):
-    """Decorator registering a factory for ``kind`` (the part of a spec before the first ``:``)."""
+class NoOptions(LokiModel):
+    """The configuration of a kind that takes no options: just its ``kind``."""
 
-    def deco(fn):
-        PLAYER_KINDS[kind.lower()] = fn
-        return fn
-
-    return deco
+    kind: str
 
 
-def _no_options(kind: str, opts: list[str]) -> None:
+def _no_options(opts: list[str]) -> dict[str, Any]:
     if opts:
-        raise ValueError(f"{':'.join([kind] + opts)!r}: unknown option {opts[0]!r} ({kind!r} takes no options)")
+        raise ValueError(f"unknown option {opts[0]!r} (this kind takes no options)")
+    return {}
 
 
-@register("random")
-def _random(opts, seed, name):
-    from loki.players.simple import RandomPlayer
+@dataclass(frozen=True)
+class PlayerKind:
+    """A kind of player: its configuration record, how a spec's options map onto it, and how to build one.
 
-    _no_options("random", opts)
-    return RandomPlayer(seed, name=name or "random")
+    Attributes:
+        name: the spec's first part (lower case), e.g. ``"loki2"``.
+        build: ``(config, seed, name) -> Player``; ``name`` None means the default display name.
+        config: a :class:`loki.config.LokiModel` subclass with a field ``kind`` (e.g. ``Literal["loki2"]``);
+            default :class:`NoOptions`.
+        options: ``(list of spec options after the kind) -> dict`` of config fields; raises ValueError on a bad
+            option (the message is prefixed with the spec).  Default: no options.
+        spec: ``config -> short spec`` when one exists, else None (then :func:`spec_of` writes the JSON table).
+        description: one line for listings.
+    """
 
-
-@register("calling")
-def _calling(opts, seed, name):
-    from loki.players.simple import CallingStation
-
-    _no_options("calling", opts)
-    return CallingStation(name=name or "calling station")
-
-
-@register("loki1")
-def _loki1(opts, seed, name):
-    from loki.players.loki1 import STYLES, Loki1Config, Loki1Player
-
-    if not opts:
-        return Loki1Player(Loki1Config(), seed=seed, name=name or "Loki-1")
-    style = opts[0].upper()
-    if style not in STYLES or len(opts) > 1:
-        raise ValueError(f"unknown Loki-1 style in {':'.join(['loki1'] + opts)!r}: expected one of {sorted(STYLES)}")
-    return Loki1Player(STYLES[style], seed=seed, name=name or f"Loki-1 {style}")
+    name: str
+    build: Callable[[Any, int, str | None], Player]
+    config: type[LokiModel] = NoOptions
+    options: Callable[[list[str]], dict[str, Any]] = _no_options
+    spec: Callable[[Any], str | None] = field(default=lambda cfg: None)
+    description: str = ""
 
 
-def make_player(spec: str, seed: int = 0, name: str | None = None) -> Player:
-    """Build a player from a spec such as ``"loki1:LA"`` or ``"loki2:BR"``.
+_KINDS: dict[str, PlayerKind] = {}
+_LOADED = False
 
-    Args:
-        spec: ``kind[:option...]`` (module docstring), case-insensitive.
-        seed: seeds every random choice of the player.
-        name: display name (default: from the spec).
+
+def _load(target: str, where: str) -> PlayerKind:
+    mod, _, attr = target.partition(":")
+    kind = getattr(importlib.import_module(mod), attr)
+    if not isinstance(kind, PlayerKind):
+        raise PlayerSpecError(f"{where}: {target!r} is not a loki.players.registry.PlayerKind")
+    return kind
+
+
+def _discover() -> None:
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    found = {ep.name.lower(): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    for name, target in _BUILTIN.items():
+        if name not in found:
+            _KINDS.setdefault(name, _load(target, "loki"))
+    for name, ep in found.items():
+        if name not in _KINDS:
+            try:
+                kind = ep.load()
+            except Exception as e:  # noqa: BLE001 - a broken plug-in must not hide the others
+                raise PlayerSpecError(f"player kind {name!r} (entry point {ep.value!r}) failed to load: {e}") from None
+            if not isinstance(kind, PlayerKind):
+                raise PlayerSpecError(f"entry point {ep.value!r} of {ENTRY_POINT_GROUP!r} is not a PlayerKind")
+            _KINDS[name] = kind
+
+
+def reload_kinds() -> None:
+    """Forget the kinds found so far and look for entry points again at the next lookup (after installing a
+    plug-in, or changing ``sys.path``, in a running process)."""
+    global _LOADED
+    _KINDS.clear()
+    _LOADED = False
+
+
+def player_kinds() -> dict[str, PlayerKind]:
+    """All known kinds by name (entry points of ``loki.players`` and :func:`register_kind` calls)."""
+    _discover()
+    return dict(_KINDS)
+
+
+def register_kind(kind: PlayerKind) -> PlayerKind:
+    """Add (or replace) a kind in this process (plug-in packages use the entry-point group instead)."""
+    _discover()
+    _KINDS[kind.name.lower()] = kind
+    return kind
+
+
+def get_kind(name: str) -> PlayerKind:
+    """The kind called ``name`` (case-insensitive).
 
     Raises:
-        ValueError: an empty spec, an unknown kind (the message lists the known kinds), or an
-            option the kind does not take or a bad option value (the message names the spec).
+        PlayerSpecError: no such kind; the message lists the known ones.
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"player spec must be a non-empty string, got {spec!r}")
-    kind, *opts = [p.strip() for p in spec.strip().split(":")]
-    kind = kind.lower()
-    if kind == "loki2" and kind not in PLAYER_KINDS:
-        try:
-            import loki.players.loki2  # noqa: F401  (registers itself)
-        except ImportError:
-            pass
-    if kind not in PLAYER_KINDS:
-        raise ValueError(
-            f"unknown player type {spec!r}: expected one of {sorted(PLAYER_KINDS)} (e.g. 'loki1:TC', 'loki2:BR')"
+    _discover()
+    k = _KINDS.get(name.strip().lower())
+    if k is None:
+        raise PlayerSpecError(
+            f"unknown player type {name!r}: expected one of {sorted(_KINDS)} (e.g. 'loki1:TC', 'loki2:BR')"
         )
-    return PLAYER_KINDS[kind](opts, seed, name)
+    return k
+
+
+def parse_player(spec: str | Mapping[str, Any] | LokiModel) -> LokiModel:
+    """The typed, frozen configuration of a player spec or configuration table.
+
+    Args:
+        spec: a spec string (module docstring), a mapping with ``kind`` and the config's fields, or an already
+            parsed configuration (returned as it is).
+
+    Raises:
+        PlayerSpecError: an empty spec, an unknown kind or option, a bad value; one line naming the spec.
+    """
+    if isinstance(spec, LokiModel):
+        return spec
+    if isinstance(spec, str):
+        if not spec.strip():
+            raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
+        name, *opts = [p.strip() for p in spec.strip().split(":")]
+        kind = get_kind(name)
+        try:
+            data = dict(kind.options(opts))
+            data["kind"] = kind.name
+            return kind.config.model_validate(data)
+        except (ValueError, ConfigError) as e:
+            raise PlayerSpecError(f"{spec!r}: {e}") from None
+    if isinstance(spec, Mapping):
+        if "kind" not in spec or not isinstance(spec["kind"], str):
+            raise PlayerSpecError(f"player configuration {dict(spec)!r}: needs a 'kind' (e.g. 'loki2')")
+        kind = get_kind(spec["kind"])
+        try:
+            return kind.config.model_validate({**spec, "kind": kind.name})
+        except ConfigError as e:
+            raise PlayerSpecError(f"player configuration of kind {kind.name!r}: {e}") from None
+    raise PlayerSpecError(f"player spec must be a string or a configuration table, got {spec!r}")
+
+
+def spec_of(config: LokiModel) -> str:
+    """A spec string for ``config``: the kind's shorthand when it says the same, else ``kind`` followed by the
+    JSON of the fields that differ from the defaults (``loki2{"features": ["B", "R"], ...}``)."""
+    name = str(config.kind)
+    short = get_kind(name).spec(config)
+    if short is not None:
+        return short
+    data = config.model_dump(mode="json", exclude_defaults=True, exclude={"kind"})
+    return name + json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def make_player(spec: str | Mapping[str, Any] | LokiModel, seed: int = 0, name: str | None = None) -> Player:
+    """Build a player from a spec such as ``"loki1:LA"`` or ``"loki2:BR"``, or from a configuration table.
+
+    Args:
+        spec: as :func:`parse_player`.
+        seed: seeds every random choice of the player.
+        name: display name (default: from the configuration).
+
+    Raises:
+        PlayerSpecError: as :func:`parse_player`; ConfigError when building fails (e.g. a custom modeler that
+            cannot be imported).
+    """
+    cfg = parse_player(spec)
+    return get_kind(str(cfg.kind)).build(cfg, seed, name)

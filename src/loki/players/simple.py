@@ -1,5 +1,13 @@
-"""Reference players: :class:`RandomPlayer` (uniform over the legal actions) and
-:class:`CallingStation` (always checks or calls)."""
+"""Reference players: the floors any Loki should beat.
+
+- :class:`RandomPlayer` (``random``): uniform over the legal actions;
+- :class:`CallingStation` (``calling``): always checks or calls;
+- :class:`Maniac` (``maniac``): card-blind aggression: facing a bet it folds 6 % of the time and otherwise calls or
+  raises at random; with nothing to call it checks or bets at random (the opponent of issue 11's heads-up test);
+- :class:`EquityPlayer` (``equity``): raises when its all-in equity against one random holding is over 0.5,
+  otherwise calls, never folds (a 20-line "equity" bot; pre-flop the equity is the IR2 table's showdown share,
+  post-flop the exact :func:`loki.assessment.equity`).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +15,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from loki.engine import CALL, Action, PlayerView
+from loki.engine import CALL, FOLD, RAISE, Action, PlayerView
 from loki.players.base import Player
+from loki.players.registry import PlayerKind
 
-__all__ = ["RandomPlayer", "CallingStation"]
+__all__ = ["RandomPlayer", "CallingStation", "Maniac", "EquityPlayer", "RANDOM", "CALLING", "MANIAC", "EQUITY"]
 
 
 class RandomPlayer(Player):
@@ -56,3 +65,83 @@ class CallingStation(Player):
         """Always ``CALL`` (a check when nothing is to call); it is legal whenever the player is
         asked to act.  Raises nothing."""
         return CALL
+
+
+class Maniac(Player):
+    """A card-blind maniac: facing a bet it folds with probability ``fold`` (6 %), otherwise raises with probability
+    ``aggression`` (0.5) and calls; with nothing to call it bets with probability ``aggression`` and checks.
+
+    Args:
+        seed: int seed or ``numpy.random.Generator`` (two draws per decision at most).
+        name: display name.
+        fold: fold probability facing a bet.
+        aggression: bet/raise probability when not folding.
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None, name: str = "maniac", fold: float = 0.06,
+                 aggression: float = 0.5):  # fmt: skip
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self.name = name
+        self.fold = fold
+        self.aggression = aggression
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """The maniac's action (its cards are never looked at)."""
+        if FOLD in legal_actions and self.rng.random() < self.fold:
+            return FOLD
+        if RAISE in legal_actions and self.rng.random() < self.aggression:
+            return RAISE
+        return CALL
+
+
+class EquityPlayer(Player):
+    """Raises when its equity against one random holding is over 0.5, otherwise checks/calls; never folds.
+
+    Pre-flop the equity is the hand class's showdown share against one random hand (IR2 = 2·E − 1 > 0, PAPP98
+    Eq. 5.1 tables); post-flop it is exact (:func:`loki.assessment.equity`, uniform opponent range).
+    """
+
+    def __init__(self, name: str = "equity"):
+        self.name = name
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """RAISE if legal and the equity is over 0.5, else CALL."""
+        from loki.assessment import equity
+        from loki.cards import HOLDING_CLASS, HOLDING_INDEX
+        from loki.income_rate import load_tables
+
+        c0, c1 = view.hole_cards
+        if view.round == 0:
+            eq = (float(load_tables()[2][HOLDING_CLASS[HOLDING_INDEX[c0, c1]]]) / 1000.0 + 1.0) / 2.0
+        else:
+            eq = equity((c0, c1), view.board)
+        return RAISE if eq > 0.5 and RAISE in legal_actions else CALL
+
+
+RANDOM = PlayerKind(
+    name="random",
+    build=lambda cfg, seed, name: RandomPlayer(seed, name=name or "random"),
+    spec=lambda cfg: "random",
+    description="uniform over the legal actions (reference player)",
+)
+
+CALLING = PlayerKind(
+    name="calling",
+    build=lambda cfg, seed, name: CallingStation(name=name or "calling station"),
+    spec=lambda cfg: "calling",
+    description="always checks or calls (reference player)",
+)
+
+MANIAC = PlayerKind(
+    name="maniac",
+    build=lambda cfg, seed, name: Maniac(seed, name=name or "maniac"),
+    spec=lambda cfg: "maniac",
+    description="card-blind: folds 6 % facing a bet, otherwise calls or raises at random (reference player)",
+)
+
+EQUITY = PlayerKind(
+    name="equity",
+    build=lambda cfg, seed, name: EquityPlayer(name=name or "equity"),
+    spec=lambda cfg: "equity",
+    description="raises with equity > 0.5 against one random holding, else calls, never folds (reference player)",
+)

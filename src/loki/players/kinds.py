@@ -1,0 +1,110 @@
+"""The ``loki1`` and ``loki2`` player kinds: their spec syntax and how they are built (:mod:`loki.players.registry`).
+
+``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast]`` (``fast`` =
+the Simulator's always-call variant, pena/node46).  The Simulator options need feature S: without it they would
+do nothing, so they are refused, as are unknown or repeated options.
+
+>>> LOKI2.options(["brs", "la", "trials=100"])
+{'features': 'BRS', 'style': 'LA', 'sim': {'trials': 100}}
+>>> from loki.players.registry import spec_of
+>>> spec_of(parse_player({"kind": "loki2", "features": "SB", "sim": {"always_call": True}}))
+'loki2:BS:fast'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from loki.players.loki import STYLE_VALUES, Loki1Config, Loki2Config, build_loki1, build_loki2
+from loki.players.registry import PlayerKind, parse_player
+from loki.simulator import CUTOFF_RULES
+
+__all__ = ["LOKI1", "LOKI2"]
+
+_STYLE_NAMES = sorted(STYLE_VALUES)
+
+
+def _loki1_options(opts: list[str]) -> dict[str, Any]:
+    if not opts:
+        return {}
+    if len(opts) > 1 or opts[0].upper() not in STYLE_VALUES:
+        raise ValueError(f"unknown Loki-1 style {':'.join(opts)!r}: expected one of {_STYLE_NAMES}")
+    return {"style": opts[0].upper()}
+
+
+def _loki1_spec(cfg: Loki1Config) -> str | None:
+    for short in ["loki1"] + [f"loki1:{s}" for s in _STYLE_NAMES]:
+        if parse_player(short) == cfg:
+            return short
+    return None
+
+
+def _loki2_options(opts: list[str]) -> dict[str, Any]:
+    if not opts:
+        raise ValueError("give the features, e.g. 'loki2:BR' or 'loki2:BRS'")
+    data: dict[str, Any] = {"features": opts[0].strip().upper()}
+    sim: dict[str, Any] = {}
+    for o in opts[1:]:
+        key, eq, val = o.partition("=")
+        k = key.strip().lower()
+        if not eq and key.strip().upper() in STYLE_VALUES and "style" not in data:
+            data["style"] = key.strip().upper()
+        elif k == "trials" and eq and "trials" not in sim:
+            v = val.strip()
+            if not v.isdigit() or int(v) < 1:
+                raise ValueError(f"option trials={val!r}: expected a positive integer (e.g. trials=500)")
+            sim["trials"] = int(v)
+        elif k == "cutoff" and eq and "cutoff" not in sim:
+            if val.strip().lower() not in CUTOFF_RULES:
+                raise ValueError(f"option cutoff={val!r}: expected one of {', '.join(CUTOFF_RULES)}")
+            sim["cutoff"] = val.strip().lower()
+        elif k in ("fast", "always_call") and not eq and "always_call" not in sim:
+            sim["always_call"] = True
+        else:
+            raise ValueError(
+                f"unknown or repeated option {o!r} "
+                f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast)"
+            )
+    if sim:
+        if "S" not in data["features"]:
+            given = ", ".join("fast" if k == "always_call" else k for k in sim)
+            raise ValueError(f"the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")
+        data["sim"] = sim
+    return data
+
+
+def _loki2_spec(cfg: Loki2Config) -> str | None:
+    parts = ["loki2", cfg.features_text]
+    if cfg.style:
+        parts.append(cfg.style)
+    default = Loki2Config().sim
+    if cfg.sim.trials != default.trials:
+        parts.append(f"trials={cfg.sim.trials}")
+    if cfg.sim.cutoff != default.cutoff:
+        parts.append(f"cutoff={cfg.sim.cutoff}")
+    if cfg.sim.always_call:
+        parts.append("fast")
+    short = ":".join(parts)
+    try:
+        return short if parse_player(short) == cfg else None
+    except ValueError:
+        return None
+
+
+LOKI1 = PlayerKind(
+    name="loki1",
+    build=build_loki1,
+    config=Loki1Config,
+    options=_loki1_options,
+    spec=_loki1_spec,
+    description="Loki-1 (PAPP98): IR pre-flop tables, the rule-based Bettor, the Opponent Modeler; styles TC TA LC LA",
+)
+
+LOKI2 = PlayerKind(
+    name="loki2",
+    build=build_loki2,
+    config=Loki2Config,
+    options=_loki2_options,
+    spec=_loki2_spec,
+    description="Loki-2 (AAAI99): Loki-1 plus B (triples), R (triple re-weighting), S (Simulator)",
+)

@@ -1,0 +1,369 @@
+"""Loki, composed from parts: a pre-flop policy, a post-flop policy and an opponent modeler (AAAI99 Figure 2).
+
+A :class:`LokiPlayer` is
+
+- a :class:`~loki.preflop.PreflopPolicy` (income-rate tables and the strategies Make0…Make4, PAPP98 §6.1),
+- a post-flop policy: the Loki-1 Bettor (:class:`~loki.bettor.BettorPolicy`), the Action Selector on
+  probability triples (:class:`~loki.selector.SelectorPolicy`, feature B) or the Simulator
+  (:class:`~loki.simulator.SimulatorPolicy`, feature S), any object with ``begin_hand()`` and
+  ``decide(situation) -> record with .action``;
+- an opponent modeler: Loki-1's μ/σ re-weighting (:class:`~loki.modeler.Loki1Modeler`) or triple
+  re-weighting (:class:`~loki.modeler.TripleModeler`, feature R), any object with
+  ``reweight(model, event, bucket, context)``, over a seat-keyed :class:`~loki.modeler.ModelStore`.
+
+Loki-1, the paper's Loki-2 variants B, R, B+R, S, B+R+S and the style presets TC, TA, LC, LA are choices of
+parts, made from a typed configuration (:class:`Loki1Config`, :class:`Loki2Config`; frozen pydantic
+records) by :func:`build_loki1` / :func:`build_loki2`.  The player itself only routes: events to the
+modeler, decisions to the policy of the street, and the wished action through
+:func:`loki.engine.legalise`.  Every public fact it needs is on the engine's :class:`~loki.engine.PlayerView`.
+
+Random streams (all seeded by the player's seed): the Bettor's check-raise coin ``default_rng(seed)``, the
+Action Selector's per-hand numbers ``default_rng([seed, 2])``, the Simulator's seeds ``default_rng([seed, 3])``.
+
+>>> p = build_loki2(Loki2Config(features="BR", style="LA"), seed=1)
+>>> type(p.postflop).__name__, type(p.modeler).__name__, p.name
+('SelectorPolicy', 'TripleModeler', 'Loki-2 BR LA')
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
+
+from pydantic import Field, field_validator, model_validator
+
+from loki.bettor import BettorConfig, BettorPolicy
+from loki.config import LokiModel
+from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
+from loki.errors import ConfigError
+from loki.modeler import Loki1Modeler, ModelingContext, ModelStore, OpponentModeler, TripleModeler
+from loki.players.base import Player
+from loki.preflop import PreflopPolicy
+from loki.selector import SelectorPolicy
+from loki.simulator import SimConfig, SimulatorPolicy
+from loki.situation import Situation
+from loki.triples import DEFAULT_MAKE_WIDTH, DEFAULT_ODDS_WIDTH, TripleConfig
+
+__all__ = [
+    "PostflopPolicy",
+    "LokiPlayer",
+    "LokiOptions",
+    "Loki1Config",
+    "Loki2Config",
+    "STYLES",
+    "STYLE_VALUES",
+    "build_loki1",
+    "build_loki2",
+    "resolve_modeler",
+]
+
+
+class PostflopPolicy(Protocol):
+    """A post-flop decision maker: ``begin_hand()`` each hand, ``decide(situation)`` returning a record with an
+    ``action`` (Bettor, Action Selector, Simulator, or your own)."""
+
+    def begin_hand(self) -> None: ...
+
+    def decide(self, sit: Situation) -> Any: ...
+
+
+class LokiPlayer(Player):
+    """A Loki player made of parts (module docstring).
+
+    Args:
+        preflop: the pre-flop policy.
+        postflop: the post-flop policy.
+        modeler: the opponent modeler's re-weighting rule.
+        name: display name.
+        config: the configuration it was built from (kept for reports), or None.
+
+    Attributes:
+        models: the :class:`~loki.modeler.ModelStore` (weight tables reset every hand, frequencies kept;
+            re-keyed by :meth:`reseat`).
+        last_decision: the record of the last decision (pre-flop choice, Bettor rule, triple, or simulation).
+        last_postflop: the record of the last post-flop decision.
+    """
+
+    def __init__(
+        self,
+        preflop: PreflopPolicy,
+        postflop: PostflopPolicy,
+        modeler: OpponentModeler,
+        name: str = "Loki",
+        config: LokiModel | None = None,
+    ):
+        self.preflop = preflop
+        self.postflop = postflop
+        self.modeler = modeler
+        self.name = name
+        self.config = config
+        self.models = ModelStore()
+        self.last_decision: Any = None
+        self.last_postflop: Any = None
+        self._ctx: ModelingContext | None = None
+        self._game: GameConfig | None = None
+
+    def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
+        """A hand starts: reset the weight tables (frequencies persist), the policies' per-hand state, and
+        remember our seat and cards.
+
+        Raises:
+            TypeError, ValueError: a hole card that ``int()`` cannot convert.
+        """
+        self.seat = seat
+        self._game = config
+        hole = (int(hole_cards[0]), int(hole_cards[1]))
+        self._ctx = ModelingContext(seat, hole, (), config)
+        self.models.begin_hand(seat, config.n_players)
+        self.preflop.begin_hand()
+        self.postflop.begin_hand()
+
+    def observe(self, event) -> None:
+        """Opponents' actions go to the opponent modeler (:meth:`ModelStore.observe`); a new board starts a round
+        for the models.  Other events are ignored."""
+        if isinstance(event, ActionTaken):
+            if event.seat != self.seat and event.seat in self.models:
+                self.models.observe(event, self.modeler, self._game, self._ctx)
+        elif isinstance(event, BoardDealt):
+            self._ctx.board = tuple(event.board)
+            self.models.new_round()
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """The pre-flop policy in round 0, the post-flop policy after; the wish made legal by
+        :func:`loki.engine.legalise`.
+
+        Raises:
+            IndexError: ``legal_actions`` empty (the table never asks then).
+        """
+        if view.round == 0:
+            d = self.preflop.decide(view, legal_actions)
+        else:
+            d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models))
+        self.last_decision = d
+        return legalise(d.action, legal_actions)
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """The players changed seats: each opponent model follows its opponent."""
+        self.models.reseat(mapping)
+
+
+# ------------------------------------------------------------------------------------ configurations
+Style = Literal["TC", "TA", "LC", "LA"]
+
+#: Style presets (loki-algorithms.md §7, all DEFAULT): tight/loose × conservative/aggressive.  Tight: 'tight'
+#: thresholds shifted up 50; loose: 'loose' thresholds shifted down 156 (targets ≈15 % / ≈35 % of hands; measured
+#: VPIP 15.0 % / 35.3 %, docs/CALIBRATION.md); aggressive: make1 0.40, make2 0.75, semi-bluffs, pot-odds calls raise
+#: above EHS' 0.65; conservative: make1 0.60, make2 0.92, no semi-bluffs.
+STYLE_VALUES: dict[str, dict[str, Any]] = {
+    "TC": {"tightness": "tight", "preflop_shift": 50.0, "bettor": {"make1": 0.60, "make2": 0.92, "semi_bluff": False}},
+    "TA": {
+        "tightness": "tight",
+        "preflop_shift": 50.0,
+        "bettor": {"make1": 0.40, "make2": 0.75, "semi_bluff": True, "aggressive_call_raise": 0.65},
+    },
+    "LC": {
+        "tightness": "loose",
+        "preflop_shift": -156.0,
+        "bettor": {"make1": 0.60, "make2": 0.92, "semi_bluff": False},
+    },
+    "LA": {
+        "tightness": "loose",
+        "preflop_shift": -156.0,
+        "bettor": {"make1": 0.40, "make2": 0.75, "semi_bluff": True, "aggressive_call_raise": 0.65},
+    },
+}
+
+
+def _with_style(data: Any) -> Any:
+    """Apply a ``style`` shorthand: its values first, the explicitly given fields over them (a ``bettor`` table
+    is merged key by key)."""
+    if not isinstance(data, dict) or data.get("style") is None:
+        return data
+    style = str(data["style"]).upper()
+    if style not in STYLE_VALUES:
+        return data  # the Literal check reports it
+    merged = {k: (dict(v) if isinstance(v, dict) else v) for k, v in STYLE_VALUES[style].items()}
+    for k, v in data.items():
+        if k == "bettor" and isinstance(v, dict):
+            merged["bettor"] = {**merged["bettor"], **v}
+        else:
+            merged[k] = v
+    merged["style"] = style
+    return merged
+
+
+class LokiOptions(LokiModel):
+    """What every Loki player is configured by (PAPP98; loki-algorithms.md §2, §3, §4, §7).
+
+    Attributes:
+        style: a style preset (TC, TA, LC, LA) applied first; fields given explicitly override it.
+        tightness: pre-flop "tight" / "moderate" / "loose" (PAPP98 default loose).
+        preflop_shift: IR ×1000 added to every pre-flop threshold base (style presets; 0 = as calibrated).
+        bettor: the post-flop thresholds (Bettor, and Triple Generator for Loki-2).
+        modelling: "specific" (observed frequencies, SOM) or "generic" (Table B.2 defaults, GOM).
+        lookahead: 1 (PPot1, DEFAULT) or 2 (PPot2 on the flop) for our hand's potential.
+        modeler: import path ``"package.module:name"`` of your own opponent modeler (a class or factory called
+            with no arguments, returning an object with ``reweight(model, event, bucket, context)``), replacing
+            the default one; None for the default.
+    """
+
+    style: Style | None = None
+    tightness: Literal["tight", "moderate", "loose"] = "loose"
+    preflop_shift: float = 0.0
+    bettor: BettorConfig = BettorConfig()
+    modelling: Literal["specific", "generic"] = "specific"
+    lookahead: Literal[1, 2] = 1
+    modeler: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_style(cls, data: Any) -> Any:
+        return _with_style(data)
+
+    @field_validator("modeler")
+    @classmethod
+    def _import_path(cls, v: str | None) -> str | None:
+        if v is not None and (v.count(":") != 1 or not all(v.split(":"))):
+            raise ValueError(f"expected an import path 'package.module:name', got {v!r}")
+        return v
+
+
+class Loki1Config(LokiOptions):
+    """Loki-1 (PAPP98): the pre-flop expert system, the Bettor, Loki-1's opponent modelling.
+
+    >>> Loki1Config(style="TA").bettor.make1
+    0.4
+    >>> Loki1Config(style="TA", bettor={"make1": 0.45}).bettor.make2  # the rest of TA's bettor stays
+    0.75
+    """
+
+    kind: Literal["loki1"] = "loki1"
+
+
+class Loki2Config(LokiOptions):
+    """Loki-2 (AAAI99; PENA99): Loki-1 plus features B (Action Selector on triples), R (triple re-weighting)
+    and S (Simulator).
+
+    Attributes:
+        features: a non-empty subset of B, R, S (a string such as ``"BRS"`` is accepted).
+        make_width, odds_width: the Triple Generator's DEFAULT ramp half-widths (its thresholds are ``bettor``'s).
+        sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator.
+
+    Raises:
+        ConfigError: no or unknown features, Simulator settings without feature S, or a bad value.
+    """
+
+    kind: Literal["loki2"] = "loki2"
+    features: frozenset[Literal["B", "R", "S"]] = frozenset("BR")
+    make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
+    odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
+    sim: SimConfig = SimConfig()
+
+    @field_validator("features", mode="before")
+    @classmethod
+    def _features(cls, v: Any) -> Any:
+        if isinstance(v, str):
+            t = v.strip().upper()
+            if not t or any(ch not in "BRS" for ch in t) or len(set(t)) != len(t):
+                raise ValueError(f"expected a non-empty combination of B, R, S (e.g. 'BR', 'BRS'), got {v!r}")
+            return frozenset(t)
+        return v
+
+    @model_validator(mode="after")
+    def _check(self) -> Loki2Config:
+        if not self.features:
+            raise ValueError("Loki-2 needs at least one feature among B, R, S")
+        if "S" not in self.features and self.sim != SimConfig():
+            raise ValueError("the Simulator settings (sim) need feature S")
+        return self
+
+    @property
+    def features_text(self) -> str:
+        """The features in the paper's order, e.g. ``"BRS"``."""
+        return "".join(sorted(self.features, key="BRS".index))
+
+    @property
+    def triple(self) -> TripleConfig:
+        """The Triple Generator: ``bettor``'s thresholds with this config's widths."""
+        return TripleConfig(bettor=self.bettor, make_width=self.make_width, odds_width=self.odds_width)
+
+    @property
+    def sim_config(self) -> SimConfig:
+        """``sim`` with this player's Triple Generator for every player of the play-outs."""
+        return self.sim.model_copy(update={"triple": self.triple})
+
+
+#: The style presets as Loki-1 configurations.
+STYLES: dict[str, Loki1Config] = {name: Loki1Config(style=name) for name in STYLE_VALUES}
+
+
+def resolve_modeler(path: str) -> OpponentModeler:
+    """Import ``"package.module:name"`` and call it with no arguments (a class or factory) to get a modeler.
+
+    Raises:
+        ConfigError: the module or name cannot be imported, or the result has no ``reweight`` method.
+    """
+    mod, _, attr = path.partition(":")
+    try:
+        obj = getattr(importlib.import_module(mod), attr)
+    except (ImportError, AttributeError) as e:
+        raise ConfigError(f"modeler {path!r}: cannot import it ({e})") from None
+    m = obj() if callable(obj) and not hasattr(obj, "reweight") else obj
+    if not callable(getattr(m, "reweight", None)):
+        raise ConfigError(f"modeler {path!r}: expected an object with reweight(model, event, bucket, context)")
+    return m
+
+
+def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:
+    return resolve_modeler(cfg.modeler) if cfg.modeler else default
+
+
+def _label(base: str, cfg: LokiOptions) -> str:
+    return f"{base} {cfg.style}" if cfg.style else base
+
+
+def build_loki1(config: Loki1Config = Loki1Config(), seed: int = 0, name: str | None = None) -> LokiPlayer:
+    """Loki-1: pre-flop expert system, the Bettor, Loki-1's opponent modelling (PAPP98).
+
+    Args:
+        config: :class:`Loki1Config`.
+        seed: seeds the Bettor's check-raise coin.
+        name: display name (default ``"Loki-1"`` plus the style).
+    """
+    specific = config.modelling == "specific"
+    return LokiPlayer(
+        PreflopPolicy(config.tightness, config.preflop_shift),
+        BettorPolicy(config.bettor, config.lookahead, seed),
+        _modeler(config, Loki1Modeler(specific)),
+        name=name or _label("Loki-1", config),
+        config=config,
+    )
+
+
+def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | None = None) -> LokiPlayer:
+    """Loki-2 with the configured features: post-flop the Simulator if S, else the Action Selector if B, else the
+    Bettor; triple re-weighting post-flop if R, else Loki-1's.  Pre-flop is Loki-1's expert system (pena/node21).
+
+    Args:
+        config: :class:`Loki2Config`.
+        seed: seeds every random choice (module docstring).
+        name: display name (default ``"Loki-2 <features>"`` plus the style).
+    """
+    f = config.features
+    specific = config.modelling == "specific"
+    post: PostflopPolicy
+    if "S" in f:
+        post = SimulatorPolicy(config.sim_config, seed)
+    elif "B" in f:
+        post = SelectorPolicy(config.triple, config.lookahead, seed)
+    else:
+        post = BettorPolicy(config.bettor, config.lookahead, seed)
+    default = TripleModeler(config.triple, Loki1Modeler(specific)) if "R" in f else Loki1Modeler(specific)
+    return LokiPlayer(
+        PreflopPolicy(config.tightness, config.preflop_shift),
+        post,
+        _modeler(config, default),
+        name=name or _label(f"Loki-2 {config.features_text}", config),
+        config=config,
+    )

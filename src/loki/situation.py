@@ -1,0 +1,114 @@
+"""A post-flop decision's inputs, gathered once: the public view, the legal actions and the opponent models.
+
+Data flows one way (docs/ARCHITECTURE.md): the engine's :class:`~loki.engine.PlayerView` holds the public
+facts (computed once by the engine), the :class:`~loki.modeler.ModelStore` the weight tables; a
+:class:`Situation` combines them for a policy (Bettor, Action Selector, Simulator) and computes, on demand,
+the two things every post-flop policy of Loki asks for: our hand's assessment against the field of the
+live opponents (:meth:`hand_values`, the Hand Evaluator box) and the public betting spot
+(:meth:`betting_spot`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from loki.assessment import assess
+from loki.bettor import BettingSpot, HandValues
+from loki.engine import Action, PlayerView
+from loki.modeler import ModelStore
+
+__all__ = ["Situation"]
+
+
+class Situation:
+    """Everything a post-flop policy needs for one decision.
+
+    Args:
+        view: the deciding player's view (its seat, hole cards, the board, the public state).
+        legal: the legal actions (non-empty).
+        models: the player's opponent models (weight tables by seat).
+
+    Attributes:
+        view, legal, models: as given; ``seat`` the deciding seat.
+    """
+
+    __slots__ = ("view", "legal", "models", "seat", "_values")
+
+    def __init__(self, view: PlayerView, legal: Sequence[Action], models: ModelStore):
+        self.view = view
+        self.legal = legal
+        self.models = models
+        self.seat = view.seat
+        self._values: dict[int, HandValues] = {}
+
+    @property
+    def live_opponents(self) -> list[int]:
+        """Seats of the opponents still in the hand, in seat order."""
+        folded = self.view.folded
+        return [s for s in range(self.view.n_players) if s != self.seat and not folded[s]]
+
+    def hand_values(self, lookahead: int = 1) -> HandValues:
+        """Our hand assessed against the field array of the live opponents' weight tables (HS_n with n = live
+        opponents, PPot/NPot with ``lookahead`` 1 or 2 on the flop, 1 later; PAPP98 papp/node39-41, §6.2).
+
+        Computed once per lookahead and cached for this decision.
+
+        Raises:
+            loki.errors.RangeError: a live opponent's table has no weight on any possible holding (cannot
+                happen with the 0.01 floor of the modelers).
+        """
+        la = lookahead if self.view.round == 1 else 1
+        v = self._values.get(la)
+        if v is None:
+            opps = self.live_opponents
+            a = assess(
+                self.view.hole_cards,
+                self.view.board,
+                [self.models[s].weights for s in opps],
+                n_opponents=len(opps),
+                lookahead=la,
+            )
+            v = self._values[la] = HandValues(ehs_prime=a.ehs_prime, ehs=a.ehs, hs_n=a.hs_n, ppot=a.ppot)
+        return v
+
+    def betting_spot(self, semi_bluffing: bool = False) -> BettingSpot:
+        """The public betting situation of our decision (:class:`loki.bettor.BettingSpot`), with our own
+        semi-bluff state (Bettor rule 4's continuation; only the player knows it).
+
+        ``first_to_act`` is "nobody has acted yet this round"; ``aggressor_behind`` is "an opponent who bet or
+        raised in the previous round is still in the hand and has not acted this round" (the check-raise rule's
+        condition, loki-algorithms.md §3 rule 6)."""
+        v = self.view
+        n = v.n_players
+        r = v.round
+        seat = self.seat
+        folded, acted, raised = v.folded, v.acted_this_round, v.raised_last_round
+        aggressor_behind = any(
+            raised[s] and not folded[s] and not acted[s] for s in ((seat + k) % n for k in range(1, n))
+        )
+        g = v.config
+        return BettingSpot(
+            street=r,
+            pot=float(v.pot),
+            to_call=float(v.to_call()),
+            bet_size=float(v.bet_size),
+            bets_this_round=v.bets_this_round,
+            voluntarily_in=v.voluntary_this_round[seat],
+            can_raise=Action.RAISE in self.legal,
+            first_to_act=v.actions_this_round == 0,
+            aggressor_behind=aggressor_behind,
+            semi_bluffing=semi_bluffing,
+            next_bet_size=float(g.bet_sizes[r + 1]) if r < 3 else 0.0,
+        )
+
+    def weights_in_order(self, order: Sequence[int]) -> np.ndarray:
+        """``(len(order), 1326) float64`` weight tables of the seats in ``order`` (rows of our seat and of folded
+        players are 1.0: unused)."""
+        w = np.ones((len(order), 1326))
+        folded = self.view.folded
+        for i, s in enumerate(order):
+            if s != self.seat and not folded[s]:
+                w[i] = self.models[s].weights
+        return w

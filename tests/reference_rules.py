@@ -1,0 +1,158 @@
+"""Reference implementations of the betting rules, kept as independent oracles for the tests.
+
+These are the project's earlier, separately written versions of the rules (the Bettor as a Python
+priority chain of ``if`` statements, PAPP98 papp/node45-48; the Triple Generator vectorised in numpy),
+before the rules were written once in :mod:`loki.rule_chain`.  The tests check the single rule chain
+against them on random spots; nothing in ``src/`` may import this module.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from loki.bettor import BettingSpot, Decision, HandValues, pot_odds, pot_odds2, showdown_odds
+from loki.engine import Action
+from loki.strategies import Strategy, strategy_action
+
+
+def reference_decide(values: HandValues, spot: BettingSpot, config, u: float = 1.0) -> Decision:
+    """Run the priority chain (module docstring) and return the action with the rule that fired.
+
+    Args:
+        values: EHS', EHS, HS_n, PPot of our hand.
+        spot: the betting situation.
+        config: thresholds and style knobs.
+        u: a uniform random number in [0, 1) for the check-raise coin (DEFAULT rule 1); the default 1.0
+            never check-raises, so the chain is deterministic unless the caller passes a draw.
+
+    Returns:
+        :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
+    """
+    c = config
+    e = values.ehs_prime
+    facing = spot.to_call > 1e-9
+    # aggressive styles: a call facing a bet (Make1's or pot odds') becomes a raise above this EHS'
+    call_raises = facing and spot.can_raise and c.aggressive_call_raise is not None and e > c.aggressive_call_raise
+    make2 = strategy_action(Strategy.MAKE2, 0.0, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
+    # 1. check-raise
+    if not facing and spot.first_to_act and spot.aggressor_behind and e >= c.make2 and u < c.check_raise_probability:
+        return Decision(Action.CALL, "check-raise")
+    # 2. strong hand: Make2
+    if e >= c.make2:
+        return Decision(make2, "make2")
+    # 3. medium hand: Make1
+    if e >= c.make1:
+        to_call_bets = spot.to_call / spot.bet_size
+        a = strategy_action(Strategy.MAKE1, to_call_bets, spot.bets_this_round, spot.voluntarily_in, spot.can_raise)
+        if a is not Action.FOLD:
+            if a is Action.CALL and call_raises:
+                return Decision(Action.RAISE, "make1 (aggressive raise)")
+            return Decision(a, "make1")
+    # 4. semi-bluff
+    if not facing and spot.can_raise and c.semi_bluff:
+        if values.ppot >= pot_odds2(spot.pot, spot.bet_size):
+            return Decision(Action.RAISE, "semi-bluff")
+        if spot.semi_bluffing and spot.bets_this_round == 0:
+            return Decision(Action.RAISE, "semi-bluff continuation")
+    if facing:
+        # 5. pot odds
+        po = pot_odds(spot.pot, spot.to_call)
+        chance = values.hs_n if spot.street == 3 else values.ppot
+        if chance >= po:
+            if call_raises:
+                return Decision(Action.RAISE, "pot odds (aggressive raise)")
+            return Decision(Action.CALL, "pot odds")
+        # 6. showdown odds
+        if spot.street >= 2:
+            nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
+            if values.ehs >= showdown_odds(spot.pot, spot.to_call, nb):
+                return Decision(Action.CALL, "showdown odds")
+        return Decision(Action.FOLD, "fold")
+    return Decision(Action.CALL, "check")
+
+
+def _ramp_np(x, t, w):
+    x = np.asarray(x, dtype=np.float64)
+    if w <= 0.0:
+        return (x >= t).astype(np.float64)
+    return np.clip((x - (t - w)) / (2.0 * w), 0.0, 1.0)
+
+
+def reference_triples_all(
+    ehs_prime,
+    ehs,
+    hs_n,
+    ppot,
+    spot: BettingSpot,
+    config,
+    check_raise_flag: bool = False,
+    semi_bluffing: bool | None = None,
+) -> np.ndarray:
+    """The Triple Generator for many holdings at once (vectorised numpy; same rules as :func:`pt_kernel`).
+
+    Args:
+        ehs_prime, ehs, hs_n, ppot: ``(k,)`` arrays (or floats) of the holdings' values.
+        spot: the public situation of the player to act (:class:`loki.bettor.BettingSpot`).
+        config: thresholds and widths.
+        check_raise_flag: Bettor rule 1 applies (first to act, an aggressor of the last round behind).
+        semi_bluffing: defaults to ``spot.semi_bluffing``.
+
+    Returns:
+        ``(k, 3) float64`` triples [f, c, r] (rows sum to 1).
+    """
+    e = np.atleast_1d(np.asarray(ehs_prime, dtype=np.float64))
+    eh = np.broadcast_to(np.asarray(ehs, dtype=np.float64), e.shape)
+    hn = np.broadcast_to(np.asarray(hs_n, dtype=np.float64), e.shape)
+    pp = np.broadcast_to(np.asarray(ppot, dtype=np.float64), e.shape)
+    cfg = config
+    sb = spot.semi_bluffing if semi_bluffing is None else semi_bluffing
+    k = e.shape[0]
+    f = np.zeros(k)
+    c = np.zeros(k)
+    r = np.zeros(k)
+    left = np.ones(k)
+    p2 = _ramp_np(e, cfg.bettor.make2, cfg.make_width)
+    p1 = _ramp_np(e, cfg.bettor.make1, cfg.make_width)
+    can = spot.can_raise
+    if spot.to_call <= 1e-9:
+        if check_raise_flag:
+            g = cfg.bettor.check_raise_probability * p2
+            c += left * g
+            left *= 1.0 - g
+        (r if can else c)[:] += left * p2
+        left *= 1.0 - p2
+        (r if (spot.bets_this_round == 0 and can) else c)[:] += left * p1
+        left *= 1.0 - p1
+        if cfg.bettor.semi_bluff and can:
+            g = _ramp_np(pp, pot_odds2(spot.pot, spot.bet_size), cfg.odds_width)
+            r += left * g
+            left *= 1.0 - g
+            if sb and spot.bets_this_round == 0:
+                r += left
+                left = np.zeros(k)
+        c += left
+        return np.stack([f, c, r], axis=1)
+    (r if (spot.bets_this_round < 2 and can) else c)[:] += left * p2
+    left *= 1.0 - p2
+    # aggressive styles: this fraction of a call facing a bet (Make1 or pot odds) raises instead
+    ga = (
+        _ramp_np(e, cfg.bettor.aggressive_call_raise, cfg.make_width)
+        if cfg.bettor.aggressive_call_raise is not None and can
+        else 0.0
+    )
+    if not (spot.to_call / spot.bet_size >= 2.0 - 1e-9 and not spot.voluntarily_in):
+        r += left * p1 * ga
+        c += left * p1 * (1.0 - ga)
+        left *= 1.0 - p1
+    chance = hn if spot.street == 3 else pp
+    g = _ramp_np(chance, pot_odds(spot.pot, spot.to_call), cfg.odds_width)
+    r += left * g * ga
+    c += left * g * (1.0 - ga)
+    left *= 1.0 - g
+    if spot.street >= 2:
+        nb = spot.next_bet_size if spot.next_bet_size is not None else (spot.bet_size if spot.street == 2 else 0.0)
+        g = _ramp_np(eh, showdown_odds(spot.pot, spot.to_call, nb), cfg.odds_width)
+        c += left * g
+        left *= 1.0 - g
+    f = left
+    return np.stack([f, c, r], axis=1)

@@ -1,0 +1,125 @@
+"""The player registry: specs and configuration tables, canonical specs, plug-in kinds through entry points."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from loki.errors import ConfigError, PlayerSpecError
+from loki.players import registry
+from loki.players.loki import Loki1Config, Loki2Config, LokiPlayer
+from loki.players.registry import make_player, parse_player, spec_of
+from loki.tournament import config_from_dict, run_tournament
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["loki1", "loki1:TA", "loki2:BR", "loki2:BRS:LA:trials=100", "loki2:S:cutoff=paired:fast", "random", "calling"],
+)
+def test_spec_and_table_give_the_same_config(spec):
+    cfg = parse_player(spec)
+    assert parse_player(spec_of(cfg)) == cfg  # the canonical spec says the same thing
+    table = {"kind": cfg.kind, **cfg.model_dump(exclude={"kind"})}
+    assert parse_player(table) == cfg  # ... and so does the full table
+    assert type(make_player(table, seed=3)) is type(make_player(spec, seed=3))
+
+
+def test_tables_override_a_style_field_by_field():
+    cfg = parse_player(
+        {"kind": "loki2", "features": "BRS", "style": "LA", "bettor": {"make1": 0.45}, "sim": {"trials": 50}}
+    )
+    assert isinstance(cfg, Loki2Config)
+    assert (cfg.bettor.make1, cfg.bettor.make2, cfg.bettor.aggressive_call_raise) == (0.45, 0.75, 0.65)
+    assert (cfg.tightness, cfg.preflop_shift, cfg.sim.trials) == ("loose", -156.0, 50)
+    assert spec_of(cfg).startswith("loki2{")  # no shorthand says this; the JSON table does
+    assert parse_player({"kind": "loki2", **json.loads(spec_of(cfg)[len("loki2") :])}) == cfg
+    p = make_player(cfg, seed=1)
+    assert (
+        isinstance(p, LokiPlayer) and p.postflop.config.trials == 50 and p.postflop.config.triple.bettor.make1 == 0.45
+    )
+
+
+@pytest.mark.parametrize(
+    "table, needle",
+    [
+        ({"features": "BR"}, "needs a 'kind'"),
+        ({"kind": "loki9"}, "unknown player type 'loki9'"),
+        ({"kind": "loki1", "bettor": {"make1": 1.5}}, "bettor.make1 = 1.5"),
+        ({"kind": "loki1", "tightness": "medium"}, "tightness = 'medium'"),
+        ({"kind": "loki1", "colour": "red"}, "colour"),
+        ({"kind": "loki2", "features": "BX"}, "B, R, S"),
+        ({"kind": "loki2", "features": "BR", "sim": {"trials": 10}}, "need feature S"),
+        ({"kind": "loki2", "features": "S", "sim": {"cutoff": "maybe"}}, "sim.cutoff"),
+        ({"kind": "loki1", "modeler": "no-colon"}, "import path"),
+    ],
+)
+def test_bad_tables_are_one_line_player_spec_errors(table, needle):
+    with pytest.raises(PlayerSpecError) as ei:
+        parse_player(table)
+    assert needle in str(ei.value) and "\n" not in str(ei.value)
+
+
+def test_configs_are_frozen_and_validated_by_pydantic():
+    cfg = Loki1Config(style="TC")
+    with pytest.raises(Exception):
+        cfg.tightness = "loose"
+    with pytest.raises(ConfigError, match="lookahead"):
+        Loki1Config(lookahead=3)
+    with pytest.raises(ConfigError, match="modeler 'nowhere.at.all:Thing': cannot import"):
+        make_player({"kind": "loki1", "modeler": "nowhere.at.all:Thing"})
+
+
+PLUGIN = '''
+from loki.engine import Action
+from loki.players.base import Player
+from loki.players.registry import PlayerKind
+
+
+class Folder(Player):
+    """Folds whenever it faces a bet, checks otherwise."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def act(self, view, legal):
+        return Action.FOLD if Action.FOLD in legal else Action.CALL
+
+
+KIND = PlayerKind("folder", lambda cfg, seed, name: Folder(name or "folder"), description="test plug-in")
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """A tiny third-party package installed into a folder on sys.path: its dist-info declares the entry point
+    ``folder = loki_test_plugin:KIND`` in the group ``loki.players``."""
+    (tmp_path / "loki_test_plugin").mkdir()
+    (tmp_path / "loki_test_plugin" / "__init__.py").write_text(textwrap.dedent(PLUGIN))
+    info = tmp_path / "loki_test_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loki-test-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[loki.players]\nfolder = loki_test_plugin:KIND\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.reload_kinds()
+    yield
+    monkeypatch.undo()
+    sys.modules.pop("loki_test_plugin", None)
+    registry.reload_kinds()
+
+
+def test_plugin_kind_plays_in_tournament_worker_processes(plugin):
+    assert "folder" in registry.player_kinds() and make_player("folder").name == "folder"
+    cfg = config_from_dict(
+        {"name": "plug", "deals": 4, "block_deals": 2, "histories": False,
+         "players": [{"type": "folder"}, {"type": "calling"}, {"type": "loki1"}]}
+    )  # fmt: skip
+    run = run_tournament(cfg, workers=2)  # two worker processes: they find the kind through the entry point
+    assert len(run.chips) == 4 and sum(row[0] for row in run.chips) < 0  # it only folds to bets: loses its blinds
+
+
+def test_unknown_kind_lists_the_known_ones():
+    with pytest.raises(PlayerSpecError, match=r"expected one of \[.*'loki1', 'loki2'.*\]"):
+        make_player("gto-wizard")
