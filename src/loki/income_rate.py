@@ -258,7 +258,9 @@ def check_output_path(out: str | Path | None = None) -> Path:
 
     Raises:
         ValueError: ``out`` is a folder, its folder cannot be created, or the target cannot be
-            written (one line naming the path).
+            written (one line naming the path).  A plain ValueError, not
+            :class:`~loki.errors.OutputPathError` (an OSError), while ``loki ir-tables`` catches
+            ValueError here.
     """
     import os
     import tempfile
@@ -286,13 +288,14 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
     end, so an interrupted run leaves the old table intact.  Returns the path written.
 
     Raises:
-        ValueError: an unusable output path (before any roll-out), or ``n_samples`` < 2.
+        ValueError: an unusable output path (before any roll-out; see :func:`check_output_path`).
+        ConfigError: ``n_samples`` < 2.
     """
     import os
 
     path = check_output_path(out)
     if n_samples < 2:
-        raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
+        raise ConfigError(f"n_samples={n_samples!r}: expected at least 2")
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
 
