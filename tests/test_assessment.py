@@ -39,6 +39,7 @@ from loki.assessment import (
 from loki.assessment.potential import hp1_kernel
 from loki.assessment.strength import hs_counts_kernel
 from loki.cards import HOLDING_CARDS, N_HOLDINGS, live_holdings, parse_cards, parse_holding
+from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array
 
@@ -372,7 +373,9 @@ U = np.ones(N_HOLDINGS)
     ],
 )
 def test_assess_value_errors(hole, board, ranges, kw, match):
-    with pytest.raises(ValueError, match=match):
+    # one error family (loki.errors), all ValueErrors: cards, ranges, options
+    kind = {"hole": CardError, "overlapping": CardError, "board": CardError, "n_opponents": ConfigError}
+    with pytest.raises(kind.get(match, ConfigError if match == "lookahead" else RangeError), match=match):
         assess(hole, board, ranges, **kw)
 
 
@@ -388,11 +391,15 @@ def test_all_zero_live_range_raises():
 
 
 def test_function_level_value_errors():
-    with pytest.raises(ValueError, match="overlapping"):
+    with pytest.raises(CardError, match="overlapping"):
         hand_strength_all("2c3c4c", U, dead="2c")
-    with pytest.raises(ValueError, match="weights"):
+    with pytest.raises(RangeError, match="weights"):
         hand_potential_all("2c3c4c", np.ones(10))
-    with pytest.raises(ValueError, match="lookahead"):
+    with pytest.raises(ConfigError, match="lookahead"):
         hand_potential("AhKh", "2c3c4c5c", U, lookahead=2)
-    with pytest.raises(ValueError, match="board"):
+    with pytest.raises(CardError, match="board"):
         rank_holdings("2c3c")
+    with pytest.raises(RangeError, match="weight 0"):
+        hand_strength("AhKh", "2c3c4c", np.zeros(N_HOLDINGS))
+    with pytest.raises(CardError, match="dead"):
+        hand_potential_all_counts("2c3c4c", U, dead=[c for c in range(52) if c not in (0, 4, 8)][:45])

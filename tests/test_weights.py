@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask, live_holdings, parse_cards, parse_holding
+from loki.errors import RangeError
 from loki.weights import (
     LOW_WEIGHT,
     WeightTable,
@@ -87,7 +88,7 @@ def test_floor():
     ],
 )
 def test_validation(bad, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(RangeError, match=match):
         validate_weights(bad)
     with pytest.raises(ValueError):
         WeightTable(bad)

@@ -105,7 +105,8 @@ def cache_dir() -> str:
     Created if needed.  If ``base`` cannot be written, a per-user folder under the system's
     temporary directory is used instead.
     """
-    base = Path(_numba_config.CACHE_DIR) if _numba_config.CACHE_DIR else _default_base()
+    configured = _numba_config.CACHE_DIR  # type: ignore[attr-defined]  # set by numba at import
+    base = Path(configured) if configured else _default_base()
     path = base / source_digest()
     try:
         path.mkdir(parents=True, exist_ok=True)
@@ -132,9 +133,9 @@ def njit(*args, **kwargs):
 
 
 def _cached(decorator, fn):
-    saved = _numba_config.CACHE_DIR
-    _numba_config.CACHE_DIR = cache_dir()
+    saved = _numba_config.CACHE_DIR  # type: ignore[attr-defined]
+    _numba_config.CACHE_DIR = cache_dir()  # type: ignore[attr-defined]
     try:
         return decorator(fn)
     finally:
-        _numba_config.CACHE_DIR = saved
+        _numba_config.CACHE_DIR = saved  # type: ignore[attr-defined]

@@ -228,7 +228,7 @@ def tables() -> EvalTables:
 
 
 @functools.cache
-def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def kernel_tables() -> tuple[np.ndarray, ...]:
     """:func:`tables` as a plain tuple, the form the Python wrappers hand to kernels.
 
     Kernels accept an :class:`EvalTables` too; numba dispatches a plain tuple of arrays through
@@ -257,10 +257,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _kernels():
-    from loki import evaluator_kernels
+# the kernel module and kernel_tables(), bound on the first call of a wrapper (rank7 is called
+# once per player at every showdown of the engine: keep its Python overhead small)
+_K = None
+_KT: tuple = ()
 
-    return evaluator_kernels
+
+def _kernels():
+    global _K, _KT
+    if _K is None:
+        from loki import evaluator_kernels
+
+        _KT = kernel_tables()
+        _K = evaluator_kernels
+    return _K
 
 
 def rank5(c0, c1, c2, c3, c4) -> int:
@@ -269,7 +279,7 @@ def rank5(c0, c1, c2, c3, c4) -> int:
     >>> rank5(51, 47, 43, 39, 35)  # AsKsQsJsTs
     7462
     """
-    return _kernels().rank5(c0, c1, c2, c3, c4, kernel_tables())
+    return (_K or _kernels()).rank5(c0, c1, c2, c3, c4, _KT)
 
 
 def rank6(c0, c1, c2, c3, c4, c5) -> int:
@@ -278,7 +288,7 @@ def rank6(c0, c1, c2, c3, c4, c5) -> int:
     >>> rank6(51, 47, 43, 39, 35, 0)
     7462
     """
-    return _kernels().rank6(c0, c1, c2, c3, c4, c5, kernel_tables())
+    return (_K or _kernels()).rank6(c0, c1, c2, c3, c4, c5, _KT)
 
 
 def rank7(c0, c1, c2, c3, c4, c5, c6) -> int:
@@ -287,7 +297,7 @@ def rank7(c0, c1, c2, c3, c4, c5, c6) -> int:
     >>> rank7(51, 47, 43, 39, 35, 0, 1)
     7462
     """
-    return _kernels().rank7(c0, c1, c2, c3, c4, c5, c6, kernel_tables())
+    return (_K or _kernels()).rank7(c0, c1, c2, c3, c4, c5, c6, _KT)
 
 
 def rank_cards(cards) -> int:

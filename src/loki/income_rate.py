@@ -40,6 +40,7 @@ import numpy as np
 
 from loki._jit import njit
 from loki.cards import CLASS_NAMES, HOLDING_CARDS, HOLDING_CLASS, N_CLASSES, class_holdings
+from loki.errors import ConfigError
 from loki.evaluator import kernel_tables
 from loki.evaluator_kernels import rank_from_key
 
@@ -118,13 +119,14 @@ def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed:
         ``(mean share, standard error)``, both in pot fractions (0..1).
 
     Raises:
-        ValueError: bad class, player count or sample count.
+        CardError: a bad hand class (from :func:`loki.cards.class_holdings`).
+        ConfigError: a bad player or sample count.
     """
     members = class_holdings(hand_class if isinstance(hand_class, str) else int(hand_class))
     if not 2 <= n_players <= 10:
-        raise ValueError(f"n_players={n_players!r}: expected 2..10")
+        raise ConfigError(f"n_players={n_players!r}: expected 2..10")
     if n_samples < 2:
-        raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
+        raise ConfigError(f"n_samples={n_samples!r}: expected at least 2")
     c0, c1 = (int(x) for x in HOLDING_CARDS[members[0]])  # suit isomorphism: any member will do
     tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), kernel_tables())
     mean = tot / n_samples
@@ -197,7 +199,7 @@ def load_tables(path: str | Path | None = None) -> dict[int, np.ndarray]:
         path: a CSV written by :func:`write_tables`; default the shipped file.
 
     Raises:
-        ValueError: a malformed file (missing classes or columns, non-numeric values), naming the file.
+        ConfigError: a malformed file (missing classes or columns, non-numeric values), naming the file.
     """
     global _CACHE
     if path is None and _CACHE is not None:
@@ -214,15 +216,15 @@ def load_tables(path: str | Path | None = None) -> dict[int, np.ndarray]:
     out: dict[int, np.ndarray] = {}
     for n in TABLE_PLAYERS:
         if f"IR{n}" not in cols:
-            raise ValueError(f"{where}: missing column IR{n}")
+            raise ConfigError(f"{where}: missing column IR{n}")
         arr = np.full(N_CLASSES, np.nan)
         for r in body:
             try:
                 arr[CLASS_NAMES.index(r[0])] = float(r[cols[f"IR{n}"]])
             except (ValueError, IndexError) as e:
-                raise ValueError(f"{where}: bad row {r!r}: {e}") from None
+                raise ConfigError(f"{where}: bad row {r!r}: {e}") from None
         if np.isnan(arr).any():
-            raise ValueError(f"{where}: IR{n} lacks classes {[CLASS_NAMES[i] for i in np.flatnonzero(np.isnan(arr))]}")
+            raise ConfigError(f"{where}: IR{n} lacks classes {[CLASS_NAMES[i] for i in np.flatnonzero(np.isnan(arr))]}")
         arr.setflags(write=False)
         out[n] = arr
     if path is None:
@@ -237,11 +239,11 @@ def holding_ir(n_players: int) -> np.ndarray:
     PAPP98 Eq. 5.1 roll-outs (:func:`load_tables`).
 
     Raises:
-        ValueError: ``n_players`` not in 2, 4, 7 (the shipped tables), or a malformed shipped file.
+        ConfigError: ``n_players`` not in 2, 4, 7 (the shipped tables), or a malformed shipped file.
     """
     tables = load_tables()
     if n_players not in tables:
-        raise ValueError(f"no IR table for {n_players} players: expected one of {sorted(tables)}")
+        raise ConfigError(f"no IR table for {n_players} players: expected one of {sorted(tables)}")
     return tables[n_players][HOLDING_CLASS]
 
 
@@ -256,7 +258,9 @@ def check_output_path(out: str | Path | None = None) -> Path:
 
     Raises:
         ValueError: ``out`` is a folder, its folder cannot be created, or the target cannot be
-            written (one line naming the path).
+            written (one line naming the path).  A plain ValueError, not
+            :class:`~loki.errors.OutputPathError` (an OSError), while ``loki ir-tables`` catches
+            ValueError here.
     """
     import os
     import tempfile
@@ -284,13 +288,14 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
     end, so an interrupted run leaves the old table intact.  Returns the path written.
 
     Raises:
-        ValueError: an unusable output path (before any roll-out), or ``n_samples`` < 2.
+        ValueError: an unusable output path (before any roll-out; see :func:`check_output_path`).
+        ConfigError: ``n_samples`` < 2.
     """
     import os
 
     path = check_output_path(out)
     if n_samples < 2:
-        raise ValueError(f"n_samples={n_samples!r}: expected at least 2")
+        raise ConfigError(f"n_samples={n_samples!r}: expected at least 2")
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
 

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.errors import ConfigError, RangeError
 
 __all__ = [
     "LOW_WEIGHT",
@@ -63,7 +64,7 @@ def validate_weights(weights, name: str = "weights") -> np.ndarray:
         ``(1326,) float64`` array.  It may share memory with the input; copy before mutating.
 
     Raises:
-        ValueError: wrong shape, non-numeric, negative, NaN or infinite entries; the message
+        RangeError: wrong shape, non-numeric, negative, NaN or infinite entries; the message
             names ``name`` and the first offending holding.
     """
     if isinstance(weights, WeightTable):
@@ -71,16 +72,16 @@ def validate_weights(weights, name: str = "weights") -> np.ndarray:
     try:
         w = np.asarray(weights, dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"{name}: expected a (1326,) array of weights, got {type(weights).__name__}") from None
+        raise RangeError(f"{name}: expected a (1326,) array of weights, got {type(weights).__name__}") from None
     if w.shape != (N_HOLDINGS,):
-        raise ValueError(f"{name}: expected shape (1326,), got {w.shape}")
+        raise RangeError(f"{name}: expected shape (1326,), got {w.shape}")
     bad = ~np.isfinite(w)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{name}: weights must be finite, holding {i} is {w[i]!r}")
+        raise RangeError(f"{name}: weights must be finite, holding {i} is {w[i]!r}")
     if (w < 0).any():
         i = int(np.flatnonzero(w < 0)[0])
-        raise ValueError(f"{name}: weights must be non-negative, holding {i} is {w[i]!r}")
+        raise RangeError(f"{name}: weights must be non-negative, holding {i} is {w[i]!r}")
     return w
 
 
@@ -104,7 +105,7 @@ def live_weights(weights, dead_cards: Iterable[int] = (), name: str = "weights")
         a new ``(1326,) float64`` array; the input is not modified.
 
     Raises:
-        ValueError: invalid weights (see :func:`validate_weights`).
+        RangeError: invalid weights (see :func:`validate_weights`).
     """
     w = validate_weights(weights, name).copy()
     m = _dead_mask(dead_cards)
@@ -120,12 +121,12 @@ def normalise(weights, dead_cards: Iterable[int] = (), name: str = "weights") ->
         a new ``(1326,) float64`` array summing to 1 (clashing holdings 0).
 
     Raises:
-        ValueError: invalid weights, or no positive weight on any live holding.
+        RangeError: invalid weights, or no positive weight on any live holding.
     """
     w = live_weights(weights, dead_cards, name)
     s = w.sum()
     if not s > 0:
-        raise ValueError(f"{name}: all live holdings have weight 0 (nothing to normalise)")
+        raise RangeError(f"{name}: all live holdings have weight 0 (nothing to normalise)")
     w /= s
     return w
 
@@ -139,11 +140,12 @@ def apply_floor(weights, floor: float = LOW_WEIGHT) -> np.ndarray:
     0.01
 
     Raises:
-        ValueError: invalid weights or a floor that is negative or not finite.
+        RangeError: invalid weights.
+        ConfigError: a floor that is negative or not finite.
     """
     f = float(floor)
     if not (np.isfinite(f) and f >= 0):
-        raise ValueError(f"floor: expected a finite non-negative number, got {floor!r}")
+        raise ConfigError(f"floor: expected a finite non-negative number, got {floor!r}")
     return np.maximum(validate_weights(weights), f)
 
 
@@ -154,7 +156,7 @@ class WeightTable:
         weights: initial weights (validated and copied); default all 1.0 (the deal).
 
     Raises:
-        ValueError: invalid initial weights (see :func:`validate_weights`).
+        RangeError: invalid initial weights (see :func:`validate_weights`).
 
     The stored array is exposed read-only as :attr:`weights`; change it with :meth:`set`,
     :meth:`reset`, :meth:`apply_floor` or :meth:`scale`.  Card removal is applied only to the
@@ -179,7 +181,7 @@ class WeightTable:
         """Replace the stored weights by a validated copy of ``weights``; returns ``self``.
 
         Raises:
-            ValueError: invalid weights.
+            RangeError: invalid weights.
         """
         w = np.array(validate_weights(weights), dtype=np.float64, copy=True)
         w.setflags(write=False)
@@ -201,7 +203,7 @@ class WeightTable:
         """Multiply entry-wise by ``(1326,)`` non-negative ``factors``; returns ``self``.
 
         Raises:
-            ValueError: invalid factors (same rules as weights).
+            RangeError: invalid factors (same rules as weights).
         """
         return self.set(self._w * validate_weights(factors, "factors"))
 
@@ -222,7 +224,7 @@ class WeightTable:
         """Card-removed weights scaled to sum 1 (see :func:`normalise`).
 
         Raises:
-            ValueError: no positive weight on a live holding.
+            RangeError: no positive weight on a live holding.
         """
         return normalise(self._w, dead_cards)
 
@@ -247,7 +249,7 @@ class WeightTable:
             return NotImplemented
         return bool(np.array_equal(self._w, other._w))
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value: unhashable
 
     def __repr__(self) -> str:
         w = self._w
@@ -271,7 +273,7 @@ def field_array(tables: Sequence, dead_cards: Iterable[int] = ()) -> np.ndarray:
         ``(1326,) float64`` array summing to 1.
 
     Raises:
-        ValueError: no tables, an invalid table, or a table with no live weight
+        RangeError: no tables, an invalid table, or a table with no live weight
             (the message names ``tables[i]``).
 
     >>> a = np.zeros(1326); a[0] = 2.0
@@ -284,7 +286,7 @@ def field_array(tables: Sequence, dead_cards: Iterable[int] = ()) -> np.ndarray:
         tables = [tables]
     tables = list(tables)
     if not tables:
-        raise ValueError("tables: expected at least one weight table")
+        raise RangeError("tables: expected at least one weight table")
     dead = [int(c) for c in dead_cards]
     out = np.zeros(N_HOLDINGS, dtype=np.float64)
     for i, t in enumerate(tables):

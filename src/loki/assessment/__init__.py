@@ -49,6 +49,7 @@ from loki.assessment.strength import (
     hs_counts_kernel,
     rank_holdings,
 )
+from loki.errors import ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array, live_weights, validate_weights  # noqa: F401
 
@@ -118,7 +119,8 @@ def ehs_prime_all(board, weights, dead: Iterable = (), fill: float = np.nan) -> 
         ``(1326,) float64``.
 
     Raises:
-        ValueError: bad or overlapping cards, invalid weights.
+        CardError: bad or overlapping cards.
+        RangeError: invalid weights.
     """
     _, b, d = check_cards(None, board, dead=dead)
     if len(b) == 5:
@@ -189,7 +191,7 @@ def _combine_ranges(ranges, dead: list[int]) -> tuple[np.ndarray, int]:
     else:
         return validate_weights(ranges, "ranges"), 1
     if len(items) == 0:
-        raise ValueError("ranges: expected a (1326,) weight array, a WeightTable or a non-empty list of them")
+        raise RangeError("ranges: expected a (1326,) weight array, a WeightTable or a non-empty list of them")
     for i, r in enumerate(items):
         validate_weights(r, f"ranges[{i}]")
     if len(items) == 1:
@@ -197,7 +199,7 @@ def _combine_ranges(ranges, dead: list[int]) -> tuple[np.ndarray, int]:
     try:
         return field_array(items, dead), len(items)
     except ValueError as e:
-        raise ValueError(f"ranges: {e}") from None
+        raise RangeError(f"ranges: {e}") from None
 
 
 def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int = 1) -> Assessment:
@@ -219,11 +221,12 @@ def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int =
         a frozen :class:`Assessment`.
 
     Raises:
-        ValueError: naming the input: malformed or overlapping cards (``hole``/``board``),
-            a board of other than 3, 4 or 5 cards, a range of the wrong shape or with
-            negative/NaN/infinite weights (``ranges``), a range with no positive weight on a
-            holding that is still possible, a bad ``n_opponents``, or a bad ``lookahead``
-            (not 1/2, or 2 off the flop).
+        CardError: malformed or overlapping cards (``hole``/``board``), a board of other than
+            3, 4 or 5 cards.
+        RangeError: a range of the wrong shape or with negative/NaN/infinite weights
+            (``ranges``), or with no positive weight on a holding that is still possible.
+        ConfigError: a bad ``n_opponents`` or ``lookahead`` (not 1/2, or 2 off the flop).
+        All three are ValueErrors and name the input.
 
     >>> a = assess("Ah8h", "9h8c2c", np.ones(1326), n_opponents=3)
     >>> (a.ahead, a.tied, a.behind), round(a.hs, 2), round(a.hs_n, 2)
@@ -233,11 +236,11 @@ def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int =
     w, n_ranges = _combine_ranges(ranges, h + b)
     n = check_n_opponents(n_ranges if n_opponents is None else n_opponents)
     if lookahead not in (1, 2) or isinstance(lookahead, bool):
-        raise ValueError(f"lookahead: expected 1 or 2, got {lookahead!r}")
+        raise ConfigError(f"lookahead: expected 1 or 2, got {lookahead!r}")
     if lookahead == 2 and len(b) != 3:
-        raise ValueError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {len(b)} cards")
+        raise ConfigError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {len(b)} cards")
     if not live_weights(w, h + b).sum() > 0:
-        raise ValueError("ranges: all holdings still possible (no card shared with hole or board) have weight 0")
+        raise RangeError("ranges: all holdings still possible (no card shared with hole or board) have weight 0")
     bd = np.asarray(b, dtype=np.int64)
     tables = kernel_tables()
     if len(b) == 5:
@@ -301,7 +304,7 @@ def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     PPot = NPot = 0.
 
     Raises:
-        ValueError: a board of other than 3, 4 or 5 distinct valid cards.
+        CardError: a board of other than 3, 4 or 5 distinct valid cards.
     """
     _, b, _ = check_cards(None, board)
     return _uniform_board_values_cached(tuple(sorted(b)))

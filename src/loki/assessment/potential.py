@@ -74,6 +74,7 @@ from loki.assessment.strength import (
     rank_holdings_kernel,
 )
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
+from loki.errors import CardError, ConfigError
 from loki.evaluator import kernel_tables
 from loki.evaluator_kernels import rank_from_key
 from loki.weights import validate_weights
@@ -295,9 +296,9 @@ def ppot_npot(hp, hp_total):
 
 def _check_lookahead(lookahead, board_len: int) -> int:
     if lookahead not in (1, 2) or isinstance(lookahead, bool):
-        raise ValueError(f"lookahead: expected 1 or 2, got {lookahead!r}")
+        raise ConfigError(f"lookahead: expected 1 or 2, got {lookahead!r}")
     if lookahead == 2 and board_len != 3:
-        raise ValueError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {board_len} cards")
+        raise ConfigError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {board_len} cards")
     return int(lookahead)
 
 
@@ -315,8 +316,9 @@ def hand_potential_counts(hole, board, weights, lookahead: int = 1) -> tuple[np.
         ``hp_total (3,) float64``.  On the river ``hp`` is all zeros (no card to come).
 
     Raises:
-        ValueError: bad or overlapping cards, wrong board size, invalid weights,
-            ``lookahead`` not 1 or 2, or 2 off the flop.
+        CardError: bad or overlapping cards, wrong board size.
+        RangeError: invalid weights.
+        ConfigError: ``lookahead`` not 1 or 2, or 2 off the flop.
     """
     h, b, _ = check_cards(hole, board)
     la = _check_lookahead(lookahead, len(b))
@@ -337,7 +339,7 @@ def hand_potential(hole, board, weights, lookahead: int = 1) -> tuple[float, flo
     only).  ``(0.0, 0.0)`` on the river (DEFAULT: nothing to come).
 
     Raises:
-        ValueError: as :func:`hand_potential_counts`.
+        CardError, RangeError, ConfigError: as :func:`hand_potential_counts`.
     """
     hp, tot = hand_potential_counts(hole, board, weights, lookahead)
     return ppot_npot(hp, tot)
@@ -356,12 +358,13 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
         (see :func:`hp1_all_kernel`).
 
     Raises:
-        ValueError: bad or overlapping cards, invalid weights.
+        CardError: bad or overlapping cards, or so many dead cards that no next card is left.
+        RangeError: invalid weights.
     """
     _, b, d = check_cards(None, board, dead=dead)
     w = validate_weights(weights, "weights")
     if len(b) < 5 and 52 - len(b) - len(d) < 5:
-        raise ValueError(f"dead: {len(d)} dead cards leave no next card for a pair of holdings")
+        raise CardError(f"dead: {len(d)} dead cards leave no next card for a pair of holdings")
     bd = np.asarray(b, dtype=np.int64)
     dd = _dead_array(b + d)
     if len(b) == 5:
@@ -378,7 +381,7 @@ def hand_potential_all(board, weights, dead: Iterable = (), fill: float = np.nan
     holding (with ``dead`` removed from the range and the deck).
 
     Raises:
-        ValueError: as :func:`hand_potential_all_counts`.
+        CardError, RangeError: as :func:`hand_potential_all_counts`.
     """
     hp, tot, npos = hand_potential_all_counts(board, weights, dead)
     pp, nn = ppot_npot(hp, tot)

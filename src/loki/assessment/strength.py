@@ -52,6 +52,7 @@ import numpy as np
 
 from loki._jit import njit
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, N_HOLDINGS, format_card, parse_cards
+from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.evaluator_kernels import rank_from_key
 from loki.weights import validate_weights
@@ -83,9 +84,9 @@ def _parse(cards, name: str, count) -> list[int]:
     try:
         return parse_cards(cards, count=count)
     except ValueError as e:
-        raise ValueError(f"{name}: {e}") from None
+        raise CardError(f"{name}: {e}") from None
     except TypeError:
-        raise ValueError(f"{name}: expected card text or card ints, got {cards!r}") from None
+        raise CardError(f"{name}: expected card text or card ints, got {cards!r}") from None
 
 
 def check_cards(hole, board, board_sizes=(3, 4, 5), dead: Iterable = ()) -> tuple[list[int], list[int], list[int]]:
@@ -100,7 +101,7 @@ def check_cards(hole, board, board_sizes=(3, 4, 5), dead: Iterable = ()) -> tupl
         ``(hole, board, dead)`` as lists of card ints (``hole`` is ``[]`` when ``None``).
 
     Raises:
-        ValueError: a malformed card, a wrong count, or a card appearing twice; the message
+        CardError: a malformed card, a wrong count, or a card appearing twice; the message
             names the input (``hole``, ``board``, ``dead``).
     """
     h = [] if hole is None else _parse(hole, "hole", 2)
@@ -110,7 +111,7 @@ def check_cards(hole, board, board_sizes=(3, 4, 5), dead: Iterable = ()) -> tupl
     for name, cs in (("hole", h), ("board", b), ("dead", d)):
         for c in cs:
             if c in seen:
-                raise ValueError(f"overlapping cards: {format_card(c)} is in both {seen[c]} and {name}")
+                raise CardError(f"overlapping cards: {format_card(c)} is in both {seen[c]} and {name}")
             seen[c] = name
     return h, b, d
 
@@ -119,10 +120,10 @@ def check_n_opponents(n) -> int:
     """``n`` as an int ≥ 1.
 
     Raises:
-        ValueError: not an integer ≥ 1 (message names ``n_opponents``).
+        ConfigError: not an integer ≥ 1 (message names ``n_opponents``).
     """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n_opponents: expected an integer >= 1, got {n!r}")
+        raise ConfigError(f"n_opponents: expected an integer >= 1, got {n!r}")
     return int(n)
 
 
@@ -437,7 +438,8 @@ def hand_strength_counts(hole, board, weights) -> tuple[float, float, float]:
         three floats in weight units; with uniform weights 1.0 they are holding counts.
 
     Raises:
-        ValueError: bad or overlapping cards, wrong board size, invalid weights.
+        CardError: bad or overlapping cards, wrong board size.
+        RangeError: invalid weights.
     """
     h, b, _ = check_cards(hole, board)
     w = validate_weights(weights, "weights")
@@ -455,14 +457,15 @@ def hand_strength(hole, board, weights, n_opponents: int = 1) -> float:
         a probability in [0, 1].
 
     Raises:
-        ValueError: as :func:`hand_strength_counts`, a bad ``n_opponents``, or no positive
-            weight on any live opponent holding (HS undefined).
+        CardError, RangeError: as :func:`hand_strength_counts`; RangeError also when no live
+            opponent holding has positive weight (HS undefined).
+        ConfigError: a bad ``n_opponents``.
     """
     n = check_n_opponents(n_opponents)
     a, t, b = hand_strength_counts(hole, board, weights)
     tot = a + t + b
     if not tot > 0:
-        raise ValueError("weights: all live opponent holdings have weight 0 (HS undefined)")
+        raise RangeError("weights: all live opponent holdings have weight 0 (HS undefined)")
     return ((a + 0.5 * t) / tot) ** n
 
 
@@ -477,7 +480,7 @@ def rank_holdings(board, dead: Iterable = ()) -> np.ndarray:
         ``(1326,) int64``.
 
     Raises:
-        ValueError: bad or overlapping cards.
+        CardError: bad or overlapping cards.
     """
     _, b, d = check_cards(None, board, dead=dead)
     return rank_holdings_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), kernel_tables())
@@ -502,7 +505,8 @@ def hand_strength_all_counts(board, weights, dead: Iterable = ()) -> tuple[np.nd
         faces (-1 for dead holdings).
 
     Raises:
-        ValueError: bad or overlapping cards, invalid weights.
+        CardError: bad or overlapping cards.
+        RangeError: invalid weights.
     """
     _, b, d = check_cards(None, board, dead=dead)
     w = validate_weights(weights, "weights")
@@ -522,7 +526,7 @@ def hand_strength_all(board, weights, dead: Iterable = (), n_opponents: int = 1,
         ``(1326,) float64``.
 
     Raises:
-        ValueError: bad or overlapping cards, invalid weights, bad ``n_opponents``.
+        CardError, RangeError, ConfigError: bad or overlapping cards, invalid weights, bad ``n_opponents``.
 
     >>> hs = hand_strength_all("9h8c2c", np.ones(1326))
     >>> from loki.cards import parse_holding
