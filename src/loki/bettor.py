@@ -168,12 +168,14 @@ class BettingSpot:
 @dataclass(frozen=True)
 class Decision:
     """The Bettor's choice and the rule that produced it (a name from :data:`loki.rule_chain.RULES`); a
-    :class:`BettorPolicy` also records the hand values and the spot it decided on."""
+    :class:`BettorPolicy` also records the hand values and the spot it decided on.  ``triple`` is the chain's
+    ``(f, c, r)`` at zero width: one-hot, except ``[0, p_cr, 1 − p_cr]`` when the check-raise coin decided."""
 
     action: Action
     rule: str
     values: HandValues | None = None
     spot: BettingSpot | None = None
+    triple: tuple[float, float, float] = (0.0, 1.0, 0.0)
 
 
 def pot_odds(pot: float, to_call: float) -> float:
@@ -215,7 +217,7 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
     contrib = np.zeros((N_RULES, 3))
     f, c, r = chain_spot(values, spot, config.params(), spot.first_to_act and spot.aggressor_behind, contrib)
     a = pick_action(u, f, c, r)
-    return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)])
+    return Decision(Action(a), RULES[attribute(contrib, a, u, f, c)], triple=(f, c, r))
 
 
 def pick_action(u: float, f: float, c: float, r: float) -> int:
@@ -264,4 +266,4 @@ class BettorPolicy:
         d = decide(values, spot, self.config, u=float(self.rng.random()))
         if d.rule == "semi-bluff":
             self.semi_bluffing = True
-        return Decision(d.action, d.rule, values, spot)
+        return Decision(d.action, d.rule, values, spot, d.triple)

@@ -24,7 +24,7 @@ from loki.engine import Action, legalise
 from loki.rule_chain import RULES, attribute
 from loki.triples import ProbabilityTriple, TripleConfig, generate_triple_with_rules
 
-__all__ = ["select_action", "ActionSelector", "SelectorPolicy", "TripleDecision"]
+__all__ = ["select_action", "ActionSelector", "SelectorPolicy", "TripleDecision", "interval_probabilities"]
 
 
 def select_action(pt: ProbabilityTriple, u: float, to_call: float, can_raise: bool = True) -> Action:
@@ -90,6 +90,36 @@ class TripleDecision:
     rule: str
     values: HandValues
     spot: BettingSpot
+    probabilities: tuple[float, float, float] = (0.0, 1.0, 0.0)
+
+
+def interval_probabilities(
+    pt: ProbabilityTriple, lo: float, hi: float, to_call: float, can_raise: bool
+) -> tuple[tuple[float, float, float], tuple[tuple[float, float], ...]]:
+    """The Action Selector's conditional action distribution when its hand number ``u`` is known only to lie in
+    ``[lo, hi)`` (what its earlier actions in the hand revealed), and each action's interval of ``u``.
+
+    ``u`` picks fold on ``[0, f)``, call on ``[f, f + c)``, raise on ``[f + c, 1)``; a fold when checking is free
+    and a raise when the betting is capped are played as calls, so the played action's interval is still one
+    interval.  Returns ``((p_fold, p_call, p_raise), (interval of fold, of call, of raise))``.
+
+    >>> probs, _ = interval_probabilities(ProbabilityTriple(0.2, 0.5, 0.3), 0.0, 1.0, to_call=10, can_raise=True)
+    >>> [round(p, 10) for p in probs]
+    [0.2, 0.5, 0.3]
+    >>> probs, _ = interval_probabilities(ProbabilityTriple(0.2, 0.5, 0.3), 0.6, 1.0, to_call=10, can_raise=True)
+    >>> [round(p, 10) for p in probs]
+    [0.0, 0.25, 0.75]
+    """
+    f, c = pt.f, pt.c
+    cuts = [0.0, f, f + c, 1.0]
+    if to_call <= 1e-9:  # fold is played as a call
+        cuts[1] = 0.0
+    if not can_raise:  # raise is played as a call
+        cuts[2] = 1.0
+    spans = tuple((cuts[k], cuts[k + 1]) for k in range(3))
+    width = hi - lo
+    probs = tuple(max(0.0, min(b, hi) - max(a, lo)) / width if width > 0 else 0.0 for a, b in spans)
+    return (probs[0], probs[1], probs[2]), spans
 
 
 class SelectorPolicy:
@@ -117,6 +147,7 @@ class SelectorPolicy:
         """A new hand: draw its ``u``; no semi-bluff in progress."""
         self.selector.new_hand()
         self.semi_bluffing = False
+        self._lo, self._hi = 0.0, 1.0  # what this hand's actions so far reveal of u (for action_probabilities)
 
     def decide(self, sit) -> TripleDecision:
         """The selector's action for the :class:`loki.situation.Situation` ``sit``."""
@@ -136,4 +167,8 @@ class SelectorPolicy:
         ):
             self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
         u = self.selector.u
-        return TripleDecision(a, pt, u, RULES[attribute(contrib, int(a), u, pt.f, pt.c)], values, spot)
+        probs, spans = interval_probabilities(pt, self._lo, self._hi, spot.to_call, spot.can_raise)
+        lo, hi = spans[int(a)]
+        self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
+        rule = RULES[attribute(contrib, int(a), u, pt.f, pt.c)]
+        return TripleDecision(a, pt, u, rule, values, spot, probs)

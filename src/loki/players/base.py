@@ -23,9 +23,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from loki.engine import Action, GameConfig, PlayerView
+from loki.engine import Action, GameConfig, PlayerView, legalise
 
-__all__ = ["Player"]
+__all__ = ["Player", "legal_probabilities", "one_hot"]
+
+
+def legal_probabilities(probs: Sequence[float], legal: Sequence[Action]) -> tuple[float, float, float]:
+    """A wanted distribution ``(fold, call, raise)`` as the distribution of the action actually played: the mass of
+    each illegal action moves where :func:`loki.engine.legalise` sends it (a fold when checking is free and a raise
+    when the betting is capped become a check/call).
+
+    >>> legal_probabilities((0.1, 0.6, 0.3), (Action.CALL, Action.RAISE))
+    (0.0, 0.7, 0.3)
+    """
+    out = [0.0, 0.0, 0.0]
+    for a in (Action.FOLD, Action.CALL, Action.RAISE):
+        out[int(legalise(a, legal))] += float(probs[int(a)])
+    return out[0], out[1], out[2]
+
+
+def one_hot(action: Action) -> tuple[float, float, float]:
+    """The distribution of a pure (deterministic) choice."""
+    out = [0.0, 0.0, 0.0]
+    out[int(action)] = 1.0
+    return out[0], out[1], out[2]
 
 
 class Player:
@@ -45,6 +66,13 @@ class Player:
 
     def end_hand(self, view: PlayerView) -> None:
         """The hand is over; ``view.payoffs`` gives the net chips per seat."""
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """The probabilities ``(fold, call, raise)`` with which the last :meth:`act` chose its action, over the legal
+        actions of that decision (0 on illegal ones), or None when the player cannot say (the default; e.g. a
+        human, or a Simulator decision, whose randomness is a seed).  A referee reads it after each ``act`` for
+        variance reduction (AIVAT action corrections); a pure policy returns a one-hot triple."""
+        return None
 
     def reseat(self, mapping: dict[int, int]) -> None:
         """Called between hands when the players change seats: ``mapping[old_seat] = new_seat`` for

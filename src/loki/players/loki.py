@@ -37,9 +37,9 @@ from loki.bettor import BettorConfig, BettorPolicy
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
 from loki.errors import ConfigError
 from loki.modeler import Loki1Modeler, ModelingContext, ModelStore, OpponentModeler, TripleModeler
-from loki.players.base import Player
+from loki.players.base import Player, legal_probabilities, one_hot
 from loki.players.registry import PlayerConfig
-from loki.preflop import PreflopPolicy
+from loki.preflop import PreflopDecision, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
 from loki.situation import Situation
@@ -141,7 +141,26 @@ class LokiPlayer(Player):
         else:
             d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models))
         self.last_decision = d
+        self._last_legal = legal_actions
         return legalise(d.action, legal_actions)
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """The distribution the last action was drawn from (given this hand's earlier actions): pre-flop strategies
+        are pure; the Bettor is pure but for its check-raise coin; the Action Selector's triple, conditioned on
+        what the hand's earlier actions revealed of its number ``u``; None for a Simulator decision (its randomness
+        is a seed) or a policy that does not say."""
+        d = self.last_decision
+        if d is None:
+            return None
+        if isinstance(d, PreflopDecision):
+            return one_hot(legalise(d.action, self._last_legal))
+        probs = getattr(d, "probabilities", None)
+        if probs is None:
+            triple = getattr(d, "triple", None)
+            if not isinstance(triple, tuple):
+                return None
+            probs = triple
+        return legal_probabilities(probs, self._last_legal)
 
     def reseat(self, mapping: dict[int, int]) -> None:
         """The players changed seats: each opponent model follows its opponent."""

@@ -46,7 +46,16 @@ class RandomPlayer(Player):
         Raises:
             ValueError: ``legal_actions`` empty (the table never asks then).
         """
+        self._n_legal = tuple(legal_actions)
         return legal_actions[int(self.rng.integers(len(legal_actions)))]
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """Uniform over the legal actions of the last decision."""
+        legal = getattr(self, "_n_legal", None)
+        if not legal:
+            return None
+        p = 1.0 / len(legal)
+        return tuple(p if a in legal else 0.0 for a in (FOLD, CALL, RAISE))  # type: ignore[return-value]
 
 
 class CallingStation(Player):
@@ -65,6 +74,10 @@ class CallingStation(Player):
         """Always ``CALL`` (a check when nothing is to call); it is legal whenever the player is
         asked to act.  Raises nothing."""
         return CALL
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """Always a check/call: ``(0, 1, 0)``."""
+        return (0.0, 1.0, 0.0)
 
 
 class Maniac(Player):
@@ -87,11 +100,19 @@ class Maniac(Player):
 
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The maniac's action (its cards are never looked at)."""
+        fold = self.fold if FOLD in legal_actions else 0.0
+        raise_ = (1.0 - fold) * self.aggression if RAISE in legal_actions else 0.0
+        self._probs = (fold, 1.0 - fold - raise_, raise_)
         if FOLD in legal_actions and self.rng.random() < self.fold:
             return FOLD
         if RAISE in legal_actions and self.rng.random() < self.aggression:
             return RAISE
         return CALL
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """``(fold, call, raise)`` of the last decision: fold ``fold`` when facing a bet, raise ``aggression`` of the
+        rest when raising is legal."""
+        return getattr(self, "_probs", None)
 
 
 class EquityPlayer(Player):
@@ -115,7 +136,13 @@ class EquityPlayer(Player):
             eq = (float(load_tables()[2][HOLDING_CLASS[HOLDING_INDEX[c0, c1]]]) / 1000.0 + 1.0) / 2.0
         else:
             eq = equity((c0, c1), view.board)
-        return RAISE if eq > 0.5 and RAISE in legal_actions else CALL
+        self._last = RAISE if eq > 0.5 and RAISE in legal_actions else CALL
+        return self._last
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """A pure policy: one-hot on the last action."""
+        last = getattr(self, "_last", None)
+        return None if last is None else ((0.0, 0.0, 1.0) if last is RAISE else (0.0, 1.0, 0.0))
 
 
 RANDOM = PlayerKind(
