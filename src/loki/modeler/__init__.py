@@ -4,7 +4,11 @@
   action frequencies by context (kept across hands, blended with Table B.2 defaults), a seat-keyed
   :class:`ModelStore`, and the :class:`OpponentModeler` protocol (a re-weighting rule);
 - :mod:`loki.modeler.loki1`: Loki-1's μ/σ re-weighting (PAPP98 papp/node58-60; pena/node27);
-- :mod:`loki.modeler.triple_model`: Loki-2's triple re-weighting (feature R; AAAI99 §4; pena/node34).
+- :mod:`loki.modeler.triple_model`: Loki-2's triple re-weighting (feature R; AAAI99 §4; pena/node34) with the
+  observer's own Triple Generator;
+- :mod:`loki.modeler.specific`: triple re-weighting with opponent-specific triples: a per-opponent mixture of the
+  rules, frequency-matched triples and card-blind frequencies, learned at showdowns (DEFAULT, issue 11);
+- :mod:`loki.modeler.quality`: model quality (showdown percentiles, log-likelihood, collapses).
 """
 
 from loki.modeler.loki1 import (
@@ -27,6 +31,8 @@ from loki.modeler.model import (
     OpponentModeler,
     bets_to_call_bucket,
 )
+from loki.modeler.quality import ModelQuality, holding_percentile
+from loki.modeler.specific import SpecificModelConfig, SpecificModeler
 from loki.modeler.triple_model import TripleModeler, triple_reweight
 
 __all__ = [
@@ -48,4 +54,8 @@ __all__ = [
     "REWEIGHT_IR_TABLE",
     "preflop_hand_values",
     "postflop_hand_values",
+    "ModelQuality",
+    "SpecificModeler",
+    "SpecificModelConfig",
+    "holding_percentile",
 ]

@@ -37,6 +37,7 @@ __all__ = [
     "preflop_hand_values",
     "postflop_hand_values",
     "Loki1Modeler",
+    "RampLikelihood",
 ]
 
 
@@ -159,6 +160,25 @@ def postflop_hand_values(board: Sequence[int]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
+class RampLikelihood:
+    """The action probabilities Loki-1's μ/σ ramps imply (for model quality): ``P(call or raise | v)`` is the
+    check/call ramp, ``P(raise | v)`` the bet/raise ramp, each clipped to [0.01, 1]; ``P(call) = P(call or raise) −
+    P(raise)`` (at least 0.01).  Called with a holding index, it reads the holding's value ``values[h]``."""
+
+    values: np.ndarray
+    call: tuple[float, float]
+    raise_: tuple[float, float]
+    action: Action
+
+    def __call__(self, h: int) -> float:
+        v = self.values[h : h + 1]
+        p_raise = float(ramp_factors(v, *self.raise_)[0])
+        if self.action == Action.RAISE:
+            return p_raise
+        return max(LOW_WEIGHT, float(ramp_factors(v, *self.call)[0]) - p_raise)
+
+
+@dataclass(frozen=True)
 class Loki1Modeler:
     """Loki-1's re-weighting (PAPP98 papp/node58-60; pena/node27): the μ/σ ramp on IR7 pre-flop and on
     EHS' (HS_1 + PPot1 against a uniform range) post-flop, once per round from the stored copy.
@@ -177,4 +197,8 @@ class Loki1Modeler:
             values, sorted_values = preflop_hand_values()
             loki1_reweight(model, values, ev.action, freqs, sorted_values)
         else:
-            loki1_reweight(model, postflop_hand_values(ctx.board), ev.action, freqs)
+            values = postflop_hand_values(ctx.board)
+            loki1_reweight(model, values, ev.action, freqs)
+            call = ramp_bounds(*threshold_mu_sigma(Action.CALL, freqs))
+            raise_ = ramp_bounds(*threshold_mu_sigma(Action.RAISE, freqs))
+            model.trace.append((ev.round, ev.action, RampLikelihood(values, call, raise_, ev.action)))

@@ -8,13 +8,16 @@ observations (:class:`ActionFrequencies`, RECONSTRUCTED Eq. 7.4).  The re-weight
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
-from loki.cards import N_HOLDINGS
-from loki.engine import Action, ActionTaken, GameConfig
+from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.engine import Action, ActionTaken, GameConfig, Showdown
+from loki.modeler.quality import ModelQuality, holding_percentile
+from loki.weights import LOW_WEIGHT
 
 __all__ = [
     "DEFAULT_FREQUENCIES",
@@ -90,22 +93,33 @@ class OpponentModel:
         round_start: ``(1326,) float64`` copy stored at the start of the round (Loki-1's stored-copy rule).
         applied_mu: the highest μ applied this round (−1 when none).
         frequencies: :class:`ActionFrequencies`, kept across hands.
+        trace: this hand's modelled actions, ``(round, action, likelihood)`` where ``likelihood(holding index)`` is
+            the model's probability of the action given that holding (read at a showdown for model quality and
+            learning); reset every hand.
+        round_actions: the opponent's actions so far in the current round, ``(action, facing a bet)`` (a check is
+            ``(CALL, False)``; a check then a raise is a check-raise).
+        stats: statistics a modeler keeps about this opponent across hands (e.g. how unpredictable it has been).
     """
 
     weights: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
     round_start: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
     applied_mu: float = -1.0
     frequencies: ActionFrequencies = field(default_factory=ActionFrequencies)
+    trace: list[tuple[int, Action, Callable[[int], float]]] = field(default_factory=list)
+    round_actions: list[tuple[Action, bool]] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
 
     def new_hand(self) -> None:
-        """Reset the weight table to 1.0 (frequencies are kept)."""
+        """Reset the weight table to 1.0 and the hand's trace (frequencies and stats are kept)."""
         self.weights = np.ones(N_HOLDINGS)
+        self.trace = []
         self.new_round()
 
     def new_round(self) -> None:
         """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
         self.round_start = self.weights.copy()
         self.applied_mu = -1.0
+        self.round_actions = []
 
 
 class ModelStore:
@@ -124,6 +138,7 @@ class ModelStore:
 
     def __init__(self) -> None:
         self.models: dict[int, OpponentModel] = {}
+        self.quality = ModelQuality()
 
     def begin_hand(self, me: int, n_players: int) -> None:
         """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
@@ -148,7 +163,30 @@ class ModelStore:
         bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[ev.round])
         if ev.action != Action.FOLD:
             modeler.reweight(model, ev, bucket, ctx)
+            q = self.quality
+            q.reweights += 1
+            live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
+            if not np.any(model.weights[live] > LOW_WEIGHT * (1.0 + 1e-9)):
+                q.collapses += 1
         model.frequencies.record(ev.round, bucket, ev.action)
+        model.round_actions.append((ev.action, ev.to_call > 0))
+
+    def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:
+        """Hands are shown: for every opponent shown, its holding's percentile in our final table, the
+        likelihood of its traced actions given that holding (:mod:`loki.modeler.quality`), and the modeler's
+        ``learn(model, holding, ctx)`` if it has one."""
+        dead = tuple(ctx.hole) + tuple(ctx.board)
+        learn = getattr(modeler, "learn", None)
+        for seat, cards, _rank in ev.hands:
+            model = self.models.get(seat)
+            if model is None:
+                continue
+            h = int(HOLDING_INDEX[cards[0], cards[1]])
+            self.quality.percentiles.append(holding_percentile(model.weights, cards, dead))
+            for _round, _action, lik in model.trace:
+                self.quality.add_likelihood(lik(h))
+            if learn is not None:
+                learn(model, h, ctx)
 
     def __getitem__(self, seat: int) -> OpponentModel:
         return self.models[seat]
@@ -172,12 +210,48 @@ class ModelStore:
 @dataclass
 class ModelingContext:
     """What the observer knows when it re-weights: its own seat and hole cards (dead cards for the
-    opponent's possible holdings), the visible board and the rules."""
+    opponent's possible holdings), the visible board, the rules, and the public facts of the round that an
+    opponent's situation depends on (kept by :meth:`follow` from every action of the hand).
+
+    Attributes:
+        actions_this_round: actions taken in the current round before the one being modelled.
+        acted, folded: seats that have checked/called/raised this round; seats out of the hand.
+        raised_last_round: seats that bet or raised in the previous round.
+    """
 
     seat: int
     hole: tuple[int, int]
     board: tuple[int, ...]
     game: GameConfig
+    actions_this_round: int = 0
+    acted: set[int] = field(default_factory=set)
+    folded: set[int] = field(default_factory=set)
+    raised_this_round: set[int] = field(default_factory=set)
+    raised_last_round: set[int] = field(default_factory=set)
+
+    def follow(self, ev: ActionTaken) -> None:
+        """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
+        self.actions_this_round += 1
+        if ev.action == Action.FOLD:
+            self.folded.add(ev.seat)
+        else:
+            self.acted.add(ev.seat)
+            if ev.action == Action.RAISE:
+                self.raised_this_round.add(ev.seat)
+
+    def next_round(self, board: tuple[int, ...]) -> None:
+        """A new board: the round's facts start again."""
+        self.board = board
+        self.actions_this_round = 0
+        self.acted = set()
+        self.raised_last_round, self.raised_this_round = self.raised_this_round, set()
+
+    def check_raise_condition(self, seat: int) -> bool:
+        """The check-raise rule's public condition for ``seat`` about to act (loki-algorithms.md §3 rule 6): first
+        to act this round, with a live player who raised in the previous round still to act behind it."""
+        return self.actions_this_round == 0 and any(
+            s != seat and s not in self.folded and s not in self.acted for s in self.raised_last_round
+        )
 
 
 class OpponentModeler(Protocol):

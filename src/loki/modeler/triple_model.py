@@ -18,7 +18,7 @@ from loki.modeler.model import ModelingContext, OpponentModel
 from loki.triples import TripleConfig, opponent_triples
 from loki.weights import LOW_WEIGHT
 
-__all__ = ["triple_reweight", "TripleModeler"]
+__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood"]
 
 
 def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, live: np.ndarray | None = None) -> None:
@@ -49,6 +49,16 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
     if live is not None:
         new = np.where(live, new, model.weights)
     model.weights = new
+
+
+@dataclass(frozen=True)
+class ColumnLikelihood:
+    """``P(action | holding)`` read from the column of the modelling triples used for the re-weighting."""
+
+    column: np.ndarray
+
+    def __call__(self, h: int) -> float:
+        return float(self.column[h])
 
 
 @dataclass(frozen=True)
@@ -86,3 +96,4 @@ class TripleModeler:
         dead = np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))
         live = (HOLDING_MASKS & dead) == 0
         triple_reweight(model, triples, ev.action, live)
+        model.trace.append((ev.round, ev.action, ColumnLikelihood(triples[:, int(ev.action)])))
