@@ -124,7 +124,7 @@ def ev_triple(
 
     >>> spot = BettingSpot(street=3, pot=100.0, to_call=20.0, bet_size=20.0, bets_this_round=1)
     >>> t, evs = ev_triple(HandValues(ehs_prime=0.05, ehs=0.05, hs_n=0.05, ppot=0.0), spot, [0.0])
-    >>> t.f > 0.99 and evs.call < 0
+    >>> t.f > 0.8 and evs.call < 0 and evs.raise_ < evs.call
     True
     """
     evs = action_evs(values, spot, fold_frequencies, config, p_called)
