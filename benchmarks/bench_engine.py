@@ -61,7 +61,7 @@ def record(cfg, n_hands, seed):
         button = h % cfg.n_players
         s = new_hand(cfg, button, rng=rng)
         acts = []
-        while s._queue:
+        while s.current_player is not None:
             a = choose(s.legal_actions(), r)
             acts.append(a)
             s.apply(a)
@@ -85,7 +85,7 @@ def selfplay_loki(cfg, n_hands, seed):
     r = random.Random(seed)
     for h in range(n_hands):
         s = new_hand(cfg, h % cfg.n_players, rng=rng)
-        while s._queue:
+        while s.current_player is not None:
             s.apply(choose(s.legal_actions(), r))
 
 
