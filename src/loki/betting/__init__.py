@@ -56,6 +56,7 @@ Registers:
 ``SHORT``              sum of the incomplete all-in raises since the last full raise (pokerkit)
 ``N_IN``               players not folded
 ``N_ACTIONS``          actions (folds included) taken this round
+``BETS``               bets and raises made this round, the big blind counting as one pre-flop
 =====================  ======================================================================
 
 The last action (written by :func:`apply_action`; the engine's ``ActionTaken`` event) is a block

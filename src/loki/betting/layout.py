@@ -30,8 +30,9 @@ RAISE_AMT = 23
 SHORT = 24
 N_IN = 25
 N_ACTIONS = 26
+BETS = 27
 # the last action: LAST + L_*
-LAST = 27
+LAST = 28
 L_SEAT = 0
 L_ACTION = 1
 L_AMOUNT = 2

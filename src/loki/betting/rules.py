@@ -16,6 +16,7 @@ from loki.betting.layout import (
     BB_SEAT,
     BET,
     BET_SIZE,
+    BETS,
     BIG_BLIND,
     BUTTON,
     CALL_A,
@@ -229,6 +230,7 @@ def _next_street(st):
         st[VOLUNTARY + s] = 0
     st[MAX_BET] = 0
     st[N_RAISES] = 0
+    st[BETS] = 0
     st[RAISE_AMT] = 0
     st[SHORT] = 0
     st[N_ACTIONS] = 0
@@ -315,6 +317,7 @@ def post_blinds(st):
     ``st[BET + BB_SEAT]``."""
     _post(st, st[SB_SEAT], st[SMALL_BLIND])
     _post(st, st[BB_SEAT], st[BIG_BLIND])
+    st[BETS] = 1  # the big blind is the first bet of the pre-flop round
 
 
 @njit(cache=True)
@@ -408,8 +411,8 @@ def to_call(st, seat):
 
 @njit(cache=True)
 def bets_this_round(st):
-    """Bets and raises made this round, the big blind counting as one pre-flop."""
-    return st[N_RAISES] + (1 if st[ROUND] == 0 else 0)
+    """Bets and raises made this round, the big blind counting as one pre-flop (the ``BETS`` register)."""
+    return st[BETS]
 
 
 # ------------------------------------------------------------------------------------------ actions
@@ -478,6 +481,7 @@ def apply_action(st, a):
         st[POT] += amount
         st[MAX_BET] = target
         st[N_RAISES] += 1
+        st[BETS] += 1
         inc = target - mb
         if unlimited:
             st[RAISE_AMT] = inc

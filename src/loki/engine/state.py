@@ -7,6 +7,7 @@ that module; this class adds the cards, the ACPC history, the events and the Pyt
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 
 import numpy as np
@@ -42,7 +43,7 @@ _WHY = {
 _N, _ROUND, _CUR, _STATUS, _POT = bt.N, bt.ROUND, bt.CUR, bt.STATUS, bt.POT
 _BET, _TOTAL, _STACK, _FOLDED, _ALL_IN = bt.BET, bt.TOTAL, bt.STACK, bt.FOLDED, bt.ALL_IN
 _LAST, _LAST_END = bt.LAST, bt.LAST + bt.LAST_SIZE
-_legal_mask, _apply_action, _to_call, _bets_this_round = bt.legal_mask, bt.apply_action, bt.to_call, bt.bets_this_round
+_legal_mask, _apply_action, _to_call = bt.legal_mask, bt.apply_action, bt.to_call
 _TEMPLATES: dict = {}  # (GameConfig, button) -> state vector before the blinds (unlimited or config stacks)
 
 
@@ -70,7 +71,7 @@ def _template(config: GameConfig, button: int, stacks) -> np.ndarray:
 
 
 def _flags(a: np.ndarray) -> tuple[bool, ...]:
-    return tuple([x != 0 for x in a.tolist()])
+    return tuple(map(bool, a.tolist()))
 
 
 class HandState:
@@ -97,6 +98,7 @@ class HandState:
         "_pots",
         "_ranks",
         "_orders",
+        "_folded_memo",
     )
 
     # ---- construction -----------------------------------------------------------------------
@@ -154,6 +156,7 @@ class HandState:
         self._start_stacks = st_stacks
         self._hist = [""]
         self._orders = seat_orders(n, button)
+        self._folded_memo = (-1, ())
         ev = [] if record_events else None
         self._events = ev
         self._payoffs = None
@@ -165,8 +168,8 @@ class HandState:
         if ev is not None:
             sb_seat, bb_seat = self._orders[0], self._orders[1]
             ev.append(HandStarted(n, button, st_stacks))
-            ev.append(BlindPosted(sb_seat, int(st[_BET + sb_seat]), "small"))
-            ev.append(BlindPosted(bb_seat, int(st[_BET + bb_seat]), "big"))
+            ev.append(BlindPosted(sb_seat, st.item(_BET + sb_seat), "small"))
+            ev.append(BlindPosted(bb_seat, st.item(_BET + bb_seat), "big"))
         if bt.start_betting(st):
             self._advance(0)
         return self
@@ -179,7 +182,7 @@ class HandState:
         st = self._st
         bd = self._board
         ev = self._events
-        for r in range(r0 + 1, int(st[_ROUND]) + 1):
+        for r in range(r0 + 1, st.item(_ROUND) + 1):
             nv = _BOARD_VISIBLE[r]
             if len(bd) < nv:
                 raise CardError(
@@ -188,7 +191,7 @@ class HandState:
             self._hist.append("")
             if ev is not None:
                 ev.append(BoardDealt(r, tuple(bd[_BOARD_VISIBLE[r - 1] : nv]), tuple(bd[:nv])))
-        status = int(st[_STATUS])
+        status = st.item(_STATUS)
         if status != bt.BETTING:
             self._finish(status == bt.SHOWDOWN)
 
@@ -329,12 +332,12 @@ class HandState:
     @property
     def round(self) -> int:
         """The betting round: 0 pre-flop, 1 flop, 2 turn, 3 river."""
-        return int(self._st[_ROUND])
+        return self._st.item(_ROUND)
 
     @property
     def current_player(self) -> int | None:
         """Seat to act, or ``None`` when the hand is over."""
-        p = int(self._st[_CUR])
+        p = self._st.item(_CUR)
         return p if p >= 0 else None
 
     @property
@@ -344,12 +347,12 @@ class HandState:
     @property
     def street_name(self) -> str:
         """``"preflop"``, ``"flop"``, ``"turn"`` or ``"river"``."""
-        return STREET_NAMES[self._st[_ROUND]]
+        return STREET_NAMES[self._st.item(_ROUND)]
 
     @property
     def board(self) -> tuple[int, ...]:
         """Visible board cards (card ints): 0, 3, 4 or 5 of them."""
-        return tuple(self._board[: _BOARD_VISIBLE[self._st[_ROUND]]])
+        return tuple(self._board[: _BOARD_VISIBLE[self._st.item(_ROUND)]])
 
     @property
     def preflop_order(self) -> tuple[int, ...]:
@@ -375,28 +378,28 @@ class HandState:
     def bet_size(self) -> int:
         """Size of a bet/raise this round (chips)."""
         st = self._st
-        return int(st[bt.BET_SIZE + st[_ROUND]])
+        return st.item(bt.BET_SIZE + st.item(_ROUND))
 
     @property
     def pot(self) -> int:
         """Chips in the pot, this round's bets included."""
-        return int(self._st[_POT])
+        return self._st.item(_POT)
 
     @property
     def bets_this_round(self) -> int:
         """Bets and raises made this round, the big blind counting as one pre-flop."""
-        return _bets_this_round(self._st)
+        return self._st.item(bt.BETS)
 
     @property
     def raises_left(self) -> int:
         """How many more bets/raises the cap allows this round."""
         st = self._st
-        return int(st[bt.CAP + st[_ROUND]] - st[bt.N_RAISES])
+        return st.item(bt.CAP + st.item(_ROUND)) - st.item(bt.N_RAISES)
 
     @property
     def max_bet(self) -> int:
         """The largest amount (chips) committed by one seat this round."""
-        return int(self._st[bt.MAX_BET])
+        return self._st.item(bt.MAX_BET)
 
     def to_call(self, seat: int | None = None) -> int:
         """Chips ``seat`` (default: the player to act) must add to call (capped by its stack)."""
@@ -436,12 +439,17 @@ class HandState:
     @property
     def folded(self) -> tuple[bool, ...]:
         """Per seat (length ``n``): has folded this hand (the complement of :attr:`active`)."""
-        return _flags(self._st[_FOLDED : _FOLDED + self.n])
+        # memo keyed by the number of players in: it changes with every fold and only then
+        n_in, t = self._folded_memo
+        if n_in != self._st.item(bt.N_IN):
+            t = _flags(self._st[_FOLDED : _FOLDED + self.n])
+            self._folded_memo = (self._st.item(bt.N_IN), t)
+        return t
 
     @property
     def active(self) -> tuple[bool, ...]:
         """Per seat: still in the hand (not folded); all-in players are active."""
-        return tuple([x == 0 for x in self._st[_FOLDED : _FOLDED + self.n].tolist()])
+        return tuple(map(operator.not_, self.folded))
 
     @property
     def all_in(self) -> tuple[bool, ...]:
@@ -456,7 +464,7 @@ class HandState:
     @property
     def num_active(self) -> int:
         """Players not folded."""
-        return int(self._st[bt.N_IN])
+        return self._st.item(bt.N_IN)
 
     def hole_cards(self, seat: int) -> tuple[int, int]:
         """Hole cards of ``seat`` (card ints).  The full state sees everything; use :meth:`view`."""
@@ -508,7 +516,7 @@ class HandState:
     def actions_this_round(self) -> int:
         """Actions (folds included) taken in the current round so far; 0 means the player to act is
         the first to act this round."""
-        return int(self._st[bt.N_ACTIONS])
+        return self._st.item(bt.N_ACTIONS)
 
     def preflop_situation(self, seat: int) -> tuple[int, int, int]:
         """``(num_inpot, num_yet_to_act, position)`` of ``seat`` for a pre-flop decision (PAPP98
@@ -549,7 +557,7 @@ class HandState:
 
     @property
     def went_to_showdown(self) -> bool:
-        return self._st[_STATUS] == bt.SHOWDOWN and self._payoffs is not None
+        return self._payoffs is not None and self._st.item(_STATUS) == bt.SHOWDOWN
 
     @property
     def showdown_ranks(self) -> dict[int, int]:
