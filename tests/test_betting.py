@@ -107,6 +107,20 @@ def test_legalize():
     assert bt.legalize(st, bt.RAISE_A) == bt.CALL_A and bt.legalize(st, bt.FOLD_A) == bt.FOLD_A
 
 
+@pytest.mark.parametrize("mask", range(1, 8))
+def test_nearest_legal_and_engine_legalise_agree(mask):
+    from loki.engine import Action, legalise
+
+    legal = tuple(Action(b) for b in range(3) if mask >> b & 1)
+    for a in range(3):
+        want = a if mask >> a & 1 else (bt.CALL_A if mask & bt.CAN_CALL else min(legal))
+        assert bt.nearest_legal(mask, a) == want
+        assert legalise(Action(a), legal) is Action(want) and legalise(Action(a), list(legal)) is Action(want)
+    assert bt.nearest_legal(0, bt.CALL_A) == -1
+    with pytest.raises(IndexError):
+        legalise(Action.CALL, ())
+
+
 def test_short_call_is_all_in_and_to_call_capped_by_the_stack():
     st = state(2, 0, stacks=(100, 15))
     bt.start_hand(st)

@@ -11,7 +11,8 @@ definitions; pokerkit 0.7.7 for finite stacks):
   button (heads-up the big blind);
 * fixed bet sizes per round, at most ``CAP`` bets/raises per round (pre-flop the big blind is the
   first bet, so the pre-flop cap counts raises over it);
-* FOLD only when facing a bet (:func:`legal_mask`, :func:`apply_action`); finite stacks: calls and
+* FOLD only when facing a bet (:func:`legal_mask`, :func:`apply_action`; a wanted action made legal:
+  :func:`nearest_legal`); finite stacks: calls and
   raises for less are all-ins, an incomplete all-in raise does not reopen the betting for players
   who already acted (pokerkit's rule), no raise when nobody could call it (:func:`can_raise`), a
   player whose effective stack is 0 does not act (:func:`start_round`), the part of a bet nobody
@@ -97,6 +98,7 @@ from loki.betting.rules import (
     first_to_act,
     legal_mask,
     legalize,
+    nearest_legal,
     new_state,
     next_to_act,
     post_blinds,
@@ -118,6 +120,7 @@ __all__ = [
     "start_hand",
     "can_raise",
     "legal_mask",
+    "nearest_legal",
     "legalize",
     "to_call",
     "bets_this_round",

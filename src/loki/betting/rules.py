@@ -84,6 +84,7 @@ __all__ = [
     "start_hand",
     "can_raise",
     "legal_mask",
+    "nearest_legal",
     "legalize",
     "to_call",
     "bets_this_round",
@@ -387,15 +388,25 @@ def legal_mask(st):
 
 
 @njit(cache=True)
+def nearest_legal(mask, a):
+    """The legal action nearest to the wanted action ``a`` (the one place this rule is written): ``a`` if
+    its bit is in ``mask`` (a :func:`legal_mask`), else check/call if legal, else the first legal action
+    (fold, call, raise order); -1 if nothing is legal.  So a fold when checking is free becomes a check,
+    a raise that is not allowed becomes a call."""
+    if mask & (1 << a):
+        return a
+    if mask & CAN_CALL:
+        return CALL_A
+    for b in range(3):
+        if mask & (1 << b):
+            return b
+    return -1
+
+
+@njit(cache=True)
 def legalize(st, a):
-    """The legal action nearest to the wanted action ``a`` of the seat to act: a fold when checking is
-    free becomes a check, a raise that is not allowed becomes a call."""
-    p = st[CUR]
-    if a == FOLD_A and st[MAX_BET] - st[BET + p] <= 0:
-        return CALL_A
-    if a == RAISE_A and not can_raise(st, p):
-        return CALL_A
-    return a
+    """:func:`nearest_legal` for the seat to act of ``st``."""
+    return nearest_legal(legal_mask(st), a)
 
 
 @njit(cache=True)

@@ -55,8 +55,9 @@ FOLD, CALL, RAISE = Action.FOLD, Action.CALL, Action.RAISE
 
 
 def legalise(action: Action, legal: Sequence[Action]) -> Action:
-    """Turn a wanted action into a legal one (the one place this rule is written): a fold when checking is free
-    becomes a check, a raise when the betting is capped becomes a call.
+    """Turn a wanted action into a legal one: a fold when checking is free becomes a check, a raise when the
+    betting is capped becomes a call (the rule is :func:`loki.betting.nearest_legal`, which the
+    Simulator's play-out uses too).
 
     Args:
         action: the wanted action.
@@ -71,11 +72,17 @@ def legalise(action: Action, legal: Sequence[Action]) -> Action:
     >>> legalise(FOLD, (CALL, RAISE)).name, legalise(RAISE, (FOLD, CALL)).name
     ('CALL', 'CALL')
     """
-    if action in legal:
-        return action
-    if CALL in legal:
-        return CALL
-    return legal[0]
+    from loki.betting import nearest_legal  # numba, loaded on first use (importing loki.engine stays light)
+
+    mask = _MASKS.get(legal) if legal.__class__ is tuple else None
+    if mask is None:
+        mask = 0
+        for a in legal:
+            mask |= 1 << a
+    a = nearest_legal(mask, int(action))
+    if a < 0:
+        raise IndexError("legalise: no legal action")
+    return _ACTIONS[a]
 
 
 _ACTIONS = (FOLD, CALL, RAISE)
@@ -101,3 +108,4 @@ _ACTION_WORDS = {
 LEGAL_TUPLES: tuple[tuple[Action, ...], ...] = tuple(
     tuple(a for a, bit in ((FOLD, 1), (CALL, 2), (RAISE, 4)) if m & bit) for m in range(8)
 )
+_MASKS = {t: m for m, t in enumerate(LEGAL_TUPLES)}
