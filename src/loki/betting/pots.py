@@ -7,8 +7,8 @@ Main and side pots as pokerkit 0.7.7 forms them; the odd chip by ``"left_of_butt
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
 from loki.betting.layout import BUTTON, DEAD, FOLDED, FOLDED_OUT, POT, SPLIT, STATUS, TOTAL, UNLIMITED, N
 
 __all__ = ["pot_shares", "award"]

@@ -8,8 +8,8 @@ chips.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from loki._jit import njit
 from loki.betting.layout import (
     ACTED,
     ALL_IN,
