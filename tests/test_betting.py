@@ -180,12 +180,9 @@ def test_start_round_effective_stack():
 
 
 @pytest.mark.parametrize("split,expected", [(False, [13.0, 11.0, 11.0]), (True, [35 / 3] * 3)])
-def test_pot_shares(split, expected):
-    out = np.zeros(3)
-    bt.pot_shares(35, 3, split, out)
-    assert out.tolist() == expected
-    bt.pot_shares(36, 3, split, out)
-    assert out.tolist() == [12.0, 12.0, 12.0]
+def test_pot_share(split, expected):
+    assert [bt.pot_share(35, 3, split, j) for j in range(3)] == expected
+    assert [bt.pot_share(36, 3, split, j) for j in range(3)] == [12.0, 12.0, 12.0]
 
 
 def _award(st, ranks):

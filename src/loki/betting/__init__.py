@@ -20,7 +20,7 @@ definitions; pokerkit 0.7.7 for finite stacks):
 * pots (:func:`award`): one pot with unlimited stacks, else main and side pots as pokerkit forms
   them; the odd chip of an uneven split to the first winner left of the button
   (``"left_of_button"``) or an exact fractional split (``"split"``, the ACPC dealer's rule;
-  :func:`pot_shares`).
+  :func:`pot_share`).
 
 Units: every amount is in **chips**.
 
@@ -88,7 +88,7 @@ or raised in the previous round).
 from __future__ import annotations
 
 from loki.betting.layout import *  # noqa: F403  (the index constants and codes)
-from loki.betting.pots import award, pot_shares
+from loki.betting.pots import award, pot_share
 from loki.betting.rules import (
     apply_action,
     bets_this_round,
@@ -125,6 +125,6 @@ __all__ = [
     "to_call",
     "bets_this_round",
     "apply_action",
-    "pot_shares",
+    "pot_share",
     "award",
 ]

@@ -1,4 +1,4 @@
-"""Pots and payoffs of a finished hand on a state vector: :func:`award`, :func:`pot_shares`.
+"""Pots and payoffs of a finished hand on a state vector: :func:`award`, :func:`pot_share`.
 
 Main and side pots as pokerkit 0.7.7 forms them; the odd chip by ``"left_of_button"`` (pokerkit) or
 ``"split"`` (the ACPC dealer).  See the :mod:`loki.betting` docstring.  Amounts are chips.
@@ -11,27 +11,22 @@ import numpy as np
 from loki._jit import njit
 from loki.betting.layout import BUTTON, DEAD, FOLDED, FOLDED_OUT, POT, SPLIT, STATUS, TOTAL, UNLIMITED, N
 
-__all__ = ["pot_shares", "award"]
+__all__ = ["pot_share", "award"]
 
 
 @njit(cache=True)
-def pot_shares(amount, k, split, shares):
-    """Divide a pot of ``amount`` chips among ``k`` winners into ``shares[:k]`` (float64, chips), in
-    winners' order from the button's left.
+def pot_share(amount, k, split, j):
+    """Chips the ``j``-th of ``k`` winners of a pot of ``amount`` chips gets (winners counted from the
+    button's left, ``j = 0`` first); float64.
 
     ``split`` (the ACPC dealer's rule): ``amount / k`` each, exact (fractional when uneven).  Else
-    (``"left_of_button"``, pokerkit 0.7.7 ``divmod``): ``amount // k`` each and the whole remainder
-    to the first winner.
+    (``"left_of_button"``, pokerkit 0.7.7 ``divmod``): ``amount // k`` each and the whole remainder to the
+    first winner.
     """
     if split:
-        sh = amount / k if amount % k else amount // k
-        for i in range(k):
-            shares[i] = sh
-    else:
-        q = amount // k
-        for i in range(k):
-            shares[i] = q
-        shares[0] += amount - q * k
+        return amount / k if amount % k else float(amount // k)
+    q = amount // k
+    return float(q + (amount - q * k) if j == 0 else q)
 
 
 @njit(cache=True)
@@ -70,7 +65,7 @@ def award(st, ranks, pots, shares, win):
         put in at least its level, and consecutive layers with the same winning claimants are merged
         (pokerkit 0.7.7 kills the hands that win no layer before pushing chips; the merged pot keeps
         its first layer's eligible players).  Each pot goes to its best hands, divided by
-        :func:`pot_shares`.
+        :func:`pot_share`.
     """
     n = st[N]
     for s in range(n):
@@ -143,7 +138,6 @@ def award(st, ranks, pots, shares, win):
                 pots[k, 1] = lay_elig[j]
                 k += 1
                 last_claim = claim
-    sh = np.zeros(n, dtype=np.float64)
     first = (st[BUTTON] + 1) % n
     for i in range(k):
         winners = _best_in(st, ranks, pots[i, 1])
@@ -151,12 +145,12 @@ def award(st, ranks, pots, shares, win):
         nw = 0
         for s in range(n):
             nw += (winners >> s) & 1
-        pot_shares(pots[i, 0], nw, st[SPLIT], sh)
         j = 0
         for o in range(n):  # winners from the button's left
             s = (first + o) % n
             if (winners >> s) & 1:
-                shares[i, s] = sh[j]
-                win[s] += sh[j]
+                x = pot_share(pots[i, 0], nw, st[SPLIT], j)
+                shares[i, s] = x
+                win[s] += x
                 j += 1
     return k
