@@ -52,8 +52,9 @@ def award(st, ranks, pots, shares, win):
         ranks: ``(>= N,) int64`` hand ranks per seat (higher is stronger; read for the players in at
             a showdown only).
         pots: ``(>= NMAX, 3) int64`` output: per pot ``amount`` (chips), ``eligible`` and
-            ``winners`` (bit ``1 << seat`` masks).
-        shares: ``(>= NMAX, >= N) float64`` output: chips each seat gets from each pot.
+            ``winners`` (bit ``1 << seat`` masks); rows from the returned count on are not written.
+        shares: ``(>= NMAX, >= N) float64`` output: chips each seat gets from each pot (rows as
+            ``pots``).
         win: ``(>= N,) float64`` output: chips won per seat, all pots summed in pot order (the
             payoff is ``win - TOTAL``).
 
@@ -70,12 +71,7 @@ def award(st, ranks, pots, shares, win):
     n = st[N]
     for s in range(n):
         win[s] = 0.0
-    for i in range(pots.shape[0]):
-        pots[i, 0] = 0
-        pots[i, 1] = 0
-        pots[i, 2] = 0
-        for s in range(n):
-            shares[i, s] = 0.0
+        shares[0, s] = 0.0
     if st[STATUS] == FOLDED_OUT:
         w = 0
         while st[FOLDED + w]:
@@ -138,19 +134,22 @@ def award(st, ranks, pots, shares, win):
                 pots[k, 1] = lay_elig[j]
                 k += 1
                 last_claim = claim
-    first = (st[BUTTON] + 1) % n
+    first = st[BUTTON] + 1 if st[BUTTON] + 1 < n else 0
     for i in range(k):
+        for s in range(n):
+            shares[i, s] = 0.0
         winners = _best_in(st, ranks, pots[i, 1])
         pots[i, 2] = winners
         nw = 0
         for s in range(n):
             nw += (winners >> s) & 1
         j = 0
-        for o in range(n):  # winners from the button's left
-            s = (first + o) % n
+        s = first
+        for _ in range(n):  # winners from the button's left
             if (winners >> s) & 1:
                 x = pot_share(pots[i, 0], nw, st[SPLIT], j)
                 shares[i, s] = x
                 win[s] += x
                 j += 1
+            s = s + 1 if s + 1 < n else 0
     return k

@@ -172,10 +172,12 @@ def first_to_act(st, rnd):
 
 @njit(cache=True)
 def next_to_act(st, start):
-    """The first seat from ``start`` on, clockwise, that still needs to act this round; -1 if none."""
+    """The first seat from ``start`` (0..N-1) on, clockwise, that still needs to act this round; -1 if none."""
     n = st[N]
-    for k in range(n):
-        s = (start + k) % n
+    for s in range(start, n):
+        if st[NEED + s]:
+            return s
+    for s in range(start):
         if st[NEED + s]:
             return s
     return -1
@@ -529,4 +531,4 @@ def apply_action(st, a):
             st[VOLUNTARY + p] = 1
         if a == RAISE_A:
             st[RAISED + p] = 1
-    return _settle(st, (p + 1) % n)
+    return _settle(st, p + 1 if p + 1 < n else 0)
