@@ -47,11 +47,12 @@ The two rules agree whenever no pot divides unevenly, which is always the case h
 Every betting rule above is implemented once, on array state, in :mod:`loki.betting` (shared with
 the Simulator's play-out); this package wraps it with cards, events, histories and views.
 
-Modules: :mod:`~loki.engine.actions` (:class:`Action`), :mod:`~loki.engine.config`
+Modules: :mod:`~loki.engine.actions` (:class:`Action`, :func:`legalise`), :mod:`~loki.engine.config`
 (:class:`GameConfig`), :mod:`~loki.engine.events` (the events), :mod:`~loki.engine.seats` (seat
-orders, :func:`preflop_situation`), :mod:`~loki.engine.state` (:class:`HandState`,
-:func:`new_hand`), :mod:`~loki.engine.view` (:class:`PlayerView`).  ``HandState`` and ``new_hand``
-are imported on first use (they load numba).
+orders, :func:`preflop_situation`), :mod:`~loki.engine.dealing` (the cards of a hand),
+:mod:`~loki.engine.state` (:class:`HandState`, :func:`new_hand`), :mod:`~loki.engine.payout` (the
+showdown, pots and payoffs), :mod:`~loki.engine.view` (:class:`PlayerView`).  ``HandState`` and
+``new_hand`` are imported on first use (they load numba).
 
 Example::
 

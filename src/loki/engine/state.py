@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
+from typing import cast
 
 import numpy as np
 
@@ -26,10 +27,10 @@ from loki.engine.events import (
     PotAward,
     Showdown,
 )
+from loki.engine.payout import settle
 from loki.engine.seats import preflop_situation, seat_orders
 from loki.engine.view import PlayerView
 from loki.errors import CardError, ConfigError, IllegalActionError
-from loki.evaluator import rank7
 
 __all__ = ["HandState", "new_hand"]
 
@@ -100,6 +101,20 @@ class HandState:
         "_orders",
         "_folded_memo",
     )
+    config: GameConfig
+    n: int
+    button: int
+    _st: np.ndarray  # the loki.betting state vector
+    _hole: list[tuple[int, int]]
+    _board: list[int]
+    _start_stacks: tuple[int, ...] | None
+    _hist: list[str]
+    _events: list | None
+    _payoffs: tuple | None
+    _pots: tuple[PotAward, ...]
+    _ranks: list[int] | None
+    _orders: tuple[int, int, tuple[int, ...], tuple[int, ...]]
+    _folded_memo: tuple[int, tuple[bool, ...]]
 
     # ---- construction -----------------------------------------------------------------------
 
@@ -143,7 +158,9 @@ class HandState:
         hole, bd = deal_cards(n, hole_cards, board, rng)
 
         # --- stacks and the betting state
-        st_stacks = config.stacks if stacks is None else GameConfig(n_players=n, stacks=stacks).stacks
+        st_stacks = cast(
+            "tuple[int, ...] | None", config.stacks if stacks is None else GameConfig(n_players=n, stacks=stacks).stacks
+        )
         st = _template(config, button, st_stacks)
 
         self = cls.__new__(cls)
@@ -157,7 +174,7 @@ class HandState:
         self._hist = [""]
         self._orders = seat_orders(n, button)
         self._folded_memo = (-1, ())
-        ev = [] if record_events else None
+        ev: list | None = [] if record_events else None
         self._events = ev
         self._payoffs = None
         self._pots = ()
@@ -196,51 +213,12 @@ class HandState:
             self._finish(status == bt.SHOWDOWN)
 
     def _finish(self, showdown: bool) -> None:
-        n = self.n
-        st = self._st
-        post = self._orders[3]  # pokerkit's player order: first seat left of the button first
-        ranks = np.zeros(n, dtype=np.int64)
-        if showdown:
-            bd = self._board
-            b0, b1, b2, b3, b4 = bd[0], bd[1], bd[2], bd[3], bd[4]
-            hole = self._hole
-            folded = st[_FOLDED : _FOLDED + n].tolist()
-            rl = [0] * n
-            shown = []
-            for s in post:
-                if not folded[s]:
-                    h = hole[s]
-                    r = int(rank7(h[0], h[1], b0, b1, b2, b3, b4))
-                    rl[s] = r
-                    shown.append((s, h, r))
-            ranks[:] = rl
-            self._ranks = rl
-            if self._events is not None:
-                self._events.append(Showdown(tuple(shown)))
-        pots = np.zeros((bt.NMAX, 3), dtype=np.int64)
-        shares = np.zeros((bt.NMAX, n))
-        win = np.zeros(n)
-        k = bt.award(st, ranks, pots, shares, win)
-        frac = set()  # seats with a fractional share (the "split" rule): their payoff is a float
-        awards = []
-        for i in range(k):
-            amount, elig_mask, win_mask = pots[i].tolist()
-            elig = tuple(s for s in post if elig_mask >> s & 1)
-            winners = tuple(s for s in post if win_mask >> s & 1)
-            sh = []
-            for s in winners:
-                x = float(shares[i, s])
-                if x.is_integer():
-                    x = int(x)
-                else:
-                    frac.add(s)
-                sh.append(x)
-            awards.append(PotAward(amount, elig, winners, tuple(sh)))
-        total = st[_TOTAL : _TOTAL + n].tolist()
-        won = win.tolist()
-        self._pots = tuple(awards)
-        self._payoffs = tuple((won[s] if s in frac else int(won[s])) - total[s] for s in range(n))
+        shown, self._ranks, self._pots, self._payoffs = settle(
+            self._st, self._orders[3], self._hole, self._board, showdown
+        )
         if self._events is not None:
+            if showdown:
+                self._events.append(Showdown(shown))
             self._events.append(HandEnded(self._payoffs, self._pots, showdown))
 
     # ---- legality ---------------------------------------------------------------------------
@@ -562,10 +540,11 @@ class HandState:
     @property
     def showdown_ranks(self) -> dict[int, int]:
         """``{seat: rank7}`` of the hands shown (empty without a showdown)."""
-        if not self.went_to_showdown:
+        ranks = self._ranks
+        if ranks is None or not self.went_to_showdown:
             return {}
         folded = self.folded
-        return {s: self._ranks[s] for s in range(self.n) if not folded[s]}
+        return {s: ranks[s] for s in range(self.n) if not folded[s]}
 
     def shown_cards(self) -> dict[int, tuple[int, int]]:
         """Hole cards revealed at the showdown, ``{seat: (card, card)}``."""
@@ -580,7 +559,7 @@ class HandState:
 
     def __repr__(self) -> str:
         board = format_cards(self.board) or "-"
-        if self.is_terminal:
+        if self._payoffs is not None:
             tail = f"payoffs={list(self._payoffs)}"
         else:
             tail = f"to act: seat {self.current_player}, to call {self.to_call()}"
