@@ -158,11 +158,13 @@ class SimSpot:
 
     @property
     def to_call(self) -> float:
-        return float(np.max(self.round_bets) - self.round_bets[self.me])
+        """Chips we must add to call (:func:`loki.betting.to_call` on :func:`spot_state`)."""
+        return float(bt.to_call(spot_state(self), self.me))
 
     @property
     def can_raise(self) -> bool:
-        return self.bets_this_round < self.max_bets
+        """Whether we may bet/raise (:func:`loki.betting.can_raise` on :func:`spot_state`: the cap)."""
+        return bool(bt.can_raise(spot_state(self), self.me))
 
 
 @dataclass(frozen=True)
@@ -329,8 +331,8 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     oc = np.zeros(n)
     orr = np.zeros(n)
     holes = np.full((n, m), -1, dtype=np.int64)
-    to_call = spot.to_call
-    can_raise = spot.can_raise
+    to_call = float(bt.to_call(st0, spot.me))
+    can_raise = bool(bt.can_raise(st0, spot.me))
     done = 0
     cut = False
     batch = 0
