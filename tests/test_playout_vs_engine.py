@@ -13,6 +13,8 @@ result must be our payoff counted from the decision on.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ from loki.cards import N_HOLDINGS
 from loki.engine import FOLD, RAISE, Action, GameConfig, new_hand
 from loki.evaluator import rank7
 from loki.playout import playout
-from loki.simulator import SimSpot, spot_state
+from loki.simulator import SimulatorPolicy, spot_state
 from loki.triples import TripleConfig
 
 _MASK = {a: 1 << int(a) for a in Action}
@@ -40,25 +42,13 @@ def _to_decision(rng, n):
 
 
 def _spot(s):
-    """The SimSpot of the player to act, as loki.simulator.SimulatorPolicy.sim_spot builds it."""
-    order = s.postflop_order
-    folded, committed = s.folded, s.committed
-    acted, vol = s.acted_this_round, s.voluntary_this_round
-    g = s.config
-    return SimSpot(
-        hole=s.hole_cards(s.current_player),
-        board=tuple(s.board),
-        me=order.index(s.current_player),
-        active=np.array([not folded[q] for q in order]),
-        round_bets=np.array([float(committed[q]) for q in order]),
-        acted=np.array([acted[q] for q in order]),
-        vol_in=np.array([vol[q] for q in order]),
-        weights=np.ones((len(order), N_HOLDINGS)),
-        pot=float(s.pot),
-        bets_this_round=int(s.bets_this_round),
-        max_bets=int(g.max_bets),
-        bet_sizes=tuple(float(b) for b in g.bet_sizes),
+    """The SimSpot of the player to act, built by the Simulator policy itself (a minimal Situation)."""
+    sit = SimpleNamespace(
+        view=s.view(s.current_player),
+        seat=s.current_player,
+        weights_in_order=lambda order: np.ones((len(order), N_HOLDINGS)),
     )
+    return SimulatorPolicy().sim_spot(sit)
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 10])

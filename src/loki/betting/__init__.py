@@ -87,44 +87,10 @@ or raised in the previous round).
 
 from __future__ import annotations
 
+from loki.betting import pots, rules
 from loki.betting.layout import *  # noqa: F403  (the index constants and codes)
-from loki.betting.pots import award, pot_share
-from loki.betting.rules import (
-    apply_action,
-    bets_this_round,
-    blind_seats,
-    can_raise,
-    first_seat,
-    first_to_act,
-    legal_mask,
-    legalize,
-    nearest_legal,
-    new_state,
-    next_to_act,
-    post_blinds,
-    start_betting,
-    start_hand,
-    start_round,
-    to_call,
-)
+from loki.betting.pots import *  # noqa: F403
+from loki.betting.rules import *  # noqa: F403
 
-__all__ = [
-    "new_state",
-    "blind_seats",
-    "first_seat",
-    "first_to_act",
-    "next_to_act",
-    "start_round",
-    "post_blinds",
-    "start_betting",
-    "start_hand",
-    "can_raise",
-    "legal_mask",
-    "nearest_legal",
-    "legalize",
-    "to_call",
-    "bets_this_round",
-    "apply_action",
-    "pot_share",
-    "award",
-]
+__all__ = list(rules.__all__)
+__all__ += pots.__all__
