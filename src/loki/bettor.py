@@ -39,6 +39,7 @@ from pydantic import Field, model_validator
 
 from loki.config import LokiModel
 from loki.engine import Action
+from loki.errors import InputError
 from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
 
 __all__ = [
@@ -160,9 +161,9 @@ class BettingSpot:
 
     def __post_init__(self):
         if self.street not in (1, 2, 3):
-            raise ValueError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
+            raise InputError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
         if self.pot < 0 or self.to_call < 0 or self.bet_size <= 0:
-            raise ValueError(f"bad amounts pot={self.pot!r}, to_call={self.to_call!r}, bet_size={self.bet_size!r}")
+            raise InputError(f"bad amounts pot={self.pot!r}, to_call={self.to_call!r}, bet_size={self.bet_size!r}")
 
 
 @dataclass(frozen=True)

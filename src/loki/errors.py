@@ -17,7 +17,9 @@ class                      raised for                                           
 :class:`ProtocolError`     ACPC protocol messages that do not parse or do not fit      ValueError
 :class:`HandHistoryError`  hand histories (PHH, ACPC logs) that do not parse or replay ValueError
 :class:`JournalError`      a tournament journal that is corrupt or does not match      TournamentConfigError
-:class:`OutputPathError`   an output path that cannot be written                        OSError, ValueError
+:class:`OutputPathError`   an output path that cannot be written                        OSError
+:class:`InputError`        any other argument that is not what a function expects:     ValueError
+                           out of range, wrong shape, inconsistent with the state, ValueError
 =========================  ==========================================================  ============
 
 >>> from loki.cards import parse_card
@@ -42,6 +44,7 @@ __all__ = [
     "HandHistoryError",
     "JournalError",
     "OutputPathError",
+    "InputError",
 ]
 
 
@@ -102,3 +105,8 @@ class OutputPathError(LokiError, OSError, ValueError):
 
     Also a ``ValueError``: the output-path checks raised ``ValueError`` before the error family, and
     callers catch it."""
+
+
+class InputError(LokiError, ValueError):
+    """Any other argument that is not what a function expects (out of range, wrong shape, inconsistent with the
+    state, asked too early: e.g. payoffs before the hand is over); the message names the argument."""

@@ -100,7 +100,7 @@ from typing import NamedTuple
 import numpy as np
 
 from loki.cards import RANKS, parse_cards
-from loki.errors import CardError
+from loki.errors import CardError, InputError
 
 __all__ = [
     "N_RANKS",
@@ -494,7 +494,7 @@ def _check_rank(rank) -> int:
     try:
         r = int(rank)
     except (TypeError, ValueError):
-        raise ValueError(f"invalid rank {rank!r}: expected an int 1..{N_RANKS}") from None
+        raise InputError(f"invalid rank {rank!r}: expected an int 1..{N_RANKS}") from None
     if r != rank or not 1 <= r <= N_RANKS:
-        raise ValueError(f"invalid rank {rank!r}: expected an int 1..{N_RANKS}")
+        raise InputError(f"invalid rank {rank!r}: expected an int 1..{N_RANKS}")
     return r

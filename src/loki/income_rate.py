@@ -40,7 +40,7 @@ import numpy as np
 
 from loki._jit import njit
 from loki.cards import CLASS_NAMES, HOLDING_CARDS, HOLDING_CLASS, N_CLASSES, class_holdings
-from loki.errors import ConfigError
+from loki.errors import ConfigError, OutputPathError
 from loki.evaluator import kernel_tables
 from loki.evaluator_kernels import rank_from_key
 
@@ -267,16 +267,18 @@ def check_output_path(out: str | Path | None = None) -> Path:
 
     path = Path(out) if out is not None else Path(__file__).parent / "data" / _DATA_FILE
     if path.is_dir():
-        raise ValueError(f"output {str(path)!r} is a folder: expected a CSV file path")
+        raise OutputPathError(f"output {str(path)!r} is a folder: expected a CSV file path")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        raise ValueError(f"cannot write the output {str(path)!r}: {e.strerror or e} (pass a writable --out)") from None
+        raise OutputPathError(
+            f"cannot write the output {str(path)!r}: {e.strerror or e} (pass a writable --out)"
+        ) from None
     if path.exists() and not os.access(path, os.W_OK):
-        raise ValueError(f"cannot write the output {str(path)!r}: permission denied (pass a writable --out)")
+        raise OutputPathError(f"cannot write the output {str(path)!r}: permission denied (pass a writable --out)")
     return path
 
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
 from loki.engine import Action, PlayerView, preflop_situation
+from loki.errors import ConfigError, InputError
 from loki.income_rate import load_tables
 from loki.strategies import Strategy, strategy_action
 
@@ -104,7 +105,7 @@ def expected_players(num_inpot: int, num_yet_to_act: int, probability_play: floa
     3.6
     """
     if num_inpot < 1 or num_yet_to_act < 0:
-        raise ValueError(f"num_inpot={num_inpot!r} must be ≥ 1 and num_yet_to_act={num_yet_to_act!r} ≥ 0")
+        raise InputError(f"num_inpot={num_inpot!r} must be ≥ 1 and num_yet_to_act={num_yet_to_act!r} ≥ 0")
     return num_inpot + probability_play * num_yet_to_act
 
 
@@ -197,14 +198,14 @@ class PreflopThresholds:
         """
         self._check(group, tightness)
         if strategy not in _THRESHOLD_STRATEGIES:
-            raise ValueError(f"strategy {strategy!r} has no threshold: expected Make1, Make2 or Make4")
+            raise ConfigError(f"strategy {strategy!r} has no threshold: expected Make1, Make2 or Make4")
         return self.pairs[group][tightness][Strategy(strategy)]
 
     def thresholds(self, group: str, tightness: str, position: int) -> dict:
         """``{Strategy: threshold}`` for Make1, Make2, Make4 at ``position`` (Eq. 6.1)."""
         self._check(group, tightness)
         if position < 0:
-            raise ValueError(f"position={position!r}: expected ≥ 0")
+            raise InputError(f"position={position!r}: expected ≥ 0")
         return {s: b + i * position for s, (b, i) in self.pairs[group][tightness].items()}
 
     def shifted(self, delta: float) -> PreflopThresholds:
@@ -219,9 +220,9 @@ class PreflopThresholds:
     @staticmethod
     def _check(group: str, tightness: str) -> None:
         if group not in GROUPS:
-            raise ValueError(f"unknown group {group!r}: expected one of {GROUPS}")
+            raise ConfigError(f"unknown group {group!r}: expected one of {GROUPS}")
         if tightness not in TIGHTNESS:
-            raise ValueError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
+            raise ConfigError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
 
 
 def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> Strategy:
@@ -309,7 +310,7 @@ class PreflopPolicy:
         self, tightness: str = "loose", preflop_shift: float = 0.0, thresholds: PreflopThresholds | None = None
     ):
         if tightness not in TIGHTNESS:
-            raise ValueError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
+            raise ConfigError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
         self.tightness = tightness
         self.thresholds = (thresholds if thresholds is not None else PreflopThresholds.default()).shifted(preflop_shift)
         self._ir_tables = load_tables()

@@ -21,6 +21,7 @@ import numpy as np
 
 from loki.bettor import BettingSpot, HandValues, pot_odds2
 from loki.engine import Action, legalise
+from loki.errors import ConfigError, InputError
 from loki.ev_triples import EVGeneratorConfig, calling_triple, ev_triple
 from loki.rule_chain import RULES, attribute
 from loki.triples import ProbabilityTriple, TripleConfig, generate_triple_with_rules
@@ -41,7 +42,7 @@ def select_action(pt: ProbabilityTriple, u: float, to_call: float, can_raise: bo
         ValueError: ``u`` outside [0, 1).
     """
     if not 0.0 <= u < 1.0:
-        raise ValueError(f"u={u!r}: expected a uniform number in [0, 1)")
+        raise InputError(f"u={u!r}: expected a uniform number in [0, 1)")
     legal = (() if to_call <= 1e-9 else (Action.FOLD,)) + (Action.CALL,) + ((Action.RAISE,) if can_raise else ())
     return legalise(pt.action(u), legal)
 
@@ -147,7 +148,7 @@ class SelectorPolicy:
         ev: EVGeneratorConfig | None = None,
     ):
         if generator not in ("rules", "ev", "calling"):
-            raise ValueError(f"generator={generator!r}: expected 'rules', 'ev' or 'calling'")
+            raise ConfigError(f"generator={generator!r}: expected 'rules', 'ev' or 'calling'")
         self.triple = triple
         self.generator = generator
         self.ev = ev if ev is not None else EVGeneratorConfig()

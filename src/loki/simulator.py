@@ -58,6 +58,7 @@ from loki.assessment.outs import ppot_outs
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action
+from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
 from loki.playout import sim_batch
 from loki.triples import TripleConfig, board_values
@@ -138,19 +139,19 @@ class SimSpot:
     def __post_init__(self):
         m = len(self.active)
         if not 2 <= m <= 10 or not 0 <= self.me < m or not self.active[self.me]:
-            raise ValueError(f"bad table: {m} players, me={self.me}, active={list(self.active)}")
+            raise InputError(f"bad table: {m} players, me={self.me}, active={list(self.active)}")
         if len(self.board) not in (3, 4, 5):
-            raise ValueError(f"the Simulator plays post-flop: board of {len(self.board)} cards")
+            raise InputError(f"the Simulator plays post-flop: board of {len(self.board)} cards")
         cards = list(self.hole) + list(self.board)
         if len(set(cards)) != len(cards) or not all(0 <= c < 52 for c in cards):
-            raise ValueError(f"bad or overlapping cards {cards}")
+            raise CardError(f"bad or overlapping cards {cards}")
         for name in ("round_bets", "acted", "vol_in"):
             if len(getattr(self, name)) != m:
-                raise ValueError(f"{name} must have {m} entries")
+                raise InputError(f"{name} must have {m} entries")
         if np.shape(self.weights) != (m, N_HOLDINGS):
-            raise ValueError(f"weights must have shape ({m}, 1326), got {np.shape(self.weights)}")
+            raise InputError(f"weights must have shape ({m}, 1326), got {np.shape(self.weights)}")
         if int(np.sum(self.active)) < 2:
-            raise ValueError("need at least one live opponent")
+            raise InputError("need at least one live opponent")
 
     @property
     def street(self) -> int:
@@ -253,7 +254,7 @@ def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float
 def _chips(x, what: str) -> int:
     v = float(x)
     if not v.is_integer():
-        raise ValueError(f"SimSpot.{what} = {x!r}: the Simulator plays whole chips")
+        raise InputError(f"SimSpot.{what} = {x!r}: the Simulator plays whole chips")
     return int(v)
 
 
@@ -278,7 +279,7 @@ def spot_state(spot: SimSpot) -> np.ndarray:
     pot = _chips(spot.pot, "pot")
     sizes = [_chips(x, "bet_sizes") for x in spot.bet_sizes]
     if pot < sum(rb):
-        raise ValueError(f"SimSpot.pot = {spot.pot} is less than this round's bets {rb}")
+        raise InputError(f"SimSpot.pot = {spot.pot} is less than this round's bets {rb}")
     st = bt.new_state(m, m - 1, 0, 0, sizes, (spot.max_bets,) * 4, None, split=True)
     maxbet = max(rb)
     st[bt.ROUND] = spot.street
@@ -315,7 +316,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     st0 = spot_state(spot)
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
-        raise ValueError("weights must be finite and non-negative")
+        raise RangeError("weights must be finite and non-negative")
     cum = np.cumsum(w, axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_now, pp_now, nn_now = board_values(spot.board)

@@ -24,6 +24,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from loki.engine import Action
+from loki.errors import InputError
 
 __all__ = ["Strategy", "strategy_action"]
 
@@ -65,7 +66,7 @@ def strategy_action(
         ValueError: unknown strategy or negative amounts.
     """
     if to_call_bets < 0 or bets_this_round < 0:
-        raise ValueError(f"negative to_call_bets={to_call_bets!r} or bets_this_round={bets_this_round!r}")
+        raise InputError(f"negative to_call_bets={to_call_bets!r} or bets_this_round={bets_this_round!r}")
     s = Strategy(strategy)
     free = to_call_bets <= 1e-9
     if max_call_bets is not None and not voluntarily_in and to_call_bets > max_call_bets + 1e-9:

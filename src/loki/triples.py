@@ -37,6 +37,7 @@ from pydantic import Field
 from loki.bettor import BettingSpot, BettorConfig, HandValues
 from loki.config import LokiModel
 from loki.engine import Action
+from loki.errors import InputError
 from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, pt_kernel, spot_args
 
 __all__ = [
@@ -66,14 +67,14 @@ class ProbabilityTriple:
     """``[f, c, r]``: probabilities of fold, check/call, bet/raise (AAAI99 §4).
 
     Raises:
-        ValueError: a negative or non-finite entry, or a sum differing from 1 by more than 1e-9.
+        InputError: a negative or non-finite entry, or a sum differing from 1 by more than 1e-9.
 
     >>> ProbabilityTriple(0.1, 0.65, 0.25).action(0.8).name
     'RAISE'
     >>> ProbabilityTriple(0.5, 0.6, 0.0)
     Traceback (most recent call last):
     ...
-    ValueError: probability triple [0.5, 0.6, 0.0] sums to 1.1, expected 1 (within 1e-09)
+    loki.errors.InputError: probability triple [0.5, 0.6, 0.0] sums to 1.1, expected 1 (within 1e-09)
     """
 
     f: float
@@ -84,12 +85,12 @@ class ProbabilityTriple:
         vals = (self.f, self.c, self.r)
         for name, v in zip("fcr", vals):
             if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer)):
-                raise ValueError(f"probability triple entry {name}={v!r} is not a number")
+                raise InputError(f"probability triple entry {name}={v!r} is not a number")
             if not math.isfinite(v) or v < 0:
-                raise ValueError(f"probability triple entry {name}={v!r} must be finite and non-negative")
+                raise InputError(f"probability triple entry {name}={v!r} must be finite and non-negative")
         s = float(sum(vals))
         if abs(s - 1.0) > _TOL:
-            raise ValueError(
+            raise InputError(
                 f"probability triple [{self.f}, {self.c}, {self.r}] sums to {s:.12g}, expected 1 (within 1e-09)"
             )
         for name, v in zip("fcr", vals):
@@ -99,7 +100,7 @@ class ProbabilityTriple:
     def from_array(cls, a) -> ProbabilityTriple:
         a = np.asarray(a, dtype=np.float64)
         if a.shape != (3,):
-            raise ValueError(f"a probability triple has 3 entries, got shape {a.shape}")
+            raise InputError(f"a probability triple has 3 entries, got shape {a.shape}")
         return cls(float(a[0]), float(a[1]), float(a[2]))
 
     def as_array(self) -> np.ndarray:
@@ -122,13 +123,13 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     """
     a = np.asarray(t, dtype=np.float64)
     if a.ndim not in (1, 2) or a.shape[-1] != 3:
-        raise ValueError(f"{name}: expected shape (3,) or (k, 3), got {a.shape}")
+        raise InputError(f"{name}: expected shape (3,) or (k, 3), got {a.shape}")
     if not np.all(np.isfinite(a)) or np.any(a < 0):
-        raise ValueError(f"{name}: entries must be finite and non-negative")
+        raise InputError(f"{name}: entries must be finite and non-negative")
     s = a.sum(axis=-1)
     if np.any(np.abs(s - 1.0) > _TOL):
         bad = np.flatnonzero(np.abs(np.atleast_1d(s) - 1.0) > _TOL)
-        raise ValueError(
+        raise InputError(
             f"{name}: {len(bad)} triple(s) do not sum to 1 (first at {int(bad[0])}: {float(np.atleast_1d(s)[bad[0]])!r})"
         )
     return a

@@ -7,6 +7,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from loki.errors import InputError
+
 __all__ = ["Action", "FOLD", "CALL", "RAISE", "legalise"]
 
 
@@ -42,13 +44,13 @@ class Action(IntEnum):
         if isinstance(value, str):
             a = _ACTION_WORDS.get(value.strip().lower())
             if a is None:
-                raise ValueError(
+                raise InputError(
                     f"invalid action {value!r}: expected one of 'f', 'c', 'r', 'fold', 'check', 'call', 'bet', 'raise'"
                 )
             return a
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= int(value) <= 2:
             return _ACTIONS[int(value)]
-        raise ValueError(f"invalid action {value!r}: expected Action, 0..2 or a letter f/c/r")
+        raise InputError(f"invalid action {value!r}: expected Action, 0..2 or a letter f/c/r")
 
 
 FOLD, CALL, RAISE = Action.FOLD, Action.CALL, Action.RAISE

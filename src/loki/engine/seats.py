@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from loki.errors import InputError
+
 __all__ = ["seat_orders", "preflop_situation"]
 
 _ORDER_CACHE: dict = {}
@@ -66,7 +68,7 @@ def preflop_situation(
     """
     for s, what in ((me, "me"), (small_blind, "small_blind"), (big_blind, "big_blind")):
         if s not in order:
-            raise ValueError(f"{what}={s!r} is not in the acting order {list(order)!r}")
+            raise InputError(f"{what}={s!r} is not in the acting order {list(order)!r}")
     folded, acted = set(folded), set(acted)
     live = [s for s in order if s not in folded]
     blinds = {small_blind, big_blind}

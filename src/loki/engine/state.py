@@ -30,7 +30,7 @@ from loki.engine.events import (
 from loki.engine.payout import settle
 from loki.engine.seats import preflop_situation, seat_orders
 from loki.engine.view import PlayerView
-from loki.errors import CardError, ConfigError, IllegalActionError
+from loki.errors import CardError, ConfigError, IllegalActionError, InputError
 
 __all__ = ["HandState", "new_hand"]
 
@@ -519,7 +519,7 @@ class HandState:
             ValueError: the hand is not over.
         """
         if self._payoffs is None:
-            raise ValueError(f"the hand is not over (history {self.history!r}): no payoffs yet")
+            raise InputError(f"the hand is not over (history {self.history!r}): no payoffs yet")
         return self._payoffs
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from loki.cards import format_cards
+from loki.errors import InputError
 
 if TYPE_CHECKING:
     from loki.engine.state import HandState
@@ -29,7 +30,7 @@ class PlayerView:
 
     def __init__(self, state: HandState, seat: int):
         if not 0 <= seat < state.n:
-            raise ValueError(f"seat {seat} out of range 0..{state.n - 1}")
+            raise InputError(f"seat {seat} out of range 0..{state.n - 1}")
         self._s = state
         self.seat = seat
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from loki.assessment import ehs_prime, uniform_board_values
 from loki.engine import Action, ActionTaken
+from loki.errors import InputError
 from loki.income_rate import holding_ir
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.weights import LOW_WEIGHT
@@ -58,7 +59,7 @@ def threshold_mu_sigma(action: Action, freqs: np.ndarray) -> tuple[float, float]
     (0.8, 0.09999999999999998)
     """
     if action == Action.FOLD:
-        raise ValueError("a fold carries no re-weighting threshold")
+        raise InputError("a fold carries no re-weighting threshold")
     f, c, _ = (float(x) for x in freqs)
     mu = f if action == Action.CALL else f + c
     mu = min(max(mu, 0.0), 1.0)

@@ -16,6 +16,7 @@ import numpy as np
 
 from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
+from loki.errors import InputError
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.weights import LOW_WEIGHT
 
@@ -60,7 +61,7 @@ class ActionFrequencies:
             ValueError: round not 0..3 or bucket not 0..2.
         """
         if not (0 <= round_ <= 3 and 0 <= bucket <= 2):
-            raise ValueError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
+            raise InputError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
         self.counts[round_, bucket, int(action)] += 1
 
     def blended(self, round_: int, bucket: int, specific: bool = True) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig
+from loki.errors import InputError
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.triples import TripleConfig, opponent_triples
@@ -44,7 +45,7 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
         return
     t = np.asarray(triples, dtype=np.float64)
     if t.shape != (N_HOLDINGS, 3):
-        raise ValueError(f"triples must have shape (1326, 3), got {t.shape}")
+        raise InputError(f"triples must have shape (1326, 3), got {t.shape}")
     new = np.maximum(LOW_WEIGHT, model.weights * t[:, int(action)])
     if live is not None:
         new = np.where(live, new, model.weights)
