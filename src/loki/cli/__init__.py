@@ -9,6 +9,8 @@ command            module                                what it does
 ``replay``         :mod:`loki.cli.replay`                replay a real log through Loki
 ``play``           :mod:`loki.cli.play`                  play at the terminal against Loki bots
 ``demo``           :mod:`loki.cli.play`                  self-play demo of the reference players
+``explain``        :mod:`loki.cli.explain`               why Loki decided as it did (a log or a spot)
+``web``            :mod:`loki.cli.web`                   play in the browser, with explanations
 ``ir-tables``      :mod:`loki.cli.tables`                regenerate the income-rate tables
 ``version``        here (also ``loki --version``)        print the version
 =================  ====================================  ==========================================
@@ -23,6 +25,7 @@ from __future__ import annotations
 import typer
 
 from loki.cli import acpc as _acpc
+from loki.cli import explain as _explain
 from loki.cli import play as _play
 from loki.cli import replay as _replay
 from loki.cli import tables as _tables
@@ -75,6 +78,7 @@ app.command("replay")(_replay.replay)
 app.command("play")(_play.play)
 app.command("demo")(_play.demo)
 app.command("ir-tables")(_tables.ir_tables)
+app.command("explain")(_explain.explain)
 
 
 def main() -> None:
