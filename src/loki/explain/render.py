@@ -70,7 +70,7 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
         parts.append(f"[red]explanation incomplete: {e.error}[/]")
     if e.values is not None:
         v = e.values
-        parts.append(f"[bold]our hand against the field[/] ({v.n_opponents} opponents, look-ahead {v.lookahead})")
+        parts.append(f"[bold]our hand against the field[/] ({v.n_opponents} opponent{'s' if v.n_opponents != 1 else ''}, look-ahead {v.lookahead})")
         t = Table()
         for col in ("HS", "HS_n", "PPot", "NPot", "EHS", "EHS'", "ahead / tied / behind"):
             t.add_column(col, justify="right")
@@ -107,7 +107,7 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
             f"[bold]{p.strategy}[/]",
         )
         parts.append(t)
-        if p.small_blind:
+        if p.small_blind and p.call_limit is not None:
             parts.append(f"small blind: Call1/Call2 thresholds 100 below Make1/Make2; calls up to {p.call_limit} bets")
     if e.rules is not None:
         r = e.rules
