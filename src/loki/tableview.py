@@ -165,14 +165,14 @@ def hand_results(state: HandState) -> tuple[list[PotResult], dict[int, str]]:
 
 def describe_pots(results: Sequence[PotResult], names: Sequence[str]) -> list[str]:
     """One sentence per pot: ``"Ann wins 120 with two pair, Kings and Fours"`` / ``"Bob wins 25 (everyone else
-    folded)"``; split pots name every winner."""
+    folded)"``; split pots name every winner; a winner named ``"you"`` wins in the second person."""
     out = []
     for p in results:
         who = " and ".join(names[s] for s in p.winners)
         pot = "the pot" if p.main and len(results) == 1 else ("the main pot" if p.main else "a side pot")
         amount = " + ".join(f"{x:g}" for x in p.shares) if len(p.winners) > 1 else f"{p.amount:g}"
         how = f" with {p.hand_name}" if p.hand_name else " (everyone else folded)"
-        verb = "split" if len(p.winners) > 1 else "wins"
+        verb = "split" if len(p.winners) > 1 else ("win" if who == "you" else "wins")
         if len(p.winners) > 1:
             out.append(f"{who} {verb} {pot} of {p.amount:g} ({amount}){how}")
         else:

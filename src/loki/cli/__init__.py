@@ -30,6 +30,7 @@ from loki.cli import play as _play
 from loki.cli import replay as _replay
 from loki.cli import tables as _tables
 from loki.cli import tournament as _tournament
+from loki.cli import web as _web
 from loki.cli._common import LokiGroup
 
 __all__ = ["app", "main"]
@@ -79,6 +80,7 @@ app.command("play")(_play.play)
 app.command("demo")(_play.demo)
 app.command("ir-tables")(_tables.ir_tables)
 app.command("explain")(_explain.explain)
+app.command("web")(_web.web)
 
 
 def main() -> None:

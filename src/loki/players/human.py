@@ -145,8 +145,6 @@ class HumanPlayer(Player):
             names = ["you" if s == self.seat else (self.names[s] if self.names else f"seat {s + 1}") for s in range(len(event.payoffs))]
             results, _ = pot_results(event.pots, self._ranks if event.showdown else {})
             for text in describe_pots(results, names):
-                if text.startswith("you wins "):
-                    text = "you win " + text[len("you wins ") :]
                 c.print(f"  {text}")
             won = event.payoffs[self.seat]
             style = "green" if won > 0 else "red" if won < 0 else "white"
