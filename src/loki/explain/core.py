@@ -301,7 +301,9 @@ def _summary(exp: dict) -> str:
             f"{a}: rule '{rules.rule}' on EHS' {v.ehs_prime:.3f} (HS_n {v.hs_n:.3f}, PPot {v.ppot:.3f}); "
             f"triple [{f:.2f}, {c:.2f}, {r:.2f}]"
         )
-    return f"{a}"
+    probs = exp.get("probabilities")
+    how = f"; it draws from fold {probs[0]:.2f}, call {probs[1]:.2f}, raise {probs[2]:.2f}" if probs else ""
+    return f"{a}: {exp['player']} is not made of Loki's parts, so only its action is known{how}"
 
 
 def explain_decision(
