@@ -83,7 +83,14 @@ def test_postflop_numbers_are_the_assessment_functions(snooped):
             la = getattr(inner.postflop, "lookahead", 1) if e.street == 1 else 1
             a = assess(e.hole, e.board, [weights[s] for s in opps], n_opponents=len(opps), lookahead=la)
             v = e.values
-            assert (v.hs, v.hs_n, v.ppot, v.npot, v.ehs, v.ehs_prime) == (a.hs, a.hs_n, a.ppot, a.npot, a.ehs, a.ehs_prime)
+            assert (v.hs, v.hs_n, v.ppot, v.npot, v.ehs, v.ehs_prime) == (
+                a.hs,
+                a.hs_n,
+                a.ppot,
+                a.npot,
+                a.ehs,
+                a.ehs_prime,
+            )
             assert (v.ahead, v.tied, v.behind, v.n_opponents) == (a.ahead, a.tied, a.behind, len(opps))
             assert v.hs_n == pytest.approx(v.hs ** len(opps))
             assert v.ehs_prime == pytest.approx(v.hs_n + (1 - v.hs_n) * v.ppot)
@@ -93,14 +100,22 @@ def test_postflop_numbers_are_the_assessment_functions(snooped):
                 shares = np.array([[s.fold, s.call, s.raise_] for s in e.rules.shares]).sum(axis=0)
                 assert shares / shares.sum() == pytest.approx(e.rules.triple, abs=1e-5)
             if e.kind == "selector":
-                pt = generate_triple(d.values, d.spot, inner.postflop.triple, d.spot.first_to_act and d.spot.aggressor_behind)
+                pt = generate_triple(
+                    d.values, d.spot, inner.postflop.triple, d.spot.first_to_act and d.spot.aggressor_behind
+                )
                 assert e.rules.triple == pytest.approx((pt.f, pt.c, pt.r), abs=1e-6)
                 assert e.rules.u == d.u and e.probabilities == pytest.approx(d.probabilities, abs=1e-6)
             if e.kind == "simulator":
                 r = d.result
                 sim = e.simulation
                 assert (sim.ev_call, sim.ev_raise, sim.sd_call, sim.sd_raise, sim.trials, sim.cutoff) == (
-                    r.ev_call, r.ev_raise, r.sd_call, r.sd_raise, r.trials, r.cutoff)
+                    r.ev_call,
+                    r.ev_raise,
+                    r.sd_call,
+                    r.sd_raise,
+                    r.trials,
+                    r.cutoff,
+                )
                 assert sim.max_trials == 60
             for o in e.opponents:  # the weight tables as they were
                 dead = parse_cards(e.hole) + parse_cards(e.board)
@@ -226,13 +241,29 @@ def test_log_explanations(tmp_path):
 
 
 def test_cli_explain(tmp_path):
-    r = CliRunner().invoke(app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players",
-                                 "3", "--player", "loki2:BR", "--json"])
+    r = CliRunner().invoke(
+        app,
+        [
+            "explain",
+            "--hole",
+            "AhKh",
+            "--board",
+            "Qh7h2c",
+            "--betting",
+            "rcc/r",
+            "--players",
+            "3",
+            "--player",
+            "loki2:BR",
+            "--json",
+        ],
+    )
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert [d["kind"] for d in data] == ["preflop", "selector"] and data[1]["rules"]["u"] is not None
-    r = CliRunner().invoke(app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players", "3",
-                                 "--grids"])
+    r = CliRunner().invoke(
+        app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players", "3", "--grids"]
+    )
     assert r.exit_code == 0 and "rule chain" in r.output and "pre-flop strategy" in r.output and "AKs" in r.output
     r = CliRunner().invoke(app, ["explain", "--hole", "AhKh", "--board", "Qh7", "--betting", "rcc/r", "--players", "3"])
     assert r.exit_code == 2 and "error: --board" in r.output

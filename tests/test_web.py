@@ -34,7 +34,9 @@ def test_session_plays_hands_and_saves_each(tmp_path):
         snap = s.snapshot()
         assert snap["hand_over"] and snap["result"]["hand"] == h + 1
         assert len(read_phh(path)) == h + 1  # written after every hand
-        assert snap["result"]["results"] and any("wins" in t or "split" in t or "win " in t for t in snap["result"]["results"])
+        assert snap["result"]["results"] and any(
+            "wins" in t or "split" in t or "win " in t for t in snap["result"]["results"]
+        )
         bots_acted = [ln for ln in snap["log"] if ln["seat"] in (1, 2) and ln["verb"] != "posts"]
         assert len(snap["explanations"]) == len(bots_acted)
         if snap["result"]["showdown"]:

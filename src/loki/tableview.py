@@ -98,7 +98,9 @@ class HandLog:
         if isinstance(ev, BlindPosted):
             self.round_in[ev.seat] += ev.amount
             self.hand_in[ev.seat] += ev.amount
-            line = LogLine(0, ev.seat, "posts", ev.amount, self.round_in[ev.seat], f"posts the {ev.kind} blind {ev.amount:g}")
+            line = LogLine(
+                0, ev.seat, "posts", ev.amount, self.round_in[ev.seat], f"posts the {ev.kind} blind {ev.amount:g}"
+            )
         elif isinstance(ev, ActionTaken):
             s = ev.seat
             self.round_in[s] += ev.amount
@@ -178,4 +180,3 @@ def describe_pots(results: Sequence[PotResult], names: Sequence[str]) -> list[st
         else:
             out.append(f"{who} {verb} {pot}, {amount} chips{how}")
     return out
-

@@ -17,14 +17,19 @@ def explain(
         None, dir_okay=False, help="ACPC log (STATE lines) or PHH file (.phh/.phhs); omit it to give a spot."
     ),
     who: str | None = typer.Option(
-        None, "--who", metavar="NAME|SEAT", help="With FILE: the player whose decisions to explain (a name in the "
-        "log, or a seat 1..n of its first hand; default seat 1)."
+        None,
+        "--who",
+        metavar="NAME|SEAT",
+        help="With FILE: the player whose decisions to explain (a name in the "
+        "log, or a seat 1..n of its first hand; default seat 1).",
     ),
     hole: str | None = typer.Option(None, "--hole", help="A spot: our hole cards, e.g. AhKh."),
     board: str = typer.Option("", "--board", help="A spot: the board cards showing (none, 3, 4 or 5), e.g. Qh7h2c."),
     betting: str = typer.Option(
-        "", "--betting", help="A spot: the betting so far, ACPC letters f/c/r ('/' between streets optional); "
-        "our seat is the one to act next, e.g. 'rcc/r'."
+        "",
+        "--betting",
+        help="A spot: the betting so far, ACPC letters f/c/r ('/' between streets optional); "
+        "our seat is the one to act next, e.g. 'rcc/r'.",
     ),
     players: int = typer.Option(2, "--players", min=2, max=10, help="A spot: players at the table (2-10)."),
     button: int | None = typer.Option(None, "--button", min=1, help="A spot: the button seat (default: the last)."),
@@ -76,9 +81,9 @@ def explain(
         typer.echo(json.dumps([e.model_dump(mode="json") for e in exps], indent=1))
         return
     console = Console(highlight=False)
-    for e in exps:
+    for x in exps:
         console.rule()
-        console.print(render_explanation(e, grids=grids))
+        console.print(render_explanation(x, grids=grids))
     console.rule()
     console.print(f"{len(exps)} decision(s) explained")
     for hid, msg in skipped:

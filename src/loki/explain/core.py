@@ -105,12 +105,13 @@ class ReweightNote:
 
 def _loki1_params(modeler: Any, model: Any, ev: ActionTaken, bucket: int) -> tuple | None:
     """The μ, σ, ramp ends and frequencies Loki-1's modeler is about to use (pure; None if not a Loki-1 ramp)."""
-    from loki.modeler import Loki1Modeler, TripleModeler, preflop_hand_values, ramp_bounds, threshold_mu_sigma
+    from loki.modeler import Loki1Modeler, preflop_hand_values, ramp_bounds, threshold_mu_sigma
 
-    if isinstance(modeler, TripleModeler):
+    pre = getattr(modeler, "preflop", None)
+    if not isinstance(modeler, Loki1Modeler) and isinstance(pre, Loki1Modeler):  # feature R: Loki-1's pre-flop
         if ev.round != 0:
             return None
-        modeler = modeler.preflop
+        modeler = pre
     if not isinstance(modeler, Loki1Modeler) or ev.action == Action.FOLD:
         return None
     freqs = model.frequencies.blended(ev.round, bucket, specific=modeler.specific)
@@ -120,11 +121,16 @@ def _loki1_params(modeler: Any, model: Any, ev: ActionTaken, bucket: int) -> tup
 
 
 def _method(modeler: Any, street: int) -> str:
-    from loki.modeler import Loki1Modeler, TripleModeler
+    """``"loki1"``, ``"triple"`` (feature R), ``"specific"`` (opponent-specific triples) or ``"other"``."""
+    from loki.modeler import Loki1Modeler, SpecificModeler, TripleModeler
 
-    if isinstance(modeler, TripleModeler):
-        return "loki1" if street == 0 else "triple"
-    return "loki1" if isinstance(modeler, Loki1Modeler) else "other"
+    if isinstance(modeler, Loki1Modeler):
+        return "loki1"
+    if isinstance(modeler, (TripleModeler, SpecificModeler)):
+        if street == 0 and isinstance(getattr(modeler, "preflop", None), Loki1Modeler):
+            return "loki1"
+        return "triple" if isinstance(modeler, TripleModeler) else "specific"
+    return "other"
 
 
 def _r(x: float, d: int = 6) -> float:
@@ -148,7 +154,9 @@ def _spot_record(spot: BettingSpot) -> SpotRecord:
 
 def _rules_record(values, spot: BettingSpot, cfg: TripleConfig, rule: str, triple, u: float | None) -> RulesRecord:
     """The chain's per-rule shares for the record (recomputed: pure)."""
-    _, contrib = generate_triple_with_rules(values, spot, cfg, check_raise_flag=spot.first_to_act and spot.aggressor_behind)
+    _, contrib = generate_triple_with_rules(
+        values, spot, cfg, check_raise_flag=spot.first_to_act and spot.aggressor_behind
+    )
     shares = [
         RuleShare(rule=RULES[k], fold=_r(contrib[k, 0]), call=_r(contrib[k, 1]), raise_=_r(contrib[k, 2]))
         for k in range(len(RULES))
@@ -479,7 +487,11 @@ class ExplainedPlayer(Player):
                 params = None
             self.inner.observe(event)
             note = ReweightNote(
-                event, before, np.array(models[event.seat].weights, copy=True), _method(modeler, event.round), self._board
+                event,
+                before,
+                np.array(models[event.seat].weights, copy=True),
+                _method(modeler, event.round),
+                self._board,
             )
             if params is not None:
                 note.mu, note.sigma, note.lo, note.hi, note.frequencies = params

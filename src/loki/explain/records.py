@@ -219,7 +219,8 @@ class ReweightRecord(_Record):
     Attributes:
         action: ``"fold"``, ``"check"``, ``"call"``, ``"bet"`` or ``"raise"``; street: 0..3.
         method: ``"loki1"`` (μ/σ ramp on IR7 pre-flop, on EHS' post-flop), ``"triple"`` (each holding's
-            weight times its probability triple's entry for the action), or ``"other"`` (another modeler).
+            weight times its probability triple's entry for the action), ``"specific"`` (the same with
+            opponent-specific triples, :mod:`loki.modeler.specific`), or ``"other"`` (another modeler).
         mu, sigma: the ramp's centre and half-width on the percentile scale (Loki-1 only).
         lo, hi: the ramp's ends on the value scale (IR ×1000 pre-flop, EHS' post-flop; Loki-1 only).
         frequencies: the blended ``[f, c, r]`` the thresholds came from (Loki-1 only).
@@ -229,7 +230,7 @@ class ReweightRecord(_Record):
 
     action: str
     street: int
-    method: Literal["loki1", "triple", "other"]
+    method: Literal["loki1", "triple", "specific", "other"]
     mu: float | None = None
     sigma: float | None = None
     lo: float | None = None

@@ -70,7 +70,9 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
         parts.append(f"[red]explanation incomplete: {e.error}[/]")
     if e.values is not None:
         v = e.values
-        parts.append(f"[bold]our hand against the field[/] ({v.n_opponents} opponent{'s' if v.n_opponents != 1 else ''}, look-ahead {v.lookahead})")
+        parts.append(
+            f"[bold]our hand against the field[/] ({v.n_opponents} opponent{'s' if v.n_opponents != 1 else ''}, look-ahead {v.lookahead})"
+        )
         t = Table()
         for col in ("HS", "HS_n", "PPot", "NPot", "EHS", "EHS'", "ahead / tied / behind"):
             t.add_column(col, justify="right")
@@ -123,7 +125,9 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
             style = "bold" if s.rule == r.rule else ""
             t.add_row(s.rule, _f(s.fold), _f(s.call), _f(s.raise_), style=style)
         parts.append(t)
-        aggr = f", aggressive raise above {th.aggressive_call_raise:.2f}" if th.aggressive_call_raise is not None else ""
+        aggr = (
+            f", aggressive raise above {th.aggressive_call_raise:.2f}" if th.aggressive_call_raise is not None else ""
+        )
         widths = f" (ramps ±{th.make_width:.2f} / ±{th.odds_width:.2f})" if th.make_width or th.odds_width else ""
         parts.append(
             f"thresholds: make1 {th.make1:.2f}, make2 {th.make2:.2f}{aggr}; pot odds {th.pot_odds:.3f}, "
@@ -131,20 +135,20 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
             f"semi-bluff {'on' if th.semi_bluff else 'off'}"
         )
     if e.simulation is not None:
-        s = e.simulation
+        sim = e.simulation
         parts.append(
-            f"[bold]Simulator[/]: {s.trials} of {s.max_trials} trials"
-            + (f", cut off early ({s.cutoff_rule} rule)" if s.cutoff else f", cut-off rule {s.cutoff_rule}")
-            + (", always-call play-outs" if s.always_call else "")
+            f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
+            + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
+            + (", always-call play-outs" if sim.always_call else "")
         )
         t = Table()
         for col in ("action", "EV (chips)", "sd (chips)"):
             t.add_column(col, justify="right")
-        if s.to_call > 0:
+        if sim.to_call > 0:
             t.add_row("fold", "0.0", "0.0")
-        t.add_row("check/call", f"{s.ev_call:+.2f}", f"{s.sd_call:.2f}")
-        if s.can_raise:
-            t.add_row("bet/raise", f"{s.ev_raise:+.2f}", f"{s.sd_raise:.2f}")
+        t.add_row("check/call", f"{sim.ev_call:+.2f}", f"{sim.sd_call:.2f}")
+        if sim.can_raise:
+            t.add_row("bet/raise", f"{sim.ev_raise:+.2f}", f"{sim.sd_raise:.2f}")
         parts.append(t)
     if e.probabilities is not None:
         f, c, r_ = e.probabilities

@@ -81,14 +81,16 @@ def explain_log(
         return box[nm]
 
     def before(rec: HandRecord, players: dict, names_at: dict[int, str]) -> None:
-        p = box.get(name)
-        if p is not None and p.seat >= 0 and players.get(p.seat) is p:
-            p.hand_id = rec.hand_id
-            p.names = [names_at[s] for s in range(len(names_at))]
+        mine = box.get(name)
+        if mine is None or mine.seat < 0:
+            return
+        if any(pl is mine for pl in players.values()):
+            mine.hand_id = rec.hand_id
+            mine.names = [names_at[s] for s in range(len(names_at))]
 
     report = replay_hands(records, spec, seed, skip_bad=skip_bad, wrap=wrap, before_hand=before)
-    p = box.get(name)
-    return (list(p.explanations) if p is not None else []), list(report.skipped)
+    found = box.get(name)
+    return (list(found.explanations) if found is not None else []), list(report.skipped)
 
 
 def walk_betting(state: HandState, betting: str, what: str = "--betting"):
@@ -113,7 +115,9 @@ def walk_betting(state: HandState, betting: str, what: str = "--betting"):
         try:
             a = Action.parse(ch)
         except ValueError:
-            raise ConfigError(f"{what} {betting!r}: invalid action {ch!r} at position {i} (expected f, c, r or /)") from None
+            raise ConfigError(
+                f"{what} {betting!r}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
+            ) from None
         if a not in state.legal_actions():
             raise ConfigError(f"{what} {betting!r}: {a.name.lower()} is not legal at position {i}")
         yield i, a
@@ -191,8 +195,9 @@ def explain_spot(
         holes.append(tuple(h) if s == seat else (deck.pop(), deck.pop()))
     full_board = bd + [deck.pop() for _ in range(5 - len(bd))]
     state = new_hand(cfg, b, hole_cards=holes, board=full_board)
-    bot = ExplainedPlayer(make_player(spec, seed=seed, name=spec))
-    bot.names = [spec if s == seat else f"seat {s + 1}" for s in range(n)]
+    label = spec if isinstance(spec, str) else "bot"
+    bot = ExplainedPlayer(make_player(spec, seed=seed, name=label))
+    bot.names = [label if s == seat else f"seat {s + 1}" for s in range(n)]
     bot.begin_hand(seat, cfg, state.hole_cards(seat), b)
     seen = 0
     for k in range(len(steps) + 1):

@@ -32,7 +32,7 @@ from loki.engine import (
 )
 from loki.errors import ConfigError
 from loki.players.base import Player
-from loki.tableview import HandLog, describe_pots, pot_results, position_names
+from loki.tableview import HandLog, describe_pots, position_names, pot_results
 
 __all__ = ["HumanPlayer", "QuitSession", "play_human_session", "SessionSummary"]
 
@@ -114,7 +114,8 @@ class HumanPlayer(Player):
             t.add_column(col, justify="right" if col in ("seat", "session") else "left")
         for s in range(n):
             won = f"{self.session[s]:+g}" if self.session is not None else "-"
-            stack = "unlimited" if config.stacks is None else f"{config.stacks[s]:g}"
+            st = config.stacks
+            stack = "unlimited" if st is None else f"{st if isinstance(st, int) else st[s]:g}"
             t.add_row(str(s + 1), pos[s], self._who(s), stack, won)
         self.console.print(t)
         self.console.print(f"your cards: [bold]{pretty(self.hole)}[/]")
@@ -140,9 +141,14 @@ class HumanPlayer(Player):
 
             for seat, cards, rank in event.hands:
                 self._ranks[seat] = rank
-                c.print(f"  {self._who(seat)} show{'' if seat == self.seat else 's'} {pretty(cards)} — {describe(rank)}")
+                c.print(
+                    f"  {self._who(seat)} show{'' if seat == self.seat else 's'} {pretty(cards)} — {describe(rank)}"
+                )
         elif isinstance(event, HandEnded):
-            names = ["you" if s == self.seat else (self.names[s] if self.names else f"seat {s + 1}") for s in range(len(event.payoffs))]
+            names = [
+                "you" if s == self.seat else (self.names[s] if self.names else f"seat {s + 1}")
+                for s in range(len(event.payoffs))
+            ]
             results, _ = pot_results(event.pots, self._ranks if event.showdown else {})
             for text in describe_pots(results, names):
                 c.print(f"  {text}")
@@ -174,7 +180,9 @@ class HumanPlayer(Player):
             seat = int(arg) - 1
         e = self.explain_fn(seat)
         if e is None:
-            self.console.print("[yellow]no bot decision to explain yet" + (f" for seat {seat + 1}" if seat is not None else "") + "[/]")
+            self.console.print(
+                "[yellow]no bot decision to explain yet" + (f" for seat {seat + 1}" if seat is not None else "") + "[/]"
+            )
             return
         self.console.print(render_explanation(e))
 

@@ -53,7 +53,7 @@ class _Sessions:
             raise ConfigError(f"unknown field(s) {', '.join(extra)}: expected {', '.join(sorted(allowed))}")
         players = body.get("players", ["loki1"])
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
-            raise ConfigError("players: expected a list of player specs such as [\"loki1\", \"loki2:BR\"]")
+            raise ConfigError('players: expected a list of player specs such as ["loki1", "loki2:BR"]')
         seed = body.get("seed", 0)
         if isinstance(seed, str) and seed.strip().isdigit():
             seed = int(seed)
@@ -110,7 +110,7 @@ async def _body(request) -> dict[str, Any]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ConfigError("request body: not JSON (send e.g. {\"action\": \"c\"})") from None
+        raise ConfigError('request body: not JSON (send e.g. {"action": "c"})') from None
     if not isinstance(data, dict):
         raise ConfigError("request body: expected a JSON object")
     return data
@@ -177,10 +177,10 @@ def create_app(out_dir: str | Path | None = None):
     def get_state(s: TableSession, body: dict, request: Request) -> Any:
         return s.snapshot()
 
-    def act(s: TableSession, body: dict, request: Request) -> Any:
+    def act(s: TableSession, body: dict, request: Request | None) -> Any:
         a = body.get("action")
         if not isinstance(a, str):
-            raise ConfigError("action: expected \"f\", \"c\" or \"r\" (or fold, check, call, bet, raise)")
+            raise ConfigError('action: expected "f", "c" or "r" (or fold, check, call, bet, raise)')
         s.act(a)
         return s.snapshot()
 
@@ -188,7 +188,7 @@ def create_app(out_dir: str | Path | None = None):
         s.next_hand()
         return s.snapshot()
 
-    def teaching(s: TableSession, body: dict, request: Request) -> Any:
+    def teaching(s: TableSession, body: dict, request: Request | None) -> Any:
         on = body.get("on")
         if not isinstance(on, bool):
             raise ConfigError("on: expected true or false")

@@ -40,6 +40,11 @@ MAX_BOTS = 9
 HISTORY_KEEP = 50
 
 
+def _button(st: HandState) -> int:
+    """The button seat of a hand (through the public view)."""
+    return int(st.view(0).button)
+
+
 class _Seat(Player):
     """The person's seat: never asked to act by the driver (the page supplies the action)."""
 
@@ -159,7 +164,9 @@ class TableSession:
             a = self.players[actor].act(self.state.view(actor), legal)
             a = Action.parse(a)
             if a not in legal:
-                raise IllegalActionError(f"bot {self.names[actor]} returned an illegal action {a.name}", actor, a, legal)
+                raise IllegalActionError(
+                    f"bot {self.names[actor]} returned an illegal action {a.name}", actor, a, legal
+                )
             self.state.apply(a)
 
     def _finish(self) -> None:
@@ -211,7 +218,9 @@ class TableSession:
                 tc = st.to_call(self.human_seat)
                 ok = ", ".join(action_word(x, tc, st.bets_this_round) for x in legal)
                 why = "checking is free" if a is Action.FOLD else "the betting is capped"
-                raise IllegalActionError(f"{a.name.lower()} is not possible here ({why}); legal: {ok}", self.human_seat, a, legal)
+                raise IllegalActionError(
+                    f"{a.name.lower()} is not possible here ({why}); legal: {ok}", self.human_seat, a, legal
+                )
             st.apply(a)
             self._advance()
 
@@ -233,7 +242,7 @@ class TableSession:
         exps = self._decision_order()
         return {
             "hand": number,
-            "button": st.button,
+            "button": _button(st),
             "board": format_cards(st.board),
             "history": st.history,
             "payoffs": [float(x) for x in st.payoffs],
@@ -269,7 +278,7 @@ class TableSession:
         with self.lock:
             st = self.state
             n = self.n
-            pos = position_names(n, st.button)
+            pos = position_names(n, _button(st))
             over = st.is_terminal
             shown = st.shown_cards() if over else {}
             me = self.human_seat
@@ -286,7 +295,7 @@ class TableSession:
                         "name": self.names[s],
                         "human": s == me,
                         "position": pos[s],
-                        "button": s == st.button,
+                        "button": s == _button(st),
                         "folded": bool(st.folded[s]),
                         "to_act": (not over) and st.current_player == s,
                         "round_in": self.log.round_in[s],
@@ -320,7 +329,7 @@ class TableSession:
                 "hand": self.hands_done + (0 if over else 1),
                 "hands_done": self.hands_done,
                 "n_players": n,
-                "button": st.button,
+                "button": _button(st),
                 "blinds": [self.config.small_blind, self.config.big_blind],
                 "limits": [self.config.small_bet, self.config.big_bet],
                 "street": st.street_name,

@@ -169,7 +169,9 @@ function renderLog(s) {
     if (l.seat === null) {
       ol.insertAdjacentHTML("beforeend", `<li class="street"><b>${esc(l.verb)}</b> ${cardsHTML(l.text)}</li>`);
     } else {
-      ol.insertAdjacentHTML("beforeend", `<li class="v-${esc(l.verb)}"><b>${esc(l.who)}</b> ${esc(l.text)}</li>`);
+      // the person named "you" is spoken to: "you call 10", not "you calls 10"
+      const text = l.who === "you" && s.seats[l.seat].human ? l.text.replace(/^(\w+?)s\b/, "$1") : l.text;
+      ol.insertAdjacentHTML("beforeend", `<li class="v-${esc(l.verb)}"><b>${esc(l.who)}</b> ${esc(text)}</li>`);
     }
   }
   ol.scrollTop = ol.scrollHeight;
@@ -291,13 +293,13 @@ function explanationHTML(e) {
       if (o.reweight) {
         const w = o.reweight;
         rw = `last action: <b>${esc(w.action)}</b> on the ${STREETS[w.street]} — ` +
-          (w.method === "loki1" ? `Loki-1 ramp μ ${fmt(w.mu, 2)}, σ ${fmt(w.sigma, 2)}` : w.method === "triple" ? "re-weighted by its probability triples" : "re-weighted") +
+          (w.method === "loki1" ? `Loki-1 ramp μ ${fmt(w.mu, 2)}, σ ${fmt(w.sigma, 2)}` : w.method === "triple" ? "re-weighted by its probability triples" : w.method === "specific" ? "re-weighted by opponent-specific triples" : "re-weighted") +
           (w.changed ? "" : " (no change)");
       }
       h += `<div class="opponent${o.live ? "" : " out"}" data-testid="opponent-${o.seat + 1}">
         <p><b>${esc(o.name)}</b> (seat ${o.seat + 1})${o.live ? "" : " — folded"}<br>${rw}<br>
         likely: ${o.likely.slice(0, 5).map(([c, x]) => `${esc(c)} ${(100 * x).toFixed(1)}%`).join(", ")}</p>
-        <div class="maps">${gridHTML(o.weights, "now")}${o.reweight && o.reweight.changed ? gridHTML(o.reweight.before, "before its " + o.reweight.action) : ""}</div>
+        ${o.live ? `<div class="maps">${gridHTML(o.weights, "now")}${o.reweight && o.reweight.changed ? gridHTML(o.reweight.before, "before its " + o.reweight.action) : ""}</div>` : ""}
       </div>`;
     }
     h += "</div>";
