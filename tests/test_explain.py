@@ -287,3 +287,13 @@ def test_cli_explain_acpc_log():
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert data and all(d["played"] for d in data)
+
+
+def test_feature_r_modelers_are_named():
+    """Pre-flop the feature-R modelers re-weight as Loki-1 (with its μ/σ); post-flop by triples."""
+    exps = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec="loki2:BR")
+    methods = {(o.reweight.street, o.reweight.method) for o in exps[-1].opponents}
+    assert methods == {(0, "loki1"), (1, "triple")}
+    exps = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec={"kind": "loki2", "opponent_model": "specific"})
+    methods = {(o.reweight.street, o.reweight.method) for o in exps[-1].opponents}
+    assert methods == {(0, "loki1"), (1, "specific")} and not exps[-1].error

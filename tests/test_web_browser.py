@@ -136,9 +136,9 @@ def test_play_three_hands_and_see_why(server, page):
         assert re.search(r"\b(wins|win|split)\b", winners), winners
         assert page.locator("[data-testid=your-result]").inner_text().startswith("you ")
         log = page.locator("[data-testid=log]").inner_text()
-        assert "posts the small blind 5" in log and "posts the big blind 10" in log
+        assert re.search(r"posts? the small blind 5", log) and re.search(r"posts? the big blind 10", log), log
         if saw["raise"] and hands == 2:
-            assert re.search(r"raises to \d+", log), log
+            assert re.search(r"raises? to \d+", log), log
         # every bot decision of the hand, explained
         decisions = page.locator("[data-testid=decisions] button")
         assert decisions.count() >= 2
