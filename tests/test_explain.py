@@ -297,3 +297,10 @@ def test_feature_r_modelers_are_named():
     exps = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec={"kind": "loki2", "opponent_model": "specific"})
     methods = {(o.reweight.street, o.reweight.method) for o in exps[-1].opponents}
     assert methods == {(0, "loki1"), (1, "specific")} and not exps[-1].error
+
+
+def test_other_feature_b_generators_are_named():
+    for gen, shares in (("ev", 0), ("calling", 1)):
+        e = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec={"kind": "loki2", "generator": gen})[-1]
+        assert e.kind == "selector" and e.rules.generator == gen and not e.error
+        assert (len(e.rules.shares) > 0) == bool(shares) and f"({gen} generator)" in e.summary

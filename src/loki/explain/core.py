@@ -152,11 +152,15 @@ def _spot_record(spot: BettingSpot) -> SpotRecord:
     )
 
 
-def _rules_record(values, spot: BettingSpot, cfg: TripleConfig, rule: str, triple, u: float | None) -> RulesRecord:
-    """The chain's per-rule shares for the record (recomputed: pure)."""
+def _rules_record(
+    values, spot: BettingSpot, cfg: TripleConfig, rule: str, triple, u: float | None, generator: str = "rules"
+) -> RulesRecord:
+    """The chain's per-rule shares for the record (recomputed: pure; none for the EV generator)."""
     _, contrib = generate_triple_with_rules(
         values, spot, cfg, check_raise_flag=spot.first_to_act and spot.aggressor_behind
     )
+    if generator == "ev":
+        contrib = np.zeros_like(contrib)
     shares = [
         RuleShare(rule=RULES[k], fold=_r(contrib[k, 0]), call=_r(contrib[k, 1]), raise_=_r(contrib[k, 2]))
         for k in range(len(RULES))
@@ -176,7 +180,13 @@ def _rules_record(values, spot: BettingSpot, cfg: TripleConfig, rule: str, tripl
     )
     t = (float(triple[0]), float(triple[1]), float(triple[2]))
     return RulesRecord(
-        rule=rule, triple=(_r(t[0]), _r(t[1]), _r(t[2])), u=u, shares=shares, thresholds=th, spot=_spot_record(spot)
+        rule=rule,
+        generator=generator,
+        triple=(_r(t[0]), _r(t[1]), _r(t[2])),
+        u=u,
+        shares=shares,
+        thresholds=th,
+        spot=_spot_record(spot),
     )
 
 
@@ -305,8 +315,9 @@ def _summary(exp: dict) -> str:
     v: HandValuesRecord | None = exp.get("values")
     if rules is not None and v is not None:
         f, c, r = rules.triple
+        gen = "" if rules.generator == "rules" else f" ({rules.generator} generator)"
         return (
-            f"{a}: rule '{rules.rule}' on EHS' {v.ehs_prime:.3f} (HS_n {v.hs_n:.3f}, PPot {v.ppot:.3f}); "
+            f"{a}: rule '{rules.rule}'{gen} on EHS' {v.ehs_prime:.3f} (HS_n {v.hs_n:.3f}, PPot {v.ppot:.3f}); "
             f"triple [{f:.2f}, {c:.2f}, {r:.2f}]"
         )
     probs = exp.get("probabilities")
@@ -373,7 +384,8 @@ def explain_decision(
         if isinstance(d, TripleDecision):
             kind = "selector"
             cfg = getattr(post, "triple", TripleConfig())
-            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, (d.triple.f, d.triple.c, d.triple.r), d.u)
+            gen = str(getattr(post, "generator", "rules"))
+            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, (d.triple.f, d.triple.c, d.triple.r), d.u, gen)
         elif isinstance(d, Decision) and d.values is not None and d.spot is not None:
             kind = "bettor"
             bcfg = getattr(post, "config", None)

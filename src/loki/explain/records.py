@@ -171,16 +171,20 @@ class RulesRecord(_Record):
     """The rule chain's verdict (Bettor: a pure triple; Action Selector: a mixed one).
 
     Attributes:
-        rule: the rule that fired (a name of :data:`loki.rule_chain.RULES`).
+        rule: the rule that fired (a name of :data:`loki.rule_chain.RULES`; ``"ev"`` for the EV generator).
+        generator: the Triple Generator of feature B: ``"rules"`` (the rule chain, the paper's), ``"calling"`` (the
+            chain with folds overruled by EV(call)) or ``"ev"`` (one-step EVs, :mod:`loki.ev_triples`).
         triple: ``[f, c, r]``, the probability triple of the decision.
         u: the Action Selector's number for this hand (None for the Bettor, whose only draw is the
             check-raise coin).
-        shares: each rule's share of fold / call / raise (rules with no share are left out).
+        shares: each rule's share of fold / call / raise (rules with no share are left out); for the
+            ``"calling"`` generator the chain's before its overrule, none for ``"ev"``.
         thresholds: what the values were compared with.
         spot: the betting situation.
     """
 
     rule: str
+    generator: str = "rules"
     triple: tuple[float, float, float]
     u: float | None
     shares: list[RuleShare]

@@ -115,7 +115,9 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
         r = e.rules
         th = r.thresholds
         parts.append(
-            f"[bold]rule chain[/]: '{r.rule}' fired; triple [f, c, r] = [{r.triple[0]:.3f}, {r.triple[1]:.3f}, "
+            f"[bold]rule chain[/]: '{r.rule}' fired"
+            + ("" if r.generator == "rules" else f" ({r.generator} generator)")
+            + f"; triple (f, c, r) = [{r.triple[0]:.3f}, {r.triple[1]:.3f}, "
             f"{r.triple[2]:.3f}]" + (f", u = {r.u:.3f}" if r.u is not None else "")
         )
         t = Table()

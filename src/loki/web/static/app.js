@@ -267,7 +267,7 @@ function explanationHTML(e) {
   }
   if (e.rules) {
     const r = e.rules, t = r.thresholds;
-    h += `<h5>Rule chain: <b>${esc(r.rule)}</b> fired — triple [f, c, r] = [${r.triple.map((x) => fmt(x)).join(", ")}]` +
+    h += `<h5>Rule chain: <b>${esc(r.rule)}</b> fired${r.generator && r.generator !== "rules" ? ` (${esc(r.generator)} generator)` : ""} — triple [f, c, r] = [${r.triple.map((x) => fmt(x)).join(", ")}]` +
       (r.u !== null ? `, u = ${fmt(r.u)}` : "") + "</h5>";
     h += table(["rule", "fold", "check/call", "bet/raise"],
       r.shares.map((s) => [s.rule === r.rule ? `<b>${esc(s.rule)}</b>` : esc(s.rule), fmt(s.fold), fmt(s.call), fmt(s.raise)]));
