@@ -106,7 +106,7 @@ class TableSession:
                 bot = make_player(spec, seed=seed * 100 + i, name=f"{spec}-{i + 1}")
             except (LokiError, ValueError) as e:
                 raise tagged(f"players[{i - 1}]", e) from None
-            self.bots.append(ExplainedPlayer(bot, keep=2000))
+            self.bots.append(ExplainedPlayer(bot, keep=100))  # the page reads hand_explanations
         self.specs = specs
         self.names = [name] + [b.name for b in self.bots]
         for b in self.bots:
