@@ -23,7 +23,7 @@ by :func:`load_log` (``FILE:LINE``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -135,12 +135,22 @@ def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
 
 
 def replay_hands(
-    records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0, progress=None, skip_bad: bool = False
+    records: Sequence[HandRecord],
+    player_spec: str = "loki1",
+    seed: int = 0,
+    progress=None,
+    skip_bad: bool = False,
+    wrap: Callable[[str, Player], Player] | None = None,
+    before_hand: Callable[[HandRecord, dict[int, Player], dict[int, str]], None] | None = None,
 ) -> ReplayReport:
     """Replay ``records`` with one bot per player (see the module docstring).
 
     Args:
         skip_bad: leave out hands that do not replay, listing them in ``report.skipped``.
+        wrap: ``wrap(name, bot) -> player``, called once per player name when its bot is made; the player it
+            returns sits in that player's seats (e.g. :class:`loki.explain.ExplainedPlayer`).
+        before_hand: ``before_hand(record, players by seat, names by seat)``, called after every player's
+            ``begin_hand`` and before the first event of each replayed hand.
 
     Raises:
         HandHistoryError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
@@ -187,9 +197,13 @@ def replay_hands(
             nm = name_at[seat]
             if nm not in bots:
                 bots[nm] = make_player(player_spec, seed=seed + order[nm], name=f"{player_spec}@{nm}")
+                if wrap is not None:
+                    bots[nm] = wrap(nm, bots[nm])
                 stats[nm] = PlayerStats(name=nm)
             players[seat] = bots[nm]
             players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
+        if before_hand is not None:
+            before_hand(rec, players, name_at)
         seen = 0
         actions = [a for a in rec.betting if a != "/"]  # (the '/' were checked by rec.replay())
         for k in range(len(actions) + 1):

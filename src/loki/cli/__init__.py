@@ -9,6 +9,8 @@ command            module                                what it does
 ``replay``         :mod:`loki.cli.replay`                replay a real log through Loki
 ``play``           :mod:`loki.cli.play`                  play at the terminal against Loki bots
 ``demo``           :mod:`loki.cli.play`                  self-play demo of the reference players
+``explain``        :mod:`loki.cli.explain`               why Loki decided as it did (a log or a spot)
+``web``            :mod:`loki.cli.web`                   play in the browser, with explanations
 ``ir-tables``      :mod:`loki.cli.tables`                regenerate the income-rate tables
 ``version``        here (also ``loki --version``)        print the version
 =================  ====================================  ==========================================
@@ -23,10 +25,12 @@ from __future__ import annotations
 import typer
 
 from loki.cli import acpc as _acpc
+from loki.cli import explain as _explain
 from loki.cli import play as _play
 from loki.cli import replay as _replay
 from loki.cli import tables as _tables
 from loki.cli import tournament as _tournament
+from loki.cli import web as _web
 from loki.cli._common import LokiGroup
 
 __all__ = ["app", "main"]
@@ -75,6 +79,8 @@ app.command("replay")(_replay.replay)
 app.command("play")(_play.play)
 app.command("demo")(_play.demo)
 app.command("ir-tables")(_tables.ir_tables)
+app.command("explain")(_explain.explain)
+app.command("web")(_web.web)
 
 
 def main() -> None:

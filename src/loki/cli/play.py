@@ -29,7 +29,8 @@ def play(
     ),
     phh: Path | None = typer.Option(None, "--phh", hidden=True, help="Deprecated: --out."),
 ) -> None:
-    """Play limit hold'em at the terminal against Loki bots (you are seat 1)."""
+    """Play limit hold'em at the terminal against Loki bots (you are seat 1).  Type e at any prompt to see why
+    the last bot decision was made (e N: seat N's last decision; it shows that bot's cards, a teaching aid)."""
     from loki.cli._common import tagged
     from loki.errors import LokiError
     from loki.io.outpath import check_output_path, free_path
@@ -59,6 +60,7 @@ def play(
         seed,
         specs[0] if len(specs) == 1 else specs,
         phh_path=target if target is not None else free_path("loki-session.phhs"),
+        pause=True,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from loki.engine import (
     STREET_NAMES,
     Action,
     ActionTaken,
+    BlindPosted,
     BoardDealt,
     GameConfig,
     HandEnded,
@@ -30,6 +32,7 @@ from loki.engine import (
 )
 from loki.errors import ConfigError
 from loki.players.base import Player
+from loki.tableview import HandLog, describe_pots, position_names, pot_results
 
 __all__ = ["HumanPlayer", "QuitSession", "play_human_session", "SessionSummary"]
 
@@ -49,10 +52,20 @@ def pretty(cards) -> str:
 class HumanPlayer(Player):
     """A person choosing actions at a terminal.
 
+    Shows, every hand: the hand number, the blinds and limits, each seat's position (BTN, SB, BB, …), name and
+    session result; every action with raise totals ("raises to 40"); the board; at the end who won each pot and
+    with what hand, and what the person won or lost (a fold reports the chips it cost).
+
+    At the action prompt ``e`` shows the explanation of the last bot decision (``e 3``: of seat 3's last
+    decision), when ``explain_fn`` is given.
+
     Args:
         input_fn: ``prompt -> str`` (default :func:`input`); raising ``EOFError`` quits.
         console: a ``rich.console.Console`` (default: a new one).
         names: display names per seat (for the action log).
+        explain_fn: ``seat or None -> DecisionExplanation | None``: the last bot decision's explanation (of that
+            seat, or of any bot), or None when there is none.
+        session: chips won so far per seat (shown in the seat table; updated by the caller).
     """
 
     def __init__(
@@ -61,6 +74,8 @@ class HumanPlayer(Player):
         console=None,
         name: str = "you",
         names: Sequence[str] | None = None,
+        explain_fn: Callable[[int | None], Any] | None = None,
+        session: Sequence[float] | None = None,
     ):
         from rich.console import Console
 
@@ -68,6 +83,12 @@ class HumanPlayer(Player):
         self.console = console or Console(highlight=False)
         self.name = name
         self.names = list(names) if names else None
+        self.explain_fn = explain_fn
+        self.session = session
+        self.hand_no = 0
+        self._log: HandLog | None = None
+        self._ranks: dict[int, int] = {}
+        self._folded = False
 
     def _who(self, seat: int) -> str:
         if seat == self.seat:
@@ -75,30 +96,95 @@ class HumanPlayer(Player):
         return self.names[seat] if self.names else f"seat {seat + 1}"
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
+        from rich.table import Table
+
         self.seat, self.config, self.hole, self.button = seat, config, tuple(hole_cards), button
-        self.console.rule(f"new hand — button: {self._who(button)}")
+        self.hand_no += 1
+        self._log = HandLog(config.n_players)
+        self._ranks = {}
+        self._folded = False
+        n = config.n_players
+        pos = position_names(n, button)
+        self.console.rule(
+            f"hand {self.hand_no} — button: {self._who(button)} — blinds {config.small_blind}/{config.big_blind}, "
+            f"limits {config.small_bet}/{config.big_bet}"
+        )
+        t = Table(box=None, padding=(0, 1), show_header=True, header_style="dim")
+        for col in ("seat", "pos", "player", "stack", "session"):
+            t.add_column(col, justify="right" if col in ("seat", "session") else "left")
+        for s in range(n):
+            won = f"{self.session[s]:+g}" if self.session is not None else "-"
+            st = config.stacks
+            stack = "unlimited" if st is None else f"{st if isinstance(st, int) else st[s]:g}"
+            t.add_row(str(s + 1), pos[s], self._who(s), stack, won)
+        self.console.print(t)
         self.console.print(f"your cards: [bold]{pretty(self.hole)}[/]")
 
     def observe(self, event) -> None:
         c = self.console
-        if isinstance(event, ActionTaken):
-            word = {
-                FOLD: "folds",
-                CALL: "checks" if event.to_call == 0 else "calls",
-                RAISE: "bets" if event.bets == 0 else "raises",
-            }[event.action]
+        line = self._log.add(event) if self._log is not None else None
+        if isinstance(event, ActionTaken) and line is not None:
+            text = line.text
             if event.seat == self.seat:
-                word = word[:-1]  # "you call"
-            c.print(f"  {self._who(event.seat)} {word}" + (f" ({event.amount})" if event.amount else ""))
+                verb = text.split(" ", 1)
+                text = verb[0][:-1] + ("" if len(verb) == 1 else " " + verb[1])  # "you call 10"
+                if event.action == FOLD:
+                    self._folded = True
+            c.print(f"  {self._who(event.seat)} {text}")
+        elif isinstance(event, BlindPosted) and line is not None:
+            text = line.text if event.seat != self.seat else "post" + line.text[5:]
+            c.print(f"  {self._who(event.seat)} {text}", style="dim")
         elif isinstance(event, BoardDealt):
             c.print(f"[cyan]{STREET_NAMES[event.round]}[/]: {pretty(event.board)}")
         elif isinstance(event, Showdown):
-            for seat, cards, _ in event.hands:
-                c.print(f"  {self._who(seat)} show{'' if seat == self.seat else 's'} {pretty(cards)}")
+            from loki.evaluator import describe
+
+            for seat, cards, rank in event.hands:
+                self._ranks[seat] = rank
+                c.print(
+                    f"  {self._who(seat)} show{'' if seat == self.seat else 's'} {pretty(cards)} — {describe(rank)}"
+                )
         elif isinstance(event, HandEnded):
+            names = [
+                "you" if s == self.seat else (self.names[s] if self.names else f"seat {s + 1}")
+                for s in range(len(event.payoffs))
+            ]
+            results, _ = pot_results(event.pots, self._ranks if event.showdown else {})
+            for text in describe_pots(results, names):
+                c.print(f"  {text}")
             won = event.payoffs[self.seat]
             style = "green" if won > 0 else "red" if won < 0 else "white"
-            c.print(f"[{style}]you {'win' if won >= 0 else 'lose'} {abs(won):g} chips[/]")
+            if self._folded:
+                msg = f"you folded: {'lost ' + format(-won, 'g') + ' chips' if won < 0 else 'it cost you nothing'}"
+            elif won > 0:
+                msg = f"you win {won:g} chips"
+            elif won < 0:
+                msg = f"you lose {-won:g} chips"
+            else:
+                msg = "you break even"
+            c.print(f"[{style}]{msg}[/]")
+
+    def show_explanation(self, text: str) -> None:
+        """Answer an ``e`` / ``e SEAT`` request: print the explanation asked for, or why there is none."""
+        from loki.explain.render import render_explanation
+
+        if self.explain_fn is None:
+            self.console.print("[yellow]no explanations at this table[/]")
+            return
+        arg = text[1:].strip()
+        seat: int | None = None
+        if arg:
+            if not arg.isdigit() or not 1 <= int(arg) <= self.config.n_players:
+                self.console.print(f"[yellow]'{text}': type e, or e and a seat 1..{self.config.n_players}[/]")
+                return
+            seat = int(arg) - 1
+        e = self.explain_fn(seat)
+        if e is None:
+            self.console.print(
+                "[yellow]no bot decision to explain yet" + (f" for seat {seat + 1}" if seat is not None else "") + "[/]"
+            )
+            return
+        self.console.print(render_explanation(e))
 
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         to_call = view.to_call()
@@ -112,14 +198,18 @@ class HumanPlayer(Player):
             RAISE: "r=bet" if view.bets_this_round == 0 else "r=raise",
         }
         options = ", ".join(names[a] for a in legal_actions)
+        extra = ", e=explain" if self.explain_fn is not None else ""
         while True:
             try:
-                text = self.input_fn(f"your action ({options}, q=quit): ")
+                text = self.input_fn(f"your action ({options}{extra}, q=quit): ")
             except EOFError:
                 raise QuitSession() from None
             text = (text or "").strip().lower()
             if text in ("q", "quit", "exit"):
                 raise QuitSession()
+            if text == "e" or (text.startswith("e ") and self.explain_fn is not None) or text == "explain":
+                self.show_explanation("e" if text == "explain" else text)
+                continue
             try:
                 a = Action.parse(text)
             except ValueError:
@@ -132,6 +222,20 @@ class HumanPlayer(Player):
                 self.console.print(f"[yellow]{a.name.lower()} is not possible here ({why}); choose {options}[/]")
                 continue
             return a
+
+
+def _between_hands(human: HumanPlayer, input_fn: Callable[[str], str]) -> bool:
+    """The pause after a hand: Enter (or anything else) goes on, ``e`` / ``e SEAT`` explain, ``q`` stops.
+    Returns False to stop."""
+    while True:
+        text = (input_fn("next hand: Enter (e=explain the last bot decision, e N=seat N's, q=quit): ") or "").strip()
+        text = text.lower()
+        if text in ("q", "quit", "exit"):
+            return False
+        if text == "e" or text.startswith("e ") or text == "explain":
+            human.show_explanation("e" if text == "explain" else text)
+            continue
+        return True
 
 
 @dataclass
@@ -157,6 +261,7 @@ def play_human_session(
     input_fn=None,
     console=None,
     phh_path=None,
+    pause: bool = False,
 ) -> SessionSummary:
     """Seat a person (seat 0, "seat 1" on screen) against ``opponents`` bots for up to ``hands`` hands.
 
@@ -169,7 +274,12 @@ def play_human_session(
         seed: seed of the deal; bot ``i`` (1-based) is seeded ``seed * 100 + i``.
         opponent_type: one player spec for every bot, or one spec per bot (``opponents`` of them).
         input_fn, console: see :class:`HumanPlayer`.
-        phh_path: where to write the hand history (None: nowhere).
+        phh_path: where to write the hand history (None: nowhere); rewritten after every hand, so a session
+            that is stopped keeps its finished hands.
+        pause: after each hand, wait for Enter (``e`` / ``e SEAT`` explain the hand's bot decisions, ``q`` quits).
+
+    Every bot is wrapped in a decision-neutral :class:`loki.explain.ExplainedPlayer`, so the person can ask why
+    a bot acted (``e`` at any prompt).
 
     Returns:
         The :class:`SessionSummary` (names, hands, chips per seat, the finished hands).
@@ -200,12 +310,36 @@ def play_human_session(
     console = console or Console(highlight=False)
     n = opponents + 1
     cfg = GameConfig(n_players=n)
-    bots = [make_player(specs[i - 1], seed=seed * 100 + i, name=f"{specs[i - 1]}-{i + 1}") for i in range(1, n)]
+    from loki.explain import ExplainedPlayer
+
+    bots = [
+        ExplainedPlayer(make_player(specs[i - 1], seed=seed * 100 + i, name=f"{specs[i - 1]}-{i + 1}"), keep=200)
+        for i in range(1, n)
+    ]
     names = ["you"] + [b.name for b in bots]
-    human = HumanPlayer(input_fn, console, names=names)
+    for b in bots:
+        b.names = names
+    last: dict = {}
+
+    def remember(e) -> None:
+        last[None] = last[e.seat] = e
+
+    for b in bots:
+        b.on_explain = remember
+    summary = SessionSummary(names, chips=[0.0] * n, small_bet=cfg.small_bet)
+    human = HumanPlayer(input_fn, console, names=names, explain_fn=last.get, session=summary.chips)
     players = [human] + bots
     rng = np.random.default_rng(seed)
-    summary = SessionSummary(names, chips=[0.0] * n, small_bet=cfg.small_bet)
+
+    def save() -> None:
+        if phh_path:
+            from loki.io.phh import write_phh
+
+            try:
+                write_phh(phh_path, [(s, names, i) for i, s in enumerate(summary.states)])
+            except OSError as e:  # tried again at the end of the session (then a fallback file)
+                console.print(f"[red]cannot write {phh_path}: {e}[/] (the hands are kept; tried again at the end)")
+
     for h in range(hands):
         try:
             st = play_hand(cfg, players, h % n, rng)
@@ -216,6 +350,15 @@ def play_human_session(
         summary.states.append(st)
         for i, x in enumerate(st.payoffs):
             summary.chips[i] += x
+        save()
+        if pause and h + 1 < hands:
+            try:
+                if not _between_hands(human, input_fn or input):
+                    console.print("[bold]session ended[/]")
+                    break
+            except EOFError:
+                console.print("[bold]session ended[/]")
+                break
     t = Table(title=f"session: {summary.hands} hands")
     for col in ("player", "chips", "sb/hand"):
         t.add_column(col, justify="left" if col == "player" else "right")

@@ -1,0 +1,90 @@
+"""``loki explain``: why Loki decided as it did, for every decision of one player in a hand history, or for a
+spot given on the command line (issue 13)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from loki.cli._common import fail, hands_option, player_option, seed_option
+
+__all__ = ["explain"]
+
+
+def explain(
+    file: Path | None = typer.Argument(
+        None, dir_okay=False, help="ACPC log (STATE lines) or PHH file (.phh/.phhs); omit it to give a spot."
+    ),
+    who: str | None = typer.Option(
+        None,
+        "--who",
+        metavar="NAME|SEAT",
+        help="With FILE: the player whose decisions to explain (a name in the "
+        "log, or a seat 1..n of its first hand; default seat 1).",
+    ),
+    hole: str | None = typer.Option(None, "--hole", help="A spot: our hole cards, e.g. AhKh."),
+    board: str = typer.Option("", "--board", help="A spot: the board cards showing (none, 3, 4 or 5), e.g. Qh7h2c."),
+    betting: str = typer.Option(
+        "",
+        "--betting",
+        help="A spot: the betting so far, ACPC letters f/c/r ('/' between streets optional); "
+        "our seat is the one to act next, e.g. 'rcc/r'.",
+    ),
+    players: int = typer.Option(2, "--players", min=2, max=10, help="A spot: players at the table (2-10)."),
+    button: int | None = typer.Option(None, "--button", min=1, help="A spot: the button seat (default: the last)."),
+    player: str = player_option("loki1", "The bot that decides (in a log: in every seat)."),
+    hands: int | None = hands_option(None, "With FILE: only the first N hands."),
+    seed: int = seed_option(0, "Seed of the bots and of a spot's unseen cards (>= 0)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the explanations as JSON (a list) for machines."),
+    grids: bool = typer.Option(False, "--grids", help="Also draw each opponent's weight table as a 13x13 heatmap."),
+) -> None:
+    """Explain Loki's decisions: hand strength and potential against the field, the pre-flop strategy and its
+    income-rate threshold, the rule that fired and its probability triple, the Simulator's EVs, and each
+    opponent's weight table and how its last action re-weighted it."""
+    import json
+
+    from rich.console import Console
+
+    from loki.cli._common import tagged
+    from loki.errors import HandHistoryError, LokiError
+    from loki.explain.render import render_explanation
+    from loki.explain.sources import explain_log, explain_spot
+    from loki.players.registry import make_player
+
+    try:
+        make_player(player, seed=seed)
+    except (LokiError, ValueError) as e:
+        raise tagged("--player", e) from None
+    skipped: list = []
+    if file is not None:
+        if hole is not None or board or betting:
+            fail("give either FILE or a spot (--hole, --board, --betting), not both")
+        if not file.exists():
+            raise HandHistoryError(f"FILE {file}: no such file")
+        from loki.replay import load_log
+
+        recs, skipped, _ = load_log(file)
+        if hands:
+            recs = recs[:hands]
+        if not recs:
+            raise HandHistoryError(f"FILE {file}: no hand that can be read")
+        exps, bad = explain_log(recs, who or "1", player, seed)
+        skipped += bad
+    else:
+        if hole is None:
+            fail("give a hand history FILE, or a spot with --hole (and --board, --betting, --players)")
+        if who is not None:
+            fail("--who needs a FILE (in a spot the bot is the player to act)")
+        exps = explain_spot(hole, board, betting, players, player, seed, button)
+    if as_json:
+        typer.echo(json.dumps([e.model_dump(mode="json") for e in exps], indent=1))
+        return
+    console = Console(highlight=False)
+    for x in exps:
+        console.rule()
+        console.print(render_explanation(x, grids=grids))
+    console.rule()
+    console.print(f"{len(exps)} decision(s) explained")
+    for hid, msg in skipped:
+        console.print(f"skipped hand {hid}: {msg}", markup=False)

@@ -1,0 +1,64 @@
+"""``loki web``: play limit hold'em in the browser against any bots, with every bot decision explained."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from loki.cli._common import out_option
+
+__all__ = ["web", "bind_socket"]
+
+
+def bind_socket(host: str, port: int):
+    """A listening TCP socket on ``host``:``port`` (0: a free port).
+
+    Raises:
+        ConfigError: the address cannot be bound (in use, not an address of this machine); the message names it.
+    """
+    import socket
+
+    from loki.errors import ConfigError
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as e:
+        raise ConfigError(f"--host {host}: not an address ({e.strerror or e})") from None
+    family, _, _, _, addr = infos[0]
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as e:
+        sock.close()
+        raise ConfigError(f"--host {host} --port {port}: cannot listen there ({e.strerror or e})") from None
+    sock.listen(64)
+    sock.set_inheritable(True)
+    return sock
+
+
+def web(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0: any free port; the port is printed)."),
+    out: Path | None = out_option("Folder for the sessions' hand histories (PHH), default ./loki-web-sessions."),
+) -> None:
+    """Play limit hold'em in the browser against bots (any player specs), 2-10 handed, and see why each bot
+    decision was made: hand strength and potential, the pre-flop strategy, the rule and its probability triple,
+    the Simulator's EVs, and each opponent's weight table as a 13x13 heatmap."""
+    import uvicorn
+
+    from loki.web.app import create_app
+
+    folder = out if out is not None else Path("loki-web-sessions")
+    app = create_app(folder)
+    sock = bind_socket(host, port)
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"loki web: serving http://{shown}:{actual}/ (hand histories in {folder}/; Ctrl-C stops)", err=False)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()

@@ -1,0 +1,566 @@
+"""Computing explanations: :func:`explain_decision` and the :class:`ExplainedPlayer` wrapper.
+
+An :class:`ExplainedPlayer` wraps any player.  It forwards every call unchanged and, after each
+:meth:`~loki.players.base.Player.act`, reads the decision record the player left (``last_decision``: a
+:class:`~loki.preflop.PreflopDecision`, :class:`~loki.bettor.Decision`, :class:`~loki.selector.TripleDecision`
+or :class:`~loki.simulator.SimDecision`) together with its opponent models, and builds a
+:class:`~loki.explain.records.DecisionExplanation`.  Around each opponent action it forwards to the player, it
+keeps the weight table before and after (and, for Loki-1's ramp, the μ/σ the modeler used).
+
+**Decision-neutral.**  Everything here only reads: :func:`loki.assessment.assess` and the rule chain are pure
+functions, no random generator of the player is touched, and the player's calls happen in the same order with
+the same arguments, so a wrapped player plays exactly as the bare one (tests/test_explain.py plays sessions both
+ways and compares them).  An explanation that cannot be computed carries ``error`` instead of failing the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from loki.assessment import assess
+from loki.bettor import BettingSpot, Decision, pot_odds, pot_odds2, showdown_odds
+from loki.cards import CLASS_NAMES, HOLDING_CLASS, HOLDING_INDEX, format_cards
+from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
+from loki.explain.grids import class_grid, likely_classes
+from loki.explain.records import (
+    DecisionExplanation,
+    HandValuesRecord,
+    OpponentRecord,
+    PreflopRecord,
+    ReweightRecord,
+    RuleShare,
+    RulesRecord,
+    SimulationRecord,
+    SpotRecord,
+    ThresholdsRecord,
+)
+from loki.players.base import Player
+from loki.preflop import GROUP_TABLE, PreflopDecision, expected_players
+from loki.rule_chain import RULES
+from loki.selector import TripleDecision
+from loki.simulator import SimDecision
+from loki.strategies import Strategy
+from loki.triples import TripleConfig, generate_triple_with_rules
+
+__all__ = ["ExplainedPlayer", "ReweightNote", "explain_decision", "action_word", "STRATEGY_TEXT"]
+
+#: What each pre-flop strategy does (PAPP98 papp/node44; loki-algorithms.md §2.2).
+STRATEGY_TEXT = {
+    Strategy.MAKE0: "Make0: check if free, else fold",
+    Strategy.CALL1: "Call1: call up to half a bet (small blind), else fold",
+    Strategy.MAKE1: "Make1: bet if nobody has, call one bet; fold to two bets unless already in",
+    Strategy.CALL2: "Call2: call up to a bet and a half (small blind)",
+    Strategy.MAKE2: "Make2: raise while fewer than two bets, then call",
+    Strategy.MAKE4: "Make4: raise to the cap",
+}
+_NEXT = {
+    Strategy.MAKE0: Strategy.MAKE1,
+    Strategy.CALL1: Strategy.MAKE1,
+    Strategy.MAKE1: Strategy.MAKE2,
+    Strategy.CALL2: Strategy.MAKE2,
+    Strategy.MAKE2: Strategy.MAKE4,
+}
+
+
+def action_word(action: Action, to_call: float, bets_this_round: int) -> str:
+    """The action as a person says it: fold / check / call / bet / raise.
+
+    >>> action_word(Action.CALL, 0, 0), action_word(Action.RAISE, 0, 0), action_word(Action.RAISE, 10, 1)
+    ('check', 'bet', 'raise')
+    """
+    if action == Action.FOLD:
+        return "fold"
+    if action == Action.CALL:
+        return "check" if to_call <= 1e-9 else "call"
+    return "bet" if bets_this_round == 0 else "raise"
+
+
+@dataclass
+class ReweightNote:
+    """What one opponent action did to the observer's table of that opponent (kept by :class:`ExplainedPlayer`).
+
+    Attributes:
+        event: the ``ActionTaken`` event.
+        before, after: ``(1326,)`` weights before and after the modeler ran.
+        method: ``"loki1"``, ``"triple"`` or ``"other"``.
+        mu, sigma, lo, hi, frequencies: the Loki-1 ramp's parameters (None for other methods).
+        board: the board when the action was taken (dead cards for the grids).
+    """
+
+    event: ActionTaken
+    before: np.ndarray
+    after: np.ndarray
+    method: str
+    board: tuple[int, ...]
+    mu: float | None = None
+    sigma: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+    frequencies: tuple[float, float, float] | None = None
+
+
+def _loki1_params(modeler: Any, model: Any, ev: ActionTaken, bucket: int) -> tuple | None:
+    """The μ, σ, ramp ends and frequencies Loki-1's modeler is about to use (pure; None if not a Loki-1 ramp)."""
+    from loki.modeler import Loki1Modeler, preflop_hand_values, ramp_bounds, threshold_mu_sigma
+
+    pre = getattr(modeler, "preflop", None)
+    if not isinstance(modeler, Loki1Modeler) and isinstance(pre, Loki1Modeler):  # feature R: Loki-1's pre-flop
+        if ev.round != 0:
+            return None
+        modeler = pre
+    if not isinstance(modeler, Loki1Modeler) or ev.action == Action.FOLD:
+        return None
+    freqs = model.frequencies.blended(ev.round, bucket, specific=modeler.specific)
+    mu, sigma = threshold_mu_sigma(Action(ev.action), freqs)
+    lo, hi = ramp_bounds(mu, sigma, preflop_hand_values()[1] if ev.round == 0 else None)
+    return mu, sigma, lo, hi, tuple(float(x) for x in freqs)
+
+
+def _method(modeler: Any, street: int) -> str:
+    """``"loki1"``, ``"triple"`` (feature R), ``"specific"`` (opponent-specific triples) or ``"other"``."""
+    from loki.modeler import Loki1Modeler, SpecificModeler, TripleModeler
+
+    if isinstance(modeler, Loki1Modeler):
+        return "loki1"
+    if isinstance(modeler, (TripleModeler, SpecificModeler)):
+        if street == 0 and isinstance(getattr(modeler, "preflop", None), Loki1Modeler):
+            return "loki1"
+        return "triple" if isinstance(modeler, TripleModeler) else "specific"
+    return "other"
+
+
+def _r(x: float, d: int = 6) -> float:
+    return round(float(x), d)
+
+
+def _spot_record(spot: BettingSpot) -> SpotRecord:
+    return SpotRecord(
+        street=spot.street,
+        pot=float(spot.pot),
+        to_call=float(spot.to_call),
+        bet_size=float(spot.bet_size),
+        bets_this_round=int(spot.bets_this_round),
+        voluntarily_in=bool(spot.voluntarily_in),
+        can_raise=bool(spot.can_raise),
+        first_to_act=bool(spot.first_to_act),
+        aggressor_behind=bool(spot.aggressor_behind),
+        semi_bluffing=bool(spot.semi_bluffing),
+    )
+
+
+def _rules_record(
+    values, spot: BettingSpot, cfg: TripleConfig, rule: str, triple, u: float | None, generator: str = "rules"
+) -> RulesRecord:
+    """The chain's per-rule shares for the record (recomputed: pure; none for the EV generator)."""
+    _, contrib = generate_triple_with_rules(
+        values, spot, cfg, check_raise_flag=spot.first_to_act and spot.aggressor_behind
+    )
+    if generator == "ev":
+        contrib = np.zeros_like(contrib)
+    shares = [
+        RuleShare(rule=RULES[k], fold=_r(contrib[k, 0]), call=_r(contrib[k, 1]), raise_=_r(contrib[k, 2]))
+        for k in range(len(RULES))
+        if float(np.abs(contrib[k]).sum()) > 1e-12
+    ]
+    b = cfg.bettor
+    th = ThresholdsRecord(
+        make1=float(b.make1),
+        make2=float(b.make2),
+        make_width=float(cfg.make_width),
+        odds_width=float(cfg.odds_width),
+        pot_odds=_r(pot_odds(spot.pot, spot.to_call)),
+        pot_odds2=_r(pot_odds2(spot.pot, spot.bet_size)),
+        showdown_odds=_r(showdown_odds(spot.pot, spot.to_call, spot.next_bet)) if spot.to_call > 0 else 0.0,
+        aggressive_call_raise=b.aggressive_call_raise,
+        semi_bluff=bool(b.semi_bluff),
+    )
+    t = (float(triple[0]), float(triple[1]), float(triple[2]))
+    return RulesRecord(
+        rule=rule,
+        generator=generator,
+        triple=(_r(t[0]), _r(t[1]), _r(t[2])),
+        u=u,
+        shares=shares,
+        thresholds=th,
+        spot=_spot_record(spot),
+    )
+
+
+def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | None) -> PreflopRecord:
+    ch = d.choice
+    th = {Strategy(s).name: float(v) for s, v in ch.thresholds.items()}
+    s = Strategy(ch.strategy)
+    sb_extra = {}
+    if ch.small_blind:  # the small blind's Call1/Call2 thresholds (DEFAULT: 100 below Make1/Make2)
+        from loki.preflop import SB_CALL_MARGIN
+
+        sb_extra = {"CALL1": th["MAKE1"] - SB_CALL_MARGIN, "CALL2": th["MAKE2"] - SB_CALL_MARGIN}
+    own = {**th, **sb_extra}.get(s.name)
+    nxt = _NEXT.get(s)
+    if ch.small_blind and s is Strategy.MAKE0:
+        nxt = Strategy.CALL1
+    elif ch.small_blind and s is Strategy.MAKE1:
+        nxt = Strategy.CALL2
+    nxt_t = None if nxt is None else {**th, **sb_extra}.get(nxt.name)
+    return PreflopRecord(
+        hand_class=CLASS_NAMES[int(HOLDING_CLASS[HOLDING_INDEX[hole[0], hole[1]]])],
+        strategy=s.name,
+        group=ch.group,
+        expected_players=_r(expected_players(ch.num_inpot, ch.num_yet_to_act), 4),
+        ir_table=GROUP_TABLE[ch.group],
+        ir=float(ch.ir),
+        thresholds=th,
+        threshold=own,
+        next_strategy=None if nxt is None else nxt.name,
+        next_threshold=nxt_t,
+        num_inpot=ch.num_inpot,
+        num_yet_to_act=ch.num_yet_to_act,
+        position=ch.position,
+        tightness=tightness,
+        small_blind=ch.small_blind,
+        call_limit=ch.call_limit,
+        plays=STRATEGY_TEXT[s],
+    )
+
+
+def _values(view: PlayerView, models: Any, lookahead: int) -> tuple[HandValuesRecord, list[int]]:
+    """Our hand against the field of the live opponents, as :meth:`loki.situation.Situation.hand_values`."""
+    seat = view.seat
+    folded = view.folded
+    opps = [s for s in range(view.n_players) if s != seat and not folded[s]]
+    la = lookahead if view.round == 1 else 1
+    ranges = [models[s].weights if s in models else np.ones(1326) for s in opps]
+    a = assess(view.hole_cards, view.board, ranges, n_opponents=len(opps), lookahead=la)
+    rec = HandValuesRecord(
+        hs=a.hs,
+        hs_n=a.hs_n,
+        ppot=a.ppot,
+        npot=a.npot,
+        ehs=a.ehs,
+        ehs_prime=a.ehs_prime,
+        n_opponents=a.n_opponents,
+        lookahead=a.lookahead,
+        ahead=a.ahead,
+        tied=a.tied,
+        behind=a.behind,
+    )
+    return rec, opps
+
+
+def _opponents(
+    view: PlayerView, models: Any, notes: dict[int, ReweightNote], names: Sequence[str] | None
+) -> list[OpponentRecord]:
+    seat = view.seat
+    dead = list(view.hole_cards) + list(view.board)
+    out = []
+    for s in range(view.n_players):
+        if s == seat or s not in models:
+            continue
+        w = models[s].weights
+        note = notes.get(s)
+        rw = None
+        if note is not None:
+            ev = note.event
+            ndead = list(view.hole_cards) + list(note.board)
+            rw = ReweightRecord(
+                action=action_word(Action(ev.action), ev.to_call, ev.bets),
+                street=int(ev.round),
+                method=note.method,  # type: ignore[arg-type]
+                mu=note.mu,
+                sigma=note.sigma,
+                lo=note.lo,
+                hi=note.hi,
+                frequencies=note.frequencies,
+                changed=not np.array_equal(note.before, note.after),
+                before=class_grid(note.before, ndead),
+                after=class_grid(note.after, ndead),
+            )
+        out.append(
+            OpponentRecord(
+                seat=s,
+                name=names[s] if names and s < len(names) else f"seat {s + 1}",
+                live=not view.folded[s],
+                weights=class_grid(w, dead),
+                likely=likely_classes(w, dead),
+                reweight=rw,
+            )
+        )
+    return out
+
+
+def _summary(exp: dict) -> str:
+    a = exp["action"]
+    pf: PreflopRecord | None = exp.get("preflop")
+    if pf is not None:
+        if pf.threshold is None:
+            why = f"IR {pf.ir:.0f} below every threshold (Make1 needs {pf.thresholds['MAKE1']:.0f})"
+        else:
+            why = f"IR {pf.ir:.0f} ≥ {pf.strategy.title()} threshold {pf.threshold:.0f}"
+        return (
+            f"{a}: {pf.hand_class} plays {pf.strategy.title()} — {why} "
+            f"(IR{pf.ir_table} table, {pf.group} expected players, position {pf.position})"
+        )
+    sim: SimulationRecord | None = exp.get("simulation")
+    if sim is not None:
+        cut = ", cut off early" if sim.cutoff else ""
+        return (
+            f"{a}: EV(call) {sim.ev_call:+.1f} ± {sim.sd_call:.1f}, EV(raise) {sim.ev_raise:+.1f} ± {sim.sd_raise:.1f}"
+            f" chips, EV(fold) 0 over {sim.trials} trials{cut}"
+        )
+    rules: RulesRecord | None = exp.get("rules")
+    v: HandValuesRecord | None = exp.get("values")
+    if rules is not None and v is not None:
+        f, c, r = rules.triple
+        gen = "" if rules.generator == "rules" else f" ({rules.generator} generator)"
+        return (
+            f"{a}: rule '{rules.rule}'{gen} on EHS' {v.ehs_prime:.3f} (HS_n {v.hs_n:.3f}, PPot {v.ppot:.3f}); "
+            f"triple [{f:.2f}, {c:.2f}, {r:.2f}]"
+        )
+    probs = exp.get("probabilities")
+    how = f"; it draws from fold {probs[0]:.2f}, call {probs[1]:.2f}, raise {probs[2]:.2f}" if probs else ""
+    return f"{a}: {exp['player']} is not made of Loki's parts, so only its action is known{how}"
+
+
+def explain_decision(
+    player: Any,
+    view: PlayerView,
+    legal: Sequence[Action],
+    action: Action,
+    hand: int | str = 1,
+    names: Sequence[str] | None = None,
+    notes: dict[int, ReweightNote] | None = None,
+) -> DecisionExplanation:
+    """The explanation of the decision ``player`` just made in ``view`` (call it before the action is applied).
+
+    Args:
+        player: the player that acted (a :class:`~loki.players.loki.LokiPlayer` gives the full record; any other
+            player an ``"other"`` record with its action and probabilities).
+        view: its view at the decision (live: read now).
+        legal: the legal actions it was offered.
+        action: what it returned.
+        hand: the hand number or id for the record; names: display names per seat.
+        notes: the last re-weighting per opponent seat (:class:`ExplainedPlayer` keeps them).
+
+    Returns:
+        :class:`~loki.explain.records.DecisionExplanation`.
+
+    Raises:
+        LokiError, ValueError: inconsistent inputs (the wrapper turns them into the record's ``error``).
+    """
+    to_call = float(view.to_call())
+    played = legalise(action, legal)
+    word = action_word(played, to_call, view.bets_this_round)
+    seat = view.seat
+    d = getattr(player, "last_decision", None)
+    models = getattr(player, "models", None)
+    exp: dict[str, Any] = {
+        "hand": hand,
+        "seat": seat,
+        "player": getattr(player, "name", type(player).__name__),
+        "street": int(view.round),
+        "hole": format_cards(view.hole_cards),
+        "board": format_cards(view.board),
+        "legal": [action_word(a, to_call, view.bets_this_round) for a in legal],
+        "action": word,
+        "pot": float(view.pot),
+        "to_call": to_call,
+    }
+    probs = player.action_probabilities() if hasattr(player, "action_probabilities") else None
+    if probs is not None:
+        exp["probabilities"] = tuple(_r(p) for p in probs)
+    kind = "other"
+    post = getattr(player, "postflop", None)
+    lookahead = int(getattr(post, "lookahead", 1))
+    if isinstance(d, PreflopDecision) and view.round == 0:
+        kind = "preflop"
+        tight = getattr(getattr(player, "preflop", None), "tightness", None)
+        exp["preflop"] = _preflop_record(d, view.hole_cards, tight)
+    elif view.round > 0 and models is not None and isinstance(d, (Decision, TripleDecision, SimDecision)):
+        exp["values"], _ = _values(view, models, lookahead)
+        if isinstance(d, TripleDecision):
+            kind = "selector"
+            cfg = getattr(post, "triple", TripleConfig())
+            gen = str(getattr(post, "generator", "rules"))
+            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, (d.triple.f, d.triple.c, d.triple.r), d.u, gen)
+        elif isinstance(d, Decision) and d.values is not None and d.spot is not None:
+            kind = "bettor"
+            bcfg = getattr(post, "config", None)
+            cfg = TripleConfig(make_width=0.0, odds_width=0.0, **({} if bcfg is None else {"bettor": bcfg}))
+            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, d.triple, None)
+        elif isinstance(d, SimDecision):
+            kind = "simulator"
+            res = d.result
+            sc = getattr(post, "config", None)
+            exp["simulation"] = SimulationRecord(
+                ev_call=res.ev_call,
+                ev_raise=res.ev_raise,
+                sd_call=res.sd_call,
+                sd_raise=res.sd_raise,
+                trials=res.trials,
+                max_trials=int(getattr(sc, "trials", res.trials)),
+                cutoff=res.cutoff,
+                cutoff_rule=res.rule,
+                always_call=bool(getattr(sc, "always_call", False)),
+                to_call=float(d.spot.to_call),
+                can_raise=bool(d.spot.can_raise),
+            )
+    if models is not None and len(models):
+        exp["opponents"] = _opponents(view, models, notes or {}, names)
+    exp["kind"] = kind
+    exp["summary"] = _summary(exp)
+    return DecisionExplanation(**exp)
+
+
+class ExplainedPlayer(Player):
+    """Any player, with an explanation of each of its decisions (module docstring: decision-neutral).
+
+    Args:
+        inner: the player to wrap.
+        names: display names per seat (for the opponents' records); may be set later (``names`` attribute).
+        on_explain: called with each new :class:`~loki.explain.records.DecisionExplanation` (e.g. a live view).
+        keep: keep at most this many explanations in :attr:`explanations` (oldest dropped; None: all).
+
+    Attributes:
+        explanations: the explanations so far (every hand), oldest first.
+        hand_explanations: this hand's explanations.
+        hand_no: hands begun (1-based number of the current hand).
+        hand_id: the id used in the records (default ``hand_no``; set it after ``begin_hand`` to use a log's
+            hand id).
+    """
+
+    def __init__(
+        self,
+        inner: Player,
+        names: Sequence[str] | None = None,
+        on_explain: Callable[[Any], None] | None = None,
+        keep: int | None = None,
+    ):
+        self.inner = inner
+        self.names = list(names) if names else None
+        self.on_explain = on_explain
+        self.keep = keep
+        self.explanations: list[DecisionExplanation] = []
+        self.hand_explanations: list[DecisionExplanation] = []
+        self.hand_no = 0
+        self.hand_id: int | str | None = None
+        self._notes: dict[int, ReweightNote] = {}
+        self._board: tuple[int, ...] = ()
+        self._pending: list[int] = []  # indexes into hand_explanations waiting for their applied action
+        self.seat = -1
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return getattr(self.inner, "name", type(self.inner).__name__)
+
+    def __getattr__(self, item: str) -> Any:
+        if item == "inner":
+            raise AttributeError(item)
+        return getattr(self.inner, item)
+
+    def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
+        """Forwarded; a new hand of records starts."""
+        self.hand_no += 1
+        self.hand_id = None
+        self.seat = seat
+        self._notes = {}
+        self._board = ()
+        self._pending = []
+        self.hand_explanations = []
+        self.inner.begin_hand(seat, config, hole_cards, button)
+
+    def observe(self, event) -> None:
+        """Forwarded; around an opponent's action the weight table is kept before and after."""
+        models = getattr(self.inner, "models", None)
+        if isinstance(event, BoardDealt):
+            self._board = tuple(event.board)
+        if (
+            isinstance(event, ActionTaken)
+            and event.seat != self.seat
+            and models is not None
+            and event.seat in models
+            and event.action != Action.FOLD
+        ):
+            model = models[event.seat]
+            before = np.array(model.weights, copy=True)
+            params = None
+            modeler = getattr(self.inner, "modeler", None)
+            try:
+                from loki.modeler import bets_to_call_bucket
+
+                game = getattr(self.inner, "_game", None)
+                if game is not None:
+                    bucket = bets_to_call_bucket(event.to_call / game.bet_sizes[event.round])
+                    params = _loki1_params(modeler, model, event, bucket)
+            except Exception:  # noqa: BLE001 - an explanation detail must never stop the game
+                params = None
+            self.inner.observe(event)
+            note = ReweightNote(
+                event,
+                before,
+                np.array(models[event.seat].weights, copy=True),
+                _method(modeler, event.round),
+                self._board,
+            )
+            if params is not None:
+                note.mu, note.sigma, note.lo, note.hi, note.frequencies = params
+            self._notes[event.seat] = note
+            return
+        self.inner.observe(event)
+        if isinstance(event, ActionTaken) and event.seat == self.seat and self._pending:
+            i = self._pending.pop(0)
+            e = self.hand_explanations[i]
+            word = action_word(Action(event.action), event.to_call, event.bets)
+            self.hand_explanations[i] = e.model_copy(update={"played": word})
+            for k in range(len(self.explanations) - 1, -1, -1):
+                if self.explanations[k] is e:
+                    self.explanations[k] = self.hand_explanations[i]
+                    break
+
+    def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
+        """The wrapped player's action, unchanged; its explanation is recorded."""
+        action = self.inner.act(view, legal_actions)
+        hand = self.hand_id if self.hand_id is not None else self.hand_no
+        try:
+            exp = explain_decision(self.inner, view, legal_actions, action, hand, self.names, self._notes)
+        except Exception as e:  # noqa: BLE001 - never let an explanation change or stop the game
+            exp = DecisionExplanation(
+                hand=hand,
+                seat=view.seat,
+                player=self.name,
+                kind="other",
+                street=int(view.round),
+                hole=format_cards(view.hole_cards),
+                board=format_cards(view.board),
+                legal=[a.name.lower() for a in legal_actions],
+                action=Action.parse(action).name.lower(),
+                pot=float(view.pot),
+                to_call=float(view.to_call()),
+                error=f"{type(e).__name__}: {e}",
+            )
+        self.hand_explanations.append(exp)
+        self._pending.append(len(self.hand_explanations) - 1)
+        self.explanations.append(exp)
+        if self.keep is not None and len(self.explanations) > self.keep:
+            del self.explanations[: len(self.explanations) - self.keep]
+        if self.on_explain is not None:
+            self.on_explain(exp)
+        return action
+
+    def end_hand(self, view: PlayerView) -> None:
+        """Forwarded."""
+        self.inner.end_hand(view)
+
+    def action_probabilities(self) -> tuple[float, float, float] | None:
+        """Forwarded."""
+        return self.inner.action_probabilities()
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """Forwarded."""
+        self.inner.reseat(mapping)
+
+    def __repr__(self) -> str:
+        return f"<ExplainedPlayer {self.inner!r}>"

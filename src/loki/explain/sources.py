@@ -1,0 +1,216 @@
+"""Where explanations come from besides live play: a hand history, or one spot given on the command line.
+
+- :func:`explain_log`: a hand history (PHH or ACPC log) replayed as :func:`loki.replay.replay_hands` does (one
+  bot per player, driven through the logged hands); every decision point of the chosen player is explained
+  (what the bot would do there and why), with the logged action as ``played``.
+- :func:`explain_spot`: a spot given as our hole cards, the board and the betting so far (ACPC letters
+  ``f c r``, ``/`` between streets optional); the other players' cards and the rest of the board are dealt
+  from the seed (the bot cannot see them).  The bot is asked at each of its decisions in the betting and at
+  the spot itself.
+
+>>> exps = explain_spot("AhKh", "", "rc", players=3, spec="loki1")
+>>> [(e.street, e.action, e.preflop.strategy) for e in exps]
+[(0, 'raise', 'MAKE4')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from loki.cards import parse_cards
+from loki.engine import Action, GameConfig, HandState, new_hand
+from loki.errors import CardError, ConfigError, HandHistoryError
+from loki.explain.core import ExplainedPlayer
+from loki.explain.records import DecisionExplanation
+from loki.io.acpc_log import HandRecord
+
+__all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting"]
+
+
+def resolve_player(records: Sequence[HandRecord], who: str) -> str:
+    """The player name in ``records`` that ``who`` means: a name, or a seat number ``1..n`` of the first hand.
+
+    Raises:
+        ConfigError: no such player (the message lists the names).
+    """
+    names: list[str] = []
+    for rec in records:
+        for nm in rec.names or [f"p{k + 1}" for k in range(rec.n_players)]:
+            if nm not in names:
+                names.append(nm)
+    if who in names:
+        return who
+    if who.isdigit() and records:
+        first = list(records[0].names or [f"p{k + 1}" for k in range(records[0].n_players)])
+        k = int(who)
+        if 1 <= k <= len(first):
+            return first[k - 1]
+        raise ConfigError(f"seat {who}: the first hand has seats 1..{len(first)}")
+    raise ConfigError(f"no player {who!r} in the hand history; players: {', '.join(names) or 'none'}")
+
+
+def explain_log(
+    records: Sequence[HandRecord], who: str, spec: str = "loki1", seed: int = 0, skip_bad: bool = True
+) -> tuple[list[DecisionExplanation], list]:
+    """Explanations of every decision of player ``who`` in ``records`` (module docstring).
+
+    Args:
+        records: the hands (:func:`loki.replay.load_log`).
+        who: a player name or a 1-based seat of the first hand (:func:`resolve_player`).
+        spec: the bot that sits in every seat (a registry spec).
+        seed: seeds the bots as :func:`~loki.replay.replay_hands` does.
+        skip_bad: leave out hands that do not replay (returned second, as ``(hand id, message)``).
+
+    Returns:
+        ``(explanations, skipped)``.
+
+    Raises:
+        ConfigError: unknown player; PlayerSpecError: bad spec; HandHistoryError: a bad hand without ``skip_bad``.
+    """
+    from loki.replay import replay_hands
+
+    name = resolve_player(records, who)
+    box: dict[str, ExplainedPlayer] = {}
+
+    def wrap(nm: str, bot):
+        if nm != name:
+            return bot
+        box[nm] = ExplainedPlayer(bot)
+        return box[nm]
+
+    def before(rec: HandRecord, players: dict, names_at: dict[int, str]) -> None:
+        mine = box.get(name)
+        if mine is None or mine.seat < 0:
+            return
+        if any(pl is mine for pl in players.values()):
+            mine.hand_id = rec.hand_id
+            mine.names = [names_at[s] for s in range(len(names_at))]
+
+    report = replay_hands(records, spec, seed, skip_bad=skip_bad, wrap=wrap, before_hand=before)
+    found = box.get(name)
+    return (list(found.explanations) if found is not None else []), list(report.skipped)
+
+
+def walk_betting(state: HandState, betting: str, what: str = "--betting"):
+    """Walk a (possibly unfinished) ACPC betting string on ``state``: yields ``(index, Action)`` before each
+    action is applied (the caller applies it).  ``/`` are optional; where given, each must close a street.
+
+    Raises:
+        ConfigError: a bad letter, a misplaced ``/``, an illegal action or betting after the hand is over (the
+            message names ``what`` and the position).
+    """
+    slashes = 0
+    for i, ch in enumerate(betting):
+        if ch in " ,":
+            continue
+        if ch == "/":
+            slashes += 1
+            if slashes != state.round or state.is_terminal:
+                raise ConfigError(f"{what} {betting!r}: misplaced '/' at position {i} (the street is not over)")
+            continue
+        if state.is_terminal:
+            raise ConfigError(f"{what} {betting!r}: the hand is over before position {i}")
+        try:
+            a = Action.parse(ch)
+        except ValueError:
+            raise ConfigError(
+                f"{what} {betting!r}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
+            ) from None
+        if a not in state.legal_actions():
+            raise ConfigError(f"{what} {betting!r}: {a.name.lower()} is not legal at position {i}")
+        yield i, a
+
+
+def explain_spot(
+    hole: str,
+    board: str,
+    betting: str,
+    players: int = 2,
+    spec: str = "loki1",
+    seed: int = 0,
+    button: int | None = None,
+    config: GameConfig | None = None,
+) -> list[DecisionExplanation]:
+    """Explanations of a bot holding ``hole`` at the spot reached by ``betting`` (module docstring).
+
+    Args:
+        hole: our two cards (``"AhKh"``).
+        board: the board cards visible at the spot (0, 3, 4 or 5 as the betting reached pre-flop … river).
+        betting: the actions so far, ACPC letters; our seat is the one to act after them.
+        players: 2..10.
+        spec: the bot (registry spec).
+        seed: seeds the unseen cards and the bot.
+        button: the button seat, 1-based (default: the last seat, so seat 1 is the small blind, or the big blind
+            heads-up).
+        config: the rules (default: limit 10/20 with ``players`` seats).
+
+    Returns:
+        one explanation per decision of our seat, the spot's last.
+
+    Raises:
+        CardError: bad or repeated cards (``--hole``/``--board``), or a board of the wrong size for the street.
+        ConfigError: a bad player count, button or betting string, or betting that ends the hand.
+        PlayerSpecError: a bad spec.
+    """
+    from loki.players.registry import make_player
+
+    if not 2 <= players <= 10:
+        raise ConfigError(f"--players {players}: expected 2..10")
+    cfg = config or GameConfig(n_players=players)
+    n = cfg.n_players
+    b = n - 1 if button is None else button - 1
+    if not 0 <= b < n:
+        raise ConfigError(f"--button {button}: expected a seat 1..{n}")
+    try:
+        h = parse_cards(hole, count=2)
+    except ValueError as e:
+        raise CardError(f"--hole {hole!r}: {e}") from None
+    try:
+        bd = parse_cards(board) if board else []
+    except ValueError as e:
+        raise CardError(f"--board {board!r}: {e}") from None
+    if len(set(h + bd)) != len(h) + len(bd):
+        raise CardError(f"--hole {hole!r} and --board {board!r} share a card")
+    # find our seat and street on any deal (betting legality does not depend on the cards)
+    probe = new_hand(cfg, b, rng=0)
+    steps: list[Action] = []
+    for _, a in walk_betting(probe, betting):
+        probe.apply(a)
+        steps.append(a)
+    if probe.is_terminal or probe.current_player is None:
+        raise ConfigError(f"--betting {betting!r}: the hand is over, there is no decision to explain")
+    seat = int(probe.current_player)
+    visible = (0, 3, 4, 5)[probe.round]
+    if len(bd) != visible:
+        raise CardError(
+            f"--board {board!r}: the betting reaches the {probe.street_name}, which shows {visible} board cards, "
+            f"got {len(bd)}"
+        )
+    rng = np.random.default_rng(seed)
+    deck = [c for c in rng.permutation(52).tolist() if c not in set(h + bd)]
+    holes: list = []
+    for s in range(n):
+        holes.append(tuple(h) if s == seat else (deck.pop(), deck.pop()))
+    full_board = bd + [deck.pop() for _ in range(5 - len(bd))]
+    state = new_hand(cfg, b, hole_cards=holes, board=full_board)
+    label = spec if isinstance(spec, str) else "bot"
+    bot = ExplainedPlayer(make_player(spec, seed=seed, name=label))
+    bot.names = [label if s == seat else f"seat {s + 1}" for s in range(n)]
+    bot.begin_hand(seat, cfg, state.hole_cards(seat), b)
+    seen = 0
+    for k in range(len(steps) + 1):
+        while seen < len(state.events):
+            bot.observe(state.events[seen])
+            seen += 1
+        if k == len(steps):
+            break
+        a = steps[k]
+        if state.current_player == seat:
+            bot.act(state.view(seat), state.legal_actions())
+        state.apply(a)
+    if state.current_player != seat:  # pragma: no cover - checked on the probe
+        raise HandHistoryError("internal: the spot's seat differs from the probe's")
+    bot.act(state.view(seat), state.legal_actions())
+    return list(bot.explanations)

@@ -1,0 +1,385 @@
+"""A table a person plays through a browser: the step-wise game driver behind ``loki web`` (no web code here).
+
+:class:`TableSession` seats one person and 1-9 bots (any player specs), deals hands with the button moving one
+seat a hand, lets the bots act until it is the person's turn, and takes the person's actions one at a time.
+Every bot is wrapped in the decision-neutral :class:`loki.explain.ExplainedPlayer`, so each bot decision has its
+:class:`~loki.explain.records.DecisionExplanation`.  :meth:`TableSession.snapshot` is what the page shows, as
+JSON-ready data; other seats' cards appear only once shown at the showdown, and bot explanations (which reveal
+the bot's cards) only after the hand, or live in teaching mode.
+
+Finished hands are written to the session's PHH file after every hand, so closing the browser never loses a
+finished hand.
+
+>>> s = TableSession(["calling"], seed=1)
+>>> snap = s.snapshot(); snap["hand"], snap["n_players"], len(snap["seats"])
+(1, 2, 2)
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from loki.cards import format_cards
+from loki.engine import Action, GameConfig, HandState, new_hand
+from loki.errors import ConfigError, IllegalActionError
+from loki.explain import ExplainedPlayer
+from loki.explain.core import action_word
+from loki.players.base import Player
+from loki.tableview import HandLog, describe_pots, hand_results, position_names
+
+__all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP"]
+
+MAX_BOTS = 9
+#: Finished hands whose explanations a session keeps in memory (the PHH file keeps every hand).
+HISTORY_KEEP = 50
+
+
+def _button(st: HandState) -> int:
+    """The button seat of a hand (through the public view)."""
+    return int(st.view(0).button)
+
+
+class _Seat(Player):
+    """The person's seat: never asked to act by the driver (the page supplies the action)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def act(self, view, legal_actions):  # pragma: no cover - the session never calls it
+        raise IllegalActionError("the person's action comes from the page", view.seat, None, tuple(legal_actions))
+
+
+class TableSession:
+    """One person against bots (module docstring).
+
+    Args:
+        specs: one player spec per bot (1..9), e.g. ``["loki1", "loki2:BR"]``.
+        seed: seeds the deal (``default_rng(seed)``) and the bots (bot ``i``: ``seed * 100 + i``, as ``loki play``).
+        name: the person's display name.
+        teaching: show each bot decision's explanation as soon as it is made (it reveals the bot's cards).
+        phh_path: where the finished hands are written (rewritten after every hand); None: nowhere.
+        config: the rules (default: limit 10/20, blinds 5/10).
+
+    Raises:
+        ConfigError: no bots or more than 9, or a bad name.
+        PlayerSpecError: a spec the registry cannot build (the message names ``players[i]``).
+    """
+
+    def __init__(
+        self,
+        specs: Sequence[str],
+        seed: int = 0,
+        name: str = "you",
+        teaching: bool = False,
+        phh_path: str | Path | None = None,
+        config: GameConfig | None = None,
+    ):
+        from loki.cli._common import tagged
+        from loki.errors import LokiError
+        from loki.players.registry import make_player
+
+        specs = list(specs)
+        if not 1 <= len(specs) <= MAX_BOTS:
+            raise ConfigError(f"players: {len(specs)} bots given, expected 1..{MAX_BOTS} (a table of 2-10)")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise ConfigError(f"seed: expected an integer >= 0, got {seed!r}")
+        name = str(name).strip() or "you"
+        if len(name) > 40:
+            raise ConfigError("name: at most 40 characters")
+        n = len(specs) + 1
+        self.config = config or GameConfig(n_players=n)
+        self.id = secrets.token_urlsafe(9)
+        self.seed = seed
+        self.teaching = bool(teaching)
+        self.phh_path = Path(phh_path) if phh_path is not None else None
+        self.lock = threading.RLock()
+        self.human_seat = 0
+        self.bots: list[ExplainedPlayer] = []
+        for i, spec in enumerate(specs, start=1):
+            try:
+                bot = make_player(spec, seed=seed * 100 + i, name=f"{spec}-{i + 1}")
+            except (LokiError, ValueError) as e:
+                raise tagged(f"players[{i - 1}]", e) from None
+            self.bots.append(ExplainedPlayer(bot, keep=100))  # the page reads hand_explanations
+        self.specs = specs
+        self.names = [name] + [b.name for b in self.bots]
+        for b in self.bots:
+            b.names = self.names
+        self.players: list[Player] = [_Seat(name), *self.bots]
+        self.rng = np.random.default_rng(seed)
+        self.hands_done = 0
+        self.chips = [0.0] * n
+        self.states: list[HandState] = []
+        self.history: list[dict[str, Any]] = []  # finished hands: summary + explanations
+        self.save_error: str | None = None
+        self.state: HandState
+        self.log: HandLog
+        self._seen = 0
+        self._start_hand()
+
+    # ---------------------------------------------------------------- the game
+    @property
+    def n(self) -> int:
+        return self.config.n_players
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state.is_terminal
+
+    def _start_hand(self) -> None:
+        button = self.hands_done % self.n
+        self.state = new_hand(self.config, button, rng=self.rng)
+        self.log = HandLog(self.n)
+        self._seen = 0
+        for seat, pl in enumerate(self.players):
+            pl.begin_hand(seat, self.config, self.state.hole_cards(seat), button)
+        self._advance()
+
+    def _feed(self) -> None:
+        events = self.state.events
+        while self._seen < len(events):
+            ev = events[self._seen]
+            self._seen += 1
+            self.log.add(ev)
+            for pl in self.players:
+                pl.observe(ev)
+
+    def _advance(self) -> None:
+        """Bots act until it is the person's turn or the hand is over."""
+        while True:
+            self._feed()
+            actor = self.state.current_player
+            if actor is None:
+                self._finish()
+                return
+            if actor == self.human_seat:
+                return
+            legal = self.state.legal_actions()
+            a = self.players[actor].act(self.state.view(actor), legal)
+            a = Action.parse(a)
+            if a not in legal:
+                raise IllegalActionError(
+                    f"bot {self.names[actor]} returned an illegal action {a.name}", actor, a, legal
+                )
+            self.state.apply(a)
+
+    def _finish(self) -> None:
+        st = self.state
+        for seat, pl in enumerate(self.players):
+            pl.end_hand(st.view(seat))
+        self.hands_done += 1
+        self.states.append(st)
+        for i, x in enumerate(st.payoffs):
+            self.chips[i] += float(x)
+        self.history.append(self._hand_summary(st, self.hands_done))
+        if len(self.history) > HISTORY_KEEP:
+            del self.history[: len(self.history) - HISTORY_KEEP]
+        self.save()
+
+    def save(self) -> None:
+        """Write every finished hand to :attr:`phh_path` (PHH); a failure is kept in :attr:`save_error` (shown on
+        the page) and retried after the next hand."""
+        if self.phh_path is None or not self.states:
+            return
+        from loki.io.phh import write_phh
+
+        try:
+            write_phh(self.phh_path, [(s, self.names, i + 1) for i, s in enumerate(self.states)])
+            self.save_error = None
+        except OSError as e:
+            self.save_error = f"cannot write {self.phh_path}: {e}"
+
+    def act(self, action: str | int | Action) -> None:
+        """The person's action.
+
+        Raises:
+            IllegalActionError: not the person's turn, the hand is over, or the action is not legal now (the
+                message says which actions are).
+            ValueError: not an action (``"f"``, ``"c"``, ``"r"``, ``"fold"``, ``"check"``, …).
+        """
+        with self.lock:
+            st = self.state
+            if st.is_terminal:
+                raise IllegalActionError("the hand is over: start the next hand", self.human_seat, action, ())
+            if st.current_player != self.human_seat:
+                raise IllegalActionError("it is not your turn", self.human_seat, action, ())
+            try:
+                a = Action.parse(action)
+            except ValueError as e:
+                raise IllegalActionError(str(e), self.human_seat, action, st.legal_actions()) from None
+            legal = st.legal_actions()
+            if a not in legal:
+                tc = st.to_call(self.human_seat)
+                ok = ", ".join(action_word(x, tc, st.bets_this_round) for x in legal)
+                why = "checking is free" if a is Action.FOLD else "the betting is capped"
+                raise IllegalActionError(
+                    f"{a.name.lower()} is not possible here ({why}); legal: {ok}", self.human_seat, a, legal
+                )
+            st.apply(a)
+            self._advance()
+
+    def next_hand(self) -> None:
+        """Deal the next hand.
+
+        Raises:
+            IllegalActionError: the current hand is not over.
+        """
+        with self.lock:
+            if not self.state.is_terminal:
+                raise IllegalActionError("the hand is not over yet", self.human_seat, None, ())
+            self._start_hand()
+
+    # ---------------------------------------------------------------- what the page shows
+    def _hand_summary(self, st: HandState, number: int) -> dict[str, Any]:
+        results, shown = hand_results(st)
+        names = self.names
+        exps = self._decision_order()
+        return {
+            "hand": number,
+            "button": _button(st),
+            "board": format_cards(st.board),
+            "history": st.history,
+            "payoffs": [float(x) for x in st.payoffs],
+            "showdown": st.went_to_showdown,
+            "shown": {str(s): {"cards": format_cards(c), "hand": shown.get(s)} for s, c in st.shown_cards().items()},
+            "pots": [
+                {"amount": p.amount, "winners": list(p.winners), "shares": list(p.shares), "hand": p.hand_name}
+                for p in results
+            ],
+            "results": describe_pots(results, names),
+            "explanations": [e.model_dump(mode="json") for e in exps],
+        }
+
+    def hand_explanations(self) -> list[dict[str, Any]]:
+        """This hand's bot explanations so far, in the order the decisions were made."""
+        return [e.model_dump(mode="json") for e in self._decision_order()]
+
+    def _decision_order(self) -> list:
+        """This hand's bot explanations in the order of the action log."""
+        out: list = []
+        it = {b.seat: iter(b.hand_explanations) for b in self.bots}
+        for line in self.log.lines:
+            if line.seat is not None and line.verb != "posts" and line.seat in it:
+                e = next(it[line.seat], None)
+                if e is not None:
+                    out.append(e)
+        for b in self.bots:  # a decision whose action is not yet in the log
+            out.extend(e for e in b.hand_explanations if e not in out)
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the page shows, JSON-ready (module docstring for what is hidden)."""
+        with self.lock:
+            st = self.state
+            n = self.n
+            pos = position_names(n, _button(st))
+            over = st.is_terminal
+            shown = st.shown_cards() if over else {}
+            me = self.human_seat
+            seats = []
+            for s in range(n):
+                cards = None
+                if s == me:
+                    cards = format_cards(st.hole_cards(s))
+                elif s in shown:
+                    cards = format_cards(shown[s])
+                seats.append(
+                    {
+                        "seat": s,
+                        "name": self.names[s],
+                        "human": s == me,
+                        "position": pos[s],
+                        "button": s == _button(st),
+                        "folded": bool(st.folded[s]),
+                        "to_act": (not over) and st.current_player == s,
+                        "round_in": self.log.round_in[s],
+                        "hand_in": self.log.hand_in[s],
+                        "session": self.chips[s],
+                        "cards": cards,
+                        "spec": None if s == me else self.specs[s - 1],
+                    }
+                )
+            legal: list[dict[str, Any]] = []
+            if not over and st.current_player == me:
+                tc = st.to_call(me)
+                bs = st.bet_size
+                for a in st.legal_actions():
+                    word = action_word(a, tc, st.bets_this_round)
+                    if a is Action.FOLD:
+                        label = "Fold"
+                    elif a is Action.CALL:
+                        label = "Check" if tc == 0 else f"Call {tc:g}"
+                    else:
+                        label = f"Bet {bs:g}" if st.bets_this_round == 0 else f"Raise to {st.max_bet + bs:g}"
+                    legal.append({"action": a.char, "word": word, "label": label})
+            log = []
+            for line in self.log.lines:
+                who = None if line.seat is None else self.names[line.seat]
+                log.append({"street": line.street, "seat": line.seat, "who": who, "verb": line.verb, "text": line.text})
+            hs = max(self.hands_done, 1)
+            sb = self.config.small_bet
+            out: dict[str, Any] = {
+                "id": self.id,
+                "hand": self.hands_done + (0 if over else 1),
+                "hands_done": self.hands_done,
+                "n_players": n,
+                "button": _button(st),
+                "blinds": [self.config.small_blind, self.config.big_blind],
+                "limits": [self.config.small_bet, self.config.big_bet],
+                "street": st.street_name,
+                "board": format_cards(st.board),
+                "pot": float(st.pot),
+                "to_call": float(st.to_call(me)) if not over else 0.0,
+                "seats": seats,
+                "legal": legal,
+                "log": log,
+                "hand_over": over,
+                "teaching": self.teaching,
+                "result": self.history[-1] if over and self.history else None,
+                "session": {
+                    "hands": self.hands_done,
+                    "chips": self.chips,
+                    "sb_per_hand": [x / sb / hs if self.hands_done else 0.0 for x in self.chips],
+                },
+                "phh": str(self.phh_path) if self.phh_path else None,
+                "save_error": self.save_error,
+            }
+            if over:
+                out["explanations"] = out["result"]["explanations"] if out["result"] else []
+            elif self.teaching:
+                out["explanations"] = self.hand_explanations()
+            else:
+                out["explanations"] = []
+            if over and out["result"] is not None:
+                out["result"] = {k: v for k, v in out["result"].items() if k != "explanations"}
+            return out
+
+    def past_hand(self, number: int) -> dict[str, Any]:
+        """The summary and explanations of finished hand ``number`` (1-based).
+
+        Raises:
+            ConfigError: no such hand kept (only the last :data:`HISTORY_KEEP` are).
+        """
+        with self.lock:
+            for h in self.history:
+                if h["hand"] == number:
+                    return h
+            raise ConfigError(
+                f"hand {number}: not among the finished hands kept "
+                f"({', '.join(str(h['hand']) for h in self.history) or 'none yet'})"
+            )
+
+    def phh_text(self) -> str:
+        """The finished hands as PHH text (``.phhs``)."""
+        from loki.io.phh import phhs_text
+
+        with self.lock:
+            if not self.states:
+                return ""
+            return phhs_text([(s, self.names, i + 1) for i, s in enumerate(self.states)])
