@@ -23,7 +23,7 @@ from loki.cards import N_HOLDINGS
 from loki.engine import FOLD, RAISE, Action, GameConfig, new_hand
 from loki.evaluator import rank7
 from loki.playout import playout
-from loki.simulator import SimulatorPolicy, spot_state
+from loki.simulator import SimulatorPolicy, _models, spot_state
 from loki.triples import TripleConfig
 
 _MASK = {a: 1 << int(a) for a in Action}
@@ -78,9 +78,12 @@ def test_playout_and_engine_play_the_same_hands(n):
         shares = np.zeros((bt.NMAX, m))
         win = np.zeros(m)
         trace = np.full((256, bt.SIZE + 1), -1, dtype=np.int64)
+        q = np.full((m, 4), 0.5)
+        semi = np.zeros(m, dtype=np.bool_)
         value = playout(
-            forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, trace
-        )
+            forced, me, st0, bet_sizes, hs1, pp, nn, q, u[:, None], ranks, always_call, *_models(None, m, False, params),
+            st, pots, shares, win, semi, trace,
+        )  # fmt: skip
 
         total_before = s.total_committed
         steps = trace[trace[:, bt.SIZE] >= 0]

@@ -62,6 +62,7 @@ KERNEL_MODULES = (
     "assessment/outs.py",
     "income_rate.py",
     "rule_chain.py",
+    "modeler/kernels.py",
     "playout.py",
     "betting/layout.py",
     "betting/rules.py",

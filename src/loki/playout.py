@@ -3,9 +3,11 @@
 :func:`sim_batch` runs a batch of trials of one decision for :func:`loki.simulator.simulate`
 (which holds the rules, approximations and cut-off; read its docstring first): it samples the
 opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
-computes the hand values the play-out needs on later streets (:func:`_hs_on_board`, HS_1 against
-a uniform range; :func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice
-(:func:`playout`, our first action forced to check/call, then to bet/raise).  The betting of a
+computes the hand values the play-out needs on later streets (:func:`_values_on_board`: HS_1 of each
+player's holding against a weighted field — uniform in the paper's play-out, the other players'
+weight tables in the believed one — and its percentile within its own range;
+:func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice (:func:`playout`, our first
+action forced to check/call, then to bet/raise).  The betting of a
 play-out (acting order, cap, legal actions, pot, payoff) is the :mod:`loki.betting` core, the same
 code as the rules engine's.
 
@@ -23,6 +25,7 @@ from loki._jit import njit
 from loki.assessment.outs import ppot_outs
 from loki.betting import apply_action, award, can_raise, legalize
 from loki.betting.layout import (
+    ACTED,
     BET,
     BETS,
     CALL_A,
@@ -30,10 +33,12 @@ from loki.betting.layout import (
     FOLD_A,
     FOLDED,
     MAX_BET,
+    N_ACTIONS,
     N_IN,
     NMAX,
     POT,
     RAISE_A,
+    RAISED_LAST,
     ROUND,
     SIZE,
     TOTAL,
@@ -42,9 +47,14 @@ from loki.betting.layout import (
 )
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator_kernels import rank7, rank_from_key
-from loki.rule_chain import pt_kernel
+from loki.modeler.kernels import freq_triple
+from loki.rule_chain import TripleParams, pt_kernel
 
-__all__ = ["sim_batch", "playout"]
+__all__ = ["sim_batch", "playout", "KU"]
+
+#: Uniform numbers drawn per player per trial in the believed play-out (one per decision; more decisions reuse
+#: the last).  The uniform play-out uses the first only (one per player per trial, the Action Selector's rule).
+KU = 12
 
 _HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
 _HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
@@ -99,8 +109,11 @@ def _sample_holding(w, cum, total, used):
 
 
 @njit(cache=True)
-def _hs_on_board(board, nb, hole, active, m, out_hs, tables):
-    """HS_1 (uniform range, card removal) of every active player's holding on ``board[:nb]``."""
+def _values_on_board(board, nb, hole, active, m, field_w, own_w, want_q, out_hs, out_q, tables):
+    """For every active player ``p``: HS_1 of its holding on ``board[:nb]`` against the weights ``field_w[p]``
+    (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) and, if
+    ``want_q``, its percentile within its own range ``own_w[p]`` (the weight it beats plus half the weight it
+    ties, over the total)."""
     card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
@@ -124,31 +137,72 @@ def _hs_on_board(board, nb, hole, active, m, out_hs, tables):
         ahead = 0.0
         tied = 0.0
         tot = 0.0
+        qa = 0.0
+        qt = 0.0
+        qtot = 0.0
         for h in range(N_HOLDINGS):
             if (_HM[h] & mp) == 0:
-                tot += 1.0
+                w = field_w[p, h]
+                tot += w
                 if ranks[h] < rp:
-                    ahead += 1.0
+                    ahead += w
                 elif ranks[h] == rp:
-                    tied += 1.0
+                    tied += w
+                if want_q:
+                    v = own_w[p, h]
+                    qtot += v
+                    if ranks[h] < rp:
+                        qa += v
+                    elif ranks[h] == rp:
+                        qt += v
         out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+        if want_q:
+            out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+
+
+@njit(cache=True, inline="always")
+def _row_params(pa, p):
+    return TripleParams(pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6])
 
 
 @njit(cache=True)
-def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, trace):
+def _check_raise_condition(st, p, m):
+    """Public check-raise condition of ``p`` to act: first to act this round, with a live player behind it who
+    raised in the previous round and has not acted yet (loki-algorithms.md §3 rule 6)."""
+    if st[N_ACTIONS] != 0:
+        return False
+    for q in range(m):
+        if q != p and st[RAISED_LAST + q] != 0 and st[FOLDED + q] == 0 and st[ACTED + q] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def playout(
+    forced, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
+    softness, semi0, st, pots, shares, win, semi, trace,
+):  # fmt: skip
     """Play one trial from the decision point; returns our chips won minus chips put in from now on.
 
     The betting is the :mod:`loki.betting` core on a copy of the state vector ``st0`` (the spot:
     players in post-flop acting order, seat ``me`` to act, unlimited stacks, the ``"split"`` pot rule,
     chips already in the pot as ``DEAD``).  Our first action is ``forced`` (1 check/call, 2 bet/raise);
-    afterwards each player samples its PT (:func:`loki.rule_chain.pt_kernel`, hand values ``hs1``,
-    ``pp``, ``nn`` per player and round) with its uniform number ``u[p]``, or checks/calls in the
+    afterwards each player samples its PT (:func:`loki.rule_chain.pt_kernel` with its own parameters
+    ``params[p]``, hand values ``hs1``, ``pp``, ``nn`` per player and round), or checks/calls in the
     ``always_call`` variant; a wanted action that is not legal becomes the nearest legal one
     (:func:`loki.betting.legalize`).  The pot goes to the best ``ranks`` (:func:`loki.betting.award`).
 
+    The paper's play-out (``believed`` False) gives every player one uniform number ``u[p, 0]`` for all its
+    decisions of the trial, no check-raise and no semi-bluff continuation.  The believed play-out (``believed``
+    True, issue 11) draws one number per decision (``u[p, k]``), gives the rules their check-raise condition
+    from the public state and keeps each player's semi-bluff (``semi0`` at the start), and plays a player of
+    ``mode[p] == 1`` by the opponent-specific mixture ``pi[p] · (rules, frequency expert, card-blind)`` with
+    its context frequencies ``freqs[p, round, bucket]``, its percentile ``q[p, round]`` in its own range and its
+    check-raise propensity ``rho[p]`` (:mod:`loki.modeler.specific`).
+
     Args:
-        st, pots, shares, win: scratch arrays (``(SIZE,) int64``, ``(NMAX, 3) int64``,
-            ``(NMAX, m) float64``, ``(m,) float64``); afterwards ``st`` holds the final state and
+        st, pots, shares, win, semi: scratch arrays (``(SIZE,) int64``, ``(NMAX, 3) int64``,
+            ``(NMAX, m) float64``, ``(m,) float64``, ``(m,) bool``); afterwards ``st`` holds the final state and
             ``win`` the chips each player won.
         trace: ``(k, SIZE + 1) int64``: if ``k > 0``, row ``i`` receives the state vector before the
             ``i``-th action of the play-out and, in its last column, the action taken (tests compare
@@ -159,6 +213,11 @@ def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, para
         ``invest`` is what we put in from the decision on.
     """
     st[:] = st0
+    m = st0[N]
+    for p in range(m):
+        semi[p] = semi0[p]
+    ku = u.shape[1]
+    k_used = np.zeros(m, dtype=np.int64)
     first = True
     i = 0
     while st[CUR] >= 0:
@@ -178,6 +237,13 @@ def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, para
             eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
             nb = bet_sizes[s + 1] if s < 3 else 0.0
             to_call = float(st[MAX_BET] - st[BET + p])
+            bs = bet_sizes[s]
+            prm = _row_params(params, p)
+            crf = False
+            sb = False
+            if believed:
+                crf = _check_raise_condition(st, p, m)
+                sb = semi[p]
             f, c, r = pt_kernel(
                 e,
                 eh,
@@ -186,21 +252,38 @@ def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, para
                 s,
                 float(st[POT]),
                 to_call,
-                bet_sizes[s],
+                bs,
                 st[BETS],
                 st[VOLUNTARY + p] != 0,
                 can_raise(st, p),
                 nb,
-                params,
-                False,
-                False,
+                prm,
+                crf,
+                sb,
             )
-            if u[p] < f:
+            x = u[p, 0]
+            if believed:
+                x = u[p, k_used[p] if k_used[p] < ku else ku - 1]
+                k_used[p] += 1
+                if mode[p] == 1:
+                    facing = to_call > 1e-9
+                    bucket = 0 if not facing else (1 if to_call < 2.0 * bs - 1e-9 else 2)
+                    ff, fc, fr = freqs[p, s, bucket, 0], freqs[p, s, bucket, 1], freqs[p, s, bucket, 2]
+                    mf, mc, mr = freq_triple(q[p, s], ff, fr, facing, softness, rho[p])
+                    f = pi[p, 0] * f + pi[p, 1] * mf + pi[p, 2] * ff
+                    c = pi[p, 0] * c + pi[p, 1] * mc + pi[p, 2] * fc
+                    r = pi[p, 0] * r + pi[p, 1] * mr + pi[p, 2] * fr
+            if x < f:
                 a = FOLD_A
-            elif u[p] < f + c:
+            elif x < f + c:
                 a = CALL_A
             else:
                 a = RAISE_A
+            if believed and a == RAISE_A and to_call <= 1e-9 and prm.semi_bluff:
+                # a bet inside the semi-bluff gate (as the Action Selector's players track it)
+                po2 = 2.0 * bs / ((float(st[POT]) + 4.0 * bs) + 2.0 * bs)
+                if e < prm.make1 - prm.make_width and ppp >= po2 - prm.odds_width:
+                    semi[p] = True
         a = legalize(st, a)
         if i < trace.shape[0]:
             trace[i, :SIZE] = st
@@ -217,36 +300,22 @@ def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, para
 
 @njit(cache=True)
 def sim_batch(
-    seed,
-    n_trials,
-    hole_me,
-    board0,
-    nb0,
-    me,
-    st0,
-    bet_sizes,
-    weights,
-    cum,
-    totals,
-    hs_now,
-    pp_now,
-    nn_now,
-    always_call,
-    params,
-    out_call,
-    out_raise,
-    out_holes,
+    seed, n_trials, hole_me, board0, nb0, me, st0, bet_sizes, weights, cum, totals, field_w, hs_now, q_now, pp_now,
+    nn_now, always_call, believed, params, mode, pi, freqs, rho, softness, semi0, out_call, out_raise, out_holes,
     tables,
-):
+):  # fmt: skip
     """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator`), both branches each.
 
     Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the
     decision on, first action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the
     holding sampled for opponent ``p``; untouched for us and folded players).  ``st0`` is the
     betting state vector of the decision (:func:`loki.simulator.spot_state`), ``bet_sizes`` the
-    ``(4,) float64`` bet sizes, ``tables`` the evaluator tables; the other arguments are the arrays
-    :func:`loki.simulator.simulate` prepares.  Seeds numba's generator with ``seed`` first, so a batch
-    is reproducible.
+    ``(4,) float64`` bet sizes, ``tables`` the evaluator tables.  Hand values: on the decision street
+    ``hs_now[p, h]`` (HS_1 of holding ``h`` against player ``p``'s field), ``q_now[p, h]`` (its percentile in
+    ``p``'s range), ``pp_now``/``nn_now`` ``(1326,)`` (PPot1/NPot1 against a uniform range); on later streets
+    :func:`_values_on_board` with the ``(m, 1326)`` fields ``field_w`` and ranges ``weights``.  The action
+    models (``believed``, ``params``, ``mode``, ``pi``, ``freqs``, ``rho``, ``softness``, ``semi0``) are
+    :func:`playout`'s.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
     """
     np.random.seed(seed)
     m = st0[N]
@@ -263,14 +332,17 @@ def sim_batch(
     hs1 = np.zeros((m, 4))
     pp = np.zeros((m, 4))
     nn = np.zeros((m, 4))
-    u = np.zeros(m)
+    q = np.zeros((m, 4))
+    u = np.zeros((m, KU if believed else 1))
     ranks = np.zeros(m, dtype=np.int64)
     hs_tmp = np.zeros(m)
+    q_tmp = np.zeros(m)
     deck = np.zeros(52, dtype=np.int64)
     st = np.zeros(SIZE, dtype=np.int64)
     pots = np.zeros((NMAX, 3), dtype=np.int64)
     shares = np.zeros((NMAX, m))
     win = np.zeros(m)
+    semi = np.zeros(m, dtype=np.bool_)
     no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
@@ -300,29 +372,37 @@ def sim_batch(
             deck[j] = tmp
             board[i] = deck[i - nb0]
         for p in range(m):
-            u[p] = np.random.random()
+            u[p, 0] = np.random.random()
             if active0[p]:
                 a0 = hole[p, 0]
                 a1 = hole[p, 1]
                 ranks[p] = rank7(a0, a1, board[0], board[1], board[2], board[3], board[4], tables)
+        if believed:
+            for p in range(m):
+                for k in range(1, KU):
+                    u[p, k] = np.random.random()
         if not always_call:
             for p in range(m):
                 if active0[p]:
                     h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-                    hs1[p, street] = hs_now[h]
+                    hs1[p, street] = hs_now[p, h]
+                    q[p, street] = q_now[p, h]
                     pp[p, street] = pp_now[h]
                     nn[p, street] = nn_now[h]
             for s in range(street + 1, 4):
                 nb = s + 2
-                _hs_on_board(board, nb, hole, active0, m, hs_tmp, tables)
+                _values_on_board(board, nb, hole, active0, m, field_w, weights, believed, hs_tmp, q_tmp, tables)
                 for p in range(m):
                     if active0[p]:
                         hs1[p, s] = hs_tmp[p]
+                        q[p, s] = q_tmp[p]
                         pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
                         nn[p, s] = 0.0
         out_call[i_trial] = playout(
-            CALL_A, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, no_trace
-        )
+            CALL_A, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
+            softness, semi0, st, pots, shares, win, semi, no_trace,
+        )  # fmt: skip
         out_raise[i_trial] = playout(
-            RAISE_A, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, no_trace
-        )
+            RAISE_A, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
+            softness, semi0, st, pots, shares, win, semi, no_trace,
+        )  # fmt: skip

@@ -74,6 +74,7 @@ __all__ = [
     "CUTOFF_RULES",
     "SimDecision",
     "SimulatorPolicy",
+    "PlayoutBeliefs",
 ]
 
 CUTOFF_RULES = ("paper", "paired", "none")
@@ -89,7 +90,11 @@ class SimConfig(LokiModel):
         min_trials: trials before the first cut-off check (DEFAULT 50), ≥ 2.
         check_every: trials between cut-off checks (DEFAULT 25, the kernel's batch size), ≥ 1.
         always_call: the fast variant, everyone checks/calls after our first action (pena/node46).
-        triple: the Triple Generator used by every player in the play-out.
+        triple: the Triple Generator used by every player in the play-out (ours; in the believed play-out the
+            opponents' own, from their models).
+        play_outs: ``"uniform"``: the paper's play-out (every simulated hand rated against a uniform range, one
+            Triple Generator for everybody); ``"believed"``: each simulated player rated against the weight
+            tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`; issue 11).
 
     Raises:
         ConfigError: a value out of range (one line naming the field).
@@ -102,6 +107,35 @@ class SimConfig(LokiModel):
     check_every: int = Field(25, ge=1)
     always_call: bool = False
     triple: TripleConfig = TripleConfig()
+    play_outs: Literal["uniform", "believed"] = "uniform"
+
+
+@dataclass(frozen=True)
+class PlayoutBeliefs:
+    """Who each simulated player is believed to be, in post-flop acting order (the believed play-out, issue 11).
+
+    Attributes:
+        mode: ``(m,) int64``: 0 the Triple Generator's rules, 1 the opponent-specific mixture
+            (:mod:`loki.modeler.specific`).
+        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.rule_chain.TripleParams` as a
+            row).
+        pi: ``(m, 3) float64``: mixture weights (rules, frequency expert, card-blind) of mode-1 players.
+        freqs: ``(m, 4, 3, 3) float64``: their context frequencies [round][bets to call 0/1/2+][fold, call, raise].
+        rho: ``(m,) float64``: their check-raise propensities; softness: the frequency expert's ramp half-width.
+        semi: ``(m,) bool``: semi-bluffs in progress at the decision (ours; the opponents' are not known).
+        raised_last: ``(m,) bool``: who bet or raised in the previous round; actions_this_round: actions taken this
+            round before our decision (the check-raise condition in the play-out).
+    """
+
+    mode: np.ndarray
+    params: np.ndarray
+    pi: np.ndarray
+    freqs: np.ndarray
+    rho: np.ndarray
+    softness: float
+    semi: np.ndarray
+    raised_last: np.ndarray
+    actions_this_round: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,6 +155,7 @@ class SimSpot:
         bets_this_round: bets/raises this round.
         max_bets: the cap (bets per round, a bet and 3 raises = 4).
         bet_sizes: ``(4,)`` bet size per round (pre-flop, flop, turn, river).
+        beliefs: who the simulated players are believed to be (the believed play-out), or None.
     """
 
     hole: tuple[int, int]
@@ -135,6 +170,7 @@ class SimSpot:
     bets_this_round: int
     max_bets: int = 4
     bet_sizes: tuple = (10, 10, 20, 20)
+    beliefs: PlayoutBeliefs | None = None
 
     def __post_init__(self):
         m = len(self.active)
@@ -296,7 +332,64 @@ def spot_state(spot: SimSpot) -> np.ndarray:
         st[bt.VOLUNTARY + i] = bool(spot.vol_in[i])
         st[bt.NEED + i] = active and (not acted or rb[i] < maxbet or i == spot.me)
     st[bt.CUR] = spot.me
+    b = spot.beliefs
+    if b is not None:  # the public facts the believed play-out's check-raise condition reads
+        st[bt.N_ACTIONS] = int(b.actions_this_round)
+        for i in range(m):
+            st[bt.RAISED_LAST + i] = bool(b.raised_last[i])
     return st
+
+
+def _models(b: PlayoutBeliefs | None, m: int, believed: bool, params=None) -> tuple:
+    """The play-out kernels' action-model arguments ``(believed, params, mode, pi, freqs, rho, softness, semi0)``:
+    from the beliefs, or everybody on the one Triple Generator ``params`` (the paper's play-out)."""
+    if b is None:
+        row = np.array([float(x) for x in params])
+        return (
+            False,
+            np.ascontiguousarray(np.tile(row, (m, 1))),
+            np.zeros(m, dtype=np.int64),
+            np.zeros((m, 3)),
+            np.zeros((m, 4, 3, 3)),
+            np.zeros(m),
+            0.1,
+            np.zeros(m, dtype=np.bool_),
+        )
+    return (
+        believed,
+        np.ascontiguousarray(b.params, dtype=np.float64),
+        np.ascontiguousarray(b.mode, dtype=np.int64),
+        np.ascontiguousarray(b.pi, dtype=np.float64),
+        np.ascontiguousarray(b.freqs, dtype=np.float64),
+        np.ascontiguousarray(b.rho, dtype=np.float64),
+        float(b.softness),
+        np.ascontiguousarray(b.semi, dtype=np.bool_),
+    )
+
+
+def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(field_w, hs_now, q_now)``, each ``(m, 1326) float64``: every player's field (the other live players'
+    weight tables, ours uniform, combined by :func:`loki.weights.field_array`), HS_1 of every holding against it on
+    the board, and every holding's percentile in the player's own range (HS_1 against its own table; mode-1
+    players only, else 0.5)."""
+    from loki.assessment import hand_strength_all
+    from loki.weights import field_array
+
+    m = len(spot.active)
+    board = list(spot.board)
+    b = spot.beliefs
+    field_w = np.ones((m, N_HOLDINGS))
+    hs_now = np.zeros((m, N_HOLDINGS))
+    q_now = np.full((m, N_HOLDINGS), 0.5)
+    for p in range(m):
+        if not spot.active[p]:
+            continue
+        tables = [w[o] if o != spot.me else np.ones(N_HOLDINGS) for o in range(m) if o != p and spot.active[o]]
+        field_w[p] = field_array(tables, board)
+        hs_now[p] = hand_strength_all(board, field_w[p], fill=0.0)
+        if b is not None and int(b.mode[p]) == 1:
+            q_now[p] = hand_strength_all(board, w[p], fill=0.5)
+    return field_w, hs_now, q_now
 
 
 def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, return_samples: bool = False):
@@ -319,14 +412,23 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         raise RangeError("weights must be finite and non-negative")
     cum = np.cumsum(w, axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
-    hs_now, pp_now, nn_now = board_values(spot.board)
-    hs_now = np.ascontiguousarray(hs_now)
+    hs_uniform, pp_now, nn_now = board_values(spot.board)
     pp_now = np.ascontiguousarray(pp_now)
     nn_now = np.ascontiguousarray(nn_now)
     hole = np.asarray(spot.hole, dtype=np.int64)
     board = np.asarray(spot.board, dtype=np.int64)
     bet_sizes = np.asarray(spot.bet_sizes, dtype=np.float64)
-    params = config.triple.params()
+    believed = config.play_outs == "believed" and not config.always_call
+    if believed:
+        if spot.beliefs is None:
+            raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")
+        field_w, hs_now, q_now = _believed_values(spot, w)
+        models = _models(spot.beliefs, m, True)
+    else:
+        field_w = np.ones((m, N_HOLDINGS))
+        hs_now = np.ascontiguousarray(np.broadcast_to(hs_uniform, (m, N_HOLDINGS)))
+        q_now = np.full((m, N_HOLDINGS), 0.5)
+        models = _models(None, m, False, config.triple.params())
     tables = kernel_tables()
     n = config.trials
     oc = np.zeros(n)
@@ -352,11 +454,13 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
             w,
             cum,
             totals,
+            field_w,
             hs_now,
+            q_now,
             pp_now,
             nn_now,
             config.always_call,
-            params,
+            *models,
             oc[done : done + k],
             orr[done : done + k],
             holes[done : done + k],
@@ -405,6 +509,43 @@ class SimulatorPolicy:
     def begin_hand(self) -> None:
         """Nothing to reset: the Simulator keeps no per-hand state."""
 
+    def beliefs(self, sit, order) -> PlayoutBeliefs:
+        """Who each player of the play-out is believed to be (:class:`PlayoutBeliefs`): us by our own Triple
+        Generator; an opponent modelled by an opponent-specific modeler (:class:`loki.modeler.SpecificModeler`) by
+        its mixture, the others by the Triple Generator the modeler uses (or ours)."""
+        from loki.modeler import SpecificModeler, TripleModeler
+
+        v = sit.view
+        m = len(order)
+        modeler = getattr(sit, "modeler", None)
+        own = np.array([float(x) for x in self.config.triple.params()])
+        params = np.tile(own, (m, 1))
+        mode = np.zeros(m, dtype=np.int64)
+        pi = np.zeros((m, 3))
+        freqs = np.zeros((m, 4, 3, 3))
+        rho = np.zeros(m)
+        softness = 0.1
+        folded = v.folded
+        for i, s in enumerate(order):
+            if s == sit.seat or folded[s] or s not in sit.models:
+                continue
+            if isinstance(modeler, (SpecificModeler, TripleModeler)):
+                params[i] = [float(x) for x in modeler.triple.params()]
+            if isinstance(modeler, SpecificModeler):
+                model = sit.models[s]
+                mode[i] = 1
+                pi[i] = modeler.weights(model)
+                for r in range(1, 4):
+                    for b in range(3):
+                        freqs[i, r, b] = modeler.context_frequencies(model, r, b, b > 0)
+                rho[i] = modeler.check_raise_propensity(model)
+                softness = modeler.config.softness
+        raised = v.raised_last_round
+        return PlayoutBeliefs(
+            mode, params, pi, freqs, rho, softness, np.zeros(m, dtype=np.bool_),
+            np.array([bool(raised[s]) for s in order]), int(v.actions_this_round),
+        )  # fmt: skip
+
     def sim_spot(self, sit) -> SimSpot:
         """The :class:`SimSpot` of the :class:`loki.situation.Situation` ``sit`` (post-flop acting order)."""
         v = sit.view
@@ -412,6 +553,7 @@ class SimulatorPolicy:
         order = v.postflop_order
         folded, committed = v.folded, v.committed
         acted, vol = v.acted_this_round, v.voluntary_this_round
+        beliefs = self.beliefs(sit, order) if self.config.play_outs == "believed" else None
         return SimSpot(
             hole=v.hole_cards,
             board=tuple(v.board),
@@ -425,6 +567,7 @@ class SimulatorPolicy:
             bets_this_round=int(v.bets_this_round),
             max_bets=int(g.max_bets),
             bet_sizes=tuple(float(b) for b in g.bet_sizes),
+            beliefs=beliefs,
         )
 
     def decide(self, sit) -> SimDecision:

@@ -29,17 +29,19 @@ class Situation:
         view: the deciding player's view (its seat, hole cards, the board, the public state).
         legal: the legal actions (non-empty).
         models: the player's opponent models (weight tables by seat).
+        modeler: the player's opponent modeler (the Simulator's believed play-out plays each opponent by it).
 
     Attributes:
-        view, legal, models: as given; ``seat`` the deciding seat.
+        view, legal, models, modeler: as given; ``seat`` the deciding seat.
     """
 
-    __slots__ = ("view", "legal", "models", "seat", "_values")
+    __slots__ = ("view", "legal", "models", "modeler", "seat", "_values")
 
-    def __init__(self, view: PlayerView, legal: Sequence[Action], models: ModelStore):
+    def __init__(self, view: PlayerView, legal: Sequence[Action], models: ModelStore, modeler: object = None):
         self.view = view
         self.legal = legal
         self.models = models
+        self.modeler = modeler
         self.seat = view.seat
         self._values: dict[int, HandValues] = {}
 

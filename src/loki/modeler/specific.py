@@ -39,6 +39,7 @@ from loki.assessment import uniform_board_values
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
+from loki.modeler.kernels import freq_triples_all
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.modeler.triple_model import opponent_spot, triple_reweight
@@ -101,12 +102,9 @@ def range_percentiles(values: np.ndarray, weights: np.ndarray, live: np.ndarray)
     return out
 
 
-def _ramp(x: np.ndarray, t: float, w: float) -> np.ndarray:
-    return np.clip((x - (t - w)) / (2.0 * w), 0.0, 1.0)
-
-
 def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: float, rho: float = 0.0) -> np.ndarray:
-    """``(k, 3) float64`` frequency-matched triples of holdings at range percentiles ``q`` (module docstring, 1.).
+    """``(k, 3) float64`` frequency-matched triples of holdings at range percentiles ``q`` (module docstring, 2.;
+    the kernel :func:`loki.modeler.kernels.freq_triple`).
 
     Args:
         q: ``(k,)`` percentiles in [0, 1].
@@ -115,19 +113,10 @@ def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: 
         softness: σ, the ramps' half-width.
         rho: check-raise propensity (only when not facing).
     """
-    f, _, r = (float(x) for x in freqs)
-    if not facing:
-        f = 0.0
-    p_raise = np.zeros_like(q)
-    if r > 0.0:
-        keep = 1.0 - (rho if not facing else 0.0)
-        top = min(1.0, r / keep)
-        p_raise = keep * _ramp(q, 1.0 - top, softness)
-    p_fold = 1.0 - _ramp(q, f, softness) if f > 0.0 else np.zeros_like(q)
-    over = p_raise + p_fold
-    scale = np.where(over > 1.0, 1.0 / np.maximum(over, 1e-300), 1.0)
-    p_raise, p_fold = p_raise * scale, p_fold * scale
-    return np.stack([p_fold, 1.0 - p_raise - p_fold, p_raise], axis=1)
+    q = np.ascontiguousarray(q, dtype=np.float64)
+    out = np.empty((q.shape[0], 3))
+    freq_triples_all(q, float(freqs[0]), float(freqs[2]), bool(facing), float(softness), float(rho), out)
+    return out
 
 
 @dataclass(frozen=True)

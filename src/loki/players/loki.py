@@ -151,7 +151,7 @@ class LokiPlayer(Player):
         if view.round == 0:
             d = self.preflop.decide(view, legal_actions)
         else:
-            d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models))
+            d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models, self.modeler))
         self.last_decision = d
         self._last_legal = legal_actions
         return legalise(d.action, legal_actions)
