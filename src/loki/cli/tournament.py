@@ -39,7 +39,7 @@ def tournament(
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
-        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki\[cluster]').",
+        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki-poker\[cluster]').",
     ),
     out: Path | None = out_option("Results folder (default results/<name>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
@@ -131,7 +131,7 @@ def _run(
         try:
             from distributed import Client
         except ImportError:
-            fail("--scheduler needs Dask: pip install 'loki[cluster]'")
+            fail("--scheduler needs Dask: pip install 'loki-poker[cluster]'")
         try:
             client = Client(scheduler, timeout="20s")
         except Exception as e:  # noqa: BLE001 - report any connection failure on one line
