@@ -209,8 +209,10 @@ def dealer(
     max_invalid: int | None = typer.Option(None, "--max-invalid", min=0, help=MAX_INVALID_HELP),
     json_out: bool = json_option(),
 ) -> None:
-    """Deal an ACPC match on loopback: prints the ports (one per seat), then the SCORE line and
-    sb/hand per seat.  A player that times out, disconnects or floods ends the match (exit code 2)."""
+    """Deal an ACPC match on loopback: prints the ports (one per seat), then SCORE and sb/hand per seat.
+
+    A player that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named).
+    """
     from loki.cli._common import echo_json, tagged
     from loki.errors import ConfigError
     from loki.io.acpc_dealer import AcpcDealer
