@@ -8,6 +8,7 @@ Seats are numbered from 1, in ``--player`` order; the player in seat ``i`` plays
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -60,7 +61,7 @@ def match(
     from loki.cli._common import echo_json, tagged
     from loki.cli.acpc import check_acpc_seed, report_match, warm_players
     from loki.errors import LokiError
-    from loki.io.acpc_match import parse_seat, player_seed, run_match
+    from loki.io.acpc_match import SeatSpec, parse_seat, player_seed, run_match
     from loki.io.gamedef import bundled_gamedef, load_gamedef
     from loki.io.outpath import check_output_path, free_path
     from loki.players.registry import make_player
@@ -70,10 +71,10 @@ def match(
     if len(specs) < 2:
         fail("--player: give at least two seats (one --player per seat)")
     check_acpc_seed(seed)
-    seats = []
-    for s in specs:
+    seats: list[SeatSpec] = []
+    for text in specs:
         try:
-            seats.append(parse_seat(s))
+            seats.append(parse_seat(text))
         except LokiError as e:
             raise tagged("--player", e) from None
     try:
@@ -83,7 +84,7 @@ def match(
     if g.n_players != len(seats):
         fail(f"--player given {len(seats)} times for the {g.n_players}-player game {game} (one per seat)")
     log_path = check_output_path(out, "--out") if out is not None else free_path("loki-match.log")
-    players = []
+    players: list[Any] = []
     for i, s in enumerate(seats):
         if s.external:
             players.append(None)
