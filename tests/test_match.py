@@ -39,7 +39,7 @@ def test_match_with_loki_seats_and_an_external_bot(tmp_path):
     assert [p["external"] for p in res["players"]] == [False, True, False]
     assert res["players"][1]["exit_code"] == 0 and all(p["client_errors"] == [] for p in res["players"])
     assert sum(p["chips"] for p in res["players"]) == 0 and res["warning_count"] == 0
-    assert all(p["ci95"] is not None and p["sb_per_hand"] is not None for p in res["players"])
+    assert all(p["ci"] is not None and p["sb_per_hand"] is not None for p in res["players"])
     assert res["score_line"].startswith("SCORE:") and res["log"] == str(log)
     lg = read_acpc_log(log)
     assert len(lg.hands) == 24 and lg.score == {p["name"]: p["chips"] for p in res["players"]}

@@ -154,8 +154,8 @@ class DealerResult:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-able summary: players (seat 1-based, name, chips, sb/hand, 95 % half-width), hands,
-        the SCORE line, completeness, the abort record and the warnings."""
+        """A JSON-able summary: players (seat 1-based, name, chips, sb/hand and ``ci``, the half-width of its
+        95 % interval), hands, the SCORE line, completeness, the abort record and the warnings."""
         rates = self.sb_per_hand()
         return {
             "complete": self.complete,
@@ -167,7 +167,7 @@ class DealerResult:
                     "name": nm,
                     "chips": self.score[i],
                     "sb_per_hand": None if math.isnan(rates[i][0]) else rates[i][0],
-                    "ci95": rates[i][1],
+                    "ci": rates[i][1],
                 }
                 for i, nm in enumerate(self.names)
             ],
