@@ -200,11 +200,24 @@ def test_trickling_does_not_extend_the_deadline(kind):
 
 def test_hand_budget_counts_every_action_of_the_hand():
     def slow(s, line):
-        time.sleep(0.3)
+        time.sleep(0.6)
         s.sendall((line + ":r\r\n").encode())  # raise: the hand goes on, the seat acts again
 
-    res, _ = _match(AcpcDealer(GAME, 5, t_response=T, t_hand=0.5), [_good(), _hostile(slow)])
-    _ends(res, 2, 0, "timeout", "within its 0.5 s for the hand (t_hand)")
+    # the first answer uses 0.6 of the 1 s hand budget; the second has 0.4 s left, less than t_response
+    res, _ = _match(AcpcDealer(GAME, 5, t_response=1.5, t_hand=1.0), [_good(), _hostile(slow)])
+    _ends(res, 2, 0, "timeout", "within its 1 s for the hand (t_hand)")
+
+
+def test_match_budget_counts_every_action_of_the_match():
+    def slow(s, line):
+        time.sleep(0.25)
+        s.sendall((line + ":c\r\n").encode())
+
+    # t_per_hand 0.2 s over 4 hands: 0.8 s for the whole match, used up after 3 or 4 answers
+    res, _ = _match(AcpcDealer(GAME, 4, t_response=2, t_per_hand=0.2), [_good(), _hostile(slow)])
+    a = res.abort
+    assert a is not None and a.seat == 2 and a.reason == "timeout", res.errors
+    assert "within its 0.8 s for the match (t_per_hand x hands)" in a.message
 
 
 def test_huge_line_ends_the_match_with_bounded_memory():

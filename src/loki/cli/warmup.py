@@ -42,10 +42,10 @@ def warmup(
         except (LokiError, ValueError) as e:
             raise tagged("--player", e) from None
     sizes = list(dict.fromkeys(players or [2, 3]))
-    from loki._jit import cache_dir
+    from loki import _jit  # for the cache folder only (this module defines no kernel)
 
     console = Console(stderr=True)
-    console.print(f"numba kernels cache: {cache_dir()}", highlight=False)
+    console.print(f"numba kernels cache: {_jit.cache_dir()}", highlight=False)
     t0 = time.perf_counter()
     steps = [(s, n) for s in specs for n in sizes]
     with Progress(
