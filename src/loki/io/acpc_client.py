@@ -364,7 +364,7 @@ class AcpcClient:
             try:
                 send_line(sock, VERSION, time.monotonic() + min(wait, 60.0), where)
             except PeerError as e:
-                raise ConnectionError(f"lost the connection to {where}: {e}") from None
+                raise ConnectionError(str(e)) from None
             deadline = time.monotonic() + wait
             while True:
                 try:
@@ -385,7 +385,7 @@ class AcpcClient:
                     try:
                         send_line(sock, resp, time.monotonic() + min(wait, 60.0), where)
                     except PeerError as e:
-                        raise ConnectionError(f"lost the connection to {where}: {e}") from None
+                        raise ConnectionError(str(e)) from None
         finally:
             sock.close()
         if not self.tracker.finished:
