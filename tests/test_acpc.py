@@ -21,6 +21,15 @@ DATA = Path(__file__).resolve().parents[1] / "src" / "loki" / "data"
 needs_acpc = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material not found")
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _warm():
+    """Compile the kernels of the players used here first, as ``loki acpc`` does: with a cold numba cache
+    a first decision (or showdown) would otherwise miss the dealer's per-action time limit."""
+    from loki.warmup import warm_up
+
+    warm_up("loki1")
+
+
 # ------------------------------------------------------------------ game definitions
 
 

@@ -32,6 +32,15 @@ T = 0.5  # t_response of the tests
 BIG = b"x" * (1 << 20)  # allocated once: sending it repeatedly allocates nothing new
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _warm():
+    """Compile the engine's showdown kernels first (a cold numba cache would cost seconds inside the
+    short deadlines of these tests), as ``loki acpc`` warms its player before connecting."""
+    from loki.warmup import warm_up
+
+    warm_up("calling")
+
+
 # ------------------------------------------------------------------ exact ACPC deals
 
 

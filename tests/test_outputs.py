@@ -40,7 +40,7 @@ def test_dealer_and_acpc_json_over_loopback(tmp_path):
         assert len(first["ports"]) == 2 and first["names"] == ["p1", "p2"]
         clients = [
             subprocess.Popen(
-                LOKI + ["acpc", "127.0.0.1", str(p), "--player", "calling", "--no-warmup", "--json"],
+                LOKI + ["acpc", "127.0.0.1", str(p), "--player", "calling", "--json"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
