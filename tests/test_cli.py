@@ -38,7 +38,7 @@ def _options(command: str) -> dict[str, list[str]]:
         "import loki",
         "import loki.cli",
         "from loki.cli import app\ntry:\n    app(['--help'])\nexcept SystemExit:\n    pass",
-        "from loki.cli import app\nfor c in ('tournament', 'dealer', 'acpc', 'play', 'replay', 'demo', 'ir-tables'):\n"
+        "from loki.cli import app\nfor c in ('tournament', 'dealer', 'acpc', 'match', 'play', 'replay', 'demo', 'ir-tables', 'warmup'):\n"
         "    try:\n        app([c, '--help'])\n    except SystemExit:\n        pass",
         "from loki.cli import app\ntry:\n    app(['--version'])\nexcept SystemExit:\n    pass",
     ],
@@ -69,19 +69,19 @@ def test_version_option_and_command():
 
 def test_shared_options_have_one_name():
     # --player SPEC for a seat: one on acpc and replay, repeatable on dealer and play
-    for cmd in ("acpc", "replay", "dealer", "play"):
+    for cmd in ("acpc", "replay", "dealer", "play", "match", "warmup"):
         assert _options(cmd)["player"] == ["--player"], cmd
-    for cmd in ("dealer", "play"):
+    for cmd in ("dealer", "play", "match", "warmup"):
         (p,) = [p for p in typer.main.get_command(app).commands[cmd].params if p.name == "player"]
         assert p.multiple, cmd
     # --seed everywhere, --hands for hands, --deals only on tournament
-    for cmd in ("tournament", "acpc", "dealer", "replay", "play", "demo", "ir-tables"):
+    for cmd in ("tournament", "acpc", "dealer", "match", "replay", "play", "demo", "ir-tables"):
         assert "--seed" in _options(cmd)["seed"], cmd
-    for cmd in ("dealer", "replay", "play", "demo"):
+    for cmd in ("dealer", "match", "replay", "play", "demo"):
         assert _options(cmd)["hands"] == ["--hands"], cmd
     assert "--deals" in _options("tournament")["deals"] and "deals" not in _options("dealer")
     # --out for the output file or folder
-    for cmd in ("tournament", "dealer", "replay", "play", "ir-tables"):
+    for cmd in ("tournament", "dealer", "match", "replay", "play", "ir-tables"):
         assert "--out" in _options(cmd)["out"], cmd
     # the old spellings survive only as hidden aliases
     for cmd, old in [("dealer", "names"), ("dealer", "log"), ("replay", "plot"), ("play", "phh")]:

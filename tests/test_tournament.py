@@ -29,7 +29,7 @@ from loki.tournament import (
     summarize,
 )
 from loki.tournament.results import write_results
-from loki.tournament.runner import read_journal
+from loki.tournament.runner import JournalError, read_journal, signed_line
 
 SMALL = {
     "name": "small",
@@ -477,6 +477,38 @@ def _lines(j):
     return j.read_text().splitlines(keepends=True)
 
 
+def _resign(line: bytes) -> bytes:
+    """A journal line with a valid checksum again (JSON objects only; anything else unchanged)."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return line
+    if not isinstance(rec, dict):
+        return line
+    rec.pop("sum", None)
+    return (signed_line(rec) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda ln: ln.replace(b'"hands":10', b'"hands":11'), "line 3: checksum mismatch: the line was edited"),
+        (lambda ln: ln.replace(b"[[", b"[[ ", 1), "line 3: checksum mismatch"),
+        (lambda ln: b"{" + ln[ln.index(b'",') + 2 :], "line 3: no checksum"),
+    ],
+)
+def test_edited_journal_line_is_refused_with_its_line_number(tmp_path, edit, needle):
+    cfg, out, j, _ = _journal_run(tmp_path)
+    ls = j.read_bytes().splitlines(keepends=True)
+    assert all(x.startswith(b'{"sum":"') for x in ls)
+    ls[2] = edit(ls[2])
+    j.write_bytes(b"".join(ls))
+    with pytest.raises(JournalError, match=needle):
+        read_journal(j)
+    r = CliRunner().invoke(app, ["tournament", "--out", str(out), "--resume", "--quiet", "--no-plots"])
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and needle in r.stderr
+
+
 @pytest.mark.parametrize(
     "mutate, needle",
     [
@@ -506,7 +538,8 @@ def _lines(j):
 )
 def test_corrupt_journal_is_a_one_line_error_and_left_untouched(tmp_path, mutate, needle):
     cfg, out, j, _ = _journal_run(tmp_path)
-    bad = b"".join(mutate(j.read_bytes().splitlines(keepends=True)))
+    # the structural checks behind the checksums: mutated JSON objects are signed again
+    bad = b"".join(_resign(x) for x in mutate(j.read_bytes().splitlines(keepends=True)))
     j.write_bytes(bad)
     with pytest.raises(TournamentConfigError, match="journal") as ei:
         read_journal(j)

@@ -15,6 +15,7 @@ class                      raised for                                           
 :class:`PlayerSpecError`   a player spec or player config that cannot be built         ConfigError
 :class:`TournamentConfigError`  a tournament TOML file or preset that cannot be run    ConfigError
 :class:`ProtocolError`     ACPC protocol messages that do not parse or do not fit      ValueError
+:class:`PeerError`         a network peer that times out, disconnects or floods        ProtocolError
 :class:`HandHistoryError`  hand histories (PHH, ACPC logs) that do not parse or replay ValueError
 :class:`JournalError`      a tournament journal that is corrupt or does not match      TournamentConfigError
 :class:`OutputPathError`   an output path that cannot be written                        OSError
@@ -41,6 +42,7 @@ __all__ = [
     "PlayerSpecError",
     "TournamentConfigError",
     "ProtocolError",
+    "PeerError",
     "HandHistoryError",
     "JournalError",
     "OutputPathError",
@@ -90,6 +92,11 @@ class TournamentConfigError(ConfigError):
 
 class ProtocolError(LokiError, ValueError):
     """An ACPC protocol message that does not parse or does not fit the game."""
+
+
+class PeerError(ProtocolError):
+    """A network peer (an ACPC dealer or a seat) that did not answer in time, closed the connection or
+    sent a line longer than allowed; the message names the peer (:mod:`loki.io.netlines`)."""
 
 
 class HandHistoryError(LokiError, ValueError):

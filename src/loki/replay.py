@@ -94,6 +94,41 @@ class ReplayReport:
     def percentile_values(self) -> np.ndarray:
         return np.array([p[3] for p in self.percentiles], dtype=float)
 
+    def to_dict(self) -> dict:
+        """A JSON-able report: per player its hands, VPIP/PFR (%), aggression, decisions and agreement (%),
+        chips and sb/hand; the showdown percentiles (cases, mean, quartiles), payoff mismatches, skipped
+        hands and ignored lines."""
+        v = self.percentile_values
+        q = np.percentile(v, [25, 50, 75]) if v.size else None
+        players = []
+        for st in self.stats.values():
+            players.append(
+                {
+                    "name": st.name,
+                    "hands": st.hands,
+                    "vpip_pct": st.vpip_pct,
+                    "pfr_pct": st.pfr_pct,
+                    "aggression": st.aggression if np.isfinite(st.aggression) else None,
+                    "decisions": st.decisions,
+                    "agree_pct": st.agreement_pct,
+                    "chips": st.chips,
+                    "sb_per_hand": st.chips / self.small_bet / st.hands if st.hands else None,
+                }
+            )
+        return {
+            "player": self.player_spec,
+            "hands": self.hands,
+            "players": players,
+            "percentiles": {
+                "cases": int(v.size),
+                "mean": float(v.mean()) if v.size else None,
+                "quartiles": None if q is None else [float(x) for x in q],
+            },
+            "payoff_mismatches": len(self.payoff_mismatches),
+            "skipped": [[str(h), str(m)] for h, m in self.skipped],
+            "warnings": [str(w) for w in self.warnings],
+        }
+
 
 def load_hands(path) -> list[HandRecord]:
     """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file (the first bad hand raises)."""
@@ -336,6 +371,11 @@ def plot_percentiles(report: ReplayReport, path) -> Path:
     )
     fig.tight_layout()
     p = Path(path)
-    fig.savefig(p, dpi=100)
-    plt.close(fig)
+    from loki.io.files import atomic_target
+
+    try:
+        with atomic_target(p) as tmp:
+            fig.savefig(tmp, dpi=100, format=p.suffix.lstrip(".").lower() or "png")
+    finally:
+        plt.close(fig)
     return p

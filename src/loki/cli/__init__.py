@@ -6,12 +6,14 @@ command            module                                what it does
 ``tournament``     :mod:`loki.cli.tournament`            duplicate tournaments (AAAI-99 §6)
 ``acpc``           :mod:`loki.cli.acpc`                  play a match against an ACPC dealer
 ``dealer``         :mod:`loki.cli.acpc`                  deal an ACPC match on loopback
+``match``          :mod:`loki.cli.match`                 a dealer and every seat in one command
 ``replay``         :mod:`loki.cli.replay`                replay a real log through Loki
 ``play``           :mod:`loki.cli.play`                  play at the terminal against Loki bots
 ``demo``           :mod:`loki.cli.play`                  self-play demo of the reference players
 ``explain``        :mod:`loki.cli.explain`               why Loki decided as it did (a log or a spot)
 ``web``            :mod:`loki.cli.web`                   play in the browser, with explanations
 ``ir-tables``      :mod:`loki.cli.tables`                regenerate the income-rate tables
+``warmup``         :mod:`loki.cli.warmup`                compile the numba kernels once, after an install
 ``version``        here (also ``loki --version``)        print the version
 =================  ====================================  ==========================================
 
@@ -26,10 +28,12 @@ import typer
 
 from loki.cli import acpc as _acpc
 from loki.cli import explain as _explain
+from loki.cli import match as _match
 from loki.cli import play as _play
 from loki.cli import replay as _replay
 from loki.cli import tables as _tables
 from loki.cli import tournament as _tournament
+from loki.cli import warmup as _warmup
 from loki.cli import web as _web
 from loki.cli._common import LokiGroup
 
@@ -75,12 +79,14 @@ def version() -> None:
 app.command("tournament")(_tournament.tournament)
 app.command("acpc")(_acpc.acpc)
 app.command("dealer")(_acpc.dealer)
+app.command("match")(_match.match)
 app.command("replay")(_replay.replay)
 app.command("play")(_play.play)
 app.command("demo")(_play.demo)
 app.command("ir-tables")(_tables.ir_tables)
 app.command("explain")(_explain.explain)
 app.command("web")(_web.web)
+app.command("warmup")(_warmup.warmup)
 
 
 def main() -> None:

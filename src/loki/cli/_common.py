@@ -43,6 +43,8 @@ __all__ = [
     "seed_option",
     "hands_option",
     "out_option",
+    "json_option",
+    "echo_json",
     "PLAYER_SPEC_HELP",
 ]
 
@@ -130,6 +132,34 @@ def hands_option(default: int | None, help: str = "Hands to deal.") -> Any:
 def out_option(help: str) -> Any:
     """``--out PATH``: the file or folder the command writes."""
     return typer.Option(None, "--out", "-o", metavar="PATH", help=help)
+
+
+def json_option() -> Any:
+    """``--json``: print the command's result as one JSON object on stdout (everything else goes to stderr)."""
+    return typer.Option(
+        False, "--json", help="Print the result as JSON on stdout (one object per line; messages go to stderr)."
+    )
+
+
+def echo_json(obj: Any) -> None:
+    """Print ``obj`` as one line of JSON on stdout (NaN and infinities become null).
+
+    >>> echo_json({"a": 1, "b": float("nan")})
+    {"a": 1, "b": null}
+    """
+    import json
+    import math
+
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and not math.isfinite(x):
+            return None
+        if isinstance(x, dict):
+            return {str(k): clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        return x
+
+    typer.echo(json.dumps(clean(obj)))
 
 
 # ------------------------------------------------------------------ the error style

@@ -8,14 +8,24 @@ port P`` line per seat on stderr.  ACPC's own ``MATCHSTATE`` positions stay 0-ba
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from loki.cli._common import fail, hands_option, merge_alias, out_option, player_option, players_option, seed_option
+from loki.cli._common import (
+    fail,
+    hands_option,
+    json_option,
+    merge_alias,
+    out_option,
+    player_option,
+    players_option,
+    seed_option,
+)
 
-__all__ = ["acpc", "dealer", "seat_name"]
+__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed"]
 
 _PLAYERS_HELP = "Players in the game (2-10): the bundled limit game when --game is not given. Default 2."
 _GAME_HELP = "ACPC game definition file (default: the bundled limit game of --players)."
@@ -63,6 +73,75 @@ def seat_name(spec: str) -> str:
     return s.replace(":", "-")
 
 
+def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
+    """Compile (or load) every numba kernel the loki players of ``specs`` need, with a message on
+    stderr (:mod:`loki.warmup`), before any connection is made."""
+    import time
+
+    from loki.warmup import warm_up
+
+    for spec in dict.fromkeys(specs):
+        if not quiet:
+            typer.echo(f"warming up {spec}: compiling its numba kernels before connecting ...", err=True, nl=False)
+        t0 = time.perf_counter()
+        rep = warm_up(spec, game.config)
+        if not quiet:
+            typer.echo(
+                f" done in {time.perf_counter() - t0:.1f} s ({rep.hands} practice hands, "
+                f"{rep.compiled} kernel signatures loaded)",
+                err=True,
+            )
+
+
+def _time_option(default: float | None, flag: str, help: str) -> Any:
+    return typer.Option(default, flag, min=0.001, help=help)
+
+
+T_RESPONSE_HELP = "Seconds a player may take for one action (ACPC --t_response)."
+T_HAND_HELP = "Seconds a player may use over one hand, all its actions together (ACPC --t_hand)."
+T_PER_HAND_HELP = (
+    "Average seconds per hand a player may use over the match: a budget of T x hands (ACPC --t_per_hand; "
+    "default: no match budget)."
+)
+MAX_INVALID_HELP = "Invalid actions (taken as calls) a player may send before the match ends (default: no limit)."
+
+
+def check_acpc_seed(seed: int) -> None:
+    """The ACPC dealer's seed is 32-bit: refuse others with one line."""
+    if not 0 <= seed <= 0xFFFFFFFF:
+        fail(f"--seed {seed}: the ACPC deal needs a seed in 0..4294967295")
+
+
+def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = None) -> None:
+    """Print a finished (or ended) match: the SCORE line and sb/hand ± 95 % per seat (or JSON);
+    an early end is one ``error:`` line (exit code 2) naming the seat, the hand and the reason."""
+    from loki.cli._common import echo_json
+
+    if as_json:
+        echo_json({**(extra or {}), **r.to_dict(), "log": None if log is None else str(log)})
+    else:
+        if r.complete:
+            typer.echo(r.score_line)
+        rates = r.sb_per_hand()
+        width = max(len(n) for n in r.names)
+        typer.echo(f"{'seat':>4}  {'player':<{width}}  {'chips':>9}  {'sb/hand':>8}  {'± 95%':>7}")
+        for i, (nm, (m, h)) in enumerate(zip(r.names, rates, strict=True)):
+            ms = "-" if m != m else f"{m:+.3f}"
+            hs = "-" if h is None else f"{h:.3f}"
+            typer.echo(f"{i + 1:>4}  {nm:<{width}}  {r.score[i]:>+9g}  {ms:>8}  {hs:>7}")
+        done = f"{r.hands_played} of {r.n_hands} hands" if not r.complete else f"{r.hands_played} hands"
+        typer.echo(f"{done}, {r.seconds:.1f} s" + (f"; log: {log}" if log else ""))
+    if r.warning_count:
+        typer.echo(f"{r.warning_count} warnings (first: {r.warnings[0]})", err=True)
+    if r.abort is not None:
+        typer.echo(
+            f"error: match ended after {r.hands_played} of {r.n_hands} hands: {r.abort.message}"
+            + (f" (finished hands in {log})" if log else ""),
+            err=True,
+        )
+        raise typer.Exit(2)
+
+
 def acpc(
     host: str = typer.Argument(..., help="Dealer host (e.g. 127.0.0.1)."),
     port: int = typer.Argument(..., help="Dealer port for this seat."),
@@ -70,10 +149,19 @@ def acpc(
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     player: str = player_option("loki1", "The bot in this seat."),
     seed: int = seed_option(0, "Seed of the player (>= 0)."),
-    timeout: float = typer.Option(600.0, "--timeout", min=0.001, help="Seconds to wait for a dealer message (> 0)."),
+    timeout: float = typer.Option(
+        600.0,
+        "--timeout",
+        min=0.001,
+        help="Seconds allowed for each message from the dealer, counted in total (> 0).",
+    ),
+    warmup: bool = typer.Option(
+        True, "--warmup/--no-warmup", help="Compile the player's numba kernels before connecting."
+    ),
+    json_out: bool = json_option(),
 ) -> None:
     """Play a match against an ACPC dealer (protocol 2.0.0)."""
-    from loki.cli._common import tagged
+    from loki.cli._common import echo_json, tagged
     from loki.errors import LokiError
     from loki.io.acpc_client import AcpcClient
     from loki.players.registry import make_player
@@ -85,12 +173,19 @@ def acpc(
         pl = make_player(player, seed=seed)
     except (LokiError, ValueError) as e:
         raise tagged("--player", e) from None
+    if warmup:
+        warm_players([player], g)
     client = AcpcClient(g, pl, host, port, timeout=timeout)
+    t0 = time.perf_counter()
     client.run()
+    client.seconds = time.perf_counter() - t0
+    if json_out:
+        echo_json({**client.to_dict(), "spec": player})
+        return
     h = client.hands_played
     typer.echo(
         f"{pl.name}: {h} hands, {client.total:+g} chips "
-        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {len(client.errors)} protocol errors"
+        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {client.error_count} protocol errors"
     )
 
 
@@ -98,7 +193,7 @@ def dealer(
     game: Path | None = typer.Option(None, "--game", help=_GAME_HELP),
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     hands: int = hands_option(1000, "Hands in the match."),
-    seed: int = seed_option(0, "Seed of the deal (>= 0)."),
+    seed: int = seed_option(0, "Seed of the deal, 0..4294967295: the ACPC dealer's cards for the same seed."),
     player: list[str] | None = players_option(
         "The player in each seat, as named in the log and the SCORE line (repeat, one per seat, seat 1 "
         "first; ':' is written '-'; default p1, p2, ...)."
@@ -107,14 +202,19 @@ def dealer(
     port: list[int] = typer.Option([], "--port", help="Ports (repeat, one per seat, seat 1 first; default: any free)."),
     out: Path | None = out_option("Write the ACPC log (STATE lines and SCORE) to this file."),
     log: Path | None = typer.Option(None, "--log", hidden=True, help="Deprecated: --out."),
-    t_response: float = typer.Option(10.0, "--t-response", min=0.001, help="Seconds allowed per action."),
-    t_connect: float = typer.Option(
-        600.0, "--t-connect", min=0.001, help="Seconds to wait for the players to connect."
-    ),
+    t_response: float = _time_option(10.0, "--t-response", T_RESPONSE_HELP),
+    t_hand: float = _time_option(60.0, "--t-hand", T_HAND_HELP),
+    t_per_hand: float | None = _time_option(None, "--t-per-hand", T_PER_HAND_HELP),
+    t_connect: float = _time_option(600.0, "--t-connect", "Seconds to wait for the players to connect."),
+    max_invalid: int | None = typer.Option(None, "--max-invalid", min=0, help=MAX_INVALID_HELP),
+    json_out: bool = json_option(),
 ) -> None:
-    """Deal an ACPC match on loopback: prints the ports (one per seat), then the SCORE line."""
-    from loki.cli._common import tagged
-    from loki.errors import ConfigError, OutputPathError
+    """Deal an ACPC match on loopback: prints the ports (one per seat), then SCORE and sb/hand per seat.
+
+    A player that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named).
+    """
+    from loki.cli._common import echo_json, tagged
+    from loki.errors import ConfigError
     from loki.io.acpc_dealer import AcpcDealer
     from loki.io.outpath import check_output_path
 
@@ -123,6 +223,7 @@ def dealer(
     out = merge_alias("--out", out, "--log", log)
     for p in port:
         _check_port(p, "--port")
+    check_acpc_seed(seed)
     g = _game(game, players)
     if specs and len(specs) != g.n_players:
         fail(f"--player given {len(specs)} times for a {g.n_players}-player game (one per seat)")
@@ -132,21 +233,27 @@ def dealer(
         check_output_path(out, "--out")
     seat_names = [seat_name(s) for s in specs] or None
     d = AcpcDealer(
-        g, hands, seed, seat_names, ports=port or None, t_response=t_response, t_connect=t_connect, log_path=out
+        g,
+        hands,
+        seed,
+        seat_names,
+        ports=port or None,
+        t_response=t_response,
+        t_hand=t_hand,
+        t_per_hand=t_per_hand,
+        t_connect=t_connect,
+        max_invalid=max_invalid,
+        log_path=out,
     )
     try:
         ports = d.listen()
     except ConfigError as e:
         raise tagged("--port", e) from None
-    typer.echo(" ".join(map(str, ports)), nl=True)
+    if json_out:
+        echo_json({"ports": ports, "names": d.names})
+    else:
+        typer.echo(" ".join(map(str, ports)), nl=True)
     for i, (nm, p) in enumerate(zip(d.names, ports, strict=True)):
         typer.echo(f"seat {i + 1} ({nm}): port {p}", err=True)
-    try:
-        r = d.run()
-    except OutputPathError:
-        raise
-    except OSError as e:
-        raise OutputPathError(f"--out {out}: cannot write the log: {e}") from None
-    typer.echo(r.score_line)
-    if r.errors:
-        typer.echo(f"{len(r.errors)} protocol errors (first: {r.errors[0]})", err=True)
+    r = d.run()
+    report_match(r, out, json_out, {"game": str(g.source), "seed": seed})

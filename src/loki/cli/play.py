@@ -28,6 +28,9 @@ def play(
         "an earlier session is never overwritten)."
     ),
     phh: Path | None = typer.Option(None, "--phh", hidden=True, help="Deprecated: --out."),
+    json_out: bool = typer.Option(
+        False, "--json", help="Print the session's result as JSON on stdout (the table and prompts go to stderr)."
+    ),
 ) -> None:
     """Play limit hold'em at the terminal against Loki bots (you are seat 1).  Type e at any prompt to see why
     the last bot decision was made (e N: seat N's last decision; it shows that bot's cards, a teaching aid)."""
@@ -54,14 +57,33 @@ def play(
             raise tagged("--player", e) from None
     if target is not None:
         check_output_path(target, "--out")
-    play_human_session(
+    console = input_fn = None
+    if json_out:  # stdout is the JSON result alone
+        import sys
+
+        from rich.console import Console
+
+        console = Console(stderr=True, highlight=False)
+
+        def input_fn(prompt: str) -> str:
+            sys.stderr.write(prompt)
+            sys.stderr.flush()
+            return input()
+
+    summary = play_human_session(
         opponents,
         hands,
         seed,
         specs[0] if len(specs) == 1 else specs,
+        input_fn=input_fn,
+        console=console,
         phh_path=target if target is not None else free_path("loki-session.phhs"),
         pause=True,
     )
+    if json_out:
+        from loki.cli._common import echo_json
+
+        echo_json(summary.to_dict())
 
 
 def demo(

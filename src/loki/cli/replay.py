@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from loki.cli._common import hands_option, merge_alias, out_option, player_option, seed_option
+from loki.cli._common import hands_option, json_option, merge_alias, out_option, player_option, seed_option
 
 __all__ = ["replay"]
 
@@ -18,25 +18,36 @@ def replay(
     player: str = player_option("loki1", "The bot that sits in every seat, models and decides."),
     hands: int | None = hands_option(None, "Only the first N hands."),
     out: Path | None = out_option(
-        "Histogram of the model quality, .png/.pdf/.svg (default: ./<FILE name>.percentiles.png in the current "
-        "folder; the log's own folder may be read-only)."
+        "Histogram of the model quality, .png/.pdf/.svg (default: <FILE>.percentiles.png next to the log, or in "
+        "the user data folder (~/.local/share/loki/replay) when the log's folder is read-only)."
     ),
     plot: Path | None = typer.Option(None, "--plot", hidden=True, help="Deprecated: --out."),
     seed: int = seed_option(0, "Seed of the bots (>= 0)."),
+    json_out: bool = json_option(),
 ) -> None:
     """Replay a real log through the Opponent Modeler and Loki's decisions; report statistics,
-    agreement with the logged actions and the model quality at showdowns.  Hands that do not
-    replay (bad cards, illegal betting) are skipped and listed in the report."""
+    agreement with the logged actions and the model quality at showdowns.
+
+    Hands that do not replay (bad cards, illegal betting) are skipped and listed in the report.
+    The output path is checked before the replay starts.
+    """
+    import os
+
     from rich.console import Console
 
-    from loki.cli._common import tagged
+    from loki.cli._common import echo_json, tagged
     from loki.errors import LokiError, OutputPathError
-    from loki.io.outpath import check_output_path
+    from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
     from loki.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
-    console = Console()
-    target = merge_alias("--out", out, "--plot", plot) or Path.cwd() / (file.name + ".percentiles.png")
+    console = Console(stderr=json_out)
+    target = merge_alias("--out", out, "--plot", plot)
+    if target is None:  # next to the log, the replay's other result
+        target = file.with_name(file.name + ".percentiles.png")
+        if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            target = user_data_dir("replay") / target.name
+            target.parent.mkdir(parents=True, exist_ok=True)
     # before the (long) replay: a bad output path must not throw the report away
     check_output_path(target, "--out", PLOT_SUFFIXES)
     try:
@@ -49,9 +60,13 @@ def replay(
     report = replay_hands(recs, player, seed, skip_bad=True)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)
-    render_report(report, console, title=file.name)
+    if not json_out:
+        render_report(report, console, title=file.name)
     try:
         plot_percentiles(report, target)
     except (OSError, ValueError) as e:
         raise OutputPathError(f"--out {target}: cannot write the histogram: {e}") from None
-    console.print(f"histogram written to {target}")
+    if json_out:
+        echo_json({"file": str(file), **report.to_dict(), "histogram": str(target)})
+    else:
+        console.print(f"histogram written to {target}", highlight=False)

@@ -14,22 +14,40 @@ def ir_tables(
         1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."
     ),
     seed: int = seed_option(1999, "Master seed (each class derives its own; >= 0)."),
-    out: str | None = out_option("Output CSV (default: the shipped loki/data/income_rates.csv)."),
+    out: str | None = out_option(
+        "Output CSV (default: ./income_rates.csv, or income_rates-1.csv, ... if taken; never loki's shipped "
+        "data, which --out may not name either)."
+    ),
 ) -> None:
-    """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 Eq. 5.1; loki-algorithms.md §2.1)."""
+    """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 Eq. 5.1; loki-algorithms.md §2.1).
+
+    The tables loki ships (loki/data/income_rates.csv) are never overwritten: the new ones go to the
+    current folder (or --out).
+    """
+    from pathlib import Path
+
     from rich.progress import Progress
 
+    import loki
     from loki.errors import LokiError, OutputPathError
     from loki.income_rate import check_output_path, generate
+    from loki.io.outpath import free_path
 
+    target = Path(out) if out is not None else free_path("income_rates.csv")
+    shipped = (Path(loki.__file__).resolve().parent / "data").resolve()
+    if target.resolve().parent == shipped or shipped in target.resolve().parents:
+        raise OutputPathError(
+            f"--out {target}: that is loki's shipped data folder ({shipped}); write the tables elsewhere "
+            "(the shipped ones are the reference of every player)"
+        )
     try:
-        check_output_path(out)  # before the (long) roll-outs
+        check_output_path(target)  # before the (long) roll-outs
     except (LokiError, ValueError, OSError) as e:
         raise OutputPathError(f"--out: {e}") from None
     try:
         with Progress() as progress:
             task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
-            path = generate(samples, seed, out, progress=lambda done, total: progress.update(task, completed=done))
+            path = generate(samples, seed, target, progress=lambda done, total: progress.update(task, completed=done))
     except (LokiError, ValueError, OSError) as e:
         raise OutputPathError(f"ir-tables: {e}") from None
-    typer.echo(f"wrote {path}")
+    typer.echo(f"wrote {path} (loki's shipped tables are unchanged)")

@@ -2,11 +2,17 @@
 
 ``--deals`` (not ``--hands``) counts the tournament's *deals*: a deal fixes every seat's cards and
 the board, and is replayed once per seating, so ``--deals D`` at ``n`` players plays ``D x n``
-hands.  ``--out`` is the results folder.
+hands.  ``--out`` is the results folder; a lock file in it (``.loki.lock``) keeps a second run out.
+Ctrl-C, SIGTERM and SIGHUP stop a run the same way: the workers end, the journal keeps every finished
+block (``--resume`` continues), exit code 130, 143, 129.
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +45,7 @@ def tournament(
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
-        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki\[cluster]').",
+        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki-poker\[cluster]').",
     ),
     out: Path | None = out_option("Results folder (default results/<name>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
@@ -76,14 +82,16 @@ def tournament(
     cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals)
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
-        summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
-    except KeyboardInterrupt:
+        with _signals_stop_the_run():
+            summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
+    except KeyboardInterrupt as e:
+        signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
-            f"error: interrupted: finished blocks are kept in {folder}/journal.jsonl; "
-            "run the same command with --resume",
+            f"error: interrupted ({signal.Signals(signum).name}): finished blocks are kept in "
+            f"{folder}/journal.jsonl; run the same command with --resume",
             err=True,
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(128 + signum) from None
     except OutputPathError:
         raise
     except OSError as e:
@@ -93,6 +101,38 @@ def tournament(
     for t in results_table(summary):
         console.print(t)
     console.print(f"results in [bold]{folder}[/]", highlight=False)
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt (``signum`` says which)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def _signals_stop_the_run() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does (workers end, the journal keeps the finished blocks;
+    exit code 128 + the signal: 143, 129).  A second signal acts as if loki had not handled the first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    sigs = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    old = {s: signal.getsignal(s) for s in sigs}
+
+    def stop(signum: int, frame: Any) -> None:
+        for s in sigs:
+            signal.signal(s, signal.SIG_DFL)
+        raise _Stopped(signum)
+
+    for s in sigs:
+        signal.signal(s, stop)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
 
 
 def _run(
@@ -131,7 +171,7 @@ def _run(
         try:
             from distributed import Client
         except ImportError:
-            fail("--scheduler needs Dask: pip install 'loki[cluster]'")
+            fail("--scheduler needs Dask: pip install 'loki-poker[cluster]'")
         try:
             client = Client(scheduler, timeout="20s")
         except Exception as e:  # noqa: BLE001 - report any connection failure on one line
@@ -159,14 +199,25 @@ def _run(
         else:
             progress.update(task, completed=done)
 
-    try:
-        with progress:
-            run = run_tournament(
-                cfg, workers=workers, executor=executor, out=folder, resume=resume, overwrite=overwrite, progress=report
-            )
-    finally:
-        if client is not None:
-            client.close()
-    if scheduler:
-        run.extra["scheduler"] = scheduler
-    return write_results(run, folder, plots=plots)
+    from loki.io.files import folder_lock
+
+    # one run at a time per folder (an existing file is reported by run_tournament)
+    lock = folder_lock(folder) if not (folder.exists() and not folder.is_dir()) else contextlib.nullcontext()
+    with lock:
+        try:
+            with progress:
+                run = run_tournament(
+                    cfg,
+                    workers=workers,
+                    executor=executor,
+                    out=folder,
+                    resume=resume,
+                    overwrite=overwrite,
+                    progress=report,
+                )
+        finally:
+            if client is not None:
+                client.close()
+        if scheduler:
+            run.extra["scheduler"] = scheduler
+        return write_results(run, folder, plots=plots)

@@ -19,14 +19,16 @@ models follow the same opponents from hand to hand.
 from __future__ import annotations
 
 import logging
+import math
 import socket
 import time
 from dataclasses import dataclass
 
 from loki.cards import parse_cards
 from loki.engine import CALL, Action, HandState, new_hand
-from loki.errors import ConfigError, ProtocolError
+from loki.errors import ConfigError, PeerError, ProtocolError
 from loki.io.gamedef import AcpcGame
+from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, send_line
 
 __all__ = [
     "MatchState",
@@ -187,6 +189,8 @@ class HandTracker:
 
 
 CLIP = 200
+#: Problems kept in :attr:`AcpcClient.errors` (all are counted in :attr:`AcpcClient.error_count`).
+MAX_ERRORS = 100
 
 
 def _clip(text: str, limit: int = CLIP) -> str:
@@ -217,11 +221,20 @@ def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
 class AcpcClient:
     """Connects ``player`` to an ACPC dealer at ``host:port`` and plays the match.
 
+    The client is as careful with the dealer as the dealer is with it: lines longer than
+    ``max_line`` bytes end the match with a :class:`~loki.errors.PeerError` (at most that many bytes
+    are buffered); every message must arrive complete within ``timeout`` seconds of the previous one
+    (comment lines, malformed lines and bytes trickled slowly do not extend it); a message whose hand
+    number is lower than the current hand's is rejected (logged in :attr:`errors`, not answered); a
+    state is never answered twice.  :attr:`errors` keeps the first :data:`MAX_ERRORS` problems,
+    :attr:`error_count` counts all.
+
     Args:
         game: the :class:`AcpcGame` of the match.
         player: a :class:`~loki.players.base.Player` (kept for the whole match).
         fixed_seats: present a fixed table to the player (see the module docstring).
-        timeout: seconds to wait for a message before giving up (None: forever).
+        timeout: seconds allowed for each message from the dealer (None: no limit).
+        max_line: the longest line accepted from the dealer, in bytes.
 
     Raises:
         ConfigError: ``port`` outside 0..65535 or a ``timeout`` that is not positive.
@@ -236,6 +249,7 @@ class AcpcClient:
         *,
         fixed_seats: bool = True,
         timeout: float | None = None,
+        max_line: int = MAX_LINE,
     ):
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise ConfigError(f"port {port}: out of range (expected 0..65535)")
@@ -246,10 +260,14 @@ class AcpcClient:
         self.host = host
         self.port = port
         self.timeout = timeout
+        self.max_line = max_line
         self.tracker = HandTracker(game, player, fixed_seats)
         self.errors: list[str] = []
+        self.error_count = 0
         self.messages = 0
         self.seconds: float | None = None  # wall time of the match (set by play_acpc_match)
+        self._answered: set[str] = set()  # states answered in the current hand
+        self._hand: int | None = None  # the highest hand number seen
 
     @property
     def hands_played(self) -> int:
@@ -259,6 +277,27 @@ class AcpcClient:
     def total(self) -> float:
         """Chips won over the hands played."""
         return self.tracker.total
+
+    def to_dict(self) -> dict:
+        """A JSON-able summary: the player, hands, chips, sb/hand, protocol errors, seconds."""
+        h = self.hands_played
+        sb = self.game.config.small_bet
+        return {
+            "player": getattr(self.player, "name", str(self.player)),
+            "dealer": f"{self.host}:{self.port}",
+            "hands": h,
+            "chips": self.total,
+            "sb_per_hand": self.total / sb / h if h else None,
+            "protocol_errors": self.error_count,
+            "errors": list(self.errors),
+            "seconds": None if self.seconds is None else round(self.seconds, 3),
+        }
+
+    def _error(self, text: str) -> None:
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(text)
+            log.error("%s", text)
 
     def handle_line(self, line: str) -> str | None:
         """Process one line from the dealer; return the response to send (without ``\\r\\n``) or None."""
@@ -270,20 +309,35 @@ class AcpcClient:
             ms = parse_matchstate(line, self.game.n_players)
         except ProtocolError as e:
             return self._untrusted(line, str(e))
+        if self._hand is not None and ms.hand < self._hand:
+            self._error(
+                f"hand number {ms.hand} after hand {self._hand}: hand numbers must not go backwards; "
+                f"message ignored (line {_clip(line)})"
+            )
+            return None
+        if ms.hand != self._hand:
+            self._hand = ms.hand
+            self._answered.clear()
+        if ms.text in self._answered:
+            self._error(f"state {_clip(ms.text)} came again: it was answered already and is not answered twice")
+            return None
         try:
             a = self.tracker.update(ms)
         except Exception as e:  # noqa: BLE001
             return self._untrusted(line, f"cannot rebuild the hand: {e}")
-        return None if a is None else f"{ms.text}:{a.char}"
+        if a is None:
+            return None
+        self._answered.add(ms.text)
+        return f"{ms.text}:{a.char}"
 
     def _untrusted(self, line: str, why: str) -> str | None:
-        why, shown = _clip(why), _clip(line)
-        self.errors.append(f"{why} (line {shown})")
-        log.error("unexpected message %s: %s", shown, why)
+        shown = _clip(line)
+        self._error(f"unexpected message: {_clip(why)} (line {shown})")
         self.tracker.finished = True  # re-synchronise at the next hand
         turn = _our_turn_without_cards(self.game, line) if line.startswith("MATCHSTATE:") else False
-        if turn:
+        if turn and line not in self._answered:
             log.error("answering 'c' to the untrusted state %s", shown)
+            self._answered.add(line)
             return f"{line}:c"
         return None
 
@@ -292,40 +346,46 @@ class AcpcClient:
 
         Raises:
             ConnectionError: the connection could not be made or was lost mid-hand (clear message).
+            PeerError: the dealer sent no message within ``timeout`` or a line longer than ``max_line``.
         """
+        where = f"the dealer at {self.host}:{self.port}"
         if sock is None:
             try:
                 sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
             except OSError as e:
                 raise ConnectionError(f"cannot connect to the ACPC dealer at {self.host}:{self.port}: {e}") from None
-        sock.settimeout(self.timeout)
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError:  # not a TCP socket (tests use socketpair)
             pass
+        wait = math.inf if self.timeout is None else self.timeout
+        reader = LineReader(sock, where, self.max_line)
         try:
             try:
-                sock.sendall((VERSION + "\r\n").encode())
-            except OSError as e:
-                raise ConnectionError(f"lost the connection to the dealer at {self.host}:{self.port}: {e}") from None
-            f = sock.makefile("rb")
+                send_line(sock, VERSION, time.monotonic() + min(wait, 60.0), where)
+            except PeerError as e:
+                raise ConnectionError(str(e)) from None
+            deadline = time.monotonic() + wait
             while True:
                 try:
-                    raw = f.readline()
-                except (OSError, TimeoutError) as e:
-                    raise ConnectionError(
-                        f"lost the connection to the dealer at {self.host}:{self.port}: {e}"
-                    ) from None
-                if not raw:
+                    raw = reader.readline(deadline)
+                except PeerClosed:
                     break
-                resp = self.handle_line(raw.decode("ascii", "replace"))
+                except PeerTimeout:
+                    raise PeerError(
+                        f"{where} sent no message within {self.timeout:g} s (--timeout)"
+                        + (f" in hand {self.tracker.hand}" if self.tracker.hand is not None else "")
+                    ) from None
+                except LineTooLong:
+                    raise PeerError(f"{where} sent a line longer than {self.max_line} bytes") from None
+                resp = self.handle_line(raw)
+                if _is_state(raw):  # comments, garbage and trickled bytes do not extend the deadline
+                    deadline = time.monotonic() + wait
                 if resp is not None:
                     try:
-                        sock.sendall((resp + "\r\n").encode())
-                    except OSError as e:
-                        raise ConnectionError(
-                            f"lost the connection to the dealer at {self.host}:{self.port}: {e}"
-                        ) from None
+                        send_line(sock, resp, time.monotonic() + min(wait, 60.0), where)
+                    except PeerError as e:
+                        raise ConnectionError(str(e)) from None
         finally:
             sock.close()
         if not self.tracker.finished:
@@ -333,6 +393,15 @@ class AcpcClient:
                 f"the dealer at {self.host}:{self.port} closed the connection in the middle of hand {self.tracker.hand}"
             )
         return self
+
+
+def _is_state(line: str) -> bool:
+    """A well-formed ``MATCHSTATE`` line (the messages that restart the client's deadline)."""
+    try:
+        parse_matchstate(line)
+    except ProtocolError:
+        return False
+    return True
 
 
 def play_acpc_match(game: AcpcGame, player, host: str, port: int, **kw) -> AcpcClient:

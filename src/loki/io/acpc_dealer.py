@@ -1,80 +1,217 @@
-"""An ACPC protocol 2.0.0 dealer on loopback: our bots and anyone's ACPC bots can play each other.
+"""An ACPC protocol 2.0.0 dealer on loopback, as strict as the ACPC dealer: our bots and anyone's ACPC
+bots can play each other.
 
-Like the ACPC dealer, it listens on one port per player (printed in player order), expects
-``VERSION:2.0.0`` from each, sends every player its view (``MATCHSTATE``) after every change of
-the hand, reads the acting player's answer (with a per-action time limit), rotates the seats
-between hands (player ``p`` sits in position ``(p - hand) mod n``), writes a log of ``STATE:``
-lines and a final ``SCORE:`` line (per player, in player order).
+Like the ACPC dealer (``../shared/acpc/protocol.txt``; its server, ``dealer.c`` of v1.0.42), it
+listens on one port per player (printed in player order), expects ``VERSION:2.0.0`` from each, sends
+every player its view (``MATCHSTATE``) after every change of the hand, reads the acting player's
+answer, rotates the seats between hands (player ``p`` sits in position ``(p - hand) mod n``), writes a
+log of ``STATE:`` lines and a final ``SCORE:`` line (per player, in player order).
 
-A bad answer (malformed, not the current state, illegal, late) or a lost player is logged and
-the action taken as a call; the match goes on (the ACPC dealer would end the match).
+**Cards.**  With a ``seed`` (0 .. 2**32 - 1) it deals exactly the cards the ACPC dealer deals with that
+seed (:mod:`loki.io.acpc_deal`: MT19937 ``init_genrand(seed)``, the ACPC deck order and draw order).
+
+**Time.**  Three budgets per player, counted as total elapsed time from the moment its state was
+sent until a valid answer arrived (comment lines, skipped lines and bytes trickled one at a time
+do not extend them): ``t_response`` per action, ``t_hand`` per hand (the sum of its response times
+in one hand) and ``t_per_hand`` per hand on average over the match (a match budget of
+``t_per_hand x n_hands``); the ACPC dealer's ``--t_response``, ``--t_hand`` and ``--t_per_hand``.
+
+**Answers.**  Lines starting with ``#`` or ``;`` are ignored; a line that is not a state followed by
+``:<action>`` (malformed), or answers another state than the one asked (stale, un-requested), is
+skipped with a warning and the player keeps its deadline.  An answer to the current state whose
+action is not ``f``, ``c`` or ``r``, or is not legal (fold when checking is free, raise after the cap),
+is taken as a call with a warning, as the ACPC dealer does; ``max_invalid`` invalid actions of one
+player end the match (default: no limit, the ACPC dealer's default).
+
+**Ending the match.**  A player that does not answer within its budgets, closes its connection, sends
+a line longer than ``max_line`` bytes or stops reading its messages ends the match at once, as the
+protocol recommends: :attr:`DealerResult.abort` names the player (1-based), the hand (the ACPC
+hand number, 0-based as in the log) and the reason; the log keeps the finished hands and ends with a
+``# match ended ...`` comment instead of the ``SCORE`` line.  No peer behaviour raises: every
+problem with a peer ends in the result (the exceptions are bad arguments and an unwritable log).
+Memory is bounded: lines are read through :class:`~loki.io.netlines.LineReader` (at most
+``max_line`` bytes buffered) and at most :data:`MAX_WARNINGS` warning texts are kept (all are counted).
 """
 
 from __future__ import annotations
 
 import errno
 import logging
+import math
 import socket
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import Any
 
 from loki.cards import format_cards
 from loki.engine import CALL, Action, new_hand
 from loki.errors import ConfigError, OutputPathError
 from loki.io.acpc_client import _clip, format_matchstate
+from loki.io.acpc_deal import AcpcDeals
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
+from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, send_line
 
-__all__ = ["AcpcDealer", "DealerResult"]
+__all__ = ["AcpcDealer", "DealerResult", "MatchAbort", "MAX_WARNINGS"]
 
 log = logging.getLogger("loki.dealer")
+
+#: Warning texts kept in a :class:`DealerResult` (and logged); further ones are only counted.
+MAX_WARNINGS = 100
+
+
+@dataclass(frozen=True)
+class MatchAbort:
+    """Why a match ended early.
+
+    Attributes:
+        seat: the player (1-based, player order: the ``--player`` / ``--port`` order).
+        name: its name.
+        hand: the ACPC hand number (0-based, as in the log), or None before the first hand (connecting).
+        reason: ``"timeout"``, ``"closed"``, ``"line-too-long"``, ``"not-reading"``, ``"no-connection"``,
+            ``"bad-version"`` or ``"invalid-actions"``.
+        message: one line naming the player, the hand and what happened.
+    """
+
+    seat: int
+    name: str
+    hand: int | None
+    reason: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "hand": self.hand, "reason": self.reason, "message": self.message}
+
+
+class _Abort(Exception):
+    def __init__(self, abort: MatchAbort):
+        super().__init__(abort.message)
+        self.abort = abort
 
 
 @dataclass
 class DealerResult:
-    """What a match produced: ``score`` per player name (player order), the ``STATE`` lines, the
-    message ``transcript`` ``(direction, player 1-based, message)`` and the ``errors``."""
+    """What a match produced.
+
+    Attributes:
+        names: player names (player order).
+        score: chips won per player over the finished hands.
+        states: the ``STATE`` lines of the finished hands.
+        payoffs: chips per finished hand per player (player order).
+        transcript: ``(direction, player 1-based, message)`` when asked for (accepted answers only).
+        warnings: the first :data:`MAX_WARNINGS` warnings (skipped lines, invalid actions).
+        warning_count: all warnings.
+        abort: why the match ended early, or None when every hand was played.
+        n_hands: hands the match was to have.
+        small_bet: chips of a small bet (for sb/hand).
+        seconds: wall time of the match (connecting included).
+    """
 
     names: list[str]
     score: list[float]
     states: list[str] = field(default_factory=list)
+    payoffs: list[list[float]] = field(default_factory=list)
     transcript: list[tuple[str, int, str]] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    warning_count: int = 0
+    abort: MatchAbort | None = None
+    n_hands: int = 0
+    small_bet: int = 10
+    seconds: float = 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every hand was played."""
+        return self.abort is None and len(self.states) == self.n_hands
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.states)
+
+    @property
+    def errors(self) -> list[str]:
+        """The warnings, then the reason the match ended early (if it did)."""
+        return self.warnings + ([self.abort.message] if self.abort else [])
 
     @property
     def score_line(self) -> str:
         return f"SCORE:{'|'.join(format_payoff(x) for x in self.score)}:{'|'.join(self.names)}"
 
+    def sb_per_hand(self, level: float = 0.95) -> list[tuple[float, float | None]]:
+        """Per player: small bets won per hand and the half-width of its Student-t interval over the
+        hands (None with fewer than 2 hands); NaN mean with no hand."""
+        from loki.tournament.stats import mean_ci
+
+        out: list[tuple[float, float | None]] = []
+        for p in range(len(self.names)):
+            x = [row[p] / self.small_bet for row in self.payoffs]
+            if not x:
+                out.append((math.nan, None))
+                continue
+            m, h = mean_ci(x, level)
+            out.append((float(m), None if math.isnan(h) else float(h)))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-able summary: players (seat 1-based, name, chips, sb/hand and ``ci``, the half-width of its
+        95 % interval), hands, the SCORE line, completeness, the abort record and the warnings."""
+        rates = self.sb_per_hand()
+        return {
+            "complete": self.complete,
+            "hands": self.n_hands,
+            "hands_played": self.hands_played,
+            "players": [
+                {
+                    "seat": i + 1,
+                    "name": nm,
+                    "chips": self.score[i],
+                    "sb_per_hand": None if math.isnan(rates[i][0]) else rates[i][0],
+                    "ci": rates[i][1],
+                }
+                for i, nm in enumerate(self.names)
+            ],
+            "score_line": self.score_line if self.complete else None,
+            "abort": self.abort.to_dict() if self.abort else None,
+            "warnings": list(self.warnings),
+            "warning_count": self.warning_count,
+            "seconds": round(self.seconds, 3),
+        }
+
 
 class _Seat:
-    def __init__(self, sock: socket.socket):
+    def __init__(self, sock: socket.socket, reader: LineReader):
         self.sock = sock
-        self.f = sock.makefile("rb")
-        self.alive = True
+        self.reader = reader
+        self.used_hand = 0.0
+        self.used_match = 0.0
+        self.invalid = 0
+        self.warned = 0
 
 
 class AcpcDealer:
-    """Deal a match of ``game`` to ``n_players`` connected clients.
+    """Deal a match of ``game`` to ``n_players`` connected clients (module docstring).
 
     Args:
         game: the :class:`AcpcGame`.
         n_hands: hands in the match.
-        seed: seed of the deal (numpy ``default_rng``).
+        seed: seed of the ACPC deal, 0 .. 2**32 - 1 (:mod:`loki.io.acpc_deal`).
         names: player names (default ``p1..pn``).
         deals: optional ``callable(hand) -> (hole cards per position, board)`` (card strings) to
-            replay given cards (e.g. those of an ACPC log).
+            replay given cards (e.g. those of an ACPC log) instead of dealing from ``seed``.
         host, ports: where to listen (ports ``0``: chosen by the system; see :attr:`ports`).
-        t_response: seconds allowed per action.
-        t_connect: seconds to wait for every player to connect.
+        t_response: seconds allowed per action (> 0).
+        t_hand: seconds a player may use over one hand (> 0; default: no limit beyond ``t_response``).
+        t_per_hand: average seconds a player may use per hand over the match (> 0; default: no limit).
+        t_connect: seconds to wait for every player to connect and say its version.
+        max_invalid: invalid actions (taken as calls) a player may send before the match ends (None: no limit).
+        max_line: longest line accepted from a player, in bytes.
         log_path: write the ACPC log (``STATE`` lines and ``SCORE``) there (checked here, opened
             by :meth:`run` before the players are accepted).
         transcript: keep the message transcript in the result.
 
     Raises:
-        ConfigError: bad names, hand count, ports (out of 0..65535) or time limits.
+        ConfigError: bad names, hand count, seed, ports (out of 0..65535) or time limits.
         OutputPathError: a ``log_path`` that cannot be written.
     """
 
@@ -89,7 +226,11 @@ class AcpcDealer:
         host: str = "127.0.0.1",
         ports: Sequence[int] | None = None,
         t_response: float = 10.0,
+        t_hand: float | None = None,
+        t_per_hand: float | None = None,
         t_connect: float = 60.0,
+        max_invalid: int | None = None,
+        max_line: int = MAX_LINE,
         log_path=None,
         transcript: bool = False,
     ):
@@ -98,10 +239,14 @@ class AcpcDealer:
             names = [f"p{i + 1}" for i in range(n)]
         if len(names) != n:
             raise ConfigError(f"{len(names)} names for a {n}-player game: expected one per seat")
-        if any((":" in x or "|" in x or not x) for x in names):
-            raise ConfigError(f"player names must be non-empty and contain no ':' or '|': {list(names)}")
+        if any((":" in x or "|" in x or not x or x != x.strip() or "\n" in x) for x in names):
+            raise ConfigError(
+                f"player names must be non-empty and contain no ':', '|' or spaces at the ends: {list(names)}"
+            )
         if n_hands < 1:
             raise ConfigError(f"n_hands = {n_hands}: expected at least one hand")
+        if deals is None:
+            AcpcDeals(seed, n)  # checks the seed
         self.game, self.n_hands, self.seed, self.names = game, n_hands, seed, list(names)
         self.deals = deals
         self.host = host
@@ -111,13 +256,24 @@ class AcpcDealer:
         bad = [p for p in self._want_ports if not 0 <= p <= 65535]
         if bad:
             raise ConfigError(f"port {bad[0]}: out of range (expected 0..65535)")
-        if not (t_response > 0 and t_connect > 0):
-            raise ConfigError(f"t_response = {t_response}, t_connect = {t_connect}: both must be > 0 seconds")
-        self.t_response, self.t_connect = t_response, t_connect
+        for label, v in (
+            ("t_response", t_response),
+            ("t_connect", t_connect),
+            ("t_hand", t_hand),
+            ("t_per_hand", t_per_hand),
+        ):
+            if v is not None and not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
+                raise ConfigError(f"{label} = {v!r}: expected a positive number of seconds")
+        if max_invalid is not None and max_invalid < 0:
+            raise ConfigError(f"max_invalid = {max_invalid}: expected >= 0 (or None: no limit)")
+        if max_line < 64:
+            raise ConfigError(f"max_line = {max_line}: expected at least 64 bytes")
+        self.t_response, self.t_hand, self.t_per_hand, self.t_connect = t_response, t_hand, t_per_hand, t_connect
+        self.max_invalid, self.max_line = max_invalid, max_line
         if log_path is not None:
             from loki.io.outpath import check_output_path
 
-            log_path = check_output_path(log_path, "--log")
+            log_path = check_output_path(log_path, "--out")
         self.log_path = log_path
         self.keep_transcript = transcript
         self._listeners: list[socket.socket] = []
@@ -160,139 +316,180 @@ class AcpcDealer:
             s.close()
         self._listeners, self.ports = [], []
 
-    def _accept(self) -> list[_Seat]:
-        seats = []
+    def _who(self, p: int) -> str:
+        return f"seat {p + 1} ({self.names[p]})"
+
+    def _abort(self, p: int, hand: int | None, reason: str, text: str) -> _Abort:
+        where = "" if hand is None else f" in hand {hand}"
+        return _Abort(MatchAbort(p + 1, self.names[p], hand, reason, f"{self._who(p)}{where}: {text}"))
+
+    def _accept(self, seats: list[_Seat]) -> None:
         deadline = time.monotonic() + self.t_connect
         for i, ls in enumerate(self._listeners):
-            ls.settimeout(max(0.1, deadline - time.monotonic()))
             try:
+                ls.settimeout(max(0.0, deadline - time.monotonic()) or 1e-3)
                 conn, _ = ls.accept()
-            except OSError as e:
-                raise ConnectionError(
-                    f"player {i + 1} did not connect to port {self.ports[i]} within {self.t_connect}s: {e}"
+            except OSError:
+                raise self._abort(
+                    i,
+                    None,
+                    "no-connection",
+                    f"did not connect to port {self.ports[i]} within {self.t_connect:g} s (t_connect)",
                 ) from None
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            conn.settimeout(self.t_connect)
-            seat = _Seat(conn)
-            line = seat.f.readline().decode("ascii", "replace").strip()
-            if not line.startswith("VERSION:2."):
-                conn.close()
-                raise ConnectionError(f"player {i + 1} sent {line!r} instead of 'VERSION:2.0.0'")
-            conn.settimeout(self.t_response)
+            finally:
+                ls.close()
+            try:
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+            seat = _Seat(conn, LineReader(conn, self._who(i), self.max_line))
             seats.append(seat)
-            ls.close()
-        return seats
+            try:
+                line = seat.reader.readline(deadline)
+            except PeerTimeout:
+                raise self._abort(
+                    i, None, "timeout", f"did not send VERSION:2.0.0 within {self.t_connect:g} s (t_connect)"
+                ) from None
+            except LineTooLong:
+                raise self._abort(i, None, "line-too-long", f"sent a line longer than {self.max_line} bytes") from None
+            except PeerClosed:
+                raise self._abort(i, None, "closed", "closed the connection before VERSION:2.0.0") from None
+            if not line.startswith("VERSION:2."):
+                raise self._abort(i, None, "bad-version", f"sent {_clip(line, 80)} instead of VERSION:2.0.0")
+        self._listeners = []
 
     # ------------------------------------------------------------------ the match
-    def _deal(self, hand: int, rng) -> tuple[list[str], str]:
-        n = self.game.n_players
-        if self.deals is not None:
-            holes, board = self.deals(hand)
-            return list(holes), board
-        cards = rng.permutation(52)[: 2 * n + 5]
-        holes = [format_cards(cards[2 * i : 2 * i + 2]) for i in range(n)]
-        return holes, format_cards(cards[2 * n :])
-
-    def _send(self, seats, result, p: int, msg: str) -> None:
+    def _send(self, seats: list[_Seat], result: DealerResult, p: int, msg: str, hand: int) -> float:
         if self.keep_transcript:
             result.transcript.append(("TO", p + 1, msg))
-        st = seats[p]
-        if not st.alive:
-            return
         try:
-            st.sock.sendall((msg + "\r\n").encode())
-        except OSError as e:
-            self._lost(st, p, result, e)
+            send_line(seats[p].sock, msg, time.monotonic() + self.t_response, self._who(p))
+        except PeerTimeout:
+            raise self._abort(
+                p, hand, "not-reading", f"did not read its messages for {self.t_response:g} s (t_response)"
+            ) from None
+        except PeerClosed as e:
+            raise self._abort(p, hand, "closed", f"lost the connection ({str(e).split(': ', 1)[-1]})") from None
+        return time.monotonic()
 
-    def _lost(self, st, p, result, e) -> None:
-        st.alive = False
-        err = f"lost player {p + 1} ({self.names[p]}): {e}"
-        result.errors.append(err)
-        log.error(err)
+    def _warn(self, result: DealerResult, st: _Seat, text: str) -> None:
+        result.warning_count += 1
+        st.warned += 1
+        if len(result.warnings) < MAX_WARNINGS:
+            result.warnings.append(text)
+            log.warning("%s", text)
+        elif result.warning_count == MAX_WARNINGS + 1:
+            log.warning("further warnings are counted, not shown")
 
-    def _receive(self, seats, result, p: int, msg: str) -> Action:
+    def _budget(self, st: _Seat) -> tuple[float, str]:
+        """Seconds the seat may use for this answer, and how to name the limit that binds."""
+        limits = [(self.t_response, f"within {self.t_response:g} s (t_response)")]
+        if self.t_hand is not None:
+            limits.append((self.t_hand - st.used_hand, f"within its {self.t_hand:g} s for the hand (t_hand)"))
+        if self.t_per_hand is not None:
+            total = self.t_per_hand * self.n_hands
+            limits.append((total - st.used_match, f"within its {total:g} s for the match (t_per_hand x hands)"))
+        return min(limits, key=lambda x: x[0])
+
+    def _receive(
+        self, seats: list[_Seat], result: DealerResult, p: int, msg: str, hand: int, t_sent: float, legal
+    ) -> Action:
         st = seats[p]
-        if not st.alive:
-            return CALL
+        allowed, limit = self._budget(st)
+        deadline = t_sent + max(allowed, 0.0)
+        who = self._who(p)
         while True:
             try:
-                raw = st.f.readline()
-            except (OSError, TimeoutError) as e:
-                err = (
-                    f"player {p + 1} ({self.names[p]}) did not answer {msg!r} within {self.t_response}s ({e}); calling"
-                )
-                result.errors.append(err)
-                log.error(err)
-                return CALL
-            if not raw:
-                self._lost(st, p, result, "connection closed")
-                return CALL
-            line = raw.decode("ascii", "replace").rstrip("\r\n")
+                line = st.reader.readline(deadline)
+            except PeerTimeout:
+                raise self._abort(p, hand, "timeout", f"did not answer {limit}") from None
+            except LineTooLong:
+                raise self._abort(p, hand, "line-too-long", f"sent a line longer than {self.max_line} bytes") from None
+            except PeerClosed as e:
+                raise self._abort(p, hand, "closed", str(e).split(": ", 1)[-1]) from None
             if not line or line[0] in "#;":
                 continue
-            break
-        if self.keep_transcript:
-            result.transcript.append(("FROM", p + 1, line))
-        head, _, act = line.rpartition(":")
-        if head != msg or act not in ("f", "c", "r"):
-            err = f"player {p + 1} ({self.names[p]}) sent {_clip(line)} in answer to {msg!r}; calling"
-            result.errors.append(err)
-            log.error(err)
-            return CALL
-        return Action.parse(act)
+            head, sep, act = line.rpartition(":")
+            if not sep or not head.startswith("MATCHSTATE:") or head.count(":") != 4:
+                self._warn(result, st, f"{who} in hand {hand}: skipped a malformed line {_clip(line, 120)}")
+                continue
+            if head != msg:
+                self._warn(result, st, f"{who} in hand {hand}: skipped an answer to another state {_clip(line, 120)}")
+                continue
+            now = time.monotonic()
+            st.used_hand += now - t_sent
+            st.used_match += now - t_sent
+            if self.keep_transcript:
+                result.transcript.append(("FROM", p + 1, line))
+            a = Action.parse(act) if act in ("f", "c", "r") else None
+            if a is None or a not in legal:
+                st.invalid += 1
+                what = f"the bad action {_clip(act, 20)}" if a is None else f"the illegal {a.name}"
+                self._warn(result, st, f"{who} in hand {hand}: sent {what} in answer to {msg!r}; taken as a call")
+                if self.max_invalid is not None and st.invalid > self.max_invalid:
+                    raise self._abort(
+                        p,
+                        hand,
+                        "invalid-actions",
+                        f"sent {st.invalid} invalid actions (max_invalid {self.max_invalid})",
+                    )
+                return CALL
+            return a
 
-    def run(self, log_file=None) -> DealerResult:
-        """Accept the players and deal the match; returns the :class:`DealerResult`.
+    def run(self) -> DealerResult:
+        """Accept the players and deal the match; returns the :class:`DealerResult` (an early end is
+        in :attr:`DealerResult.abort`, never raised).
 
         Raises:
-            OutputPathError: the log file cannot be opened (before any player is accepted).
-            ConnectionError: a player did not connect or did not say ``VERSION:2.0.0``.
+            OutputPathError: the log file cannot be opened or written.
         """
         self.listen()
+        t0 = time.monotonic()
         try:
-            out = open(self.log_path, "w") if self.log_path else None
+            out = open(self.log_path, "w", encoding="ascii", errors="replace") if self.log_path else None
         except OSError as e:
             self.close()
-            raise OutputPathError(f"--log {self.log_path}: cannot write the log: {e.strerror or e}") from None
-        try:
-            seats = self._accept()
-        except BaseException:
-            if out:
-                out.close()
-            raise
+            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
         n = self.game.n_players
         cfg, button = self.game.config, self.game.button
-        rng = np.random.default_rng(self.seed)
-        result = DealerResult(self.names, [0.0] * n)
+        deck = None if self.deals is not None else AcpcDeals(self.seed, n)
+        result = DealerResult(self.names, [0.0] * n, n_hands=self.n_hands, small_bet=cfg.small_bet)
+        seats: list[_Seat] = []
         try:
             if out:
                 out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")
                 out.write(f"#--t_response {int(self.t_response * 1000)}\n")
+                if self.t_hand is not None:
+                    out.write(f"#--t_hand {int(self.t_hand * 1000)}\n")
+                if self.t_per_hand is not None:
+                    out.write(f"#--t_per_hand {int(self.t_per_hand * 1000)}\n")
+                out.flush()
+            self._accept(seats)
             for h in range(self.n_hands):
-                holes, board = self._deal(h, rng)
+                if deck is not None:
+                    holes, board = deck.hand()
+                else:
+                    hh, board = self.deals(h)  # type: ignore[misc]
+                    holes = list(hh)
+                for st in seats:
+                    st.used_hand = 0.0
                 player_at = [(pos + h) % n for pos in range(n)]  # position -> player
                 s = new_hand(cfg, button, hole_cards=holes, board=board)
                 while True:
                     showdown = s.is_terminal and s.went_to_showdown
-                    vis = s.board
-                    bstr = format_cards(vis)
-                    msgs = {}
+                    bstr = format_cards(s.board)
+                    cp = s.current_player
+                    actor = None if (s.is_terminal or cp is None) else player_at[cp]
+                    sent: dict[int, tuple[str, float]] = {}
                     for p in range(n):
                         pos = (p - h) % n
                         hc = [holes[i] if (i == pos or (showdown and not s.folded[i])) else "" for i in range(n)]
-                        msgs[p] = format_matchstate(pos, h, s.history, hc, bstr)
-                        self._send(seats, result, p, msgs[p])
-                    cp = s.current_player
-                    if s.is_terminal or cp is None:
+                        msg = format_matchstate(pos, h, s.history, hc, bstr)
+                        sent[p] = (msg, self._send(seats, result, p, msg, h))
+                    if actor is None:
                         break
-                    actor = player_at[cp]
-                    a = self._receive(seats, result, actor, msgs[actor])
-                    if a not in s.legal_actions():
-                        err = f"player {actor + 1} ({self.names[actor]}) took the illegal {a.name} in {msgs[actor]!r}; calling"
-                        result.errors.append(err)
-                        log.error(err)
-                        a = CALL
-                    s.apply(a)
+                    msg, t_sent = sent[actor]
+                    s.apply(self._receive(seats, result, actor, msg, h, t_sent, s.legal_actions()))
                 rec = HandRecord(
                     h,
                     cfg,
@@ -305,19 +502,38 @@ class AcpcDealer:
                 )
                 line = format_state_line(rec)
                 result.states.append(line)
-                if out:
-                    out.write(line + "\n")
+                row = [0.0] * n
                 for pos, x in enumerate(s.payoffs):
                     result.score[player_at[pos]] += x
+                    row[player_at[pos]] = float(x)
+                result.payoffs.append(row)
+                if out:
+                    out.write(line + "\n")
+                    out.flush()
             if out:
                 out.write(result.score_line + "\n")
-        finally:
+        except _Abort as e:
+            result.abort = e.abort
+            log.error("match ended: %s", e.abort.message)
             if out:
-                out.close()
+                try:
+                    out.write(f"# match ended: {e.abort.message}\n")
+                except OSError as e2:
+                    raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e2.strerror or e2}") from None
+        except OSError as e:
+            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+        finally:
+            self.close()
             for st in seats:
                 try:
                     st.sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
                 st.sock.close()
+            if out:
+                try:
+                    out.close()
+                except OSError:
+                    pass
+            result.seconds = time.monotonic() - t0
         return result

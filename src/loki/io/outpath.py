@@ -17,7 +17,7 @@ from pathlib import Path
 
 from loki.errors import OutputPathError
 
-__all__ = ["check_output_path", "free_path"]
+__all__ = ["check_output_path", "free_path", "user_data_dir"]
 
 
 def check_output_path(
@@ -62,3 +62,18 @@ def free_path(path: str | os.PathLike[str]) -> Path:
         if not q.exists():
             return q
         i += 1
+
+
+def user_data_dir(*parts: str) -> Path:
+    """loki's per-user data folder (not created): ``$XDG_DATA_HOME/loki`` or ``~/.local/share/loki`` on
+    Linux and other POSIX systems, ``~/Library/Application Support/loki`` on macOS, ``%LOCALAPPDATA%\\loki``
+    on Windows; ``parts`` are joined below it."""
+    import sys
+
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base.joinpath("loki", *parts)

@@ -247,6 +247,18 @@ class SessionSummary:
     chips: list[float] = field(default_factory=list)
     states: list = field(default_factory=list)
     small_bet: int = 10
+    history: Path | None = None  # where the hand history was written
+
+    def to_dict(self) -> dict:
+        """A JSON-able summary: hands, per seat (1-based) name, chips and sb/hand, the history file."""
+        return {
+            "hands": self.hands,
+            "players": [
+                {"seat": i + 1, "name": nm, "chips": x, "sb_per_hand": r}
+                for i, (nm, x, r) in enumerate(zip(self.names, self.chips, self.sb_per_hand))
+            ],
+            "history": None if self.history is None else str(self.history),
+        }
 
     @property
     def sb_per_hand(self) -> list[float]:
@@ -381,4 +393,5 @@ def play_human_session(
             write_phh(fallback, hands_)
             phh_path = fallback
         console.print(f"hand history written to {phh_path}")
+        summary.history = Path(phh_path)
     return summary

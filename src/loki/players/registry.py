@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -105,7 +106,9 @@ class PlayerKind:
 
 
 _KINDS: dict[str, PlayerKind] = {}
-_LOADED = False
+_LOADED = False  # discovery started (in the thread holding _LOCK, or finished)
+_READY = False  # discovery finished
+_LOCK = threading.RLock()
 
 
 def _load(target: str, where: str) -> PlayerKind:
@@ -117,10 +120,18 @@ def _load(target: str, where: str) -> PlayerKind:
 
 
 def _discover() -> None:
-    global _LOADED
-    if _LOADED:
+    global _LOADED, _READY
+    if _READY:
         return
-    _LOADED = True
+    with _LOCK:  # threads (e.g. the ACPC clients of one match) may build their first players at once
+        if _LOADED:  # done, or under way in this very thread (a kind's module looking kinds up)
+            return
+        _LOADED = True
+        _discover_locked()
+        _READY = True
+
+
+def _discover_locked() -> None:
     found = {ep.name.lower(): ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
     for name, target in _BUILTIN.items():
         if name not in found:
@@ -139,9 +150,10 @@ def _discover() -> None:
 def reload_kinds() -> None:
     """Forget the kinds found so far and look for entry points again at the next lookup (after installing a
     plug-in, or changing ``sys.path``, in a running process)."""
-    global _LOADED
-    _KINDS.clear()
-    _LOADED = False
+    global _LOADED, _READY
+    with _LOCK:
+        _KINDS.clear()
+        _LOADED = _READY = False
 
 
 def player_kinds() -> dict[str, PlayerKind]:

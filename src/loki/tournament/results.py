@@ -1,6 +1,7 @@
 """The results folder and the terminal report of a tournament.
 
-``write_results(run, out)`` writes into ``out``:
+``write_results(run, out)`` writes into ``out`` (every file atomically: a temporary file renamed over
+the old one, :mod:`loki.io.files`, so a crash or a full disk never leaves a half-written file):
 
 - ``summary.json`` — the statistics of :func:`loki.tournament.stats.summarize` plus the
   configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
@@ -20,6 +21,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 from collections.abc import Mapping
@@ -29,6 +31,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
+from loki.io.files import atomic_target, atomic_write_text
 from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize, t_quantile
 
@@ -163,7 +166,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     cfg = run.config
     record = TournamentSummary.model_validate({**summarize(cfg, run.chips, run.counters), "config": cfg})
     summary = record.to_dict()
-    (out / "summary.json").write_text(record.to_json(), encoding="utf-8")
+    atomic_write_text(out / "summary.json", record.to_json())
     hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
     info = {
         "seconds": round(run.seconds, 3),
@@ -173,13 +176,14 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks),
     }
     info.update(run.extra)
-    (out / "run.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    atomic_write_text(out / "run.json", json.dumps(info, indent=2) + "\n")
     names = [s.name for s in cfg.seats]
-    with open(out / "deals.csv", "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["deal"] + names)
-        for d, row in enumerate(run.chips):
-            w.writerow([d] + list(row))
+    buf = io.StringIO(newline="")
+    w = csv.writer(buf)
+    w.writerow(["deal"] + names)
+    for d, row in enumerate(run.chips):
+        w.writerow([d] + list(row))
+    atomic_write_text(out / "deals.csv", buf.getvalue())
     if plots:
         plot_results(run, out, summary)
     return record
@@ -205,7 +209,8 @@ def plot_results(run, out: Path, summary: dict) -> None:
     ax.set_ylabel("small bets / hand")
     ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
     fig.tight_layout()
-    fig.savefig(out / "sb_per_hand.png", dpi=110)
+    with atomic_target(out / "sb_per_hand.png") as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)
 
     x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
@@ -244,7 +249,8 @@ def plot_results(run, out: Path, summary: dict) -> None:
         ax.set_title("enhanced minus control (95% band)")
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(out / "cumulative.png", dpi=110)
+    with atomic_target(out / "cumulative.png") as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)
 
 

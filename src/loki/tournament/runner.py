@@ -24,7 +24,9 @@ At a block boundary the players are rebuilt from scratch, which is what makes bl
 ``_replay``; a block's hands go to ``hands/block-NNNNN.phhs``.  PHH needs ``max_bets = 4``.
 
 **Journal.**  Every finished block is appended to ``journal.jsonl`` in the results folder as one
-JSON line, flushed and fsynced (its hand histories are written first, atomically).  On resume the
+JSON line, flushed and fsynced (its hand histories are written first, atomically).  Each line
+carries a checksum of the rest of the line (``{"sum":"<16 hex digits of SHA-256>",...}``,
+:func:`signed_line`): a line edited by hand (or damaged) is refused on resume with its line number.  On resume the
 journal is read back (a torn last line is dropped), finished blocks are skipped, and the rest are
 played; the final result is computed from the journal in block order, so a run killed at any moment
 and resumed gives exactly the result of an uninterrupted run.
@@ -50,6 +52,7 @@ __all__ = [
     "play_block",
     "run_tournament",
     "read_journal",
+    "signed_line",
     "TournamentRun",
     "ResumeError",
     "JournalError",
@@ -166,6 +169,42 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+_SUM_HEAD = b'{"sum":"'
+
+
+def signed_line(rec: dict) -> str:
+    """``rec`` as one journal line (no line end) with its checksum as the first key: ``{"sum":"<16 hex
+    digits of SHA-256 of the rest>",...}`` where the rest is ``rec`` as compact JSON (``rec`` non-empty).
+
+    >>> signed_line({"kind": "block", "block": 0})
+    '{"sum":"433376e850a38aa1","kind":"block","block":0}'
+    """
+    import hashlib
+
+    body = json.dumps(rec, separators=(",", ":"))
+    return '{"sum":"' + hashlib.sha256(body.encode()).hexdigest()[:16] + '",' + body[1:]
+
+
+def _verified(raw: bytes, where: str) -> bytes:
+    """The JSON text of a signed journal line without its checksum; raises JournalError if the checksum
+    is missing or does not match (the line was edited or damaged)."""
+    import hashlib
+
+    n = len(_SUM_HEAD)
+    if not raw.startswith(_SUM_HEAD) or raw[n + 16 : n + 18] != b'",':
+        raise JournalError(
+            f'{where}: no checksum (a journal line starts with {{"sum":...}}: an edited line, or a journal of '
+            "an older loki; pass --overwrite to start again)"
+        )
+    body = b"{" + raw[n + 18 :]
+    if hashlib.sha256(body).hexdigest()[:16].encode() != raw[n : n + 16]:
+        raise JournalError(
+            f"{where}: checksum mismatch: the line was edited or damaged (the journal is refused: "
+            "restore it or pass --overwrite)"
+        )
+    return body
+
+
 def _int_field(rec: dict, key: str, lo: int, hi: int | None, where: str) -> int:
     v = rec.get(key)
     if isinstance(v, bool) or not isinstance(v, int):
@@ -219,7 +258,8 @@ def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
 def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
     """The header and the finished blocks ``{block: record}`` of the journal ``path``.
 
-    The first line must be the header (``{"kind": "header", "fingerprint": str, "config": {...}}``;
+    Every line carries its checksum (:func:`signed_line`).  The first line must be the header
+    (``{"kind": "header", "fingerprint": str, "config": {...}}``;
     it is written atomically with the file), every other line a block record as returned by
     :func:`play_block` plus ``"kind": "block"``, checked against the header's configuration (block
     index in range and seen once, deals, shapes of ``chips``/``counters``, ``hands``).  Only a torn
@@ -227,9 +267,10 @@ def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
     or empty file gives ``(None, {})``.  The file is only read.
 
     Raises:
-        JournalError: unreadable file, a line other than the last that is not UTF-8 JSON, a record
-            that is not a JSON object, lacks a key or has a wrong type or value, a duplicate block
-            or header; the one-line message names the file and the line number.
+        JournalError: unreadable file, a line other than the last that is not UTF-8 JSON, a line
+            without its checksum or whose checksum does not match (edited by hand), a record that is
+            not a JSON object, lacks a key or has a wrong type or value, a duplicate block or header;
+            the one-line message names the file and the line number.
     """
     header: dict | None = None
     blocks: dict[int, dict] = {}
@@ -262,6 +303,7 @@ def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
             ) from None
         if not isinstance(rec, dict):
             raise JournalError(f"{where}: expected a JSON object, got {type(rec).__name__}")
+        rec = json.loads(_verified(raw, where))
         kind = rec.get("kind")
         if i == 1:
             if kind != "header":
@@ -289,7 +331,7 @@ class _Journal:
         self.f = open(path, "a", encoding="utf-8")
 
     def append(self, rec: dict) -> None:
-        self.f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+        self.f.write(signed_line(rec) + "\n")
         self.f.flush()
         os.fsync(self.f.fileno())
 
@@ -326,7 +368,26 @@ class TournamentRun:
         return [c.as_dict() for c in tot]
 
 
+def _exit_with_parent(lifeline) -> None:
+    """Worker initializer: end this worker as soon as the tournament process is gone (or cuts the
+    lifeline): a daemon thread waits for the end of the pipe whose only writer is the parent."""
+    import threading
+
+    def watch() -> None:
+        try:
+            while True:
+                lifeline.recv_bytes()
+        except (EOFError, OSError):
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="loki-lifeline", daemon=True).start()
+
+
 def _local_executor(workers: int | None) -> Executor | None:
+    """A process pool of ``workers`` (None or <= 1: play in this process).  Its workers hold the read
+    end of a pipe whose write end only this process holds (``pool._loki_lifeline``): when this process
+    dies (SIGKILL included) or :func:`_cut_lifeline` closes it, they exit at once."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1:
         return None
@@ -337,7 +398,16 @@ def _local_executor(workers: int | None) -> Executor | None:
         ctx = mp.get_context("forkserver")
     except ValueError:  # pragma: no cover
         ctx = mp.get_context("spawn")
-    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    r, w = ctx.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_exit_with_parent, initargs=(r,))
+    pool._loki_lifeline = (r, w)  # type: ignore[attr-defined]
+    return pool
+
+
+def _cut_lifeline(pool: Executor) -> None:
+    """Close the pool's lifeline: its workers end now (used on interruption, and after shutdown)."""
+    for end in getattr(pool, "_loki_lifeline", ()):
+        end.close()
 
 
 def run_tournament(
@@ -410,8 +480,8 @@ def run_tournament(
             header, blocks = None, {}
         done = {b: r for b, r in blocks.items() if b < config.n_blocks}
         # rewrite the journal without a possibly torn tail, atomically
-        lines = [json.dumps({"kind": "header", "fingerprint": fp, "config": cfg_dict}, separators=(",", ":"))]
-        lines += [json.dumps(done[b], separators=(",", ":")) for b in sorted(done)]
+        lines = [signed_line({"kind": "header", "fingerprint": fp, "config": cfg_dict})]
+        lines += [signed_line(done[b]) for b in sorted(done)]
         try:
             _atomic_write(jpath, "\n".join(lines) + "\n")
             _fsync_dir(out)
@@ -470,9 +540,14 @@ def run_tournament(
                     pending.add(ex.submit(play_block, cfg_dict, b, hist))
                     if len(pending) >= limit:
                         break
+    except BaseException:
+        if own is not None:  # Ctrl-C, SIGTERM, an error: the workers end now, not after their blocks
+            _cut_lifeline(own)
+        raise
     finally:
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
+            _cut_lifeline(own)
         if journal is not None:
             journal.close()
     ordered = [done[b] for b in range(config.n_blocks)]

@@ -1,0 +1,126 @@
+"""``loki match``: a dealer and every seat in one command (ACPC's ``play_match.pl``), then the SCORE
+line and sb/hand per seat with 95 % intervals.
+
+Seats are numbered from 1, in ``--player`` order; the player in seat ``i`` plays in position
+``(i - 1 - hand) mod n`` of hand ``hand`` (the ACPC dealer's rotation).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from loki.cli._common import fail, hands_option, json_option, out_option, players_option, seed_option
+
+__all__ = ["match"]
+
+
+def match(
+    player: list[str] | None = players_option(
+        "The player in each seat (repeat, seat 1 first; at least 2): a loki spec, or an external ACPC bot "
+        "as cmd:<command line>, started with the dealer's host and the seat's port as its last two "
+        "arguments ({host} and {port} in the command are replaced instead)."
+    ),
+    game: Path | None = typer.Option(
+        None, "--game", help="ACPC game definition file (default: the bundled limit game for the number of seats)."
+    ),
+    hands: int = hands_option(1000, "Hands in the match."),
+    seed: int = seed_option(
+        0, "Seed of the deal (0..4294967295: the ACPC dealer's cards); loki seat i plays with seed*100+i."
+    ),
+    out: Path | None = out_option(
+        "Write the ACPC log here (default: ./loki-match.log, or loki-match-1.log, ... so that no log is overwritten)."
+    ),
+    t_response: float = typer.Option(10.0, "--t-response", min=0.001, help="Seconds per action (ACPC --t_response)."),
+    t_hand: float = typer.Option(
+        60.0, "--t-hand", min=0.001, help="Seconds per hand, all actions together (ACPC --t_hand)."
+    ),
+    t_per_hand: float | None = typer.Option(
+        None,
+        "--t-per-hand",
+        min=0.001,
+        help="Average seconds per hand over the match (ACPC --t_per_hand; default: none).",
+    ),
+    t_connect: float = typer.Option(60.0, "--t-connect", min=0.001, help="Seconds for every seat to connect."),
+    max_invalid: int | None = typer.Option(
+        None, "--max-invalid", min=0, help="Invalid actions (taken as calls) a seat may send before the match ends."
+    ),
+    warmup: bool = typer.Option(
+        True, "--warmup/--no-warmup", help="Compile the loki seats' numba kernels before the dealer starts."
+    ),
+    json_out: bool = json_option(),
+) -> None:
+    """Play an ACPC match on loopback: a dealer and every seat, then the SCORE line and sb/hand ± 95%.
+
+    A seat that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named).
+    """
+    import logging
+
+    from loki.cli._common import echo_json, tagged
+    from loki.cli.acpc import check_acpc_seed, report_match, warm_players
+    from loki.errors import LokiError
+    from loki.io.acpc_match import SeatSpec, parse_seat, player_seed, run_match
+    from loki.io.gamedef import bundled_gamedef, load_gamedef
+    from loki.io.outpath import check_output_path, free_path
+    from loki.players.registry import make_player
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    specs = list(player or [])
+    if len(specs) < 2:
+        fail("--player: give at least two seats (one --player per seat)")
+    check_acpc_seed(seed)
+    seats: list[SeatSpec] = []
+    for text in specs:
+        try:
+            seats.append(parse_seat(text))
+        except LokiError as e:
+            raise tagged("--player", e) from None
+    try:
+        g = load_gamedef(game) if game else bundled_gamedef(len(seats))
+    except LokiError as e:
+        raise tagged("--game", e) from None
+    if g.n_players != len(seats):
+        fail(f"--player given {len(seats)} times for the {g.n_players}-player game {game} (one per seat)")
+    log_path = check_output_path(out, "--out") if out is not None else free_path("loki-match.log")
+    players: list[Any] = []
+    for i, s in enumerate(seats):
+        if s.external:
+            players.append(None)
+            continue
+        try:
+            players.append(make_player(s.spec, seed=player_seed(seed, i + 1)))
+        except (LokiError, ValueError) as e:
+            raise tagged("--player", e) from None
+    if warmup:
+        warm_players([s.spec for s in seats if not s.external], g)
+
+    def listening(ports: list[int]) -> None:
+        for i, (s, p) in enumerate(zip(seats, ports, strict=True)):
+            typer.echo(f"seat {i + 1} ({s.spec}): port {p}", err=True)
+
+    r = run_match(
+        g,
+        seats,
+        hands,
+        seed,
+        log_path=log_path,
+        t_response=t_response,
+        t_hand=t_hand,
+        t_per_hand=t_per_hand,
+        t_connect=t_connect,
+        max_invalid=max_invalid,
+        players=players,
+        on_listen=listening,
+    )
+    if json_out:
+        extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
+        echo_json({**extra, **r.to_dict()})
+        if r.dealer.abort is not None:
+            typer.echo(
+                f"error: match ended after {r.dealer.hands_played} of {hands} hands: {r.dealer.abort.message}", err=True
+            )
+            raise typer.Exit(2)
+        return
+    report_match(r.dealer, log_path, False)

@@ -1,0 +1,127 @@
+"""Files that are whole or absent, and folders one run at a time.
+
+- :func:`atomic_write_text` / :func:`atomic_target`: a result file is written to a temporary file in
+  the same folder, flushed and fsynced, then renamed over the target (``os.replace``), so a reader
+  (or a crash, a full disk, Ctrl-C) never sees a half-written ``summary.json`` or a 0-byte
+  ``run.json``: the target holds either the old content or the new one.  On any error the temporary
+  file is removed and the error raised.
+- :func:`folder_lock`: an exclusive lock on ``<folder>/.loki.lock`` (``fcntl.flock``, released by the
+  kernel when the process ends, however it ends: no stale locks), so two runs cannot write into one
+  results folder.  The lock file stays in place (removing a locked file would let a third run lock a
+  new file while the second still holds the old one).
+
+>>> import tempfile, pathlib
+>>> d = pathlib.Path(tempfile.mkdtemp())
+>>> atomic_write_text(d / "a.json", "{}\\n")
+>>> (d / "a.json").read_text(), sorted(p.name for p in d.iterdir())
+('{}\\n', ['a.json'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from loki.errors import OutputPathError
+
+__all__ = ["atomic_write_text", "atomic_target", "folder_lock", "LOCK_NAME"]
+
+#: The lock file of a results folder.
+LOCK_NAME = ".loki.lock"
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
+    """Yield a temporary path next to ``path`` (same suffix, so that writers choosing a format by the
+    suffix keep working); when the block ends without error, the temporary file is fsynced and renamed
+    to ``path``; on an error it is removed and the error propagates.
+
+    Raises:
+        OSError: the temporary file cannot be written, synced or renamed (full disk, read-only folder).
+    """
+    p = Path(path)
+    tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+    try:
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    _fsync_dir(p.parent)
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` atomically (module docstring).
+
+    Raises:
+        OSError: the file cannot be written (the old content, if any, is left untouched).
+    """
+    with atomic_target(path) as tmp, open(tmp, "w", encoding=encoding, newline="") as f:
+        f.write(text)
+        f.flush()
+
+
+@contextlib.contextmanager
+def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator[Path]:
+    """Hold the exclusive lock of ``folder`` (created if needed) for the block.
+
+    Args:
+        folder: the results folder.
+        what: how messages name it (the command-line option).
+
+    Raises:
+        OutputPathError: another process holds the lock (the message gives its pid when known), or the
+            folder or the lock file cannot be created.
+    """
+    d = Path(folder)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputPathError(f"{what} {d}: cannot create the results folder {str(d)!r}: {e.strerror or e}") from None
+    try:
+        fd = os.open(d / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise OutputPathError(f"{what} {d}: cannot create the folder's lock file: {e.strerror or e}") from None
+    try:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            fcntl = None  # type: ignore[assignment]
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                try:
+                    pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                except OSError:
+                    pid = ""
+                who = f" (pid {pid})" if pid.isdigit() else ""
+                raise OutputPathError(
+                    f"{what} {d}: another loki run{who} is writing into this folder; wait for it or choose another {what}"
+                ) from None
+            except OSError as e:
+                raise OutputPathError(f"{what} {d}: cannot lock the folder: {e.strerror or e}") from None
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield d
+    finally:
+        os.close(fd)  # releases the lock

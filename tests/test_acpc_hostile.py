@@ -1,0 +1,399 @@
+"""Hostile peers over loopback (issue 14): the dealer against bad seats, the client against bad dealers.
+
+Every case must end with a clear report (the seat, the hand, the reason) within its deadline, with
+bounded memory, and without a traceback.  Deadlines are short (0.4-0.6 s) to keep the suite fast.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from loki.errors import PeerError
+from loki.io.acpc_client import AcpcClient, parse_matchstate
+from loki.io.acpc_deal import MT19937, AcpcDeals
+from loki.io.acpc_dealer import AcpcDealer
+from loki.io.acpc_log import read_acpc_log
+from loki.io.gamedef import bundled_gamedef
+from loki.io.netlines import LineReader, LineTooLong, PeerClosed, PeerTimeout
+from loki.players.registry import make_player
+
+ACPC = Path(__file__).resolve().parents[1] / ".." / "shared" / "acpc"
+needs_acpc = pytest.mark.skipif(
+    not ACPC.exists(), reason="../shared/acpc (the real ACPC seed-0 logs) not found next to the repository"
+)
+GAME = bundled_gamedef(2)
+T = 0.5  # t_response of the tests
+BIG = b"x" * (1 << 20)  # allocated once: sending it repeatedly allocates nothing new
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _warm():
+    """Compile the engine's showdown kernels first (a cold numba cache would cost seconds inside the
+    short deadlines of these tests), as ``loki acpc`` warms its player before connecting."""
+    from loki.warmup import warm_up
+
+    warm_up("calling")
+
+
+# ------------------------------------------------------------------ exact ACPC deals
+
+
+@needs_acpc
+@pytest.mark.parametrize("name, n", [("2p.limit.h1000.r0.log", 2), ("3p.limit.h1000.r0.log", 3)])
+def test_every_hand_of_the_real_seed0_logs_is_dealt_exactly(name, n):
+    lg = read_acpc_log(ACPC / name)
+    deals = AcpcDeals(0, n)
+    assert len(lg.hands) == 1000
+    for rec in lg.hands:
+        holes, board = deals.hand()
+        assert tuple(holes) == tuple(rec.hole_cards), rec.hand_id if hasattr(rec, "hand_id") else rec
+        assert board.startswith(rec.board)  # a hand that ended early shows only part of the board
+
+
+def test_mt19937_matches_the_reference_seeding():
+    import numpy as np
+
+    # numpy's legacy RandomState seeds with the same init_genrand: the same 624-word state
+    for seed in (0, 1, 5489, 2**32 - 1):
+        assert MT19937(seed).mt == [int(x) for x in np.random.RandomState(seed).get_state()[1]]
+    with pytest.raises(ValueError, match="32-bit"):
+        MT19937(2**32)
+
+
+def test_dealer_deals_the_acpc_cards_of_its_seed(tmp_path):
+    """``AcpcDealer(seed=0)`` deals hand 0 as the ACPC dealer's seed-0 log does (5d5c|9hQd/8dAs8s...)."""
+    res, _ = _match(AcpcDealer(GAME, 2, seed=0), [_good(), _good()])
+    assert res.complete
+    assert res.states[0].split(":")[3].startswith("5d5c|9hQd")
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _good(spec: str = "calling"):
+    """A well-behaved seat: a loki client in a thread."""
+
+    def run(port, box):
+        c = AcpcClient(GAME, make_player(spec), "127.0.0.1", port, timeout=30)
+        try:
+            c.run()
+        except (ConnectionError, PeerError) as e:  # the dealer ended the match
+            box["error"] = str(e)
+        box["client"] = c
+
+    return run
+
+
+def _match(dealer: AcpcDealer, seats, timeout: float = 60):
+    """Run the dealer in this thread with one behaviour per seat (each in its own thread)."""
+    ports = dealer.listen()
+    boxes = [{} for _ in seats]
+    threads = [threading.Thread(target=f, args=(p, b), daemon=True) for f, p, b in zip(seats, ports, boxes)]
+    for t in threads:
+        t.start()
+    res = dealer.run()
+    for t in threads:
+        t.join(timeout)
+    return res, boxes
+
+
+def _hostile(act, hello: bool = True):
+    """A raw seat: says its version, then calls ``act(sock, line)`` on every message where it must act."""
+
+    def run(port, box):
+        s = socket.create_connection(("127.0.0.1", port))
+        try:
+            if hello:
+                s.sendall(b"VERSION:2.0.0\r\n")
+            r = LineReader(s, "dealer")
+            while True:
+                try:
+                    line = r.readline(time.monotonic() + 30)
+                except (PeerClosed, PeerTimeout):
+                    return
+                ms = parse_matchstate(line, 2)
+                st = AcpcClient(GAME, make_player("calling")).tracker.rebuild(ms)
+                if not st.is_terminal and st.current_player == ms.position:
+                    if act(s, line) == "stop":
+                        return
+        except OSError:
+            return
+        finally:
+            s.close()
+
+    return run
+
+
+def _ends(res, seat: int, hand: int, reason: str, *needles: str):
+    a = res.abort
+    assert a is not None, res.warnings
+    assert (a.seat, a.hand, a.reason) == (seat, hand, reason), a
+    assert a.message.startswith(f"seat {seat} (p{seat}) in hand {hand}: "), a.message
+    for n in needles:
+        assert n in a.message, a.message
+    assert not res.complete and res.score_line  # no exception, a report
+
+
+# ------------------------------------------------------------------ the dealer against bad seats
+
+
+def test_silent_seat_ends_the_match_at_its_deadline():
+    t0 = time.monotonic()
+    res, boxes = _match(AcpcDealer(GAME, 5, t_response=T), [_good(), _hostile(lambda s, line: None)])
+    _ends(res, 2, 0, "timeout", "did not answer within 0.5 s (t_response)")
+    assert time.monotonic() - t0 < T + 3
+    assert "middle of hand 0" in boxes[0]["error"]  # the good seat is told, not left hanging
+
+
+def test_silent_connection_without_version_is_reported():
+    def mute(port, box):
+        s = socket.create_connection(("127.0.0.1", port))
+        time.sleep(1.5)
+        s.close()
+
+    t0 = time.monotonic()
+    res, _ = _match(AcpcDealer(GAME, 5, t_connect=0.5), [mute, _good()])
+    assert res.abort is not None and (res.abort.seat, res.abort.hand, res.abort.reason) == (1, None, "timeout")
+    assert "did not send VERSION:2.0.0 within 0.5 s" in res.abort.message
+    assert time.monotonic() - t0 < 3 and res.hands_played == 0
+
+
+def test_garbage_and_stale_lines_are_skipped_and_the_deadline_kept():
+    def garbage(s, line):
+        t_end = time.monotonic() + 3 * T
+        while time.monotonic() < t_end:  # a line every 50 ms, for longer than the deadline
+            s.sendall(b"GARBAGE\r\nMATCHSTATE:0:99::5d5c|:c\r\n")
+            time.sleep(0.05)
+        return "stop"
+
+    t0 = time.monotonic()
+    res, _ = _match(AcpcDealer(GAME, 5, t_response=T), [_good(), _hostile(garbage)])
+    _ends(res, 2, 0, "timeout", "t_response")
+    assert time.monotonic() - t0 < 3 * T + 3
+    assert any("malformed line 'GARBAGE'" in w for w in res.warnings)
+    assert any("another state 'MATCHSTATE:0:99::5d5c|:c'" in w for w in res.warnings)
+
+
+def test_a_stale_line_before_the_right_answer_costs_nothing():
+    prev = {}
+
+    def stale_then_right(s, line):
+        s.sendall((prev.get("line", "MATCHSTATE:1:0::|AsKs") + ":c\r\n# comment\r\n" + line + ":c\r\n").encode())
+        prev["line"] = line
+
+    res, _ = _match(AcpcDealer(GAME, 4, t_response=T), [_good(), _hostile(stale_then_right)])
+    assert res.complete and res.abort is None and res.hands_played == 4
+    assert res.warning_count > 0 and all("another state" in w for w in res.warnings)
+
+
+@pytest.mark.parametrize("kind", ["bytes", "comments"])
+def test_trickling_does_not_extend_the_deadline(kind):
+    def trickle(s, line):
+        data = (line + ":c\r\n").encode()
+        for i in range(len(data) - 2):  # never the line end
+            s.sendall(data[i : i + 1] if kind == "bytes" else b"# still thinking\r\n")
+            time.sleep(0.05)
+        return "stop"
+
+    t0 = time.monotonic()
+    res, _ = _match(AcpcDealer(GAME, 5, t_response=T), [_good(), _hostile(trickle)])
+    _ends(res, 2, 0, "timeout", "did not answer within 0.5 s")
+    assert time.monotonic() - t0 < T + 3
+
+
+def test_hand_budget_counts_every_action_of_the_hand():
+    def slow(s, line):
+        time.sleep(0.6)
+        s.sendall((line + ":r\r\n").encode())  # raise: the hand goes on, the seat acts again
+
+    # the first answer uses 0.6 of the 1 s hand budget; the second has 0.4 s left, less than t_response
+    res, _ = _match(AcpcDealer(GAME, 5, t_response=1.5, t_hand=1.0), [_good(), _hostile(slow)])
+    _ends(res, 2, 0, "timeout", "within its 1 s for the hand (t_hand)")
+
+
+def test_match_budget_counts_every_action_of_the_match():
+    def slow(s, line):
+        time.sleep(0.25)
+        s.sendall((line + ":c\r\n").encode())
+
+    # t_per_hand 0.2 s over 4 hands: 0.8 s for the whole match, used up after 3 or 4 answers
+    res, _ = _match(AcpcDealer(GAME, 4, t_response=2, t_per_hand=0.2), [_good(), _hostile(slow)])
+    a = res.abort
+    assert a is not None and a.seat == 2 and a.reason == "timeout", res.errors
+    assert "within its 0.8 s for the match (t_per_hand x hands)" in a.message
+
+
+def test_huge_line_ends_the_match_with_bounded_memory():
+    def flood(s, line):
+        try:
+            for _ in range(64):  # 64 MiB without a line end
+                s.sendall(BIG)
+        except OSError:
+            pass
+        return "stop"
+
+    tracemalloc.start()
+    try:
+        t0 = time.monotonic()
+        res, _ = _match(AcpcDealer(GAME, 5, t_response=5), [_good(), _hostile(flood)])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    _ends(res, 2, 0, "line-too-long", "longer than 4096 bytes")
+    assert time.monotonic() - t0 < 5 and peak < 8 << 20, peak
+
+
+def test_disconnect_ends_the_match_and_the_log_says_so(tmp_path):
+    log = tmp_path / "m.log"
+
+    def leave(s, line):
+        return "stop"  # closes the socket when asked to act in hand 1
+
+    calls = {"n": 0}
+
+    def one_hand_then_leave(s, line):
+        calls["n"] += 1
+        if parse_matchstate(line, 2).hand >= 1:
+            return leave(s, line)
+        s.sendall((line + ":c\r\n").encode())
+
+    res, _ = _match(AcpcDealer(GAME, 5, t_response=5, log_path=log), [_good(), _hostile(one_hand_then_leave)])
+    _ends(res, 2, 1, "closed", "closed the connection")
+    text = log.read_text().splitlines()
+    assert sum(line.startswith("STATE:") for line in text) == 1 and not any(l.startswith("SCORE") for l in text)
+    assert text[-1].startswith("# match ended: seat 2 (p2) in hand 1: closed the connection")
+
+
+def test_invalid_actions_can_end_the_match():
+    res, _ = _match(
+        AcpcDealer(GAME, 5, t_response=T, max_invalid=1),
+        [_good(), _hostile(lambda s, line: s.sendall((line + ":x\r\n").encode()))],
+    )
+    _ends(res, 2, 0, "invalid-actions", "2 invalid actions (max_invalid 1)")
+
+
+# ------------------------------------------------------------------ the client against bad dealers
+
+
+def _dealer_side(behaviour):
+    """A raw dealer on loopback: accepts one client, reads its version, runs ``behaviour(conn)``."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(1)
+    port = ls.getsockname()[1]
+    got: dict = {"answers": []}
+
+    def serve():
+        conn, _ = ls.accept()
+        ls.close()
+        r = LineReader(conn, "client")
+        got["version"] = r.readline(time.monotonic() + 5)
+        got["reader"] = r
+        try:
+            behaviour(conn, got)
+        except OSError:
+            pass
+        finally:
+            time.sleep(0.1)
+            conn.close()
+
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    return port, got, th
+
+
+def _client(port, timeout=T):
+    return AcpcClient(GAME, make_player("calling"), "127.0.0.1", port, timeout=timeout)
+
+
+def test_client_silent_dealer_times_out():
+    port, got, th = _dealer_side(lambda c, g: time.sleep(3 * T))
+    t0 = time.monotonic()
+    with pytest.raises(PeerError, match=r"sent no message within 0\.5 s \(--timeout\)"):
+        _client(port).run()
+    assert time.monotonic() - t0 < T + 2 and got["version"] == "VERSION:2.0.0"
+
+
+@pytest.mark.parametrize("what", [b"GARBAGE\r\n", b"# comment\r\n", b"M"])
+def test_client_garbage_comments_and_trickles_do_not_extend_its_deadline(what):
+    def flood(c, g):
+        t_end = time.monotonic() + 4 * T
+        while time.monotonic() < t_end:
+            c.sendall(what)
+            time.sleep(0.05)
+
+    port, _, th = _dealer_side(flood)
+    t0 = time.monotonic()
+    with pytest.raises(PeerError, match="within 0.5 s"):
+        _client(port).run()
+    assert time.monotonic() - t0 < T + 2
+
+
+def test_client_huge_line_is_refused_with_bounded_memory():
+    def flood(c, g):
+        for _ in range(64):
+            c.sendall(BIG)
+
+    port, _, th = _dealer_side(flood)
+    tracemalloc.start()
+    try:
+        with pytest.raises(PeerError, match="longer than 4096 bytes"):
+            _client(port, timeout=10).run()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, peak
+
+
+def test_client_dealer_disconnect_mid_hand():
+    port, _, th = _dealer_side(lambda c, g: c.sendall(b"MATCHSTATE:0:0::5d5c|\r\n"))
+    with pytest.raises(ConnectionError, match="middle of hand 0"):
+        _client(port, timeout=5).run()
+
+
+def test_client_rejects_backwards_hands_and_answers_a_state_once():
+    def play(c, g):
+        r = g["reader"]
+        # hand 5: our turn (position 1 acts first pre-flop in the reverse-blinds heads-up game)
+        for msg in ("MATCHSTATE:1:5::|9hQd", "MATCHSTATE:1:5::|9hQd", "MATCHSTATE:1:3::|AsKs"):
+            c.sendall((msg + "\r\n").encode())
+        try:
+            while True:
+                g["answers"].append(r.readline(time.monotonic() + 0.5))
+        except (PeerTimeout, PeerClosed):
+            pass
+        c.sendall(b"MATCHSTATE:1:5:cr:|9hQd\r\nMATCHSTATE:1:5:crc/:|9hQd/2c3c4c\r\n")
+
+    port, got, th = _dealer_side(play)
+    c = _client(port, timeout=5)
+    with pytest.raises(ConnectionError, match="middle of hand 5"):
+        c.run()
+    th.join(5)
+    assert got["answers"] == ["MATCHSTATE:1:5::|9hQd:c"]  # once, and hand 3 not answered
+    assert any("answered already" in e for e in c.errors)
+    assert any("hand number 3 after hand 5" in e for e in c.errors)
+
+
+def test_line_reader_keeps_working_after_a_timeout():
+    a, b = socket.socketpair()
+    r = LineReader(a, "peer", max_line=10)
+    with pytest.raises(PeerTimeout):
+        r.readline(time.monotonic() + 0.05)
+    b.sendall(b"hello\r\n" + b"y" * 20 + b"\n")
+    assert r.readline(time.monotonic() + 1) == "hello"
+    with pytest.raises(LineTooLong):
+        r.readline(time.monotonic() + 1)
+    a.close()
+    b.close()
+    a, b = socket.socketpair()
+    b.sendall(b"partial")
+    b.close()
+    with pytest.raises(PeerClosed, match="peer: closed the connection"):
+        LineReader(a, "peer").readline(time.monotonic() + 1)
+    a.close()

@@ -1,0 +1,110 @@
+"""Outputs of the commands (issue 14): --json everywhere a result is printed, output paths checked before
+the work, the shipped data never overwritten, the distribution's name in install hints."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+import loki
+from loki.cli import app
+
+LOKI = [sys.executable, "-c", "from loki.cli import app; app()"]
+
+
+def _run(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def test_json_option_on_every_command_that_prints_a_result():
+    cmds = typer.main.get_command(app).commands
+    for name in ("replay", "match", "dealer", "acpc", "play"):
+        assert any("--json" in p.opts for p in cmds[name].params), name
+
+
+def test_dealer_and_acpc_json_over_loopback(tmp_path):
+    log = tmp_path / "m.log"
+    dealer = subprocess.Popen(
+        LOKI + ["dealer", "--hands", "6", "--seed", "4", "--out", str(log), "--t-connect", "60", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = json.loads(dealer.stdout.readline())
+        assert len(first["ports"]) == 2 and first["names"] == ["p1", "p2"]
+        clients = [
+            subprocess.Popen(
+                LOKI + ["acpc", "127.0.0.1", str(p), "--player", "calling", "--json"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for p in first["ports"]
+        ]
+        outs = [c.communicate(timeout=120) for c in clients]
+        rest, err = dealer.communicate(timeout=60)
+    finally:
+        dealer.kill()
+    assert dealer.returncode == 0, err
+    res = json.loads(rest.strip().splitlines()[-1])
+    assert res["complete"] and res["hands_played"] == 6 and res["log"] == str(log) and res["seed"] == 4
+    assert [p["seat"] for p in res["players"]] == [1, 2] and res["score_line"].startswith("SCORE:")
+    for (o, e), c, p in zip(outs, clients, res["players"]):
+        assert c.returncode == 0, e
+        mine = json.loads(o)
+        assert mine["hands"] == 6 and mine["chips"] == p["chips"] and mine["protocol_errors"] == 0
+
+
+def test_play_json_keeps_stdout_for_the_result(tmp_path):
+    out = tmp_path / "s.phhs"
+    r = _run(
+        "play", "--player", "calling", "--opponents", "2", "--hands", "2", "--out", str(out), "--json", input="c\n" * 40
+    )
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout)
+    assert res["hands"] == 2 and [p["seat"] for p in res["players"]] == [1, 2, 3] and res["history"] == str(out)
+    assert "your cards" in r.stderr
+
+
+def test_ir_tables_never_write_the_shipped_data(tmp_path, monkeypatch):
+    shipped = Path(loki.__file__).parent / "data" / "income_rates.csv"
+    before = shipped.read_bytes()
+    r = _run("ir-tables", "--samples", "100", "--out", str(shipped))
+    assert r.exit_code == 2 and "shipped data folder" in r.stderr
+    monkeypatch.chdir(tmp_path)
+    r = _run("ir-tables", "--samples", "100", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "income_rates.csv").exists() and "shipped tables are unchanged" in r.stdout
+    r = _run("ir-tables", "--samples", "100", "--seed", "2")  # never over an earlier one either
+    assert r.exit_code == 0 and (tmp_path / "income_rates-1.csv").exists()
+    assert shipped.read_bytes() == before
+
+
+def test_replay_checks_its_output_before_the_work(tmp_path, monkeypatch):
+    import loki.replay
+
+    called = []
+    monkeypatch.setattr(loki.replay, "replay_hands", lambda *a, **k: called.append(1))
+    log = tmp_path / "x.log"
+    log.write_text("# empty\n")
+    for out, needle in [("/proc/nope/h.png", "does not exist"), (str(tmp_path / "h.txt"), "expected a file ending")]:
+        r = _run("replay", str(log), "--out", out)
+        assert r.exit_code == 2 and needle in r.stderr and called == []
+
+
+def test_install_hints_name_the_distribution():
+    r = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "250"})
+    assert "pip install 'loki-poker[cluster]'" in r.stdout  # rich markup does not eat [cluster]
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "pyproject.toml").read_text()
+    assert 'name = "loki-poker"' in text and 'loki = "loki.cli:app"' in text
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        for line in doc.read_text().splitlines():
+            if "pip install" in line and "[" in line:
+                assert "loki-poker[" in line or '".[' in line or "'.[" in line, (doc.name, line)
