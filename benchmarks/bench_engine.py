@@ -9,7 +9,7 @@ Usage (pin to one core; 2 cores are shared)::
    :class:`loki.players.RandomPlayer`: many hands end pre-flop) and ``showdown`` (fold 10% /
    check-call 60% / bet-raise 30%: nearly every hand reaches a multi-way showdown).
 2. Replay exactly those hands (given cards, recorded actions) on loki's engine and on pokerkit
-   0.7.7 (a ``State`` built with pre-flop cap 3 raises, later 4), best of ``--repeat`` timings;
+   0.7.7 (a ``State`` built with pre-flop cap 3 raises, later 4), best of ``--repeat`` CPU timings;
    pokerkit replays the first ``--pk-hands`` of them (it is slow).  Payoffs are checked to agree.
 3. Also time loki's self-play loop (deal from the generator, choose, apply) without replay.
 
@@ -61,7 +61,7 @@ def record(cfg, n_hands, seed):
         button = h % cfg.n_players
         s = new_hand(cfg, button, rng=rng)
         acts = []
-        while s._queue:
+        while s.current_player is not None:
             a = choose(s.legal_actions(), r)
             acts.append(a)
             s.apply(a)
@@ -85,7 +85,7 @@ def selfplay_loki(cfg, n_hands, seed):
     r = random.Random(seed)
     for h in range(n_hands):
         s = new_hand(cfg, h % cfg.n_players, rng=rng)
-        while s._queue:
+        while s.current_player is not None:
             s.apply(choose(s.legal_actions(), r))
 
 
@@ -158,9 +158,9 @@ def replay_pokerkit(cfg, hands):
 def best_time(fn, repeat):
     best = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
+        best = min(best, time.process_time() - t0)
     return best
 
 
@@ -233,7 +233,7 @@ Command: `{cmd}`
 
 {args.players}-player fixed-limit hands, unlimited stacks, random play over the legal actions. Both engines
 replay the same recorded hands (given cards and actions; loki records its events; payoffs checked
-equal); loki replays {args.hands} hands, pokerkit the first {args.pk_hands}; best of {args.repeat} runs. Self-play =
+equal); loki replays {args.hands} hands, pokerkit the first {args.pk_hands}; best of {args.repeat} runs (CPU time). Self-play =
 loki dealing from a numpy Generator, choosing and applying (the simulator's loop).
 Policies: `uniform` = RandomPlayer; `showdown` = fold 10% / check-call 60% / bet-raise 30%.
 

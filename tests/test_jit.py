@@ -26,7 +26,7 @@ def _run(code: str, env: dict | None = None, cwd: str | None = None) -> str:
 
 def test_core_imports_load_neither_numba_nor_tables():
     out = _run(
-        "import sys, loki, loki.errors, loki.cards, loki.evaluator\n"
+        "import sys, loki, loki.errors, loki.cards, loki.evaluator, loki.engine\n"
         "print('numba' in sys.modules, loki.evaluator._built.cache_info().currsize)"
     )
     assert out.split() == ["False", "0"]

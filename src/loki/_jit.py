@@ -48,8 +48,8 @@ __all__ = ["KERNEL_MODULES", "source_digest", "cache_dir", "njit"]
 #: Source files (relative to the ``loki`` package folder) that the cache digest covers: every
 #: module that defines a numba kernel, plus the modules whose module-level arrays and constants
 #: kernels read as globals (numba freezes those into the compiled code): ``cards.py`` (holding
-#: tables) and ``evaluator.py`` (hash constants).  A test checks that every module using numba is
-#: listed.
+#: tables), ``evaluator.py`` (hash constants) and ``betting/layout.py`` (the state-vector
+#: layout).  A test checks that every module using numba is listed.
 KERNEL_MODULES = (
     "_jit.py",
     "cards.py",
@@ -63,6 +63,9 @@ KERNEL_MODULES = (
     "income_rate.py",
     "rule_chain.py",
     "playout.py",
+    "betting/layout.py",
+    "betting/rules.py",
+    "betting/pots.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -5,7 +5,9 @@
 opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
 computes the hand values the play-out needs on later streets (:func:`_hs_on_board`, HS_1 against
 a uniform range; :func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice
-(:func:`_playout`, our first action forced to check/call, then to bet/raise).
+(:func:`playout`, our first action forced to check/call, then to bet/raise).  The betting of a
+play-out (acting order, cap, legal actions, pot, payoff) is the :mod:`loki.betting` core, the same
+code as the rules engine's.
 
 Every kernel that ranks hands takes the evaluator tables as its last argument ``tables``
 (:func:`loki.evaluator.kernel_tables`).  The holding tables of :mod:`loki.cards`
@@ -19,11 +21,30 @@ import numpy as np
 
 from loki._jit import njit
 from loki.assessment.outs import ppot_outs
+from loki.betting import apply_action, award, can_raise, legalize
+from loki.betting.layout import (
+    BET,
+    BETS,
+    CALL_A,
+    CUR,
+    FOLD_A,
+    FOLDED,
+    MAX_BET,
+    N_IN,
+    NMAX,
+    POT,
+    RAISE_A,
+    ROUND,
+    SIZE,
+    TOTAL,
+    VOLUNTARY,
+    N,
+)
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator_kernels import rank7, rank_from_key
 from loki.rule_chain import pt_kernel
 
-__all__ = ["sim_batch"]
+__all__ = ["sim_batch", "playout"]
 
 _HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
 _HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
@@ -114,134 +135,84 @@ def _hs_on_board(board, nb, hole, active, m, out_hs, tables):
 
 
 @njit(cache=True)
-def _playout(
-    forced,
-    me,
-    m,
-    street,
-    active0,
-    rb0,
-    need0,
-    vol0,
-    pot0,
-    bets0,
-    cap,
-    bet_sizes,
-    hs1,
-    pp,
-    nn,
-    u,
-    ranks,
-    always_call,
-    params,
-):
-    """Play one trial from the decision point; returns our chips won minus chips put in from now on."""
-    active = active0.copy()
-    rb = rb0.copy()
-    need = need0.copy()
-    vol = vol0.copy()
-    pot = pot0
-    bets = bets0
-    maxbet = 0.0
-    n_act = 0
-    for p in range(m):
-        if active[p]:
-            n_act += 1
-        if rb[p] > maxbet:
-            maxbet = rb[p]
-    s = street
-    invest = 0.0
+def playout(forced, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, trace):
+    """Play one trial from the decision point; returns our chips won minus chips put in from now on.
+
+    The betting is the :mod:`loki.betting` core on a copy of the state vector ``st0`` (the spot:
+    players in post-flop acting order, seat ``me`` to act, unlimited stacks, the ``"split"`` pot rule,
+    chips already in the pot as ``DEAD``).  Our first action is ``forced`` (1 check/call, 2 bet/raise);
+    afterwards each player samples its PT (:func:`loki.rule_chain.pt_kernel`, hand values ``hs1``,
+    ``pp``, ``nn`` per player and round) with its uniform number ``u[p]``, or checks/calls in the
+    ``always_call`` variant; a wanted action that is not legal becomes the nearest legal one
+    (:func:`loki.betting.legalize`).  The pot goes to the best ``ranks`` (:func:`loki.betting.award`).
+
+    Args:
+        st, pots, shares, win: scratch arrays (``(SIZE,) int64``, ``(NMAX, 3) int64``,
+            ``(NMAX, m) float64``, ``(m,) float64``); afterwards ``st`` holds the final state and
+            ``win`` the chips each player won.
+        trace: ``(k, SIZE + 1) int64``: if ``k > 0``, row ``i`` receives the state vector before the
+            ``i``-th action of the play-out and, in its last column, the action taken (tests compare
+            the play-out with the engine); ``k = 0`` in play.
+
+    Returns:
+        float64 chips: ``win[me] - invest`` if we win (a share of) the pot, else ``-invest``, where
+        ``invest`` is what we put in from the decision on.
+    """
+    st[:] = st0
     first = True
-    cur = me
-    while True:
-        p = -1
-        for k in range(m):
-            q = (cur + k) % m
-            if active[q] and need[q]:
-                p = q
-                break
-        if p < 0:
-            if s == 3:
-                break
-            s += 1
-            for q in range(m):
-                rb[q] = 0.0
-                need[q] = active[q]
-                vol[q] = False
-            maxbet = 0.0
-            bets = 0
-            cur = 0
-            continue
-        bs = bet_sizes[s]
-        to_call = maxbet - rb[p]
-        can_raise = bets < cap
+    i = 0
+    while st[CUR] >= 0:
+        p = st[CUR]
+        s = st[ROUND]
         if first:
             a = forced
             first = False
         elif always_call:
-            a = 1
+            a = CALL_A
         else:
-            n_opp = n_act - 1
+            n_opp = st[N_IN] - 1
             h1 = hs1[p, s]
             hs_n = h1**n_opp if n_opp > 0 else 1.0
             ppp = pp[p, s]
             e = hs_n + (1.0 - hs_n) * ppp
             eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
             nb = bet_sizes[s + 1] if s < 3 else 0.0
+            to_call = float(st[MAX_BET] - st[BET + p])
             f, c, r = pt_kernel(
-                e, eh, hs_n, ppp, s, pot, to_call, bs, bets, vol[p], can_raise, nb, params, False, False
+                e,
+                eh,
+                hs_n,
+                ppp,
+                s,
+                float(st[POT]),
+                to_call,
+                bet_sizes[s],
+                st[BETS],
+                st[VOLUNTARY + p] != 0,
+                can_raise(st, p),
+                nb,
+                params,
+                False,
+                False,
             )
             if u[p] < f:
-                a = 0
+                a = FOLD_A
             elif u[p] < f + c:
-                a = 1
+                a = CALL_A
             else:
-                a = 2
-        if a == 0 and to_call <= 1e-9:
-            a = 1
-        if a == 2 and not can_raise:
-            a = 1
-        need[p] = False
-        if a == 0:
-            active[p] = False
-            n_act -= 1
-            if n_act == 1:
-                break
-        elif a == 1:
-            if to_call > 0.0:
-                rb[p] += to_call
-                pot += to_call
-                vol[p] = True
-                if p == me:
-                    invest += to_call
-        else:
-            amt = to_call + bs
-            rb[p] += amt
-            pot += amt
-            vol[p] = True
-            if p == me:
-                invest += amt
-            maxbet += bs
-            bets += 1
-            for q in range(m):
-                if q != p and active[q]:
-                    need[q] = True
-        cur = (p + 1) % m
-    if not active[me]:
-        return -invest
-    if n_act == 1:
-        return pot - invest
-    best = 0
-    for q in range(m):
-        if active[q] and ranks[q] > best:
-            best = ranks[q]
-    if ranks[me] < best:
-        return -invest
-    nw = 0
-    for q in range(m):
-        if active[q] and ranks[q] == best:
-            nw += 1
-    return pot / nw - invest
+                a = RAISE_A
+        a = legalize(st, a)
+        if i < trace.shape[0]:
+            trace[i, :SIZE] = st
+            trace[i, SIZE] = a
+            i += 1
+        apply_action(st, a)
+    k = award(st, ranks, pots, shares, win)
+    invest = float(st[TOTAL + me] - st0[TOTAL + me])
+    for j in range(k):
+        if (pots[j, 2] >> me) & 1:
+            return win[me] - invest
+    return -invest
 
 
 @njit(cache=True)
@@ -252,14 +223,7 @@ def sim_batch(
     board0,
     nb0,
     me,
-    m,
-    active0,
-    rb0,
-    need0,
-    vol0,
-    pot0,
-    bets0,
-    cap,
+    st0,
     bet_sizes,
     weights,
     cum,
@@ -278,12 +242,18 @@ def sim_batch(
 
     Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the
     decision on, first action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the
-    holding sampled for opponent ``p``; untouched for us and folded players).  ``tables`` is the
-    evaluator tables; the other arguments are the arrays :func:`loki.simulator.simulate` prepares.
-    Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+    holding sampled for opponent ``p``; untouched for us and folded players).  ``st0`` is the
+    betting state vector of the decision (:func:`loki.simulator.spot_state`), ``bet_sizes`` the
+    ``(4,) float64`` bet sizes, ``tables`` the evaluator tables; the other arguments are the arrays
+    :func:`loki.simulator.simulate` prepares.  Seeds numba's generator with ``seed`` first, so a batch
+    is reproducible.
     """
     np.random.seed(seed)
+    m = st0[N]
     street = nb0 - 2
+    active0 = np.zeros(m, dtype=np.bool_)
+    for p in range(m):
+        active0[p] = st0[FOLDED + p] == 0
     hole = np.zeros((m, 2), dtype=np.int64)
     hole[me, 0] = hole_me[0]
     hole[me, 1] = hole_me[1]
@@ -297,6 +267,11 @@ def sim_batch(
     ranks = np.zeros(m, dtype=np.int64)
     hs_tmp = np.zeros(m)
     deck = np.zeros(52, dtype=np.int64)
+    st = np.zeros(SIZE, dtype=np.int64)
+    pots = np.zeros((NMAX, 3), dtype=np.int64)
+    shares = np.zeros((NMAX, m))
+    win = np.zeros(m)
+    no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
     base_used |= np.uint64(1) << np.uint64(hole_me[1])
@@ -345,45 +320,9 @@ def sim_batch(
                         hs1[p, s] = hs_tmp[p]
                         pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
                         nn[p, s] = 0.0
-        out_call[i_trial] = _playout(
-            1,
-            me,
-            m,
-            street,
-            active0,
-            rb0,
-            need0,
-            vol0,
-            pot0,
-            bets0,
-            cap,
-            bet_sizes,
-            hs1,
-            pp,
-            nn,
-            u,
-            ranks,
-            always_call,
-            params,
+        out_call[i_trial] = playout(
+            CALL_A, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, no_trace
         )
-        out_raise[i_trial] = _playout(
-            2,
-            me,
-            m,
-            street,
-            active0,
-            rb0,
-            need0,
-            vol0,
-            pot0,
-            bets0,
-            cap,
-            bet_sizes,
-            hs1,
-            pp,
-            nn,
-            u,
-            ranks,
-            always_call,
-            params,
+        out_raise[i_trial] = playout(
+            RAISE_A, me, st0, bet_sizes, hs1, pp, nn, u, ranks, always_call, params, st, pots, shares, win, no_trace
         )

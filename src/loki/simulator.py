@@ -15,9 +15,11 @@ the decision point on (chips already in the pot are sunk).  Up to ``trials`` (de
    decisions of the trial (the Action Selector's rule); or, in the **always-call** variant
    (pena/node46), everyone just checks/calls to the showdown.
 
-The play-out is a numba kernel on array state (:mod:`loki.playout`; this module is the Python driver).  Hand values inside the play-out (the paper
-recomputes HS and potential for every active hand at every new card, too slow here) use these
-**DEFAULT approximations**:
+The play-out is a numba kernel (:mod:`loki.playout`; this module is the Python driver) whose betting
+(acting order, cap, legal actions, pot, payoff with the ``"split"`` rule) is the :mod:`loki.betting`
+core the rules engine uses too; :func:`spot_state` turns a :class:`SimSpot` into its state vector.
+Hand values inside the play-out (the paper recomputes HS and potential for every active hand at
+every new card, too slow here) use these **DEFAULT approximations**:
 
 * on the street of the decision: exact HS_1, PPot1, NPot1 of each sampled holding against a uniform
   range (:func:`loki.triples.board_values`, computed once per board and shared with feature R);
@@ -51,6 +53,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
+from loki import betting as bt
 from loki.assessment.outs import ppot_outs
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
@@ -61,6 +64,7 @@ from loki.triples import TripleConfig, board_values
 
 __all__ = [
     "SimSpot",
+    "spot_state",
     "SimConfig",
     "SimResult",
     "simulate",
@@ -154,11 +158,13 @@ class SimSpot:
 
     @property
     def to_call(self) -> float:
-        return float(np.max(self.round_bets) - self.round_bets[self.me])
+        """Chips we must add to call (:func:`loki.betting.to_call` on :func:`spot_state`)."""
+        return float(bt.to_call(spot_state(self), self.me))
 
     @property
     def can_raise(self) -> bool:
-        return self.bets_this_round < self.max_bets
+        """Whether we may bet/raise (:func:`loki.betting.can_raise` on :func:`spot_state`: the cap)."""
+        return bool(bt.can_raise(spot_state(self), self.me))
 
 
 @dataclass(frozen=True)
@@ -244,6 +250,54 @@ def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float
     return False
 
 
+def _chips(x, what: str) -> int:
+    v = float(x)
+    if not v.is_integer():
+        raise ValueError(f"SimSpot.{what} = {x!r}: the Simulator plays whole chips")
+    return int(v)
+
+
+def spot_state(spot: SimSpot) -> np.ndarray:
+    """The :mod:`loki.betting` state vector of ``spot``: the play-out's starting point.
+
+    Players in post-flop acting order are seats ``0..m-1`` (so the button is seat ``m - 1``), round
+    ``spot.street``, unlimited stacks, every bet/raise ``bet_sizes[round]``, at most ``max_bets`` per
+    round, the ``"split"`` pot rule; this round's bets are ``round_bets``, the chips in the pot from
+    before are ``DEAD`` (they belong to the main pot); ``spot.me`` is to act, and a player still needs
+    to act this round if it has not acted yet or faces a bet.
+
+    Returns:
+        ``(SIZE,) int64``.
+
+    Raises:
+        ValueError: amounts (``round_bets``, ``pot``, ``bet_sizes``) that are not whole chips, or a pot
+            smaller than this round's bets.
+    """
+    m = len(spot.active)
+    rb = [_chips(x, "round_bets") for x in spot.round_bets]
+    pot = _chips(spot.pot, "pot")
+    sizes = [_chips(x, "bet_sizes") for x in spot.bet_sizes]
+    if pot < sum(rb):
+        raise ValueError(f"SimSpot.pot = {spot.pot} is less than this round's bets {rb}")
+    st = bt.new_state(m, m - 1, 0, 0, sizes, (spot.max_bets,) * 4, None, split=True)
+    maxbet = max(rb)
+    st[bt.ROUND] = spot.street
+    st[bt.POT] = pot
+    st[bt.DEAD] = pot - sum(rb)
+    st[bt.MAX_BET] = maxbet
+    st[bt.N_RAISES] = st[bt.BETS] = spot.bets_this_round
+    st[bt.N_IN] = int(np.sum(spot.active))
+    for i in range(m):
+        active, acted = bool(spot.active[i]), bool(spot.acted[i])
+        st[bt.BET + i] = st[bt.TOTAL + i] = rb[i]
+        st[bt.FOLDED + i] = not active
+        st[bt.ACTED + i] = acted
+        st[bt.VOLUNTARY + i] = bool(spot.vol_in[i])
+        st[bt.NEED + i] = active and (not acted or rb[i] < maxbet or i == spot.me)
+    st[bt.CUR] = spot.me
+    return st
+
+
 def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, return_samples: bool = False):
     """Run the Simulator for one decision.
 
@@ -258,13 +312,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         :class:`SimResult` (and the samples if asked).
     """
     m = len(spot.active)
-    active = np.ascontiguousarray(np.asarray(spot.active, dtype=np.bool_))
-    rb = np.asarray(spot.round_bets, dtype=np.float64).copy()
-    acted = np.asarray(spot.acted, dtype=np.bool_)
-    maxbet = rb.max()
-    need = active & (~acted | (rb < maxbet - 1e-9))
-    need[spot.me] = True
-    vol = np.asarray(spot.vol_in, dtype=np.bool_).copy()
+    st0 = spot_state(spot)
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
         raise ValueError("weights must be finite and non-negative")
@@ -283,8 +331,8 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     oc = np.zeros(n)
     orr = np.zeros(n)
     holes = np.full((n, m), -1, dtype=np.int64)
-    to_call = spot.to_call
-    can_raise = spot.can_raise
+    to_call = float(bt.to_call(st0, spot.me))
+    can_raise = bool(bt.can_raise(st0, spot.me))
     done = 0
     cut = False
     batch = 0
@@ -298,14 +346,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
             board,
             len(board),
             spot.me,
-            m,
-            active,
-            rb,
-            need,
-            vol,
-            float(spot.pot),
-            int(spot.bets_this_round),
-            int(spot.max_bets),
+            st0,
             bet_sizes,
             w,
             cum,

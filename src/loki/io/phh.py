@@ -288,8 +288,10 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
                     amount = float(parts[2])
                 except ValueError:
                     raise HandHistoryError(f"{at}: bet amount {parts[2]!r} is not a number") from None
-                if amount != sim._bet[k]:
-                    raise HandHistoryError(f"{at}: fixed-limit bet/raise to {sim._bet[k]} expected, not {parts[2]}")
+                if amount != sim.committed[k]:
+                    raise HandHistoryError(
+                        f"{at}: fixed-limit bet/raise to {sim.committed[k]} expected, not {parts[2]}"
+                    )
             betting += a
         else:
             raise HandHistoryError(f"{at}: PHH action not understood")

@@ -36,13 +36,12 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from loki.assessment import uniform_board_values
-from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
-from loki.modeler.triple_model import triple_reweight
+from loki.modeler.triple_model import opponent_spot, triple_reweight
 from loki.triples import TripleConfig, opponent_triples
 
 __all__ = ["SpecificModelConfig", "SpecificModeler", "range_percentiles", "frequency_triples"]
@@ -189,17 +188,7 @@ class SpecificModeler:
     def experts(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
         ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``."""
-        g = ctx.game
-        spot = BettingSpot(
-            street=ev.round,
-            pot=float(ev.pot),
-            to_call=float(ev.to_call),
-            bet_size=float(g.bet_sizes[ev.round]),
-            bets_this_round=int(ev.bets),
-            voluntarily_in=ev.voluntary,
-            can_raise=int(ev.bets) < g.max_bets,
-            next_bet_size=float(g.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
-        )
+        spot = opponent_spot(ev, ctx.game)
         n_opp = max(1, int(ev.n_active) - 1)
         rules = opponent_triples(ctx.board, spot, n_opp, self.triple, ctx.check_raise_condition(ev.seat))
         hs1, pp, _ = uniform_board_values(ctx.board)

@@ -12,13 +12,13 @@ import numpy as np
 
 from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
-from loki.engine import Action, ActionTaken
+from loki.engine import Action, ActionTaken, GameConfig
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.triples import TripleConfig, opponent_triples
 from loki.weights import LOW_WEIGHT
 
-__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood"]
+__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot"]
 
 
 def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, live: np.ndarray | None = None) -> None:
@@ -51,6 +51,21 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
     model.weights = new
 
 
+def opponent_spot(ev: ActionTaken, game: GameConfig) -> BettingSpot:
+    """The betting spot an opponent faced when it took the action ``ev`` (post-flop), from the event's record of
+    the situation before the action: pot, amount to call, bets this round, its voluntary money (chips)."""
+    return BettingSpot(
+        street=ev.round,
+        pot=float(ev.pot),
+        to_call=float(ev.to_call),
+        bet_size=float(game.bet_sizes[ev.round]),
+        bets_this_round=int(ev.bets),
+        voluntarily_in=ev.voluntary,
+        can_raise=int(ev.bets) < game.max_bets,
+        next_bet_size=float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+    )
+
+
 @dataclass(frozen=True)
 class ColumnLikelihood:
     """``P(action | holding)`` read from the column of the modelling triples used for the re-weighting."""
@@ -81,17 +96,7 @@ class TripleModeler:
         if ev.round == 0:
             self.preflop.reweight(model, ev, bucket, ctx)
             return
-        g = ctx.game
-        spot = BettingSpot(
-            street=ev.round,
-            pot=float(ev.pot),
-            to_call=float(ev.to_call),
-            bet_size=float(g.bet_sizes[ev.round]),
-            bets_this_round=int(ev.bets),
-            voluntarily_in=ev.voluntary,
-            can_raise=int(ev.bets) < g.max_bets,
-            next_bet_size=float(g.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
-        )
+        spot = opponent_spot(ev, ctx.game)
         triples = opponent_triples(ctx.board, spot, max(1, int(ev.n_active) - 1), self.triple)
         dead = np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))
         live = (HOLDING_MASKS & dead) == 0

@@ -357,7 +357,7 @@ def resolve_modeler(path: str) -> OpponentModeler:
         obj = getattr(importlib.import_module(mod), attr)
     except (ImportError, AttributeError) as e:
         raise ConfigError(f"modeler {path!r}: cannot import it ({e})") from None
-    m = obj() if callable(obj) and not hasattr(obj, "reweight") else obj
+    m = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "reweight")) else obj
     if not callable(getattr(m, "reweight", None)):
         raise ConfigError(f"modeler {path!r}: expected an object with reweight(model, event, bucket, context)")
     return m
