@@ -386,3 +386,28 @@ def test_the_player_passes_its_model_store_to_the_policy():
     play_hand(GameConfig(n_players=2), [AlwaysRaise(), me], button=0, rng=3)
     assert seen and all(m is me.models for m in seen) and isinstance(me.models, ModelStore)
     assert me.models[0].frequencies.counts[0].sum() >= 1
+
+
+def test_full_tables_keep_the_expert_system_in_heads_up_contests():
+    # ten-handed, folded round to the small blind: a heads-up contest, but at a full table the adaptive model keeps
+    # Table B.1 (the calibrated 10-player system; AdaptiveSettings.short_handed = 6)
+    st, v, legal = spot(10, holes_for_ten(1, "7h2s"), "ffffffff")
+    assert v.seat == 1 and v.preflop_situation() == (2, 0, 1)
+    adaptive = PreflopPolicy(model="adaptive").decide(v, legal, None)
+    expert = PreflopPolicy().decide(v, legal)
+    assert adaptive.choice.heads_up is None and adaptive.action == expert.action == Action.FOLD
+    assert adaptive.choice.strategy is expert.choice.strategy
+    # the same spot six-handed: the heads-up valuation (72o completes on pot odds against a uniform range)
+    st, v, legal = spot(6, holes_for_ten(1, "7h2s")[:6], "ffff")
+    assert v.seat == 1 and v.preflop_situation() == (2, 0, 1)
+    d = PreflopPolicy(model="adaptive").decide(v, legal, None)
+    assert d.choice.heads_up is not None and d.action is Action.CALL
+    with pytest.raises(ConfigError):
+        AdaptiveSettings(short_handed=1)
+
+
+def holes_for_ten(seat: int, cards: str) -> list[str]:
+    pool = [f"{a}{b}" for a, b in zip(["Ac", "Kc", "Qc", "Jc", "Tc", "9c", "8c", "6c", "5c", "4c"],
+                                       ["Ad", "Kd", "Qd", "Jd", "Td", "9d", "8d", "6d", "5d", "4d"])]  # fmt: skip
+    pool[seat] = cards
+    return pool

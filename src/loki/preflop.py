@@ -278,7 +278,8 @@ class AdaptiveSettings:
     1. **Expected players** (Eq. 6.2 with observed values): each opponent still to act counts with its own playing
        probability (:func:`play_probability`: its observed pre-flop non-fold frequency facing what it will face,
        blended linearly with the 0.60 default until ``observations`` actions in that context, like Eq. 7.4).
-    2. **Heads-up contests** (group "2": exactly one live opponent, :class:`HeadsUpSpot`): the hand is valued
+    2. **Heads-up contests at short-handed tables** (group "2": exactly one live opponent, at a table of at most
+       ``short_handed`` players; :class:`HeadsUpSpot`): the hand is valued
        against that opponent's current weight table — the range its observed pre-flop frequencies give it through the
        modeler's re-weighting (papp/node58-60) — as ``IR2 against the range = 1000·(2·equity − 1)``
        (:func:`loki.income_rate.holding_equity`), re-evaluated at every decision.  It raises when that value reaches
@@ -287,7 +288,10 @@ class AdaptiveSettings:
        the later streets), and folds otherwise.  This replaces the small blind's Call1/Call2 and Make1's
        "voluntarily in" kludge in heads-up contests; against an opponent who raises with anything the range is wide,
        so the blinds are defended, against one who raises only strong hands it is narrow, so Loki stays tight.
-    3. Multi-way pots keep the expert system (Table B.1 by the modelled group, the strategy kept for the round).
+    3. Multi-way pots, and every pot at larger tables, keep the expert system (Table B.1 by the modelled group, the
+       strategy kept for the round): the sources built and tuned it for 10-player rings, and there the calibration
+       (docs/CALIBRATION.md) stays as it is (point 1 alone leaves 10-handed VPIP and PFR unchanged; heads-up contests
+       valued as in point 2 would make the blinds defend more, +0.9 point of VPIP).
 
     Attributes:
         observations: observations of a context before its observed frequency replaces the 0.60 default
@@ -295,6 +299,7 @@ class AdaptiveSettings:
         realization: the pot-odds margin of heads-up calls (DEFAULT, tuned heads-up on seeds ≥ 1000,
             docs/EXPERIMENTS.md "Short-handed pre-flop"); 1 = bare pot odds.
         default_play: Eq. 6.2's playing probability before any observation (PAPP98: 0.60).
+        short_handed: the most players dealt in for point 2 (DEFAULT 6, "6-max"; measured at 2 and 3).
 
     Raises:
         ConfigError: a non-positive ``observations`` or ``realization``, or ``default_play`` outside [0, 1].
@@ -303,12 +308,19 @@ class AdaptiveSettings:
     observations: int = BLEND_OBSERVATIONS
     realization: float = 1.3
     default_play: float = PROBABILITY_PLAY
+    short_handed: int = 6
 
     def __post_init__(self) -> None:
-        if self.observations < 1 or not self.realization > 0 or not 0.0 <= self.default_play <= 1.0:
+        if (
+            self.observations < 1
+            or not self.realization > 0
+            or not 0.0 <= self.default_play <= 1.0
+            or self.short_handed < 2
+        ):
             raise ConfigError(
                 f"bad adaptive pre-flop settings: observations={self.observations!r} (≥ 1), "
-                f"realization={self.realization!r} (> 0), default_play={self.default_play!r} (0..1)"
+                f"realization={self.realization!r} (> 0), default_play={self.default_play!r} (0..1), "
+                f"short_handed={self.short_handed!r} (≥ 2)"
             )
 
 
@@ -529,10 +541,10 @@ class PreflopPolicy:
     def decide(self, view: PlayerView, legal: Sequence[Action], models: _Models | None = None) -> PreflopDecision:
         """The action of this hand's strategy now (:func:`loki.strategies.strategy_action`), the strategy being
         chosen at the first call of the hand; the adaptive model decides heads-up contests at every decision
-        (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
+        at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
         if self.model == "adaptive":
             live = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
-            if len(live) == 1:
+            if len(live) == 1 and view.n_players <= self.settings.short_handed:
                 return self.heads_up(view, legal, live[0], models)
             if self._strategy_choice is None:
                 self._strategy_choice = self.choose(view, models)
