@@ -21,6 +21,10 @@ The shipped tables (``loki/data/income_rates.csv``) were produced by::
 Published anchors (the tests check them): IR7 AA = +2043, IR7 72o = −495,
 IR2 32s = −279, IR2 32o = −351, IR4 A8s = 338 (PENA99's example).
 
+Not in the sources: :func:`class_equity_matrix`, the all-in equity of every class against every other (shipped
+as ``loki/data/class_equity.csv``), and :func:`holding_equity`, a hand's equity against a weight table, for the
+adaptive pre-flop model (:mod:`loki.preflop`).
+
 >>> tables = load_tables()
 >>> sorted(tables)
 [2, 4, 7]

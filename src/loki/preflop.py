@@ -24,6 +24,12 @@ The small blind (PENA99: six strategies) has fixed Call1/Call2 thresholds, UNKNO
 the sources; **DEFAULT**: ``Call1_SB = T(Make1) − 100`` and ``Call2_SB = T(Make2) − 100``
 at the small blind's position.
 
+**Adaptive model** (``PreflopPolicy(model="adaptive")``; DEFAULT, beyond the sources, issue 16): the opponent
+modelling the sources leave for later ("until some amount of opponent modeling is implemented into the pre-flop",
+papp/node44): Eq. 6.2 with each opponent's observed playing probability instead of 0.60, and, at short-handed tables,
+heads-up contests valued against the opponent's weight table with pot-odds calls (:class:`AdaptiveSettings`).
+``model="expert"`` is the system above, unchanged.
+
 >>> th = PreflopThresholds.default()
 >>> th.pair("3-4", "moderate", Strategy.MAKE2)
 (200.0, 50.0)
