@@ -24,6 +24,12 @@ The small blind (PENA99: six strategies) has fixed Call1/Call2 thresholds, UNKNO
 the sources; **DEFAULT**: ``Call1_SB = T(Make1) − 100`` and ``Call2_SB = T(Make2) − 100``
 at the small blind's position.
 
+**Adaptive model** (``PreflopPolicy(model="adaptive")``; DEFAULT, beyond the sources, issue 16): the opponent
+modelling the sources leave for later ("until some amount of opponent modeling is implemented into the pre-flop",
+papp/node44): Eq. 6.2 with each opponent's observed playing probability instead of 0.60, and, at short-handed tables,
+heads-up contests valued against the opponent's weight table with pot-odds calls (:class:`AdaptiveSettings`).
+``model="expert"`` is the system above, unchanged.
+
 >>> th = PreflopThresholds.default()
 >>> th.pair("3-4", "moderate", Strategy.MAKE2)
 (200.0, 50.0)
@@ -35,15 +41,17 @@ at the small blind's position.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
 from loki.engine import Action, PlayerView, preflop_situation
 from loki.errors import ConfigError, InputError
-from loki.income_rate import load_tables
+from loki.income_rate import holding_equity, load_tables
+from loki.modeler.model import BLEND_OBSERVATIONS, OpponentModel
 from loki.strategies import Strategy, strategy_action
 
 __all__ = [
@@ -61,6 +69,12 @@ __all__ = [
     "PreflopChoice",
     "PreflopDecision",
     "PreflopPolicy",
+    "PREFLOP_MODELS",
+    "AdaptiveSettings",
+    "HeadsUpSpot",
+    "yet_to_act_seats",
+    "play_probability",
+    "modelled_expected_players",
 ]
 
 #: Fraction of players yet to act expected to play to the flop (PAPP98 Eq. 6.2, "by default 0.60").
@@ -255,19 +269,183 @@ def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> S
     return Strategy.MAKE0
 
 
+# ------------------------------------------------------------------------------ pre-flop opponent modelling
+#: The pre-flop models of :class:`PreflopPolicy`: ``"expert"`` is Loki-1's expert system as the sources describe it;
+#: ``"adaptive"`` adds opponent modelling (DEFAULT, beyond the sources: :class:`AdaptiveSettings`).
+PREFLOP_MODELS = ("expert", "adaptive")
+
+
+@dataclass(frozen=True)
+class AdaptiveSettings:
+    """The DEFAULTs of the ``"adaptive"`` pre-flop model — opponent modelling the sources leave for later ("until
+    some amount of opponent modeling is implemented into the pre-flop", papp/node44; "appropriate opponent modeling
+    would provide much better estimates for this value [0.60]", papp/node44).  Everything here is beyond the sources.
+
+    1. **Expected players** (Eq. 6.2 with observed values): each opponent still to act counts with its own playing
+       probability (:func:`play_probability`: its observed pre-flop non-fold frequency facing what it will face,
+       blended linearly with the 0.60 default until ``observations`` actions in that context, like Eq. 7.4).
+    2. **Heads-up contests at short-handed tables** (group "2": exactly one live opponent, at a table of at most
+       ``short_handed`` players; :class:`HeadsUpSpot`): the hand is valued
+       against that opponent's current weight table — the range its observed pre-flop frequencies give it through the
+       modeler's re-weighting (papp/node58-60) — as ``IR2 against the range = 1000·(2·equity − 1)``
+       (:func:`loki.income_rate.holding_equity`), re-evaluated at every decision.  It raises when that value reaches
+       Table B.1's group-2 Make4 threshold, or Make2's with fewer than two bets in; it checks when free; it calls
+       when its equity is at least ``realization × to_call / (pot + to_call)`` (pot odds with a margin for playing
+       the later streets), and folds otherwise.  This replaces the small blind's Call1/Call2 and Make1's
+       "voluntarily in" kludge in heads-up contests; against an opponent who raises with anything the range is wide,
+       so the blinds are defended, against one who raises only strong hands it is narrow, so Loki stays tight.
+    3. Multi-way pots, and every pot at larger tables, keep the expert system (Table B.1 by the modelled group, the
+       strategy kept for the round): the sources built and tuned it for 10-player rings, and there the calibration
+       (docs/CALIBRATION.md) stays as it is (point 1 alone leaves 10-handed VPIP and PFR unchanged; heads-up contests
+       valued as in point 2 would make the blinds defend more, +0.9 point of VPIP).
+
+    Attributes:
+        observations: observations of a context before its observed frequency replaces the 0.60 default
+            (DEFAULT 20, the modeller's blending count, papp/node56).
+        realization: the pot-odds margin of heads-up calls (DEFAULT, tuned heads-up on seeds ≥ 1000,
+            docs/EXPERIMENTS.md "Short-handed pre-flop"); 1 = bare pot odds.
+        default_play: Eq. 6.2's playing probability before any observation (PAPP98: 0.60).
+        short_handed: the most players dealt in for point 2 (DEFAULT 6, "6-max"; measured at 2 and 3).
+
+    Raises:
+        ConfigError: a non-positive ``observations`` or ``realization``, or ``default_play`` outside [0, 1].
+    """
+
+    observations: int = BLEND_OBSERVATIONS
+    realization: float = 1.3
+    default_play: float = PROBABILITY_PLAY
+    short_handed: int = 6
+
+    def __post_init__(self) -> None:
+        if (
+            self.observations < 1
+            or not self.realization > 0
+            or not 0.0 <= self.default_play <= 1.0
+            or self.short_handed < 2
+        ):
+            raise ConfigError(
+                f"bad adaptive pre-flop settings: observations={self.observations!r} (≥ 1), "
+                f"realization={self.realization!r} (> 0), default_play={self.default_play!r} (0..1), "
+                f"short_handed={self.short_handed!r} (≥ 2)"
+            )
+
+
+class _Models(Protocol):
+    """What the adaptive model reads of the opponent models: ``seat in models`` and ``models[seat]`` (a
+    :class:`~loki.modeler.ModelStore` or a plain mapping)."""
+
+    def __contains__(self, seat: object) -> bool: ...
+
+    def __getitem__(self, seat: int) -> OpponentModel: ...
+
+
+def _model_of(models: _Models | None, seat: int) -> OpponentModel | None:
+    return models[seat] if models is not None and seat in models else None
+
+
+def yet_to_act_seats(
+    order: Sequence[int], me: int, small_blind: int, big_blind: int, folded: Collection[int], acted: Collection[int]
+) -> list[int]:
+    """The seats counted by ``num_yet_to_act`` (:func:`loki.engine.preflop_situation`): live players after ``me`` in the
+    pre-flop order, before the small blind's turn comes round, that have not acted this round and are not blinds.
+
+    >>> yet_to_act_seats([3, 4, 5, 0, 1, 2], me=5, small_blind=1, big_blind=2, folded={3, 4}, acted={3, 4})
+    [0]
+    """
+    i = list(order).index(me)
+    n = len(order)
+    out = []
+    for k in range(1, n):
+        s = order[(i + k) % n]
+        if s == small_blind:
+            break
+        if s in folded or s in acted or s == big_blind:
+            continue
+        out.append(s)
+    return out
+
+
+def play_probability(
+    model: OpponentModel | None, bucket: int, settings: AdaptiveSettings = AdaptiveSettings()
+) -> float:
+    """An opponent's probability of playing on pre-flop (not folding) facing ``bucket`` (1: one bet, 2: two or more).
+
+    ``a·(c + r)/n + (1 − a)·default_play`` with the opponent's observed pre-flop counts ``(f, c, r)`` in that bucket,
+    ``n = f + c + r`` and ``a = min(n, observations)/observations`` (the linear blending of PAPP98 Eq. 7.4; DEFAULT).
+    No model: ``default_play``.
+
+    Raises:
+        InputError: ``bucket`` not 1 or 2.
+
+    >>> from loki.engine import Action
+    >>> m = OpponentModel()
+    >>> for _ in range(10): m.frequencies.record(0, 1, Action.FOLD)
+    >>> play_probability(m, 1)  # half the way from 0.6 to the observed 0.0
+    0.3
+    """
+    if bucket not in (1, 2):
+        raise InputError(f"bucket={bucket!r}: expected 1 or 2 (a pre-flop player yet to act faces a bet)")
+    if model is None:
+        return settings.default_play
+    cnt = model.frequencies.counts[0, bucket]
+    n = int(cnt.sum())
+    if n == 0:
+        return settings.default_play
+    a = min(n, settings.observations) / settings.observations
+    return a * float(cnt[1] + cnt[2]) / n + (1.0 - a) * settings.default_play
+
+
+def modelled_expected_players(
+    view: PlayerView, models: _Models | None, settings: AdaptiveSettings = AdaptiveSettings()
+) -> float:
+    """Eq. 6.2 with each opponent's own playing probability: ``num_inpot + Σ play_probability(j)`` over the opponents
+    yet to act (DEFAULT, :class:`AdaptiveSettings`); they face one bet (bucket 1) unless the pot has been raised."""
+    inpot, _, _ = view.preflop_situation()
+    folded = {s for s, f in enumerate(view.folded) if f}
+    acted = {s for s, a in enumerate(view.acted_this_round) if a}
+    seats = yet_to_act_seats(view.preflop_order, view.seat, view.small_blind_seat, view.big_blind_seat, folded, acted)
+    bucket = 1 if view.bets_this_round <= 1 else 2
+    return inpot + sum(play_probability(_model_of(models, j), bucket, settings) for j in seats)
+
+
+@dataclass(frozen=True)
+class HeadsUpSpot:
+    """How the ``"adaptive"`` model valued a heads-up contest (:class:`AdaptiveSettings` point 2).
+
+    Attributes:
+        opponent: the one live opponent's seat.
+        equity: our all-in equity against its weight table (0..1).
+        value: IR2 against that range, ``1000·(2·equity − 1)`` (IR ×1000).
+        price: ``to_call / (pot + to_call)`` (0 when checking is free).
+        required: the equity a call needs, ``realization × price``.
+        modelled: the opponent's weight table came from a model (False: uniform, no model of that seat).
+    """
+
+    opponent: int
+    equity: float
+    value: float
+    price: float
+    required: float
+    modelled: bool
+
+
 # ------------------------------------------------------------------------------ the pre-flop policy
 @dataclass(frozen=True)
 class PreflopChoice:
     """The strategy Figure 6.1 chose for this hand (at our first pre-flop decision) and why.
 
     Attributes:
-        strategy: the chosen :class:`Strategy`, kept for the whole pre-flop round.
+        strategy: the chosen :class:`Strategy`, kept for the whole pre-flop round (the ``"adaptive"`` model's
+            heads-up decisions: the strategy of this decision's action, Make4/Make2 for a raise, Call2 for a call,
+            Make0 for a check or a fold).
         group: "2", "3-4" or "5+" from the expected number of players (Eq. 6.2).
         ir: income rate of our hand class in the group's table (IR ×1000).
         thresholds: ``{Strategy: threshold}`` of Make1/Make2/Make4 at our position (Eq. 6.1).
         num_inpot, num_yet_to_act, position: the inputs of Eq. 6.1-6.2 (:func:`loki.engine.preflop_situation`).
         small_blind: the small blind's first decision (six strategies, fixed Call1/Call2 thresholds).
         call_limit: the most the small blind's Call1/Call2 calls, in bets, before voluntary money (or None).
+        expected: the expected number of players the group came from (Eq. 6.2; modelled in the ``"adaptive"`` model).
+        heads_up: the ``"adaptive"`` model's heads-up valuation (None otherwise).
     """
 
     strategy: Strategy
@@ -279,6 +457,8 @@ class PreflopChoice:
     position: int
     small_blind: bool
     call_limit: float | None
+    expected: float = float("nan")
+    heads_up: HeadsUpSpot | None = None
 
 
 @dataclass(frozen=True)
@@ -294,27 +474,47 @@ class PreflopPolicy:
     hand, choose a strategy from the income rate of the hole cards and the Table B.1 thresholds of the
     expected-players group and position (Figure 6.1), then play it for the whole pre-flop round.
 
+    With ``model="adaptive"`` the expected players and heads-up contests follow the opponent models
+    (:class:`AdaptiveSettings`; DEFAULT, beyond the sources).
+
     Args:
         tightness: "tight", "moderate" or "loose" (the Table B.1 column; PAPP98 default loose).
         preflop_shift: IR ×1000 added to every threshold base (style presets; > 0 tighter).
         thresholds: Table B.1 (default :meth:`PreflopThresholds.default`).
+        model: "expert" (the sources' expert system) or "adaptive".
+        settings: the adaptive model's DEFAULTs.
+        specific: the adaptive model reads each opponent's observed frequencies (False: generic modelling, the
+            0.60 default for everyone; the weight tables are whatever the modeller made of them).
 
     Attributes:
-        choice: this hand's :class:`PreflopChoice` (None before the first pre-flop decision).
+        choice: this hand's :class:`PreflopChoice` (None before the first pre-flop decision; the adaptive model's
+            heads-up decisions replace it at every decision).
 
     Raises:
-        ValueError: an unknown tightness.
+        ConfigError: an unknown tightness or model.
     """
 
     def __init__(
-        self, tightness: str = "loose", preflop_shift: float = 0.0, thresholds: PreflopThresholds | None = None
+        self,
+        tightness: str = "loose",
+        preflop_shift: float = 0.0,
+        thresholds: PreflopThresholds | None = None,
+        model: str = "expert",
+        settings: AdaptiveSettings | None = None,
+        specific: bool = True,
     ):
         if tightness not in TIGHTNESS:
             raise ConfigError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
+        if model not in PREFLOP_MODELS:
+            raise ConfigError(f"unknown pre-flop model {model!r}: expected one of {PREFLOP_MODELS}")
         self.tightness = tightness
         self.thresholds = (thresholds if thresholds is not None else PreflopThresholds.default()).shifted(preflop_shift)
+        self.model = model
+        self.settings = settings if settings is not None else AdaptiveSettings()
+        self.specific = specific
         self._ir_tables = load_tables()
         self.choice: PreflopChoice | None = None
+        self._strategy_choice: PreflopChoice | None = None
 
     @property
     def strategy(self) -> Strategy | None:
@@ -324,24 +524,38 @@ class PreflopPolicy:
     def begin_hand(self) -> None:
         """Forget the last hand's strategy."""
         self.choice = None
+        self._strategy_choice = None
 
-    def choose(self, view: PlayerView) -> PreflopChoice:
-        """Figure 6.1 for the player of ``view`` (its first pre-flop decision of the hand)."""
+    def choose(self, view: PlayerView, models: _Models | None = None) -> PreflopChoice:
+        """Figure 6.1 for the player of ``view`` (its first pre-flop decision of the hand); the adaptive model's
+        group comes from :func:`modelled_expected_players` with ``models``."""
         seat = view.seat
         inpot, yet, pos = view.preflop_situation()
-        group = group_for(expected_players(inpot, yet))
+        if self.model == "adaptive":
+            expected = modelled_expected_players(view, models if self.specific else None, self.settings)
+        else:
+            expected = expected_players(inpot, yet)
+        group = group_for(expected)
         c0, c1 = view.hole_cards
         ir = float(self._ir_tables[GROUP_TABLE[group]][HOLDING_CLASS[HOLDING_INDEX[c0, c1]]])
         t = self.thresholds.thresholds(group, self.tightness, pos)
         sb_first = seat == view.small_blind_seat and not view.acted_this_round[seat]
         strategy = choose_strategy(ir, t, small_blind=sb_first)
         limit = SB_CALL_LIMIT.get(strategy) if sb_first else None
-        return PreflopChoice(strategy, group, ir, t, inpot, yet, pos, sb_first, limit)
+        return PreflopChoice(strategy, group, ir, t, inpot, yet, pos, sb_first, limit, expected)
 
-    def decide(self, view: PlayerView, legal: Sequence[Action]) -> PreflopDecision:
+    def decide(self, view: PlayerView, legal: Sequence[Action], models: _Models | None = None) -> PreflopDecision:
         """The action of this hand's strategy now (:func:`loki.strategies.strategy_action`), the strategy being
-        chosen at the first call of the hand."""
-        if self.choice is None:
+        chosen at the first call of the hand; the adaptive model decides heads-up contests at every decision
+        at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
+        if self.model == "adaptive":
+            live = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
+            if len(live) == 1 and view.n_players <= self.settings.short_handed:
+                return self.heads_up(view, legal, live[0], models)
+            if self._strategy_choice is None:
+                self._strategy_choice = self.choose(view, models)
+            self.choice = self._strategy_choice
+        elif self.choice is None:
             self.choice = self.choose(view)
         ch = self.choice
         a = strategy_action(
@@ -353,3 +567,37 @@ class PreflopPolicy:
             max_call_bets=ch.call_limit,
         )
         return PreflopDecision(a, ch)
+
+    def heads_up(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        opponent: int,
+        models: _Models | None = None,
+    ) -> PreflopDecision:
+        """The adaptive model's decision in a heads-up contest (:class:`AdaptiveSettings` point 2): value the hand
+        against ``opponent``'s weight table (uniform without a model), raise on Table B.1's group-2 Make4 / Make2
+        thresholds, else check, call on pot odds × ``realization``, or fold."""
+        inpot, yet, pos = view.preflop_situation()
+        model = _model_of(models, opponent)
+        weights = model.weights if model is not None else np.ones(len(HOLDING_CLASS))
+        eq = holding_equity(view.hole_cards, weights)
+        value = 1000.0 * (2.0 * eq - 1.0)
+        t = self.thresholds.thresholds("2", self.tightness, pos)
+        to_call = view.to_call_bets()
+        pot = view.pot / view.bet_size
+        price = to_call / (pot + to_call) if to_call > 1e-9 else 0.0
+        spot = HeadsUpSpot(opponent, eq, value, price, self.settings.realization * price, model is not None)
+        can_raise = Action.RAISE in legal
+        if can_raise and (value >= t[Strategy.MAKE4] or (value >= t[Strategy.MAKE2] and view.bets_this_round < 2)):
+            strategy, action = (Strategy.MAKE4 if value >= t[Strategy.MAKE4] else Strategy.MAKE2), Action.RAISE
+        elif to_call <= 1e-9:
+            strategy, action = Strategy.MAKE0, Action.CALL
+        elif eq >= spot.required:
+            strategy, action = Strategy.CALL2, Action.CALL
+        else:
+            strategy, action = Strategy.MAKE0, Action.FOLD
+        sb_first = view.seat == view.small_blind_seat and not view.acted_this_round[view.seat]
+        ch = PreflopChoice(strategy, "2", value, t, inpot, yet, pos, sb_first, None, float(inpot), spot)
+        self.choice = ch
+        return PreflopDecision(action, ch)

@@ -48,7 +48,7 @@ from loki.modeler import (
 )
 from loki.players.base import Player, legal_probabilities, one_hot
 from loki.players.registry import PlayerConfig
-from loki.preflop import PreflopDecision, PreflopPolicy
+from loki.preflop import AdaptiveSettings, PreflopDecision, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
 from loki.situation import Situation
@@ -149,7 +149,7 @@ class LokiPlayer(Player):
             IndexError: ``legal_actions`` empty (the table never asks then).
         """
         if view.round == 0:
-            d = self.preflop.decide(view, legal_actions)
+            d = self.preflop.decide(view, legal_actions, self.models)
         else:
             d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models, self.modeler))
         self.last_decision = d
@@ -237,6 +237,9 @@ class LokiOptions(PlayerConfig):
         modeler: import path ``"package.module:name"`` of your own opponent modeler (a class or factory called
             with no arguments, returning an object with ``reweight(model, event, bucket, context)``), replacing
             the default one; None for the default.
+        preflop_model: ``"expert"`` (PAPP98's expert system) or ``"adaptive"`` (expected players and heads-up
+            contests from the opponent models; DEFAULT beyond the sources, :class:`loki.preflop.AdaptiveSettings`).
+        preflop_realization: the adaptive model's pot-odds margin for heads-up calls (DEFAULT).
     """
 
     kind: str = "loki"
@@ -247,6 +250,8 @@ class LokiOptions(PlayerConfig):
     modelling: Literal["specific", "generic"] = "specific"
     lookahead: Literal[1, 2] = 1
     modeler: str | None = None
+    preflop_model: Literal["expert", "adaptive"] = "expert"
+    preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
 
     @model_validator(mode="before")
     @classmethod
@@ -362,6 +367,14 @@ def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:
     return resolve_modeler(cfg.modeler) if cfg.modeler else default
 
 
+def _preflop(cfg: LokiOptions) -> PreflopPolicy:
+    settings = AdaptiveSettings(realization=cfg.preflop_realization)
+    specific = cfg.modelling == "specific"
+    return PreflopPolicy(
+        cfg.tightness, cfg.preflop_shift, model=cfg.preflop_model, settings=settings, specific=specific
+    )
+
+
 def _label(base: str, cfg: LokiOptions) -> str:
     return f"{base} {cfg.style}" if cfg.style else base
 
@@ -376,7 +389,7 @@ def build_loki1(config: Loki1Config = Loki1Config(), seed: int = 0, name: str | 
     """
     specific = config.modelling == "specific"
     return LokiPlayer(
-        PreflopPolicy(config.tightness, config.preflop_shift),
+        _preflop(config),
         BettorPolicy(config.bettor, config.lookahead, seed),
         _modeler(config, Loki1Modeler(specific)),
         name=name or _label("Loki-1", config),
@@ -408,7 +421,7 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
     elif "R" in f:
         default = TripleModeler(config.triple, Loki1Modeler(specific))
     return LokiPlayer(
-        PreflopPolicy(config.tightness, config.preflop_shift),
+        _preflop(config),
         post,
         _modeler(config, default),
         name=name or _label(f"Loki-2 {config.features_text}", config),
