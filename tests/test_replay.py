@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 from pathlib import Path
 
@@ -90,6 +91,23 @@ def test_replay_report(name, n, tmp_path):
     render_report(report, con)
     text = con.export_text()
     assert "VPIP" in text and "agrees" in text and "percentile" in text and "equal the logged ones" in text
+
+
+@needs_acpc
+def test_replay_reports_model_quality_of_the_bots_models():
+    """The report's model quality: every showdown percentile the replay measured is one of the bots' model-store
+    percentiles too (same tables, same count), the log-likelihood is per traced action, and the opponent-specific
+    model never collapses on the 3-player log (the paper's observer model does: its triples are mostly pure)."""
+    recs = load_hands(ACPC / "3p.limit.h1000.r0.log")[:60]
+    spec = 'loki2{"features": "BR", "opponent_model": "specific"}'
+    report = replay_hands(recs, spec)
+    mq = report.to_dict()["model_quality"]
+    assert mq["showdowns"] == report.percentile_values.size > 20
+    assert mq["mean_percentile"] == pytest.approx(float(report.percentile_values.mean()))
+    assert report.quality.actions > 0 and math.log(1e-6) < mq["loglik_per_action"] < 0
+    assert report.quality.reweights > 50 and mq["collapse_rate"] == 0.0
+    observer = replay_hands(recs, "loki2:BR").to_dict()["model_quality"]
+    assert observer["collapse_rate"] > 0.05 and observer["loglik_per_action"] < mq["loglik_per_action"]
 
 
 @needs_acpc

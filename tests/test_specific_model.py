@@ -82,6 +82,30 @@ def test_check_raise_never_collapses_a_table():
     assert results["observer"][0] >= 1  # the paper's model collapses here (issue 11: 2.6 % of R re-weightings)
 
 
+def test_a_long_raising_war_keeps_the_table_scaled_and_uncollapsed():
+    """A maniac's many raises in one round: each mixture triple has ``T < 1`` everywhere, so without rescaling the
+    product drifts towards the 0.01 floor.  The table keeps its maximum at 1 and nothing collapses."""
+    ctx = _ctx()
+    live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + ctx.board))) == 0
+    modeler = SpecificModeler(TripleConfig())
+    store = ModelStore()
+    store.begin_hand(0, 3)
+    store.new_round()
+    pot, bets = 30, 0
+    for k in range(12):
+        seat = 1 + (k % 2)
+        ev = ActionTaken(seat, Action.RAISE, 10 * (bets + 1), 1, to_call=10 * bets, pot=pot, bets=bets, n_active=3)
+        before = seat == 1 or None
+        store.observe(ev, modeler, ctx.game, ctx)
+        ctx.follow(ev)
+        if before is not None:
+            assert store[1].weights[live].max() == pytest.approx(1.0)
+        pot += 10 * (bets + 1)
+        bets = min(bets + 1, 3)
+    assert store.quality.collapses == 0 and store.quality.reweights == 12
+    assert np.count_nonzero(store[1].weights[live] > 0.0101) > 0
+
+
 def _feed(modeler, actions_and_holdings, n_hands):
     """Show ``modeler`` hands where the opponent (seat 1) bets the flop with the given holdings and shows down."""
     store = ModelStore()

@@ -34,7 +34,7 @@ from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
-from loki.modeler.quality import holding_percentile
+from loki.modeler.quality import ModelQuality, holding_percentile
 
 if TYPE_CHECKING:
     from loki.players.base import Player
@@ -89,6 +89,7 @@ class ReplayReport:
     small_bet: int = 10
     skipped: list = field(default_factory=list)  # (hand id or FILE:LINE, message)
     warnings: list = field(default_factory=list)  # "FILE:LINE: ..." of ignored log lines
+    quality: ModelQuality = field(default_factory=ModelQuality)  # the bots' model stores, merged
 
     @property
     def percentile_values(self) -> np.ndarray:
@@ -124,6 +125,7 @@ class ReplayReport:
                 "mean": float(v.mean()) if v.size else None,
                 "quartiles": None if q is None else [float(x) for x in q],
             },
+            "model_quality": self.quality.summary(),
             "payoff_mismatches": len(self.payoff_mismatches),
             "skipped": [[str(h), str(m)] for h, m in self.skipped],
             "warnings": [str(w) for w in self.warnings],
@@ -290,6 +292,10 @@ def replay_hands(
         report.hands += 1
         if progress is not None:
             progress(report.hands)
+    for bot in bots.values():
+        store = getattr(bot, "models", None)
+        if store is not None and hasattr(store, "quality"):
+            report.quality.merge(store.quality)
     return report
 
 
@@ -335,6 +341,16 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
         )
     else:
         console.print("no showdown with a modelled opponent")
+    mq = report.quality.summary()
+    if mq["loglik_per_action"] is not None or mq["collapse_rate"] is not None:
+        ll, cr = mq["loglik_per_action"], mq["collapse_rate"]
+        console.print(
+            "opponent models: log-likelihood per observed action "
+            + ("n/a" if ll is None else f"{ll:.3f}")
+            + " (−1.099 = uninformative), collapse rate "
+            + ("n/a" if cr is None else f"{100 * cr:.2f} %")
+            + f" of {report.quality.reweights} re-weightings"
+        )
     if report.payoff_mismatches:
         console.print(f"[red]{len(report.payoff_mismatches)} hands where the engine's payoffs differ from the log[/]")
     else:

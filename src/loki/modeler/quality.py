@@ -23,7 +23,7 @@ import numpy as np
 
 from loki.cards import HOLDING_INDEX, live_holdings
 
-__all__ = ["holding_percentile", "ModelQuality", "LIKELIHOOD_FLOOR"]
+__all__ = ["holding_percentile", "ModelQuality", "QualityTally", "PERCENTILE_BINS", "LIKELIHOOD_FLOOR"]
 
 #: Probabilities below this count as this in log-likelihoods (a model that gives an observed action probability 0
 #: would otherwise score minus infinity).
@@ -107,6 +107,100 @@ class ModelQuality:
             "showdowns": len(p),
             "median_percentile": float(np.median(p)) if p else None,
             "mean_percentile": float(np.mean(p)) if p else None,
+            "loglik_per_action": self.loglik / self.actions if self.actions else None,
+            "collapse_rate": self.collapses / self.reweights if self.reweights else None,
+        }
+
+
+#: Bins of :class:`QualityTally`'s percentile histogram: one per percentile point, ``[k, k + 1)`` (100 in the last).
+PERCENTILE_BINS = 100
+
+
+@dataclass
+class QualityTally:
+    """Compact, additive model-quality counters for tournament journals (issue 11, item 4): the showdown
+    percentiles as a histogram instead of a list, so a block record stays small.
+
+    Attributes:
+        histogram: ``(100,) int64``: showdown percentiles counted in one-point bins ``[k, k + 1)``.
+        percentile_sum: sum of the percentiles (exact mean).
+        loglik, actions, reweights, collapses: as in :class:`ModelQuality`.
+
+    >>> t = QualityTally.from_quality(ModelQuality([10.0, 50.0, 90.0], -3.3, 3, 5, 0))
+    >>> t.summary()["median_percentile"], t.summary()["mean_percentile"], round(t.summary()["loglik_per_action"], 2)
+    (50.5, 50.0, -1.1)
+    """
+
+    histogram: np.ndarray = field(default_factory=lambda: np.zeros(PERCENTILE_BINS, np.int64))
+    percentile_sum: float = 0.0
+    loglik: float = 0.0
+    actions: int = 0
+    reweights: int = 0
+    collapses: int = 0
+
+    @classmethod
+    def from_quality(cls, q: ModelQuality) -> QualityTally:
+        """The tally of one observer's :class:`ModelQuality`."""
+        h = np.zeros(PERCENTILE_BINS, np.int64)
+        if q.percentiles:
+            idx = np.clip(np.floor(np.asarray(q.percentiles, dtype=np.float64)), 0, PERCENTILE_BINS - 1)
+            np.add.at(h, idx.astype(np.int64), 1)
+        return cls(h, float(sum(q.percentiles)), q.loglik, q.actions, q.reweights, q.collapses)
+
+    def __add__(self, other: QualityTally) -> QualityTally:
+        return QualityTally(
+            self.histogram + other.histogram,
+            self.percentile_sum + other.percentile_sum,
+            self.loglik + other.loglik,
+            self.actions + other.actions,
+            self.reweights + other.reweights,
+            self.collapses + other.collapses,
+        )
+
+    def as_dict(self) -> dict:
+        """JSON-ready (the histogram as a list of 100 ints)."""
+        return {
+            "histogram": [int(x) for x in self.histogram],
+            "percentile_sum": self.percentile_sum,
+            "loglik": self.loglik,
+            "actions": self.actions,
+            "reweights": self.reweights,
+            "collapses": self.collapses,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> QualityTally:
+        """The inverse of :meth:`as_dict`.
+
+        Raises:
+            ValueError: a histogram that is not 100 non-negative integers, or missing keys.
+        """
+        h = np.asarray(d["histogram"], dtype=np.int64)
+        if h.shape != (PERCENTILE_BINS,) or (h < 0).any():
+            raise ValueError(f"histogram: expected {PERCENTILE_BINS} non-negative counts")
+        return cls(
+            h,
+            float(d["percentile_sum"]),
+            float(d["loglik"]),
+            int(d["actions"]),
+            int(d["reweights"]),
+            int(d["collapses"]),
+        )
+
+    def summary(self) -> dict:
+        """As :meth:`ModelQuality.summary`, the median interpolated within its one-point bin (grouped median:
+        within 1 percentile point of the exact one)."""
+        n = int(self.histogram.sum())
+        med = None
+        if n:
+            cum = np.cumsum(self.histogram)
+            k = int(np.searchsorted(cum, n / 2.0))
+            before = int(cum[k - 1]) if k else 0
+            med = k + (n / 2.0 - before) / int(self.histogram[k])
+        return {
+            "showdowns": n,
+            "median_percentile": med,
+            "mean_percentile": self.percentile_sum / n if n else None,
             "loglik_per_action": self.loglik / self.actions if self.actions else None,
             "collapse_rate": self.collapses / self.reweights if self.reweights else None,
         }
