@@ -63,6 +63,7 @@ KERNEL_MODULES = (
     "income_rate.py",
     "rule_chain.py",
     "playout.py",
+    "aivat_kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

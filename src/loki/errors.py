@@ -18,6 +18,7 @@ class                      raised for                                           
 :class:`HandHistoryError`  hand histories (PHH, ACPC logs) that do not parse or replay ValueError
 :class:`JournalError`      a tournament journal that is corrupt or does not match      TournamentConfigError
 :class:`OutputPathError`   an output path that cannot be written                        OSError, ValueError
+:class:`EstimatorError`    AIVAT: a hand or action distribution it cannot evaluate     ValueError
 =========================  ==========================================================  ============
 
 >>> from loki.cards import parse_card
@@ -42,6 +43,7 @@ __all__ = [
     "HandHistoryError",
     "JournalError",
     "OutputPathError",
+    "EstimatorError",
 ]
 
 
@@ -102,3 +104,9 @@ class OutputPathError(LokiError, OSError, ValueError):
 
     Also a ``ValueError``: the output-path checks raised ``ValueError`` before the error family, and
     callers catch it."""
+
+
+class EstimatorError(LokiError, ValueError):
+    """A hand the AIVAT estimator cannot evaluate (:mod:`loki.aivat`): a player's reported action
+    distribution that is not a distribution over the legal actions giving mass to the action taken, a
+    hand that is not finished, or recorded decisions that do not match the hand's actions."""
