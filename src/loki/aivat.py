@@ -68,6 +68,8 @@ __all__ = [
     "VALUE_FUNCTION",
     "EquityOracle",
     "pot_equity_values",
+    "PotEquityValue",
+    "POT_EQUITY",
     "ActionRecorder",
     "HandCorrections",
     "hand_corrections",
@@ -191,6 +193,80 @@ class EquityOracle:
         return eq
 
 
+#: Street of a board by its size (0, 3, 4, 5 cards): pre-flop 0 .. river 3.
+_STREET = {0: 0, 3: 1, 4: 2, 5: 3}
+
+
+class PotEquityValue:
+    """The value function of the estimate, linear in the live hands' exact all-in equities.
+
+    ``v_p = (pot + G) · eq_p − committed_p − G / k`` for each of the ``k`` live seats and ``v_p = −committed_p``
+    for a folded one (chips), where ``pot`` is the chips put in so far, ``eq_p`` the exact all-in equity
+    (:class:`EquityOracle`) and ``G = growth[street][k]`` the chips the pot is expected to grow by from here
+    on, shared equally by the live players (default 0: ``v_p = pot · eq_p − committed_p``, each player's
+    share of the pot by all-in equity minus its contribution, the value function the issue starts from).
+    The values sum to 0 over the seats.
+
+    Because ``v = a · eq + b`` with ``a``, ``b`` independent of the cards, and equity is a martingale over the
+    cards to come, the expectation over a reveal is ``E_c[v(h·c)] = a(h·c) · eq(h) + b(h·c)``: the chance
+    correction is ``a(h·c) · (eq(h) − eq(h·c))`` (with ``G = 0``: ``v(h) − v(h·c)``).
+
+    Args:
+        growth: None, or ``(4, 11)`` chips: ``growth[street][k]`` for the street of the node (pre-flop 0 ..
+            river 3; a node after the last action of a street still belongs to it) and ``k`` live players.
+            Fixed before any evaluation data is seen (module docstring).
+        name: reported in results.
+
+    Raises:
+        ConfigError: ``growth`` not a ``(4, 11)`` array of finite numbers.
+    """
+
+    def __init__(self, growth: Any = None, name: str = "pot-equity"):
+        from loki.errors import ConfigError
+
+        if growth is None:
+            self.growth = np.zeros((4, 11), dtype=np.float64)
+        else:
+            g = np.array(growth, dtype=np.float64)
+            if g.shape != (4, 11) or not np.all(np.isfinite(g)):
+                raise ConfigError(f"PotEquityValue: growth must be a (4, 11) table of finite chips, got {g.shape}")
+            self.growth = g
+        self.growth.flags.writeable = False
+        self.name = name
+
+    def coefficients(
+        self, committed: Sequence[float], live: Sequence[bool], street: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(a, b)``, ``(n,) float64`` chips each, with ``v = a · eq + b`` (class docstring)."""
+        c = np.asarray(committed, dtype=np.float64)
+        lv = np.asarray(live, dtype=np.bool_)
+        k = int(lv.sum())
+        g = float(self.growth[street, k]) if k > 1 else 0.0
+        a = np.where(lv, c.sum() + g, 0.0)
+        b = -c - np.where(lv, g / k, 0.0)
+        return a, b
+
+    def __call__(
+        self,
+        committed: Sequence[float],
+        live: Sequence[bool],
+        board: Sequence[int],
+        holes: Sequence[tuple[int, int]],
+        oracle: EquityOracle,
+    ) -> np.ndarray:
+        """The values ``(n,) float64`` (chips) of the node with these contributions, live seats and board.
+
+        Raises:
+            as :meth:`EquityOracle.equities`.
+        """
+        a, b = self.coefficients(committed, live, _STREET[len(board)])
+        return a * oracle.equities(holes, live, board) + b
+
+
+#: The default value function: each player's share of the pot by exact all-in equity, minus its contribution.
+POT_EQUITY = PotEquityValue()
+
+
 def pot_equity_values(
     committed: Sequence[float],
     live: Sequence[bool],
@@ -198,7 +274,7 @@ def pot_equity_values(
     holes: Sequence[tuple[int, int]],
     oracle: EquityOracle,
 ) -> np.ndarray:
-    """The value function ``v_p = pot · eq_p − committed_p`` (chips) of every seat.
+    """The value function ``v_p = pot · eq_p − committed_p`` (chips) of every seat (:data:`POT_EQUITY`).
 
     Args:
         committed: ``n`` chips each seat has put in during the hand (the pot is their sum).
@@ -212,9 +288,7 @@ def pot_equity_values(
     Raises:
         as :meth:`EquityOracle.equities`.
     """
-    c = np.asarray(committed, dtype=np.float64)
-    eq = oracle.equities(holes, live, board)
-    return c.sum() * eq - c
+    return POT_EQUITY(committed, live, board, holes, oracle)
 
 
 class ActionRecorder:
@@ -246,12 +320,26 @@ class ActionRecorder:
 
 @dataclass(frozen=True)
 class HandCorrections:
-    """The AIVAT corrections of one hand, per seat, in chips: ``chance`` (card reveals) and ``action``
-    (decisions with a known randomised policy), both ``(n,) float64``; ``total`` their sum.  Add ``total``
-    to the payoffs for the AIVAT estimate."""
+    """The AIVAT corrections of one hand, per seat, in chips.
 
-    chance: np.ndarray
-    action: np.ndarray
+    ``chance_by_street[r]``: the correction at the reveal that starts street ``r`` (1 flop, 2 turn, 3 river;
+    row 0 is 0; several reveals at once, after an all-in, count for the last street), ``action_by_street[r]``:
+    the corrections of the decisions made on street ``r`` (0 pre-flop .. 3 river), both ``(4, n) float64``.
+    :attr:`chance` and :attr:`action` are their sums ``(n,)``, :attr:`total` adds both: add it to the payoffs
+    for the AIVAT estimate.  Each term has expectation 0 given the hand before it."""
+
+    chance_by_street: np.ndarray
+    action_by_street: np.ndarray
+
+    @property
+    def chance(self) -> np.ndarray:
+        """Chance corrections of the hand, ``(n,) float64`` chips."""
+        return self.chance_by_street.sum(axis=0)
+
+    @property
+    def action(self) -> np.ndarray:
+        """Action corrections of the hand, ``(n,) float64`` chips."""
+        return self.action_by_street.sum(axis=0)
 
     @property
     def total(self) -> np.ndarray:
@@ -277,7 +365,10 @@ def _check_probs(p: Any, legal: tuple[Action, ...], taken: Action, where: str) -
 
 
 def hand_corrections(
-    final: HandState, probs: Sequence[tuple[float, float, float] | None] | None, oracle: EquityOracle
+    final: HandState,
+    probs: Sequence[tuple[float, float, float] | None] | None,
+    oracle: EquityOracle,
+    value: PotEquityValue = POT_EQUITY,
 ) -> HandCorrections:
     """The chance and action corrections of a finished hand (module docstring), per seat, in chips.
 
@@ -291,6 +382,7 @@ def hand_corrections(
             ``(p_fold, p_call, p_raise)`` or None (unknown: no action correction); None for all unknown
             (a replayed log).
         oracle: the equity cache (reuse it across the replays of a deal).
+        value: the value function (default :data:`POT_EQUITY`).
 
     Returns:
         :class:`HandCorrections` (``(n,) float64`` chips each; each sums to 0 over the seats up to rounding).
@@ -315,18 +407,20 @@ def hand_corrections(
         stacks=final.starting_stacks,
         record_events=False,
     )
-    chance = np.zeros(n, dtype=np.float64)
-    action = np.zeros(n, dtype=np.float64)
+    chance = np.zeros((4, n), dtype=np.float64)
+    action = np.zeros((4, n), dtype=np.float64)
 
-    def value(s: HandState, board: tuple[int, ...]) -> np.ndarray:
-        return pot_equity_values(s.total_committed, s.active, board, holes, oracle)
+    def v(s: HandState, board: tuple[int, ...]) -> np.ndarray:
+        return value(s.total_committed, s.active, board, holes, oracle)
 
     for i, a in enumerate(actions):
         b0 = st.board
         p = probs[i] if probs is not None else None
-        if p is not None and max(p) < 1.0:
+        t = None
+        if p is not None:
             legal = st.legal_actions()
             t = _check_probs(p, legal, a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})")
+        if t is not None and max(t) < 1.0:
             expected = np.zeros(n, dtype=np.float64)
             taken = None
             for alt in legal:
@@ -334,20 +428,19 @@ def hand_corrections(
                     continue
                 c = st.clone()
                 c.apply(alt)
-                va = value(c, b0)
+                va = v(c, b0)
                 expected += t[alt] * va
                 if alt is a:
                     taken = va
             assert taken is not None  # _check_probs: the taken action has mass
-            action += expected - taken
-        elif p is not None:
-            _check_probs(
-                p, st.legal_actions(), a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})"
-            )
+            action[_STREET[len(b0)]] += expected - taken
         st.apply(a)
         b1 = st.board
         if len(b1) > len(b0):
-            chance += value(st, b0) - value(st, b1)
+            # E_c[v(h·c)] - v(h·c) = a(h·c) (eq(h) - eq(h·c)) for the linear value family
+            live = st.active
+            a_after, _ = value.coefficients(st.total_committed, live, _STREET[len(b1)])
+            chance[_STREET[len(b1)]] += a_after * (oracle.equities(holes, live, b0) - oracle.equities(holes, live, b1))
     return HandCorrections(chance, action)
 
 
@@ -366,9 +459,10 @@ class AivatEstimator:
     True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, value: PotEquityValue = POT_EQUITY) -> None:
         self.oracle = EquityOracle()
         self.recorder = ActionRecorder()
+        self.value = value
 
     def start_hand(self) -> ActionRecorder:
         """Clear the recorder and return it (the ``on_action`` hook of the next hand)."""
@@ -377,4 +471,4 @@ class AivatEstimator:
 
     def corrections(self, final: HandState) -> HandCorrections:
         """The corrections of the hand just played with :meth:`start_hand`'s recorder."""
-        return hand_corrections(final, self.recorder.probs, self.oracle)
+        return hand_corrections(final, self.recorder.probs, self.oracle, self.value)

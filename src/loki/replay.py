@@ -14,6 +14,12 @@ holdings live for that bot: not clashing with the board or its own cards) is rec
 an uninformative model, higher means the model had the real hand among its likely holdings
 (ties count half).
 
+With ``estimator="aivat"`` each hand's AIVAT corrections (:mod:`loki.aivat`) are computed from the
+logged cards and betting: a log shows every player's hole cards (ACPC ``STATE`` lines do) but not the
+distributions the players drew their actions from, so only the chance corrections apply (no action
+correction).  The report then gives every player's winnings per hand with 95 % intervals, the hand being
+the unit of sampling, by both estimators, and the variance ratio (:meth:`ReplayReport.estimates`).
+
 A hand that does not replay (bad cards, an illegal action, a misplaced ``/``) is checked on the
 engine *before* the bots see it; with ``skip_bad=True`` (what ``loki replay`` uses) it is left out
 and listed in :attr:`ReplayReport.skipped` instead of aborting the whole report.  Lines of an
@@ -89,10 +95,44 @@ class ReplayReport:
     small_bet: int = 10
     skipped: list = field(default_factory=list)  # (hand id or FILE:LINE, message)
     warnings: list = field(default_factory=list)  # "FILE:LINE: ..." of ignored log lines
+    hand_chips: dict[str, list[float]] = field(default_factory=dict)  # per player: chips of each hand played
+    hand_corrections: dict[str, list[float]] | None = None  # per player: AIVAT correction of each hand (chips)
 
     @property
     def percentile_values(self) -> np.ndarray:
         return np.array([p[3] for p in self.percentiles], dtype=float)
+
+    def estimates(self, level: float = 0.95) -> list[dict]:
+        """Each player's winnings per hand in small bets, the hand being the unit of sampling.
+
+        Returns:
+            One dict per player (in order of appearance): ``name``, ``hands``, ``sb_per_hand`` and ``ci``
+            (plain mean and half-width of its ``level`` interval; None with fewer than 2 hands) and, when
+            the replay computed AIVAT corrections, ``aivat_sb_per_hand``, ``aivat_ci``, ``variance_ratio``
+            (AIVAT / plain per-hand variance) and ``correction`` (mean correction, sb/hand; expectation 0).
+
+        Source: Burch, Schmid, Moravčík, Morrill, Bowling, AIVAT, AAAI-18 (:mod:`loki.aivat`).
+        """
+        import math
+
+        from loki.tournament.stats import mean_ci
+
+        out = []
+        for nm, chips in self.hand_chips.items():
+            x = np.asarray(chips, dtype=float) / self.small_bet
+            m, h = mean_ci(x, level)
+            e: dict = {"name": nm, "hands": int(x.size), "sb_per_hand": m, "ci": None if math.isnan(h) else h}
+            if self.hand_corrections is not None:
+                c = np.asarray(self.hand_corrections[nm], dtype=float) / self.small_bet
+                y = x + c
+                ma, ha = mean_ci(y, level)
+                vx = float(x.var(ddof=1)) if x.size > 1 else 0.0
+                e["aivat_sb_per_hand"] = ma
+                e["aivat_ci"] = None if math.isnan(ha) else ha
+                e["variance_ratio"] = float(y.var(ddof=1)) / vx if vx > 0 else None
+                e["correction"] = float(c.mean()) if c.size else math.nan
+            out.append(e)
+        return out
 
 
 def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[int]) -> float:
@@ -151,23 +191,42 @@ def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
 
 
 def replay_hands(
-    records: Sequence[HandRecord], player_spec: str = "loki1", seed: int = 0, progress=None, skip_bad: bool = False
+    records: Sequence[HandRecord],
+    player_spec: str = "loki1",
+    seed: int = 0,
+    progress=None,
+    skip_bad: bool = False,
+    estimator: str = "plain",
 ) -> ReplayReport:
     """Replay ``records`` with one bot per player (see the module docstring).
 
     Args:
         skip_bad: leave out hands that do not replay, listing them in ``report.skipped``.
+        estimator: ``"plain"`` or ``"aivat"`` (also compute each hand's AIVAT chance corrections:
+            :attr:`ReplayReport.hand_corrections`, :meth:`ReplayReport.estimates`).
 
     Raises:
         HandHistoryError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
             betting, misplaced ``/``); the message names the hand and its file.
+        ConfigError: an ``estimator`` other than ``"plain"`` or ``"aivat"``.
     """
+    from loki.errors import ConfigError
     from loki.players.registry import make_player
+
+    if estimator not in ("plain", "aivat"):
+        raise ConfigError(f"estimator {estimator!r}: expected 'plain' or 'aivat'")
+    oracle = None
+    if estimator == "aivat":
+        from loki.aivat import EquityOracle, hand_corrections
+
+        oracle = EquityOracle()
 
     order: dict[str, int] = {}
     bots: dict[str, Player] = {}
     stats: dict[str, PlayerStats] = {}
     report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
+    if oracle is not None:
+        report.hand_corrections = {}
     for rec in records:
         try:  # checked on the engine before any bot sees the hand
             rec.replay()
@@ -239,6 +298,11 @@ def replay_hands(
                 report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
         for seat in range(n):
             stats[name_at[seat]].chips += state.payoffs[seat]
+            report.hand_chips.setdefault(name_at[seat], []).append(float(state.payoffs[seat]))
+        if oracle is not None and report.hand_corrections is not None:
+            corr = hand_corrections(state, None, oracle).total
+            for seat in range(n):
+                report.hand_corrections.setdefault(name_at[seat], []).append(float(corr[seat]))
         if state.went_to_showdown:
             shown = state.shown_cards()
             board = list(state.board)
@@ -293,6 +357,22 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
             f"{sb:+.3f}",
         )
     console.print(t)
+    if report.hand_corrections is not None:
+        a = Table(title="winnings, sb/hand with 95% intervals (the hand as unit): plain and AIVAT (chance corrections)")
+        for col in ("player", "hands", "plain", "± 95%", "AIVAT", "± 95%", "var. ratio", "mean corr."):
+            a.add_column(col, justify="left" if col == "player" else "right")
+        for e in report.estimates():
+            a.add_row(
+                e["name"],
+                str(e["hands"]),
+                f"{e['sb_per_hand']:+.3f}",
+                "-" if e["ci"] is None else f"{e['ci']:.3f}",
+                f"{e['aivat_sb_per_hand']:+.3f}",
+                "-" if e["aivat_ci"] is None else f"{e['aivat_ci']:.3f}",
+                "-" if e["variance_ratio"] is None else f"{e['variance_ratio']:.3f}",
+                f"{e['correction']:+.3f}",
+            )
+        console.print(a)
     v = report.percentile_values
     if v.size:
         q = np.percentile(v, [25, 50, 75])

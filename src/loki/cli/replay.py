@@ -23,6 +23,13 @@ def replay(
     ),
     plot: Path | None = typer.Option(None, "--plot", hidden=True, help="Deprecated: --out."),
     seed: int = seed_option(0, "Seed of the bots (>= 0)."),
+    estimator: str = typer.Option(
+        "plain",
+        "--estimator",
+        "-e",
+        help="plain, or aivat: also the players' winnings with AIVAT chance corrections (every hole card is in the "
+        "log; the players' policies are not, so no action corrections), with 95% intervals and the variance ratio.",
+    ),
 ) -> None:
     """Replay a real log through the Opponent Modeler and Loki's decisions; report statistics,
     agreement with the logged actions and the model quality at showdowns.  Hands that do not
@@ -36,6 +43,10 @@ def replay(
     from loki.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
     console = Console()
+    if estimator not in ("plain", "aivat"):
+        from loki.errors import ConfigError
+
+        raise tagged("--estimator", ConfigError(f"{estimator!r}: expected plain or aivat"))
     target = merge_alias("--out", out, "--plot", plot) or Path.cwd() / (file.name + ".percentiles.png")
     # before the (long) replay: a bad output path must not throw the report away
     check_output_path(target, "--out", PLOT_SUFFIXES)
@@ -46,7 +57,7 @@ def replay(
     recs, skipped, warnings = load_log(file)
     if hands:
         recs = recs[:hands]
-    report = replay_hands(recs, player, seed, skip_bad=True)
+    report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)
     render_report(report, console, title=file.name)
