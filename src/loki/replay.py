@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from loki.cards import HOLDING_INDEX, live_holdings
 from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
+from loki.modeler.quality import holding_percentile
 
 if TYPE_CHECKING:
     from loki.players.base import Player
@@ -133,22 +133,6 @@ class ReplayReport:
                 e["correction"] = float(c.mean()) if c.size else math.nan
             out.append(e)
         return out
-
-
-def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[int]) -> float:
-    """Percentile (0..100) of the holding ``hole`` within ``weights`` over the live holdings
-    (not containing a ``dead`` card); ties count half.
-
-    >>> from loki.cards import parse_cards
-    >>> w = np.ones(1326); holding_percentile(w, parse_cards("AsKs"), parse_cards("2c3c4d"))
-    50.0
-    """
-    live = live_holdings(dead)
-    w = np.asarray(weights)[live]
-    x = weights[int(HOLDING_INDEX[hole[0], hole[1]])]
-    if w.size == 0:
-        return 50.0
-    return float(100.0 * ((w < x).sum() + 0.5 * (w == x).sum()) / w.size)
 
 
 def load_hands(path) -> list[HandRecord]:

@@ -220,14 +220,16 @@ def generate_triple(
     return generate_triple_with_rules(values, spot, config, check_raise_flag)[0]
 
 
-def triples_from_potentials(hs_n, ppot, npot, spot: BettingSpot, config: TripleConfig = TripleConfig()) -> np.ndarray:
+def triples_from_potentials(
+    hs_n, ppot, npot, spot: BettingSpot, config: TripleConfig = TripleConfig(), check_raise_flag: bool = False
+) -> np.ndarray:
     """:func:`triples_all` from per-holding HS_n, PPot, NPot arrays (EHS' and EHS derived as in §1.4)."""
     hs_n = np.asarray(hs_n, dtype=np.float64)
     ppot = np.asarray(ppot, dtype=np.float64)
     npot = np.asarray(npot, dtype=np.float64)
     e = hs_n + (1.0 - hs_n) * ppot
     eh = hs_n * (1.0 - npot) + (1.0 - hs_n) * ppot
-    return triples_all(e, eh, hs_n, ppot, spot, config)
+    return triples_all(e, eh, hs_n, ppot, spot, config, check_raise_flag)
 
 
 # ------------------------------------------------------------------------------ opponents (feature R)
@@ -244,16 +246,21 @@ def board_values(board: Sequence[int]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def opponent_triples(
-    board: Sequence[int], spot: BettingSpot, n_opponents: int, config: TripleConfig = TripleConfig()
+    board: Sequence[int],
+    spot: BettingSpot,
+    n_opponents: int,
+    config: TripleConfig = TripleConfig(),
+    check_raise_flag: bool = False,
 ) -> np.ndarray:
     """``(1326, 3)`` PT of every holding in an opponent's situation (feature R, pena/node34).
 
     Hand values: :func:`board_values` (HS_1, PPot1, NPot1 against a uniform range), with
     ``HS_n = HS_1 ** n_opponents`` where ``n_opponents`` is the number of other players still in the
-    hand when the opponent acted (``ActionTaken.n_active − 1``), as the Bettor uses HS_n.  No
-    check-raise and no semi-bluff continuation for opponents (their past intent is not known).
-    Holdings clashing with the board get the triple of a zero hand (never used).
+    hand when the opponent acted (``ActionTaken.n_active − 1``), as the Bettor uses HS_n.
+    ``check_raise_flag`` is the check-raise rule's public condition in the opponent's situation (it acts first
+    in the round, an aggressor of the previous round is behind it); no semi-bluff continuation (its past intent
+    is not known).  Holdings clashing with the board get the triple of a zero hand (never used).
     """
     hs1, pp, nn = board_values(board)
     hs_n = hs1 ** max(1, int(n_opponents))
-    return triples_from_potentials(hs_n, pp, nn, spot, config)
+    return triples_from_potentials(hs_n, pp, nn, spot, config, check_raise_flag)

@@ -34,9 +34,17 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_validator, model_validator
 
 from loki.bettor import BettorConfig, BettorPolicy
-from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
+from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, Showdown, legalise
 from loki.errors import ConfigError
-from loki.modeler import Loki1Modeler, ModelingContext, ModelStore, OpponentModeler, TripleModeler
+from loki.modeler import (
+    Loki1Modeler,
+    ModelingContext,
+    ModelStore,
+    OpponentModeler,
+    SpecificModelConfig,
+    SpecificModeler,
+    TripleModeler,
+)
 from loki.players.base import Player, legal_probabilities, one_hot
 from loki.players.registry import PlayerConfig
 from loki.preflop import PreflopDecision, PreflopPolicy
@@ -125,9 +133,12 @@ class LokiPlayer(Player):
         if isinstance(event, ActionTaken):
             if event.seat != self.seat and event.seat in self.models:
                 self.models.observe(event, self.modeler, self._game, self._ctx)
+            self._ctx.follow(event)
         elif isinstance(event, BoardDealt):
-            self._ctx.board = tuple(event.board)
+            self._ctx.next_round(tuple(event.board))
             self.models.new_round()
+        elif isinstance(event, Showdown):
+            self.models.showdown(event, self.modeler, self._ctx)
 
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The pre-flop policy in round 0, the post-flop policy after; the wish made legal by
@@ -269,6 +280,9 @@ class Loki2Config(LokiOptions):
         features: a non-empty subset of B, R, S (a string such as ``"BRS"`` is accepted).
         make_width, odds_width: the Triple Generator's DEFAULT ramp half-widths (its thresholds are ``bettor``'s).
         sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator.
+        opponent_model: how feature R models an opponent's action: ``"observer"`` with our own Triple Generator
+            (the paper's Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
+        specific_model: the DEFAULTs of the ``"specific"`` model.
 
     Raises:
         ConfigError: no or unknown features, Simulator settings without feature S, or a bad value.
@@ -279,6 +293,8 @@ class Loki2Config(LokiOptions):
     make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
     odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
     sim: SimConfig = SimConfig()
+    opponent_model: Literal["observer", "specific"] = "observer"
+    specific_model: SpecificModelConfig = SpecificModelConfig()
 
     @field_validator("features", mode="before")
     @classmethod
@@ -379,7 +395,11 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         post = SelectorPolicy(config.triple, config.lookahead, seed)
     else:
         post = BettorPolicy(config.bettor, config.lookahead, seed)
-    default = TripleModeler(config.triple, Loki1Modeler(specific)) if "R" in f else Loki1Modeler(specific)
+    default: OpponentModeler = Loki1Modeler(specific)
+    if "R" in f and config.opponent_model == "specific":
+        default = SpecificModeler(config.triple, config.specific_model, Loki1Modeler(specific))
+    elif "R" in f:
+        default = TripleModeler(config.triple, Loki1Modeler(specific))
     return LokiPlayer(
         PreflopPolicy(config.tightness, config.preflop_shift),
         post,

@@ -1,0 +1,204 @@
+"""Loki-1's re-weighting (PAPP98 papp/node58-60; PENA99 pena/node27; loki-algorithms.md §4.3).
+
+After each check/call or bet/raise the opponent's table is re-weighted with the μ/σ ramp (:func:`ramp_factors`) on
+the hand value ``v``: IR before the flop, EHS' (with HS_1) after it; at most one effective re-weighting per opponent
+per round, always applied to the copy stored at the start of the round and only when the new threshold is higher
+(pena/node27).
+
+μ and σ are not given by the sources; the **RECONSTRUCTED DEFAULT** of the reference (§4.3): observed check/call →
+``μ = f``, bet/raise → ``μ = f + c``, on a percentile scale of hand value; ``σ = 0.5·min(μ, 1 − μ)`` floored at
+0.05.  Post-flop μ is used directly as an EHS' value; pre-flop μ ± σ are converted to the IR scale through the
+sorted IR values of the 1,326 holdings.
+
+>>> ramp_factors(np.array([0.3, 0.5, 0.6, 0.7, 0.9]), lo=0.4, hi=0.8).round(3).tolist()
+[0.01, 0.25, 0.5, 0.75, 1.0]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from loki.assessment import ehs_prime, uniform_board_values
+from loki.engine import Action, ActionTaken
+from loki.income_rate import holding_ir
+from loki.modeler.model import ModelingContext, OpponentModel
+from loki.weights import LOW_WEIGHT
+
+__all__ = [
+    "threshold_mu_sigma",
+    "ramp_factors",
+    "ramp_bounds",
+    "loki1_reweight",
+    "REWEIGHT_IR_TABLE",
+    "preflop_hand_values",
+    "postflop_hand_values",
+    "Loki1Modeler",
+    "RampLikelihood",
+]
+
+
+def threshold_mu_sigma(action: Action, freqs: np.ndarray) -> tuple[float, float]:
+    """μ and σ of the hand-value percentile needed for an observed action (RECONSTRUCTED DEFAULT, §4.3).
+
+    Args:
+        action: the observed CALL (check/call) or RAISE (bet/raise).
+        freqs: ``(3,)`` blended [f, c, r] of the context.
+
+    Returns:
+        ``(mu, sigma)`` on the 0..1 percentile scale; ``sigma = max(0.05, 0.5·min(mu, 1 − mu))``.
+
+    Raises:
+        ValueError: a fold (folding players are not re-weighted).
+
+    >>> threshold_mu_sigma(Action.RAISE, np.array([0.5, 0.3, 0.2]))
+    (0.8, 0.09999999999999998)
+    """
+    if action == Action.FOLD:
+        raise ValueError("a fold carries no re-weighting threshold")
+    f, c, _ = (float(x) for x in freqs)
+    mu = f if action == Action.CALL else f + c
+    mu = min(max(mu, 0.0), 1.0)
+    return mu, max(0.05, 0.5 * min(mu, 1.0 - mu))
+
+
+def ramp_factors(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Re-weighting factors of the μ/σ ramp (pena/node27): 0.01 below ``lo``, 1 above ``hi``, linear between.
+
+    Args:
+        values: ``(k,) float64`` hand values (EHS' or IR).
+        lo, hi: the ramp's ends (μ − σ and μ + σ, on the values' scale).
+
+    Returns:
+        ``(k,) float64`` factors in [0.01, 1].
+    """
+    v = np.asarray(values, dtype=np.float64)
+    if hi <= lo:
+        out = np.where(v >= hi, 1.0, LOW_WEIGHT)
+    else:
+        out = (v - lo) / (hi - lo)
+    return np.clip(out, LOW_WEIGHT, 1.0)
+
+
+def ramp_bounds(mu: float, sigma: float, sorted_values: np.ndarray | None = None) -> tuple[float, float]:
+    """Ramp ends μ − σ and μ + σ; with ``sorted_values`` (the 1,326 IR values sorted ascending) the
+    percentiles are converted to that scale by nearest-point indexing (pena/node27)."""
+    lo, hi = mu - sigma, mu + sigma
+    if sorted_values is None:
+        return lo, hi
+    n = len(sorted_values) - 1
+
+    def at(p: float) -> float:
+        return float(sorted_values[int(round(min(max(p, 0.0), 1.0) * n))])
+
+    return at(lo), at(hi)
+
+
+def loki1_reweight(
+    model: OpponentModel, values: np.ndarray, action: Action, freqs: np.ndarray, sorted_values: np.ndarray | None = None
+) -> bool:
+    """Loki-1 re-weighting of one opponent after one action (pena/node27; loki-algorithms.md §4.3).
+
+    ``w = max(0.01, w_round_start × ramp(v))`` applied only when μ is higher than any μ already applied
+    this round (so at most one effective re-weighting per round, always from the stored copy).
+
+    Args:
+        model: the opponent's model (updated in place).
+        values: ``(1326,) float64`` hand value of every holding (IR pre-flop, EHS' post-flop).
+        action: the observed action (a fold does nothing).
+        freqs: ``(3,)`` blended [f, c, r] of the context.
+        sorted_values: IR values sorted ascending pre-flop (percentile → IR conversion); None post-flop.
+
+    Returns:
+        True if the table changed.
+    """
+    if action == Action.FOLD:
+        return False
+    mu, sigma = threshold_mu_sigma(action, freqs)
+    if mu <= model.applied_mu or mu <= 0.0:
+        return False
+    lo, hi = ramp_bounds(mu, sigma, sorted_values)
+    model.weights = np.maximum(LOW_WEIGHT, model.round_start * ramp_factors(values, lo, hi))
+    model.applied_mu = mu
+    return True
+
+
+#: DEFAULT: the IR table that gives opponents' pre-flop hand values for re-weighting (loki-algorithms.md §4.3).
+REWEIGHT_IR_TABLE = 7
+
+
+@lru_cache(maxsize=1)
+def preflop_hand_values() -> tuple[np.ndarray, np.ndarray]:
+    """``((1326,) IR of every holding, (1326,) the same sorted ascending)`` from IR7 (DEFAULT table, IR ×1000)."""
+    v = holding_ir(REWEIGHT_IR_TABLE).copy()
+    s = np.sort(v)
+    v.setflags(write=False)
+    s.setflags(write=False)
+    return v, s
+
+
+@lru_cache(maxsize=256)
+def _postflop_values_cached(board: tuple[int, ...]) -> np.ndarray:
+    hs1, ppot1, _ = uniform_board_values(board)
+    v = ehs_prime(hs1, ppot1)
+    v.setflags(write=False)
+    return v
+
+
+def postflop_hand_values(board: Sequence[int]) -> np.ndarray:
+    """``(1326,) float64`` EHS' (HS_1 + (1 − HS_1)·PPot1 vs a uniform range) of every holding on ``board``.
+
+    The opponent's hand value for post-flop re-weighting (papp/node60, with exact PPot1 instead of the
+    crude PPot_c: a documented deviation), from :func:`loki.assessment.uniform_board_values`.  It depends
+    on the board only (not on the observer's cards), so it is cached per board and shared by every
+    player in the process; holdings that clash with the board get 0.
+    """
+    return _postflop_values_cached(tuple(sorted(int(c) for c in board)))
+
+
+@dataclass(frozen=True)
+class RampLikelihood:
+    """The action probabilities Loki-1's μ/σ ramps imply (for model quality): ``P(call or raise | v)`` is the
+    check/call ramp, ``P(raise | v)`` the bet/raise ramp, each clipped to [0.01, 1]; ``P(call) = P(call or raise) −
+    P(raise)`` (at least 0.01).  Called with a holding index, it reads the holding's value ``values[h]``."""
+
+    values: np.ndarray
+    call: tuple[float, float]
+    raise_: tuple[float, float]
+    action: Action
+
+    def __call__(self, h: int) -> float:
+        v = self.values[h : h + 1]
+        p_raise = float(ramp_factors(v, *self.raise_)[0])
+        if self.action == Action.RAISE:
+            return p_raise
+        return max(LOW_WEIGHT, float(ramp_factors(v, *self.call)[0]) - p_raise)
+
+
+@dataclass(frozen=True)
+class Loki1Modeler:
+    """Loki-1's re-weighting (PAPP98 papp/node58-60; pena/node27): the μ/σ ramp on IR7 pre-flop and on
+    EHS' (HS_1 + PPot1 against a uniform range) post-flop, once per round from the stored copy.
+
+    Attributes:
+        specific: thresholds from each opponent's blended observed frequencies (specific modelling, SOM);
+            False: always Table B.2's defaults (generic modelling, GOM).
+    """
+
+    specific: bool = True
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call)."""
+        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific)
+        if ev.round == 0:
+            values, sorted_values = preflop_hand_values()
+            loki1_reweight(model, values, ev.action, freqs, sorted_values)
+        else:
+            values = postflop_hand_values(ctx.board)
+            loki1_reweight(model, values, ev.action, freqs)
+            call = ramp_bounds(*threshold_mu_sigma(Action.CALL, freqs))
+            raise_ = ramp_bounds(*threshold_mu_sigma(Action.RAISE, freqs))
+            model.trace.append((ev.round, ev.action, RampLikelihood(values, call, raise_, ev.action)))

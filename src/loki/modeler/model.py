@@ -1,0 +1,266 @@
+"""The Opponent Modeler's data (PAPP98 papp/node53-56; AAAI99 Figure 2): per opponent a weight table over the
+1,326 holdings (reset each hand) and action frequencies by context (kept across hands), in a seat-keyed store.
+
+Frequencies by context (round, bets to call 0 / 1 / 2+) are blended linearly with Table B.2's defaults until 20
+observations (:class:`ActionFrequencies`, RECONSTRUCTED Eq. 7.4).  The re-weighting rules live in
+:mod:`loki.modeler.loki1` (Loki-1's μ/σ ramp) and :mod:`loki.modeler.triple_model` (probability triples).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.engine import Action, ActionTaken, GameConfig, Showdown
+from loki.modeler.quality import ModelQuality, holding_percentile
+from loki.weights import LOW_WEIGHT
+
+__all__ = [
+    "DEFAULT_FREQUENCIES",
+    "BLEND_OBSERVATIONS",
+    "bets_to_call_bucket",
+    "ActionFrequencies",
+    "OpponentModel",
+    "ModelStore",
+    "ModelingContext",
+    "OpponentModeler",
+]
+
+#: Table B.2 (PAPP98 papp/node76): default frequencies d'[bets to call 0/1/2+][fold, check/call, bet/raise].
+DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1]])
+DEFAULT_FREQUENCIES.setflags(write=False)
+#: Observations needed before a context's own frequencies are used unblended (papp/node56).
+BLEND_OBSERVATIONS = 20
+
+
+def bets_to_call_bucket(to_call_bets: float) -> int:
+    """Context bucket of an amount to call in bets: 0, 1 or 2 (= 2 or more). The small blind's half bet counts as 1."""
+    if to_call_bets <= 1e-9:
+        return 0
+    return 1 if to_call_bets < 2.0 - 1e-9 else 2
+
+
+@dataclass
+class ActionFrequencies:
+    """Counts of an opponent's actions by context, kept across hands (papp/node56).
+
+    ``counts`` is ``(4, 3, 3) int64``: [round 0..3][bets-to-call bucket 0..2][fold, check/call, bet/raise].
+    """
+
+    counts: np.ndarray = field(default_factory=lambda: np.zeros((4, 3, 3), dtype=np.int64))
+
+    def record(self, round_: int, bucket: int, action: Action) -> None:
+        """Count one observed action.
+
+        Raises:
+            ValueError: round not 0..3 or bucket not 0..2.
+        """
+        if not (0 <= round_ <= 3 and 0 <= bucket <= 2):
+            raise ValueError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
+        self.counts[round_, bucket, int(action)] += 1
+
+    def blended(self, round_: int, bucket: int, specific: bool = True) -> np.ndarray:
+        """``(3,) float64`` frequencies [f, c, r] for a context (RECONSTRUCTED Eq. 7.4).
+
+        With n observations in the context, ``f' = f·n/20 + d·(1 − n/20)`` for n < 20, where the default
+        d is Table B.2 pre-flop and the blended frequency of the previous round (same bucket) afterwards.
+        ``specific=False`` is generic modelling: always Table B.2.
+        """
+        d = DEFAULT_FREQUENCIES[bucket].copy()
+        if not specific:
+            return d
+        for r in range(round_ + 1):
+            cnt = self.counts[r, bucket]
+            n = int(cnt.sum())
+            if n == 0:
+                continue
+            f = cnt / n
+            a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
+            d = a * f + (1.0 - a) * d
+        return d
+
+
+@dataclass
+class OpponentModel:
+    """What we know about one opponent: the hand's weight table and the long-run frequencies.
+
+    Attributes:
+        weights: ``(1326,) float64`` current weight table (1.0 at the deal).
+        round_start: ``(1326,) float64`` copy stored at the start of the round (Loki-1's stored-copy rule).
+        applied_mu: the highest μ applied this round (−1 when none).
+        frequencies: :class:`ActionFrequencies`, kept across hands.
+        trace: this hand's modelled actions, ``(round, action, likelihood)`` where ``likelihood(holding index)`` is
+            the model's probability of the action given that holding (read at a showdown for model quality and
+            learning); reset every hand.
+        round_actions: the opponent's actions so far in the current round, ``(action, facing a bet)`` (a check is
+            ``(CALL, False)``; a check then a raise is a check-raise).
+        stats: statistics a modeler keeps about this opponent across hands (e.g. how unpredictable it has been).
+    """
+
+    weights: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
+    round_start: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
+    applied_mu: float = -1.0
+    frequencies: ActionFrequencies = field(default_factory=ActionFrequencies)
+    trace: list[tuple[int, Action, Callable[[int], float]]] = field(default_factory=list)
+    round_actions: list[tuple[Action, bool]] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def new_hand(self) -> None:
+        """Reset the weight table to 1.0 and the hand's trace (frequencies and stats are kept)."""
+        self.weights = np.ones(N_HOLDINGS)
+        self.trace = []
+        self.new_round()
+
+    def new_round(self) -> None:
+        """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
+        self.round_start = self.weights.copy()
+        self.applied_mu = -1.0
+        self.round_actions = []
+
+
+class ModelStore:
+    """The Opponent Modeler's data: one :class:`OpponentModel` per opponent seat (AAAI99 Figure 2).
+
+    Keyed by seat; the weight tables are reset every hand (:meth:`begin_hand`) and the action
+    frequencies kept across hands; :meth:`reseat` re-keys the models when the players change seats
+    (duplicate tournaments), so each model follows its opponent.  Mapping-like: ``store[seat]``,
+    ``seat in store``, ``len(store)``, ``store.items()``, ``store.values()``.
+
+    >>> st = ModelStore(); st.begin_hand(me=0, n_players=3); sorted(st.models)
+    [1, 2]
+    >>> st.reseat({0: 2, 1: 0, 2: 1}); sorted(st.models)
+    [0, 1]
+    """
+
+    def __init__(self) -> None:
+        self.models: dict[int, OpponentModel] = {}
+        self.quality = ModelQuality()
+
+    def begin_hand(self, me: int, n_players: int) -> None:
+        """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
+        ones for new seats) and every weight table goes back to 1.0."""
+        for s in range(n_players):
+            if s != me:
+                self.models.setdefault(s, OpponentModel()).new_hand()
+
+    def new_round(self) -> None:
+        """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule)."""
+        for m in self.models.values():
+            m.new_round()
+
+    def reseat(self, mapping: dict[int, int]) -> None:
+        """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped."""
+        self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
+
+    def observe(self, ev: ActionTaken, modeler: OpponentModeler, game: GameConfig, ctx: ModelingContext) -> None:
+        """An opponent acted: re-weight its table with ``modeler`` (thresholds from the frequencies *before*
+        this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
+        model = self.models[ev.seat]
+        bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[ev.round])
+        if ev.action != Action.FOLD:
+            modeler.reweight(model, ev, bucket, ctx)
+            q = self.quality
+            q.reweights += 1
+            live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
+            if not np.any(model.weights[live] > LOW_WEIGHT * (1.0 + 1e-9)):
+                q.collapses += 1
+        model.frequencies.record(ev.round, bucket, ev.action)
+        model.round_actions.append((ev.action, ev.to_call > 0))
+
+    def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:
+        """Hands are shown: for every opponent shown, its holding's percentile in our final table, the
+        likelihood of its traced actions given that holding (:mod:`loki.modeler.quality`), and the modeler's
+        ``learn(model, holding, ctx)`` if it has one."""
+        dead = tuple(ctx.hole) + tuple(ctx.board)
+        learn = getattr(modeler, "learn", None)
+        for seat, cards, _rank in ev.hands:
+            model = self.models.get(seat)
+            if model is None:
+                continue
+            h = int(HOLDING_INDEX[cards[0], cards[1]])
+            self.quality.percentiles.append(holding_percentile(model.weights, cards, dead))
+            for _round, _action, lik in model.trace:
+                self.quality.add_likelihood(lik(h))
+            if learn is not None:
+                learn(model, h, ctx)
+
+    def __getitem__(self, seat: int) -> OpponentModel:
+        return self.models[seat]
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.models
+
+    def __len__(self) -> int:
+        return len(self.models)
+
+    def items(self):
+        return self.models.items()
+
+    def values(self):
+        return self.models.values()
+
+    def keys(self):
+        return self.models.keys()
+
+
+@dataclass
+class ModelingContext:
+    """What the observer knows when it re-weights: its own seat and hole cards (dead cards for the
+    opponent's possible holdings), the visible board, the rules, and the public facts of the round that an
+    opponent's situation depends on (kept by :meth:`follow` from every action of the hand).
+
+    Attributes:
+        actions_this_round: actions taken in the current round before the one being modelled.
+        acted, folded: seats that have checked/called/raised this round; seats out of the hand.
+        raised_last_round: seats that bet or raised in the previous round.
+    """
+
+    seat: int
+    hole: tuple[int, int]
+    board: tuple[int, ...]
+    game: GameConfig
+    actions_this_round: int = 0
+    acted: set[int] = field(default_factory=set)
+    folded: set[int] = field(default_factory=set)
+    raised_this_round: set[int] = field(default_factory=set)
+    raised_last_round: set[int] = field(default_factory=set)
+
+    def follow(self, ev: ActionTaken) -> None:
+        """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
+        self.actions_this_round += 1
+        if ev.action == Action.FOLD:
+            self.folded.add(ev.seat)
+        else:
+            self.acted.add(ev.seat)
+            if ev.action == Action.RAISE:
+                self.raised_this_round.add(ev.seat)
+
+    def next_round(self, board: tuple[int, ...]) -> None:
+        """A new board: the round's facts start again."""
+        self.board = board
+        self.actions_this_round = 0
+        self.acted = set()
+        self.raised_last_round, self.raised_this_round = self.raised_this_round, set()
+
+    def check_raise_condition(self, seat: int) -> bool:
+        """The check-raise rule's public condition for ``seat`` about to act (loki-algorithms.md §3 rule 6): first
+        to act this round, with a live player who raised in the previous round still to act behind it."""
+        return self.actions_this_round == 0 and any(
+            s != seat and s not in self.folded and s not in self.acted for s in self.raised_last_round
+        )
+
+
+class OpponentModeler(Protocol):
+    """A re-weighting rule: updates one opponent's weight table after one of its (non-fold) actions.
+
+    ``reweight(model, ev, bucket, ctx)`` gets the opponent's model, the ``ActionTaken`` event (the
+    situation it faced before acting), its bets-to-call bucket (0, 1, 2+) and the observer's
+    :class:`ModelingContext`; it changes ``model.weights`` in place or replaces them.  Frequencies
+    are counted by :meth:`ModelStore.observe` after the call.
+    """
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None: ...

@@ -1,0 +1,112 @@
+"""Model quality: how well an observer's opponent models knew the cards they were about (issue 11, item 4).
+
+Measured at every showdown, for every opponent whose cards are shown there:
+
+- **showdown percentile**: the percentile (0..100) of the shown holding in the observer's final weight table for
+  that opponent, over the holdings still possible for the observer (not sharing a card with the board or its own
+  hole cards); ties count half, so a table that knows nothing (all weights equal) gives 50;
+- **log-likelihood**: the mean log-probability, per observed post-flop action of that opponent, of the action it
+  took given the holding it showed, under the observer's modelling triples (the model's ``P(action | holding)``
+  recorded when the action was re-weighted; Loki-1's μ/σ ramps imply one too, see
+  :mod:`loki.modeler.loki1`).  Higher is better; ``log(1/3) = −1.10`` is a model that says nothing;
+- **collapses**: re-weightings after which every possible holding sits at the 0.01 floor (the table has learned
+  nothing but an impossibility; target 0).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from loki.cards import HOLDING_INDEX, live_holdings
+
+__all__ = ["holding_percentile", "ModelQuality", "LIKELIHOOD_FLOOR"]
+
+#: Probabilities below this count as this in log-likelihoods (a model that gives an observed action probability 0
+#: would otherwise score minus infinity).
+LIKELIHOOD_FLOOR = 1e-6
+
+
+def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[int]) -> float:
+    """Percentile (0..100) of the holding ``hole`` within ``weights`` over the live holdings (not containing a
+    ``dead`` card); ties count half.
+
+    Args:
+        weights: ``(1326,) float64`` weight table.
+        hole: the two cards of the holding.
+        dead: cards known to be elsewhere (board, the observer's hole cards).
+
+    >>> from loki.cards import parse_cards
+    >>> w = np.ones(1326); holding_percentile(w, parse_cards("AsKs"), parse_cards("2c3c4d"))
+    50.0
+    """
+    live = live_holdings(dead)
+    w = np.asarray(weights)[live]
+    x = weights[int(HOLDING_INDEX[hole[0], hole[1]])]
+    if w.size == 0:
+        return 50.0
+    return float(100.0 * ((w < x).sum() + 0.5 * (w == x).sum()) / w.size)
+
+
+@dataclass
+class ModelQuality:
+    """An observer's model-quality counters (module docstring), additive over hands and blocks.
+
+    Attributes:
+        percentiles: showdown percentiles, one per (showdown, shown opponent).
+        loglik: sum of ``log max(P(action | shown holding), LIKELIHOOD_FLOOR)`` over traced actions.
+        actions: number of traced actions in ``loglik``.
+        reweights: re-weightings done (non-fold actions observed).
+        collapses: re-weightings that left every possible holding at the floor.
+    """
+
+    percentiles: list[float] = field(default_factory=list)
+    loglik: float = 0.0
+    actions: int = 0
+    reweights: int = 0
+    collapses: int = 0
+
+    def add_likelihood(self, p: float) -> None:
+        """Count one traced action whose model probability for the shown holding was ``p``."""
+        self.loglik += math.log(max(float(p), LIKELIHOOD_FLOOR))
+        self.actions += 1
+
+    def merge(self, other: ModelQuality) -> None:
+        """Add another observer's (or block's) counters to these."""
+        self.percentiles.extend(other.percentiles)
+        self.loglik += other.loglik
+        self.actions += other.actions
+        self.reweights += other.reweights
+        self.collapses += other.collapses
+
+    def as_dict(self) -> dict:
+        """JSON-ready counters (percentiles rounded to 0.01)."""
+        return {
+            "percentiles": [round(p, 2) for p in self.percentiles],
+            "loglik": self.loglik,
+            "actions": self.actions,
+            "reweights": self.reweights,
+            "collapses": self.collapses,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ModelQuality:
+        """The inverse of :meth:`as_dict`."""
+        return cls(
+            list(d["percentiles"]), float(d["loglik"]), int(d["actions"]), int(d["reweights"]), int(d["collapses"])
+        )
+
+    def summary(self) -> dict:
+        """``median_percentile``, ``mean_percentile``, ``showdowns``, ``loglik_per_action``, ``collapse_rate``
+        (None where nothing was measured)."""
+        p = self.percentiles
+        return {
+            "showdowns": len(p),
+            "median_percentile": float(np.median(p)) if p else None,
+            "mean_percentile": float(np.mean(p)) if p else None,
+            "loglik_per_action": self.loglik / self.actions if self.actions else None,
+            "collapse_rate": self.collapses / self.reweights if self.reweights else None,
+        }

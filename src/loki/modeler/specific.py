@@ -1,0 +1,254 @@
+"""Opponent-specific probability triples: each opponent modelled as the opponent at the table (issue 11, items 1-2).
+
+Feature R as AAAI99 §4 describes it multiplies each holding's weight by the probability triple of *this particular
+opponent* (seed ``001_…``: "the call value of 0.20 … reflects the uncertainty in Loki's beliefs about the actions of
+this particular opponent").  The paper's Loki-2 (:class:`~loki.modeler.triple_model.TripleModeler`) models every
+opponent with the observer's own Triple Generator, and its triples are mostly pure, so one surprising action leaves
+a holding at the 0.01 floor.  This modeler (all **DEFAULT**; the sources give no formula) describes each opponent's
+action in context as a mixture of three experts and learns, per opponent, how much each explains its play:
+
+1. **rules** ``R(h)``: the Triple Generator (:mod:`loki.rule_chain`) in the opponent's situation — its hand rated as
+   it would rate it (HS_n and PPot1 against a uniform range), its check-raise condition from public facts
+   (:meth:`~loki.modeler.model.ModelingContext.check_raise_condition`); right for opponents that play by rules like
+   Loki's own;
+2. **frequencies** ``M(h)``: frequency matched.  In the action's context (round, bets to call 0 / 1 / 2+), the
+   opponent's blended frequencies ``F = (f, c, r)`` (observed counts blended with Table B.2 until 20 observations,
+   papp/node56) say how often it folds, calls and raises; every holding's percentile ``q(h)`` *within the opponent's
+   current range* (its weight table before the action, values as in 1.) places it: the bottom ``f`` of the range
+   folds, the top ``r`` raises, with linear ramps of half-width ``softness`` (so that, over the range, the triples
+   reproduce the frequencies).  Where it can bet (nothing to call) a share ``ρ`` of its betting hands checks
+   instead: its check-raise propensity, learned from public actions (check-raises against bets when checked to);
+3. **card-blind** ``F``: the context frequencies whatever it holds (how unpredictable it has been).
+
+``T(h) = π_R·R(h) + π_M·M(h) + π_B·F`` with per-opponent weights ``π`` from a Dirichlet prior (``prior``, weight
+``prior_weight`` actions) updated at every showdown by one expectation-maximisation step over the shown hand's
+traced post-flop actions (responsibility of expert k for action a: ``π_k·expert_k(h)[a] / T(h)[a]``).  As
+``π_B·F[a] > 0`` (frequencies floored at ``min_frequency``), no single action zeroes a holding.  Re-weighting as
+feature R: ``w[h] ← max(0.01, w[h]·T(h)[action])`` for the holdings still possible.  Pre-flop stays Loki-1's
+(pena/node39).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from loki.assessment import uniform_board_values
+from loki.bettor import BettingSpot
+from loki.cards import HOLDING_MASKS, cards_mask
+from loki.config import LokiModel
+from loki.engine import Action, ActionTaken
+from loki.modeler.loki1 import Loki1Modeler
+from loki.modeler.model import ModelingContext, OpponentModel
+from loki.modeler.triple_model import triple_reweight
+from loki.triples import TripleConfig, opponent_triples
+
+__all__ = ["SpecificModelConfig", "SpecificModeler", "range_percentiles", "frequency_triples"]
+
+
+class SpecificModelConfig(LokiModel):
+    """DEFAULTs of the opponent-specific model (module docstring; tuned on seeds ≥ 1000).
+
+    Attributes:
+        prior: prior weights of the experts (rules, frequencies, card-blind), summing to 1.
+        prior_weight: weight of the prior, in showdown actions.
+        softness: ramp half-width of the frequency expert, in percentile of the opponent's range.
+        min_frequency: floor of each context frequency (renormalised).
+        check_raise_prior: prior check-raise propensity ρ; check_raise_weight its weight in observations.
+    """
+
+    prior: tuple[float, float, float] = (0.6, 0.25, 0.15)
+    prior_weight: float = Field(20.0, gt=0.0)
+    softness: float = Field(0.10, gt=0.0, le=0.5)
+    min_frequency: float = Field(0.02, ge=0.0, le=0.3)
+    check_raise_prior: float = Field(0.10, ge=0.0, lt=1.0)
+    check_raise_weight: float = Field(10.0, gt=0.0)
+
+    @field_validator("prior")
+    @classmethod
+    def _prior(cls, v: tuple[float, float, float]) -> tuple[float, float, float]:
+        if min(v) < 0.0 or abs(sum(v) - 1.0) > 1e-9:
+            raise ValueError(f"expected three non-negative weights summing to 1, got {v}")
+        return v
+
+
+def range_percentiles(values: np.ndarray, weights: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """``(1326,) float64``: each holding's percentile (0..1) of ``values`` within the range ``weights`` restricted to
+    ``live`` holdings (weighted mid-rank: the weight below plus half the weight tied, over the total).  Holdings
+    outside ``live`` get 0.5.
+
+    >>> v = np.zeros(1326); v[:4] = [0.1, 0.2, 0.2, 0.9]
+    >>> live = np.zeros(1326, bool); live[:4] = True
+    >>> range_percentiles(v, np.ones(1326), live)[:4].tolist()
+    [0.125, 0.5, 0.5, 0.875]
+    """
+    out = np.full(values.shape[0], 0.5)
+    idx = np.flatnonzero(live)
+    if idx.size == 0:
+        return out
+    v = values[idx]
+    w = weights[idx]
+    order = np.argsort(v, kind="stable")
+    sv, sw = v[order], w[order]
+    cum = np.concatenate(([0.0], np.cumsum(sw)))
+    total = cum[-1]
+    if total <= 0.0:
+        return out
+    lo = np.searchsorted(sv, v, side="left")
+    hi = np.searchsorted(sv, v, side="right")
+    out[idx] = (cum[lo] + 0.5 * (cum[hi] - cum[lo])) / total
+    return out
+
+
+def _ramp(x: np.ndarray, t: float, w: float) -> np.ndarray:
+    return np.clip((x - (t - w)) / (2.0 * w), 0.0, 1.0)
+
+
+def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: float, rho: float = 0.0) -> np.ndarray:
+    """``(k, 3) float64`` frequency-matched triples of holdings at range percentiles ``q`` (module docstring, 1.).
+
+    Args:
+        q: ``(k,)`` percentiles in [0, 1].
+        freqs: ``(3,)`` context frequencies (fold, call, raise), summing to 1.
+        facing: a bet is to be called (else folding is impossible: f = 0).
+        softness: σ, the ramps' half-width.
+        rho: check-raise propensity (only when not facing).
+    """
+    f, _, r = (float(x) for x in freqs)
+    if not facing:
+        f = 0.0
+    p_raise = np.zeros_like(q)
+    if r > 0.0:
+        keep = 1.0 - (rho if not facing else 0.0)
+        top = min(1.0, r / keep)
+        p_raise = keep * _ramp(q, 1.0 - top, softness)
+    p_fold = 1.0 - _ramp(q, f, softness) if f > 0.0 else np.zeros_like(q)
+    over = p_raise + p_fold
+    scale = np.where(over > 1.0, 1.0 / np.maximum(over, 1e-300), 1.0)
+    p_raise, p_fold = p_raise * scale, p_fold * scale
+    return np.stack([p_fold, 1.0 - p_raise - p_fold, p_raise], axis=1)
+
+
+@dataclass(frozen=True)
+class _MixtureLikelihood:
+    """``P(action | h)`` of a traced action under the mixture, with each expert's column for the showdown learning."""
+
+    rules: np.ndarray  # (1326,) the rules expert's probability of the action
+    freq: np.ndarray  # (1326,) the frequency expert's
+    blind: float  # F[action]
+    pi: tuple[float, float, float]  # the weights when the action was modelled
+
+    def parts(self, h: int) -> tuple[float, float, float]:
+        return (self.pi[0] * float(self.rules[h]), self.pi[1] * float(self.freq[h]), self.pi[2] * self.blind)
+
+    def __call__(self, h: int) -> float:
+        return sum(self.parts(h))
+
+
+@dataclass(frozen=True)
+class SpecificModeler:
+    """Feature R with opponent-specific triples (module docstring).
+
+    Attributes:
+        triple: the Triple Generator of the rules expert (the observer's thresholds and widths).
+        config: the DEFAULTs.
+        preflop: the pre-flop re-weighting (Loki-1's).
+    """
+
+    triple: TripleConfig
+    config: SpecificModelConfig = SpecificModelConfig()
+    preflop: Loki1Modeler = Loki1Modeler()
+
+    # ---- per-opponent learned quantities ---------------------------------------------------------
+    def weights(self, model: OpponentModel) -> tuple[float, float, float]:
+        """``(π_R, π_M, π_B)`` of this opponent: the prior plus the showdown evidence."""
+        c = self.config
+        s = model.stats
+        counts = [c.prior[k] * c.prior_weight + s.get(f"resp{k}", 0.0) for k in range(3)]
+        total = sum(counts)
+        return counts[0] / total, counts[1] / total, counts[2] / total
+
+    def check_raise_propensity(self, model: OpponentModel) -> float:
+        """ρ of this opponent: check-raises among its check-raises and bets when checked to (module docstring)."""
+        c = self.config
+        s = model.stats
+        cr, bets = s.get("check_raises", 0.0), s.get("bets_unopened", 0.0)
+        return (c.check_raise_prior * c.check_raise_weight + cr) / (c.check_raise_weight + cr + bets)
+
+    def context_frequencies(self, model: OpponentModel, round_: int, bucket: int, facing: bool) -> np.ndarray:
+        """``(3,)`` the opponent's blended frequencies in the context, fold impossible when not facing, each
+        floored at ``min_frequency`` and renormalised."""
+        F = model.frequencies.blended(round_, bucket, specific=True).astype(np.float64)
+        F = np.maximum(F, self.config.min_frequency)
+        if not facing:
+            F[0] = 0.0
+        return F / F.sum()
+
+    def experts(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
+        """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
+        ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``."""
+        g = ctx.game
+        spot = BettingSpot(
+            street=ev.round,
+            pot=float(ev.pot),
+            to_call=float(ev.to_call),
+            bet_size=float(g.bet_sizes[ev.round]),
+            bets_this_round=int(ev.bets),
+            voluntarily_in=ev.voluntary,
+            can_raise=int(ev.bets) < g.max_bets,
+            next_bet_size=float(g.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+        )
+        n_opp = max(1, int(ev.n_active) - 1)
+        rules = opponent_triples(ctx.board, spot, n_opp, self.triple, ctx.check_raise_condition(ev.seat))
+        hs1, pp, _ = uniform_board_values(ctx.board)
+        hs_n = hs1**n_opp
+        values = hs_n + (1.0 - hs_n) * pp  # EHS' as the opponent rates its hand
+        live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
+        q = range_percentiles(values, model.weights, live)
+        facing = ev.to_call > 0
+        F = self.context_frequencies(model, ev.round, bucket, facing)
+        rho = 0.0 if facing else self.check_raise_propensity(model)
+        freq = frequency_triples(q, F, facing, self.config.softness, rho)
+        return rules, freq, F, live
+
+    def triples(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> np.ndarray:
+        """``(1326, 3)`` the mixture triples ``T`` of the opponent's post-flop action ``ev``."""
+        rules, freq, F, _ = self.experts(model, ev, bucket, ctx)
+        pr, pm, pb = self.weights(model)
+        return pr * rules + pm * freq + pb * F[None, :]
+
+    # ---- the OpponentModeler protocol --------------------------------------------------------------
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+        """Pre-flop Loki-1's re-weighting; post-flop the mixture triples (module docstring), traced for the
+        showdown; public check-raise evidence counted."""
+        if ev.round == 0:
+            self.preflop.reweight(model, ev, bucket, ctx)
+            return
+        a = int(ev.action)
+        if ev.action == Action.RAISE:
+            key = "bets_unopened" if ev.to_call <= 0 else None
+            if ev.to_call > 0 and (Action.CALL, False) in model.round_actions:
+                key = "check_raises"  # it checked earlier this round and raises now
+            if key:
+                model.stats[key] = model.stats.get(key, 0.0) + 1.0
+        rules, freq, F, live = self.experts(model, ev, bucket, ctx)
+        pi = self.weights(model)
+        t = pi[0] * rules + pi[1] * freq + pi[2] * F[None, :]
+        triple_reweight(model, t, ev.action, live)
+        model.trace.append((ev.round, ev.action, _MixtureLikelihood(rules[:, a], freq[:, a], float(F[a]), pi)))
+
+    def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:
+        """At a showdown: each expert's responsibility for the shown hand's traced post-flop actions is added to
+        its evidence (one EM step)."""
+        s = model.stats
+        for rnd, _action, lik in model.trace:
+            if rnd == 0 or not isinstance(lik, _MixtureLikelihood):
+                continue
+            parts = lik.parts(h)
+            total = sum(parts)
+            if total <= 0.0:
+                continue
+            for k in range(3):
+                s[f"resp{k}"] = s.get(f"resp{k}", 0.0) + parts[k] / total

@@ -1,0 +1,99 @@
+"""Loki-2's re-weighting by probability triples (feature R, AAAI99 §4; PENA99 pena/node34, node39).
+
+Each holding's weight is multiplied by its probability-triple entry for the observed action, the triples computed in
+the opponent's situation; pre-flop stays Loki-1's (pena/node39).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from loki.bettor import BettingSpot
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.engine import Action, ActionTaken
+from loki.modeler.loki1 import Loki1Modeler
+from loki.modeler.model import ModelingContext, OpponentModel
+from loki.triples import TripleConfig, opponent_triples
+from loki.weights import LOW_WEIGHT
+
+__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood"]
+
+
+def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, live: np.ndarray | None = None) -> None:
+    """Loki-2 feature R: ``w[h] ← max(0.01, w[h] × PT_h[action])`` (AAAI99 §4; pena/node34).
+
+    DEFAULT (reference §5.4): cumulative on every observed action, floor 0.01, no stored-copy rule.
+
+    Args:
+        model: the opponent's model (weights updated in place).
+        triples: ``(1326, 3) float64`` the PT of every holding in the opponent's situation.
+        action: observed action (FOLD is ignored: the player leaves the hand).
+        live: optional ``(1326,) bool``; holdings outside it are left unchanged.
+
+    Raises:
+        ValueError: ``triples`` not of shape ``(1326, 3)`` (checked only for a non-fold action).
+
+    >>> m = OpponentModel(); m.weights[:] = 0.7
+    >>> pt = np.tile([0.0, 0.2, 0.8], (1326, 1))
+    >>> triple_reweight(m, pt, Action.CALL); round(float(m.weights[0]), 10)
+    0.14
+    """
+    if action == Action.FOLD:
+        return
+    t = np.asarray(triples, dtype=np.float64)
+    if t.shape != (N_HOLDINGS, 3):
+        raise ValueError(f"triples must have shape (1326, 3), got {t.shape}")
+    new = np.maximum(LOW_WEIGHT, model.weights * t[:, int(action)])
+    if live is not None:
+        new = np.where(live, new, model.weights)
+    model.weights = new
+
+
+@dataclass(frozen=True)
+class ColumnLikelihood:
+    """``P(action | holding)`` read from the column of the modelling triples used for the re-weighting."""
+
+    column: np.ndarray
+
+    def __call__(self, h: int) -> float:
+        return float(self.column[h])
+
+
+@dataclass(frozen=True)
+class TripleModeler:
+    """Loki-2 feature R (AAAI99 §4; pena/node34): post-flop, each holding's weight times its probability
+    triple's entry for the observed action, the triples computed in the opponent's situation with
+    ``triple``; pre-flop, Loki-1's re-weighting (``preflop``; pena/node39).
+
+    Attributes:
+        triple: the Triple Generator that models the opponents (:class:`loki.triples.TripleConfig`).
+        preflop: the pre-flop re-weighting (Loki-1's).
+    """
+
+    triple: TripleConfig
+    preflop: Loki1Modeler = Loki1Modeler()
+
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+        """Triple re-weighting after the flop (holdings sharing a card with our hand or the board are left
+        as they are); Loki-1's method before it."""
+        if ev.round == 0:
+            self.preflop.reweight(model, ev, bucket, ctx)
+            return
+        g = ctx.game
+        spot = BettingSpot(
+            street=ev.round,
+            pot=float(ev.pot),
+            to_call=float(ev.to_call),
+            bet_size=float(g.bet_sizes[ev.round]),
+            bets_this_round=int(ev.bets),
+            voluntarily_in=ev.voluntary,
+            can_raise=int(ev.bets) < g.max_bets,
+            next_bet_size=float(g.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+        )
+        triples = opponent_triples(ctx.board, spot, max(1, int(ev.n_active) - 1), self.triple)
+        dead = np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))
+        live = (HOLDING_MASKS & dead) == 0
+        triple_reweight(model, triples, ev.action, live)
+        model.trace.append((ev.round, ev.action, ColumnLikelihood(triples[:, int(ev.action)])))
