@@ -262,6 +262,28 @@ class PotEquityValue:
         a, b = self.coefficients(committed, live, _STREET[len(board)])
         return a * oracle.equities(holes, live, board) + b
 
+    def expected_after_reveal(
+        self,
+        committed: Sequence[float],
+        live: Sequence[bool],
+        board: Sequence[int],
+        n_cards: int,
+        holes: Sequence[tuple[int, int]],
+        oracle: EquityOracle,
+    ) -> np.ndarray:
+        """``E_c[v(h·c)]`` over the ``n_cards`` cards revealed next (exact): ``a(h·c) · eq(h) + b(h·c)``.
+
+        Args:
+            committed, live, holes, oracle: as :meth:`__call__`; board: the board before the reveal;
+            n_cards: the cards the reveal adds (3 for the flop, 1 for the turn or river, more when an
+            all-in runs the board out).
+
+        Returns:
+            ``(n,) float64`` chips.
+        """
+        a, b = self.coefficients(committed, live, _STREET[len(board) + n_cards])
+        return a * oracle.equities(holes, live, board) + b
+
 
 #: The default value function: each player's share of the pot by exact all-in equity, minus its contribution.
 POT_EQUITY = PotEquityValue()
@@ -399,9 +421,10 @@ def hand_corrections(
     actions = [Action.parse(ch) for ch in final.history if ch != "/"]
     if probs is not None and len(probs) != len(actions):
         raise EstimatorError(f"AIVAT corrections: {len(probs)} recorded decisions for {len(actions)} actions")
+    slots: Any = final  # HandState's slot attributes (config, button) are not declared for mypy
     st = new_hand(
-        final.config,
-        final.button,
+        slots.config,
+        slots.button,
         hole_cards=list(holes),
         board=list(final.full_board),
         stacks=final.starting_stacks,
@@ -439,8 +462,9 @@ def hand_corrections(
         if len(b1) > len(b0):
             # E_c[v(h·c)] - v(h·c) = a(h·c) (eq(h) - eq(h·c)) for the linear value family
             live = st.active
-            a_after, _ = value.coefficients(st.total_committed, live, _STREET[len(b1)])
-            chance[_STREET[len(b1)]] += a_after * (oracle.equities(holes, live, b0) - oracle.equities(holes, live, b1))
+            committed = st.total_committed
+            expected = value.expected_after_reveal(committed, live, b0, len(b1) - len(b0), holes, oracle)
+            chance[_STREET[len(b1)]] += expected - value(committed, live, b1, holes, oracle)
     return HandCorrections(chance, action)
 
 
