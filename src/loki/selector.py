@@ -21,6 +21,7 @@ import numpy as np
 
 from loki.bettor import BettingSpot, HandValues, pot_odds2
 from loki.engine import Action, legalise
+from loki.ev_triples import EVGeneratorConfig, calling_triple, ev_triple
 from loki.rule_chain import RULES, attribute
 from loki.triples import ProbabilityTriple, TripleConfig, generate_triple_with_rules
 
@@ -137,8 +138,19 @@ class SelectorPolicy:
             continuation rule keeps betting while nobody else bets).
     """
 
-    def __init__(self, triple: TripleConfig = TripleConfig(), lookahead: int = 1, seed: int = 0):
+    def __init__(
+        self,
+        triple: TripleConfig = TripleConfig(),
+        lookahead: int = 1,
+        seed: int = 0,
+        generator: str = "rules",
+        ev: EVGeneratorConfig | None = None,
+    ):
+        if generator not in ("rules", "ev", "calling"):
+            raise ValueError(f"generator={generator!r}: expected 'rules', 'ev' or 'calling'")
         self.triple = triple
+        self.generator = generator
+        self.ev = ev if ev is not None else EVGeneratorConfig()
         self.lookahead = lookahead
         self.selector = ActionSelector(np.random.default_rng([seed, 2]))
         self.semi_bluffing = False
@@ -153,9 +165,15 @@ class SelectorPolicy:
         """The selector's action for the :class:`loki.situation.Situation` ``sit``."""
         values = sit.hand_values(self.lookahead)
         spot = sit.betting_spot(self.semi_bluffing)
+        if self.generator == "ev":
+            return self._decide_ev(sit, values, spot)
         pt, contrib = generate_triple_with_rules(
             values, spot, self.triple, check_raise_flag=spot.first_to_act and spot.aggressor_behind
         )
+        if self.generator == "calling":
+            pt, _evs = calling_triple(
+                pt, values, spot, self._fold_frequencies(sit, spot), self.triple.bettor.make1, self.ev
+            )
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
         b, mw, ow = self.triple.bettor, self.triple.make_width, self.triple.odds_width
         if (
@@ -172,3 +190,20 @@ class SelectorPolicy:
         self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
         rule = RULES[attribute(contrib, int(a), u, pt.f, pt.c)]
         return TripleDecision(a, pt, u, rule, values, spot, probs)
+
+    @staticmethod
+    def _fold_frequencies(sit, spot: BettingSpot) -> list[float]:
+        """Each live opponent's blended fold frequency facing a bet (one bet if none was made, else two)."""
+        bucket = 1 if spot.bets_this_round == 0 else 2
+        return [float(sit.models[s].frequencies.blended(spot.street, bucket)[0]) for s in sit.live_opponents]
+
+    def _decide_ev(self, sit, values: HandValues, spot: BettingSpot) -> TripleDecision:
+        """The EV generator's triple (:mod:`loki.ev_triples`), sampled with this hand's ``u``."""
+        folds = self._fold_frequencies(sit, spot)
+        p_called = sit.called_strength(folds, self.lookahead) if spot.can_raise else None
+        pt, _evs = ev_triple(values, spot, folds, self.ev, p_called)
+        a = self.selector.select(pt, spot.to_call, spot.can_raise)
+        probs, spans = interval_probabilities(pt, self._lo, self._hi, spot.to_call, spot.can_raise)
+        lo, hi = spans[int(a)]
+        self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
+        return TripleDecision(a, pt, self.selector.u, "ev", values, spot, probs)

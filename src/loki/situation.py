@@ -103,6 +103,29 @@ class Situation:
             next_bet_size=float(g.bet_sizes[r + 1]) if r < 3 else 0.0,
         )
 
+    def called_strength(self, fold_frequencies: Sequence[float], lookahead: int = 1, softness: float = 0.1) -> float:
+        """EHS of our hand against the opponents that would call a raise: each live opponent's table without the
+        bottom ``fold_frequencies[i]`` of its range (ranked by EHS' as it would rate its hand, soft edge of
+        ``softness`` in percentile; DEFAULT), HS_n with n = the live opponents.  Used by the EV generator."""
+        from loki.assessment import uniform_board_values
+        from loki.cards import HOLDING_MASKS, cards_mask
+        from loki.modeler.specific import range_percentiles
+
+        v = self.view
+        opps = self.live_opponents
+        hs1, pp, _ = uniform_board_values(v.board)
+        hs_n = hs1 ** max(1, len(opps))
+        values = hs_n + (1.0 - hs_n) * pp
+        live = (HOLDING_MASKS & np.uint64(cards_mask(tuple(v.hole_cards) + tuple(v.board)))) == 0
+        ranges = []
+        for s, phi in zip(opps, fold_frequencies):
+            w = self.models[s].weights
+            q = range_percentiles(values, w, live)
+            keep = np.clip((q - (phi - softness)) / (2.0 * softness), 0.0, 1.0)
+            ranges.append(np.maximum(w * keep, 1e-9))
+        la = lookahead if v.round == 1 else 1
+        return float(assess(v.hole_cards, v.board, ranges, n_opponents=len(opps), lookahead=la).ehs)
+
     def weights_in_order(self, order: Sequence[int]) -> np.ndarray:
         """``(len(order), 1326) float64`` weight tables of the seats in ``order`` (rows of our seat and of folded
         players are 1.0: unused)."""

@@ -36,6 +36,7 @@ from pydantic import Field, field_validator, model_validator
 from loki.bettor import BettorConfig, BettorPolicy
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, Showdown, legalise
 from loki.errors import ConfigError
+from loki.ev_triples import EVGeneratorConfig
 from loki.modeler import (
     Loki1Modeler,
     ModelingContext,
@@ -283,6 +284,10 @@ class Loki2Config(LokiOptions):
         opponent_model: how feature R models an opponent's action: ``"observer"`` with our own Triple Generator
             (the paper's Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
         specific_model: the DEFAULTs of the ``"specific"`` model.
+        generator: feature B's Triple Generator: ``"rules"`` (the Bettor's rules with ramps, :mod:`loki.rule_chain`)
+            ``"ev"`` (one-step action values mixed by a softmax) or ``"calling"`` (the rules, with folds overruled by
+            the call's value, slow-play and bluff frequencies), :mod:`loki.ev_triples`.
+        ev: the DEFAULTs of the ``"ev"`` generator.
 
     Raises:
         ConfigError: no or unknown features, Simulator settings without feature S, or a bad value.
@@ -295,6 +300,8 @@ class Loki2Config(LokiOptions):
     sim: SimConfig = SimConfig()
     opponent_model: Literal["observer", "specific"] = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
+    generator: Literal["rules", "ev", "calling"] = "rules"
+    ev: EVGeneratorConfig = EVGeneratorConfig()
 
     @field_validator("features", mode="before")
     @classmethod
@@ -345,7 +352,7 @@ def resolve_modeler(path: str) -> OpponentModeler:
         obj = getattr(importlib.import_module(mod), attr)
     except (ImportError, AttributeError) as e:
         raise ConfigError(f"modeler {path!r}: cannot import it ({e})") from None
-    m = obj() if callable(obj) and not hasattr(obj, "reweight") else obj
+    m = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "reweight")) else obj
     if not callable(getattr(m, "reweight", None)):
         raise ConfigError(f"modeler {path!r}: expected an object with reweight(model, event, bucket, context)")
     return m
@@ -392,7 +399,7 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
     if "S" in f:
         post = SimulatorPolicy(config.sim_config, seed)
     elif "B" in f:
-        post = SelectorPolicy(config.triple, config.lookahead, seed)
+        post = SelectorPolicy(config.triple, config.lookahead, seed, config.generator, config.ev)
     else:
         post = BettorPolicy(config.bettor, config.lookahead, seed)
     default: OpponentModeler = Loki1Modeler(specific)
