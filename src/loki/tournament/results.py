@@ -6,7 +6,8 @@
   configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
   identical seeds and configurations; the same bytes as the plain dict written with
   ``json.dumps(summary, indent=2)``);
-- ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now);
+- ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now; with the ``aivat``
+  estimator also the CPU seconds of the estimator and of the blocks, and their ratio);
 - ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
   replays (column names are the player names);
 - ``deals-aivat.csv`` — with the ``aivat`` estimator only: the same rows with the AIVAT corrections added
@@ -231,6 +232,13 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
         "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks),
     }
+    if corrections is not None:
+        est_cpu = sum(b["aivat"].get("seconds", 0.0) for b in run.blocks)
+        block_cpu = sum(b["aivat"].get("block_cpu", 0.0) for b in run.blocks)
+        info["aivat_cpu_seconds"] = round(est_cpu, 3)
+        info["block_cpu_seconds"] = round(block_cpu, 3)
+        # the estimator's CPU relative to the rest of the blocks' CPU (the tournament without it)
+        info["aivat_cpu_overhead"] = round(est_cpu / (block_cpu - est_cpu), 4) if block_cpu > est_cpu else None
     info.update(run.extra)
     (out / "run.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
     names = [s.name for s in cfg.seats]

@@ -77,9 +77,10 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     Returns a JSON-able dict: ``block``, ``deals`` (first, end), ``chips`` (per deal, per player:
     net chips over the deal's replays), ``counters`` (per player, :data:`COUNTERS`), ``hands``,
     ``seconds``, if histories are on ``phh`` (the block's hands as a ``.phhs`` text) and, with the
-    ``aivat`` estimator, ``aivat``: ``{"chance": ..., "action": ..., "seconds": ...}``, the AIVAT
-    corrections (:mod:`loki.aivat`) per deal per player like ``chips`` (float chips, summed over the
-    deal's replays) and the CPU seconds spent computing them.
+    ``aivat`` estimator, ``aivat``: ``{"chance": ..., "action": ..., "seconds": ..., "block_cpu": ...}``,
+    the AIVAT corrections (:mod:`loki.aivat`) per deal per player like ``chips`` (float chips, summed over
+    the deal's replays), the CPU seconds spent computing them and the CPU seconds of the whole block
+    (``time.process_time``: the estimator's overhead measured in the same run).
     """
     import time
 
@@ -87,6 +88,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     from loki.table import play_hand
 
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
     hist = cfg.histories if with_histories is None else with_histories
     if hist:
@@ -162,7 +164,12 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         "seconds": round(time.perf_counter() - t0, 3),
     }
     if est is not None:
-        out["aivat"] = {"chance": corr_chance, "action": corr_action, "seconds": round(est_cpu, 3)}
+        out["aivat"] = {
+            "chance": corr_chance,
+            "action": corr_action,
+            "seconds": round(est_cpu, 3),
+            "block_cpu": round(time.process_time() - cpu0, 3),
+        }
     if hist:
         out["phh"] = phhs_text(phh)
     return out
