@@ -32,6 +32,7 @@ from loki.tournament.stats import _groups, per_deal_sb  # noqa: E402
 STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 NH = 8  # HS bins
 NE = 5  # equity bins
+NO = 4  # bins of the strongest other live hand's HS
 
 
 def kbin(k):
@@ -48,6 +49,11 @@ def hbin(hs):
     return min(int(hs * NH), NH - 1)
 
 
+def obin(hs, live, p):
+    others = [hs[q] for q in range(len(hs)) if live[q] and q != p]
+    return min(int(max(others) * NO), NO - 1)
+
+
 _ONES = np.ones(1326)
 
 
@@ -61,10 +67,11 @@ def features(live, board, holes, oracle):
 class BinnedValue:
     name = "binned"
 
-    def __init__(self, F, G, scale=1.0):
+    def __init__(self, F, G, scale=1.0, F2=None):
         self.F = F  # (4, 3, NE, NH) chips, streets 2, 3 used
         self.G = G  # (11,) flop growth by k
         self.scale = scale
+        self.F2 = F2  # (4, 3, NE, NH, NO) with the opponent feature, or None
 
     def __call__(self, committed, live, board, holes, oracle):
         c = np.asarray(committed, float)
@@ -80,7 +87,10 @@ class BinnedValue:
         _, hs = features(live, board, holes, oracle)
         f = np.zeros(len(c))
         for p in np.flatnonzero(lv):
-            f[p] = self.F[r, kbin(k), ebin(eq[p], r), hbin(hs[p])] * self.scale
+            if self.F2 is not None:
+                f[p] = self.F2[r, kbin(k), ebin(eq[p], r), hbin(hs[p]), obin(hs, lv, p)] * self.scale
+            else:
+                f[p] = self.F[r, kbin(k), ebin(eq[p], r), hbin(hs[p])] * self.scale
         return np.where(lv, (c.sum() + f.sum()) * eq, 0.0) - c - f
 
     def expected_after_reveal(self, committed, live, board, n_cards, holes, oracle):
@@ -103,6 +113,8 @@ def fit(data):
     oracle = EquityOracle()
     tot = np.zeros((4, 3, NE, NH))
     cnt = np.zeros((4, 3, NE, NH))
+    tot2 = np.zeros((4, 3, NE, NH, NO))
+    cnt2 = np.zeros((4, 3, NE, NH, NO))
     gt = np.zeros(11)
     gc = np.zeros(11)
     for _, hands in data:
@@ -129,6 +141,9 @@ def fit(data):
                                 idx = (seen, kbin(k), ebin(eq[p], seen), hbin(hs[p]))
                                 tot[idx] += final[p] - cur[p]
                                 cnt[idx] += 1
+                                idx2 = (*idx, obin(hs, live, p))
+                                tot2[idx2] += final[p] - cur[p]
+                                cnt2[idx2] += 1
                 if i < len(acts):
                     s.apply(acts[i])
     # shrink thin cells toward the (street, k, equity-bin) mean
@@ -140,8 +155,12 @@ def fit(data):
                 for hb in range(NH):
                     w = cnt[r, kb, eb, hb]
                     F[r, kb, eb, hb] = (tot[r, kb, eb, hb] + 20 * m) / (w + 20)
+    F2 = np.zeros_like(tot2)
+    for idx in np.ndindex(*tot.shape):
+        for ob in range(NO):
+            F2[(*idx, ob)] = (tot2[(*idx, ob)] + 20 * F[idx]) / (cnt2[(*idx, ob)] + 20)
     G = np.where(gc > 0, gt / np.maximum(gc, 1), 0.0)
-    return F, G, cnt
+    return F, G, cnt, F2
 
 
 def evaluate(cfg, data, vfs):
@@ -179,7 +198,7 @@ def main():
     args = ap.parse_args()
     assert args.fit_seed != 0 and args.eval_seed != 0
     fcfg = load_preset(args.fit_preset or args.preset).with_overrides(seed=args.fit_seed, histories=False)
-    F, G, cnt = fit(list(play(fcfg, args.deals)))
+    F, G, cnt, F2 = fit(list(play(fcfg, args.deals)))
     np.set_printoptions(precision=1, suppress=True, linewidth=150)
     print("G (flop, by k):", G[:6])
     for r in (2, 3):
@@ -191,7 +210,7 @@ def main():
     g_lin = np.zeros((4, 11))
     g_lin[1] = G
     evaluate(ecfg, data, [("pot-equity", PotEquityValue()), ("flop-growth", PotEquityValue(g_lin)),
-                          ("binned", BinnedValue(F, G)), ("binned x0.7", BinnedValue(F, G, 0.7))])  # fmt: skip
+                          ("binned", BinnedValue(F, G)), ("binned+opp", BinnedValue(F, G, F2=F2))])  # fmt: skip
 
 
 if __name__ == "__main__":

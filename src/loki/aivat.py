@@ -47,11 +47,14 @@ for every independent hand).
 set of live hands needs every 5-card board of the ``52 − 2n`` cards left (201,376 at 10 players); since a
 deal is replayed ``n`` times with the same cards, :class:`EquityOracle` ranks each hand that reaches a flop
 on all those boards once per deal and answers every later pre-flop question with one pass over the
-cached ranks.  Flop, turn and river equities enumerate their 406 / 28 / 1 completions (10 players).
+cached ranks.  Heads-up, pre-flop equities come from a precomputed exact table (47,008 matchups distinct under
+suit permutations).  Flop, turn and river equities enumerate their 406 / 28 / 1 completions (10 players).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -67,6 +70,9 @@ if TYPE_CHECKING:
 __all__ = [
     "VALUE_FUNCTION",
     "EquityOracle",
+    "heads_up_key",
+    "heads_up_preflop_equity",
+    "heads_up_preflop_shares",
     "pot_equity_values",
     "PotEquityValue",
     "POT_EQUITY",
@@ -83,6 +89,83 @@ VALUE_FUNCTION = "pot-equity"
 _PROB_TOL = 1e-9
 
 
+_SUIT_PERMS = tuple(itertools.permutations(range(4)))
+
+
+def heads_up_key(a: Sequence[int], b: Sequence[int]) -> tuple[int, bool]:
+    """The canonical key of the heads-up matchup ``{a, b}`` (two disjoint holdings) under suit permutations.
+
+    For each of the 24 suit permutations the two holdings are written high card first as ``52·hi + lo``, the
+    higher of the two codes first, and packed as ``code_1 · 2704 + code_2``; the key is the smallest.  Two
+    matchups with the same key have the same pre-flop equities (suits are symmetric when the four hole cards
+    are the only dead cards).
+
+    Returns:
+        ``(key, swapped)``: ``swapped`` is True when ``a`` is the key's second holding.
+
+    >>> from loki.cards import parse_cards
+    >>> heads_up_key(parse_cards("AsKs"), parse_cards("QdQc")) == heads_up_key(parse_cards("AhKh"), parse_cards("QsQd"))
+    True
+    """
+    best = -1
+    swapped = False
+    a0, a1, b0, b1 = int(a[0]), int(a[1]), int(b[0]), int(b[1])
+    for p in _SUIT_PERMS:
+        x0, x1 = (a0 & ~3) | p[a0 & 3], (a1 & ~3) | p[a1 & 3]
+        y0, y1 = (b0 & ~3) | p[b0 & 3], (b1 & ~3) | p[b1 & 3]
+        ka = x0 * 52 + x1 if x0 > x1 else x1 * 52 + x0
+        kb = y0 * 52 + y1 if y0 > y1 else y1 * 52 + y0
+        key, sw = (ka * 2704 + kb, False) if ka > kb else (kb * 2704 + ka, True)
+        if best < 0 or key < best:
+            best, swapped = key, sw
+    return best, swapped
+
+
+@functools.cache
+def _heads_up_table() -> tuple[np.ndarray, np.ndarray, int] | None:
+    from importlib import resources
+
+    try:
+        with resources.files("loki").joinpath("data/hu_preflop_equity.npz").open("rb") as f:
+            z = np.load(f)
+            return z["keys"], z["shares"], int(z["boards"])
+    except (FileNotFoundError, OSError, KeyError, ValueError):  # pragma: no cover - a broken install
+        return None
+
+
+def heads_up_preflop_shares(a: Sequence[int], b: Sequence[int]) -> tuple[int, int] | None:
+    """Holding ``a``'s exact pre-flop pot share against holding ``b`` when no other card is dead (heads-up), as
+    ``(shares, total)`` integers (units of 1/:data:`~loki.aivat_kernels.SHARE_UNITS` of a pot per board; equity =
+    shares / total), from the shipped table ``loki/data/hu_preflop_equity.npz`` (``scripts/hu_preflop_table.py``
+    enumerated the 1,712,304 boards of each matchup distinct under suit permutations); None without the table.
+    """
+    from loki.aivat_kernels import SHARE_UNITS
+
+    t = _heads_up_table()
+    if t is None:
+        return None
+    keys, shares, boards = t
+    key, swapped = heads_up_key(a, b)
+    i = int(np.searchsorted(keys, key))
+    if i >= keys.size or int(keys[i]) != key:  # pragma: no cover - the table covers every matchup
+        return None
+    total = boards * SHARE_UNITS
+    s = int(shares[i])
+    return (total - s, total) if swapped else (s, total)
+
+
+def heads_up_preflop_equity(a: Sequence[int], b: Sequence[int]) -> float | None:
+    """Exact pre-flop all-in equity of holding ``a`` against holding ``b`` heads-up (:func:`heads_up_preflop_shares`);
+    None without the table.
+
+    >>> from loki.cards import parse_cards
+    >>> round(heads_up_preflop_equity(parse_cards("AsAh"), parse_cards("KsKh")), 6)
+    0.817047
+    """
+    st = heads_up_preflop_shares(a, b)
+    return None if st is None else st[0] / st[1]
+
+
 class EquityOracle:
     """Exact all-in equities of the live hands of a deal, cached per deal.
 
@@ -91,8 +174,10 @@ class EquityOracle:
     cache is dropped); the same ``holes`` (a replay of the deal in another seating) reuses it.
 
     Pre-flop, each live hand is ranked once per deal on every 5-card board of the undealt cards
-    (:func:`loki.aivat_kernels.fill_board_ranks`, ``(n, C(52 − 2n, 5)) int16``, 4 MB at 10 players, 7 MB
-    heads-up), then any set of live hands takes one pass over those ranks.  Post-flop the completions
+    (:func:`loki.aivat_kernels.fill_board_ranks`, ``(n, C(52 − 2n, 5)) int16``, 4 MB at 10 players), then any
+    set of live hands takes one pass over those ranks.  Heads-up (a 2-seat deal: the two hands are the only
+    dead cards) the pre-flop equity is read from the shipped table of every matchup
+    (:func:`heads_up_preflop_shares`) instead.  Post-flop the completions
     are enumerated (:func:`loki.aivat_kernels.runout_share_counts`).  Every answer is memoised per deal
     by ``(live, board)``.
     """
@@ -104,7 +189,7 @@ class EquityOracle:
         self._deal: tuple | None = None
         self._rows: np.ndarray | None = None
         self._memo: dict[tuple, np.ndarray] = {}
-        self.stats = {"deals": 0, "rows": 0, "preflop_passes": 0, "runouts": 0, "memo_hits": 0}
+        self.stats = {"deals": 0, "rows": 0, "preflop_passes": 0, "runouts": 0, "memo_hits": 0, "heads_up_table": 0}
 
     def _set_deal(self, holes: tuple[tuple[int, int], ...]) -> None:
         if holes == self._deal:
@@ -174,6 +259,9 @@ class EquityOracle:
         eq = np.zeros(n, dtype=np.float64)
         if idx.size == 1:
             eq[idx[0]] = 1.0
+        elif not bd and n == 2 and (hu := heads_up_preflop_shares(hk[0], hk[1])) is not None:
+            eq[0], eq[1] = hu[0] / hu[1], (hu[1] - hu[0]) / hu[1]
+            self.stats["heads_up_table"] += 1
         elif not bd:
             from loki.aivat_kernels import SHARE_UNITS, row_share_counts
 

@@ -117,14 +117,16 @@ class ComparisonResult(BaseModel):
     deals: StrictInt
 
 
-class _AivatFigures(BaseModel):
-    """The AIVAT figures of one entry (:func:`loki.tournament.stats.aivat_summary`): the estimate
-    ``sb_per_hand`` with the half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain),
-    per-deal standard deviations ``sd`` and ``plain_sd`` (sb/hand), the mean ``chance_correction`` and
-    ``action_correction`` (sb/hand) and the half-width ``correction_ci`` of the mean total correction."""
+class AivatPlayerResult(BaseModel):
+    """One player of the ``aivat`` section (``index``, ``name`` as in :class:`PlayerResult`), then the
+    figures of :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
 
     model_config = _RECORD
 
+    index: StrictInt
+    name: StrictStr
     sb_per_hand: Float
     ci: Float | None
     deals: StrictInt
@@ -136,23 +138,44 @@ class _AivatFigures(BaseModel):
     correction_ci: Float | None
 
 
-class AivatPlayerResult(_AivatFigures):
-    """One player of the ``aivat`` section (``index``, ``name`` as in :class:`PlayerResult`)."""
+class AivatTypeResult(BaseModel):
+    """One player type of the ``aivat`` section, then the figures of
+    :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
 
-    index: StrictInt
-    name: StrictStr
-
-
-class AivatTypeResult(_AivatFigures):
-    """One player type of the ``aivat`` section."""
+    model_config = _RECORD
 
     type: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    variance_ratio: Float | None
+    sd: Float | None
+    plain_sd: Float | None
+    chance_correction: Float
+    action_correction: Float
+    correction_ci: Float | None
 
 
-class AivatComparisonResult(_AivatFigures):
-    """One comparison of the ``aivat`` section (enhanced minus control, paired by deal)."""
+class AivatComparisonResult(BaseModel):
+    """One comparison of the ``aivat`` section (enhanced minus control, paired by deal), then the figures
+    of :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
+
+    model_config = _RECORD
 
     name: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    variance_ratio: Float | None
+    sd: Float | None
+    plain_sd: Float | None
+    chance_correction: Float
+    action_correction: Float
+    correction_ci: Float | None
 
 
 class AivatSummary(BaseModel):
