@@ -67,6 +67,7 @@ KERNEL_MODULES = (
     "betting/layout.py",
     "betting/rules.py",
     "betting/pots.py",
+    "aivat_kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

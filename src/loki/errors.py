@@ -18,9 +18,10 @@ class                      raised for                                           
 :class:`PeerError`         a network peer that times out, disconnects or floods        ProtocolError
 :class:`HandHistoryError`  hand histories (PHH, ACPC logs) that do not parse or replay ValueError
 :class:`JournalError`      a tournament journal that is corrupt or does not match      TournamentConfigError
-:class:`OutputPathError`   an output path that cannot be written                        OSError
+:class:`OutputPathError`   an output path that cannot be written                        OSError, ValueError
 :class:`InputError`        any other argument that is not what a function expects:     ValueError
                            out of range, wrong shape, inconsistent with the state, ValueError
+:class:`EstimatorError`    AIVAT: a hand or action distribution it cannot evaluate     ValueError
 =========================  ==========================================================  ============
 
 >>> from loki.cards import parse_card
@@ -47,6 +48,7 @@ __all__ = [
     "JournalError",
     "OutputPathError",
     "InputError",
+    "EstimatorError",
 ]
 
 
@@ -117,3 +119,9 @@ class OutputPathError(LokiError, OSError, ValueError):
 class InputError(LokiError, ValueError):
     """Any other argument that is not what a function expects (out of range, wrong shape, inconsistent with the
     state, asked too early: e.g. payoffs before the hand is over); the message names the argument."""
+
+
+class EstimatorError(LokiError, ValueError):
+    """A hand the AIVAT estimator cannot evaluate (:mod:`loki.aivat`): a player's reported action
+    distribution that is not a distribution over the legal actions giving mass to the action taken, a
+    hand that is not finished, or recorded decisions that do not match the hand's actions."""

@@ -14,6 +14,12 @@ holdings live for that bot: not clashing with the board or its own cards) is rec
 an uninformative model, higher means the model had the real hand among its likely holdings
 (ties count half).
 
+With ``estimator="aivat"`` each hand's AIVAT corrections (:mod:`loki.aivat`) are computed from the
+logged cards and betting: a log shows every player's hole cards (ACPC ``STATE`` lines do) but not the
+distributions the players drew their actions from, so only the chance corrections apply (no action
+correction).  The report then gives every player's winnings per hand with 95 % intervals, the hand being
+the unit of sampling, by both estimators, and the variance ratio (:meth:`ReplayReport.estimates`).
+
 A hand that does not replay (bad cards, an illegal action, a misplaced ``/``) is checked on the
 engine *before* the bots see it; with ``skip_bad=True`` (what ``loki replay`` uses) it is left out
 and listed in :attr:`ReplayReport.skipped` instead of aborting the whole report.  Lines of an
@@ -90,6 +96,8 @@ class ReplayReport:
     skipped: list = field(default_factory=list)  # (hand id or FILE:LINE, message)
     warnings: list = field(default_factory=list)  # "FILE:LINE: ..." of ignored log lines
     quality: ModelQuality = field(default_factory=ModelQuality)  # the bots' model stores, merged
+    hand_chips: dict[str, list[float]] = field(default_factory=dict)  # per player: chips of each hand played
+    hand_corrections: dict[str, list[float]] | None = None  # per player: AIVAT correction of each hand (chips)
 
     @property
     def percentile_values(self) -> np.ndarray:
@@ -97,8 +105,9 @@ class ReplayReport:
 
     def to_dict(self) -> dict:
         """A JSON-able report: per player its hands, VPIP/PFR (%), aggression, decisions and agreement (%),
-        chips and sb/hand; the showdown percentiles (cases, mean, quartiles), payoff mismatches, skipped
-        hands and ignored lines."""
+        chips and sb/hand; the showdown percentiles (cases, mean, quartiles), the model quality
+        (:meth:`loki.modeler.ModelQuality.summary`), each player's sb/hand with intervals by the plain estimator and,
+        with ``estimator="aivat"``, by AIVAT (:meth:`estimates`), payoff mismatches, skipped hands and ignored lines."""
         v = self.percentile_values
         q = np.percentile(v, [25, 50, 75]) if v.size else None
         players = []
@@ -126,10 +135,43 @@ class ReplayReport:
                 "quartiles": None if q is None else [float(x) for x in q],
             },
             "model_quality": self.quality.summary(),
+            "estimates": self.estimates(),
             "payoff_mismatches": len(self.payoff_mismatches),
             "skipped": [[str(h), str(m)] for h, m in self.skipped],
             "warnings": [str(w) for w in self.warnings],
         }
+
+    def estimates(self, level: float = 0.95) -> list[dict]:
+        """Each player's winnings per hand in small bets, the hand being the unit of sampling.
+
+        Returns:
+            One dict per player (in order of appearance): ``name``, ``hands``, ``sb_per_hand`` and ``ci``
+            (plain mean and half-width of its ``level`` interval; None with fewer than 2 hands) and, when
+            the replay computed AIVAT corrections, ``aivat_sb_per_hand``, ``aivat_ci``, ``variance_ratio``
+            (AIVAT / plain per-hand variance) and ``correction`` (mean correction, sb/hand; expectation 0).
+
+        Source: Burch, Schmid, Moravčík, Morrill, Bowling, AIVAT, AAAI-18 (:mod:`loki.aivat`).
+        """
+        import math
+
+        from loki.tournament.stats import mean_ci
+
+        out = []
+        for nm, chips in self.hand_chips.items():
+            x = np.asarray(chips, dtype=float) / self.small_bet
+            m, h = mean_ci(x, level)
+            e: dict = {"name": nm, "hands": int(x.size), "sb_per_hand": m, "ci": None if math.isnan(h) else h}
+            if self.hand_corrections is not None:
+                c = np.asarray(self.hand_corrections[nm], dtype=float) / self.small_bet
+                y = x + c
+                ma, ha = mean_ci(y, level)
+                vx = float(x.var(ddof=1)) if x.size > 1 else 0.0
+                e["aivat_sb_per_hand"] = ma
+                e["aivat_ci"] = None if math.isnan(ha) else ha
+                e["variance_ratio"] = float(y.var(ddof=1)) / vx if vx > 0 else None
+                e["correction"] = float(c.mean()) if c.size else math.nan
+            out.append(e)
+        return out
 
 
 def load_hands(path) -> list[HandRecord]:
@@ -179,6 +221,7 @@ def replay_hands(
     skip_bad: bool = False,
     wrap: Callable[[str, Player], Player] | None = None,
     before_hand: Callable[[HandRecord, dict[int, Player], dict[int, str]], None] | None = None,
+    estimator: str = "plain",
 ) -> ReplayReport:
     """Replay ``records`` with one bot per player (see the module docstring).
 
@@ -188,17 +231,31 @@ def replay_hands(
             returns sits in that player's seats (e.g. :class:`loki.explain.ExplainedPlayer`).
         before_hand: ``before_hand(record, players by seat, names by seat)``, called after every player's
             ``begin_hand`` and before the first event of each replayed hand.
+        estimator: ``"plain"`` or ``"aivat"`` (also compute each hand's AIVAT chance corrections:
+            :attr:`ReplayReport.hand_corrections`, :meth:`ReplayReport.estimates`).
 
     Raises:
         HandHistoryError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
             betting, misplaced ``/``); the message names the hand and its file.
+        ConfigError: an ``estimator`` other than ``"plain"`` or ``"aivat"``.
     """
+    from loki.errors import ConfigError
     from loki.players.registry import make_player
+
+    if estimator not in ("plain", "aivat"):
+        raise ConfigError(f"estimator {estimator!r}: expected 'plain' or 'aivat'")
+    oracle = None
+    if estimator == "aivat":
+        from loki.aivat import EquityOracle, hand_corrections
+
+        oracle = EquityOracle()
 
     order: dict[str, int] = {}
     bots: dict[str, Player] = {}
     stats: dict[str, PlayerStats] = {}
     report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
+    if oracle is not None:
+        report.hand_corrections = {}
     for rec in records:
         try:  # checked on the engine before any bot sees the hand
             rec.replay()
@@ -274,6 +331,11 @@ def replay_hands(
                 report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
         for seat in range(n):
             stats[name_at[seat]].chips += state.payoffs[seat]
+            report.hand_chips.setdefault(name_at[seat], []).append(float(state.payoffs[seat]))
+        if oracle is not None and report.hand_corrections is not None:
+            corr = hand_corrections(state, None, oracle).total
+            for seat in range(n):
+                report.hand_corrections.setdefault(name_at[seat], []).append(float(corr[seat]))
         if state.went_to_showdown:
             shown = state.shown_cards()
             board = list(state.board)
@@ -332,6 +394,22 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
             f"{sb:+.3f}",
         )
     console.print(t)
+    if report.hand_corrections is not None:
+        a = Table(title="winnings, sb/hand with 95% intervals (the hand as unit): plain and AIVAT (chance corrections)")
+        for col in ("player", "hands", "plain", "± 95%", "AIVAT", "± 95%", "var. ratio", "mean corr."):
+            a.add_column(col, justify="left" if col == "player" else "right")
+        for e in report.estimates():
+            a.add_row(
+                e["name"],
+                str(e["hands"]),
+                f"{e['sb_per_hand']:+.3f}",
+                "-" if e["ci"] is None else f"{e['ci']:.3f}",
+                f"{e['aivat_sb_per_hand']:+.3f}",
+                "-" if e["aivat_ci"] is None else f"{e['aivat_ci']:.3f}",
+                "-" if e["variance_ratio"] is None else f"{e['variance_ratio']:.3f}",
+                f"{e['correction']:+.3f}",
+            )
+        console.print(a)
     v = report.percentile_values
     if v.size:
         q = np.percentile(v, [25, 50, 75])

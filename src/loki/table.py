@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,15 @@ class PlayerActionError(IllegalActionError):
 
 
 def play_hand(
-    config: GameConfig, players: Sequence, button: int = 0, rng=None, *, hole_cards=None, board=None, stacks=None
+    config: GameConfig,
+    players: Sequence,
+    button: int = 0,
+    rng=None,
+    *,
+    hole_cards=None,
+    board=None,
+    stacks=None,
+    on_action: Callable[[HandState, int, Action, Any], None] | None = None,
 ) -> HandState:
     """Play one hand and return the finished :class:`~loki.engine.HandState`.
 
@@ -45,6 +54,12 @@ def play_hand(
         hole_cards, board: fixed cards (replays, duplicate deals); see
             :meth:`loki.engine.HandState.deal`.
         stacks: per-hand stacks overriding ``config.stacks``.
+        on_action: optional hook called at each decision, after the player's ``act`` and before the
+            action is applied, as ``on_action(state, seat, action, player)``: the live state *before*
+            the action (read it during the call, do not keep it), the seat that acted, the legal
+            :class:`~loki.engine.Action` it chose and the player object (whose
+            ``action_probabilities()`` describes that choice; :class:`loki.aivat.ActionRecorder` reads
+            it).  None (the default) costs nothing.
 
     Raises:
         ConfigError: wrong number of players.
@@ -86,6 +101,8 @@ def play_hand(
                 action,
                 legal,
             )
+        if on_action is not None:
+            on_action(state, actor, action, pl)
         state.apply(action)
     for seat, pl in enumerate(players):
         pl.end_hand(state.view(seat))

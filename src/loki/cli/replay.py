@@ -24,6 +24,13 @@ def replay(
     plot: Path | None = typer.Option(None, "--plot", hidden=True, help="Deprecated: --out."),
     seed: int = seed_option(0, "Seed of the bots (>= 0)."),
     json_out: bool = json_option(),
+    estimator: str = typer.Option(
+        "plain",
+        "--estimator",
+        "-e",
+        help="plain, or aivat: also the players' winnings with AIVAT chance corrections (every hole card is in the "
+        "log; the players' policies are not, so no action corrections), with 95% intervals and the variance ratio.",
+    ),
 ) -> None:
     """Replay a real log through the Opponent Modeler and Loki's decisions; report statistics,
     agreement with the logged actions and the model quality at showdowns.
@@ -48,6 +55,10 @@ def replay(
         if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
             target = user_data_dir("replay") / target.name
             target.parent.mkdir(parents=True, exist_ok=True)
+    if estimator not in ("plain", "aivat"):
+        from loki.errors import ConfigError
+
+        raise tagged("--estimator", ConfigError(f"{estimator!r}: expected plain or aivat"))
     # before the (long) replay: a bad output path must not throw the report away
     check_output_path(target, "--out", PLOT_SUFFIXES)
     try:
@@ -57,7 +68,7 @@ def replay(
     recs, skipped, warnings = load_log(file)
     if hands:
         recs = recs[:hands]
-    report = replay_hands(recs, player, seed, skip_bad=True)
+    report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)
     if not json_out:

@@ -57,12 +57,20 @@ def tournament(
         None, "--histories/--no-histories", help="Write PHH hand histories (default: as the config says)."
     ),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Write the PNG plots."),
+    estimator: str | None = typer.Option(
+        None,
+        "--estimator",
+        "-e",
+        help="plain (mean payoffs per deal) or aivat (also the AIVAT estimate, with its interval and the variance "
+        "ratio; same play). Default: as the config says (plain).",
+    ),
     list_: bool = typer.Option(False, "--list", help="List the shipped presets and exit."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Duplicate tournament (AAAI-99 §6): every deal replayed once per seating; sb/hand with 95% CIs.
 
     With no options, runs the `quick` preset (8 x Loki-1 against 2 x Loki-2 B+R).
+    `--estimator aivat` adds the AIVAT estimate (chance and action corrections, loki.aivat) next to the plain one.
     """
     from rich.console import Console
 
@@ -79,7 +87,7 @@ def tournament(
                 console.print(f"[bold]{name}[/]  (invalid: {e})")
         return
     cfg = load_config(config) if config is not None else load_preset(preset)
-    cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals)
+    cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals, estimator=estimator)
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
         with _signals_stop_the_run():

@@ -9,6 +9,7 @@ A configuration file::
     seed = 0
     block_deals = 25                   # deals per block (players are rebuilt at every block)
     histories = true                   # write PHH hand histories
+    estimator = "plain"                # or "aivat": also report the AIVAT estimate (loki.aivat)
 
     [game]                             # optional: GameConfig fields (chips)
     small_bet = 10
@@ -61,7 +62,7 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
@@ -81,6 +82,7 @@ __all__ = [
     "load_config",
     "config_from_dict",
     "MAX_PLAYERS",
+    "ESTIMATORS",
 ]
 
 MAX_PLAYERS = 10
@@ -88,6 +90,10 @@ MAX_PLAYERS = 10
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
+#: How results are estimated: ``plain`` (mean of the payoffs per deal) or ``aivat`` (the plain estimate and,
+#: next to it, the AIVAT estimate of :mod:`loki.aivat`; the play is the same).
+Estimator = Literal["plain", "aivat"]
+ESTIMATORS: tuple[str, ...] = ("plain", "aivat")
 PosInt = Annotated[StrictInt, Field(ge=1)]
 
 
@@ -156,6 +162,7 @@ class TournamentConfig(BaseModel):
     description: StrictStr = ""
     game: dict[StrictStr, NonNegInt] = Field(default_factory=dict)
     compare: tuple[Comparison, ...] = ()
+    estimator: Estimator = "plain"
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -205,6 +212,7 @@ class TournamentConfig(BaseModel):
         seed: int | None = None,
         histories: bool | None = None,
         block_deals: int | None = None,
+        estimator: str | None = None,
     ) -> TournamentConfig:
         """A copy with command-line overrides applied (and validated).
 
@@ -212,7 +220,13 @@ class TournamentConfig(BaseModel):
             TournamentConfigError: an override out of range (the message says "command line").
         """
         d = self.to_dict()
-        for k, v in (("deals", deals), ("seed", seed), ("histories", histories), ("block_deals", block_deals)):
+        for k, v in (
+            ("deals", deals),
+            ("seed", seed),
+            ("histories", histories),
+            ("block_deals", block_deals),
+            ("estimator", estimator),
+        ):
             if v is not None:
                 d[k] = v
         return config_from_dict(d, source="command line")
@@ -221,9 +235,12 @@ class TournamentConfig(BaseModel):
         """JSON-able dict (lists, not tuples) in field order; :func:`config_from_dict` reads it back.
 
         A player entry is ``{type, count, label}``, or ``{count, label, config}`` when it was given
-        as a configuration table.
+        as a configuration table.  ``estimator`` is left out when it is ``"plain"`` (so the dict, the
+        fingerprint and ``summary.json`` of a plain run are what they were before the option existed).
         """
         d = self.model_dump(mode="json")
+        if d.get("estimator") == "plain":
+            del d["estimator"]
         for p in d["players"]:
             if p["config"] is None:
                 del p["config"]
@@ -278,6 +295,7 @@ class _File(BaseModel):
     seed: NonNegInt = 0
     block_deals: PosInt = 25
     histories: StrictBool = True
+    estimator: Estimator = "plain"
     game: _GameTable = _GameTable()
     players: list[_PlayerTable] = Field(min_length=1)
     compare: list[_CompareTable] = []
@@ -439,6 +457,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         description=f.description,
         game=game,
         compare=tuple(comps),
+        estimator=f.estimator,
     )
     try:
         cfg.game_config()

@@ -7,9 +7,12 @@ the old one, :mod:`loki.io.files`, so a crash or a full disk never leaves a half
   configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
   identical seeds and configurations; the same bytes as the plain dict written with
   ``json.dumps(summary, indent=2)``);
-- ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now);
+- ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now; with the ``aivat``
+  estimator also the CPU seconds of the estimator and of the blocks, and their ratio);
 - ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
   replays (column names are the player names);
+- ``deals-aivat.csv`` — with the ``aivat`` estimator only: the same rows with the AIVAT corrections added
+  (float chips; :mod:`loki.aivat`);
 - ``sb_per_hand.png`` — bar chart of sb/hand per player type with 95 % error bars (AAAI-99
   Figures 3 and 4);
 - ``cumulative.png`` — cumulative winnings (small bets) over deals per player type, and of each
@@ -43,6 +46,7 @@ __all__ = [
     "PlayerResult",
     "TypeResult",
     "ComparisonResult",
+    "AivatSummary",
 ]
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
@@ -116,6 +120,80 @@ class ComparisonResult(BaseModel):
     deals: StrictInt
 
 
+class AivatPlayerResult(BaseModel):
+    """One player of the ``aivat`` section (``index``, ``name`` as in :class:`PlayerResult`), then the
+    figures of :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
+
+    model_config = _RECORD
+
+    index: StrictInt
+    name: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    variance_ratio: Float | None
+    sd: Float | None
+    plain_sd: Float | None
+    chance_correction: Float
+    action_correction: Float
+    correction_ci: Float | None
+
+
+class AivatTypeResult(BaseModel):
+    """One player type of the ``aivat`` section, then the figures of
+    :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
+
+    model_config = _RECORD
+
+    type: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    variance_ratio: Float | None
+    sd: Float | None
+    plain_sd: Float | None
+    chance_correction: Float
+    action_correction: Float
+    correction_ci: Float | None
+
+
+class AivatComparisonResult(BaseModel):
+    """One comparison of the ``aivat`` section (enhanced minus control, paired by deal), then the figures
+    of :func:`loki.tournament.stats.aivat_summary`: the AIVAT ``sb_per_hand`` and half-width ``ci`` over ``deals`` deals, ``variance_ratio`` (AIVAT / plain), ``sd`` and
+    ``plain_sd`` (per deal, sb/hand), mean ``chance_correction`` and ``action_correction`` (sb/hand) and
+    ``correction_ci``."""
+
+    model_config = _RECORD
+
+    name: StrictStr
+    sb_per_hand: Float
+    ci: Float | None
+    deals: StrictInt
+    variance_ratio: Float | None
+    sd: Float | None
+    plain_sd: Float | None
+    chance_correction: Float
+    action_correction: Float
+    correction_ci: Float | None
+
+
+class AivatSummary(BaseModel):
+    """The ``aivat`` section of ``summary.json`` (runs with ``estimator = "aivat"`` only): the value
+    function's name and the AIVAT figures of every player, type and comparison, in the order of the
+    plain sections.  The plain sections keep the plain estimate."""
+
+    model_config = _RECORD
+
+    value_function: StrictStr
+    players: list[AivatPlayerResult]
+    types: list[AivatTypeResult]
+    comparisons: list[AivatComparisonResult]
+
+
 class TournamentSummary(BaseModel):
     """``summary.json``: the statistics of :func:`loki.tournament.stats.summarize` plus the
     configuration.  Floats are kept as Python floats (strict: an int is refused rather than
@@ -134,6 +212,7 @@ class TournamentSummary(BaseModel):
     players: list[PlayerResult]
     types: list[TypeResult]
     comparisons: list[ComparisonResult]
+    aivat: AivatSummary | None = None
     config: TournamentConfig | None = None
 
     @field_serializer("config")
@@ -141,8 +220,9 @@ class TournamentSummary(BaseModel):
         return None if config is None else config.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-able dict (key order of ``summary.json``; ``config`` left out when None)."""
-        return self.model_dump(mode="json", exclude={"config"} if self.config is None else None)
+        """The JSON-able dict (key order of ``summary.json``; ``aivat`` and ``config`` left out when None)."""
+        exclude = {k for k in ("aivat", "config") if getattr(self, k) is None}
+        return self.model_dump(mode="json", exclude=exclude or None)
 
     def to_json(self) -> str:
         """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline)."""
@@ -164,7 +244,10 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     cfg = run.config
-    record = TournamentSummary.model_validate({**summarize(cfg, run.chips, run.counters), "config": cfg})
+    corrections = getattr(run, "corrections", None)
+    record = TournamentSummary.model_validate(
+        {**summarize(cfg, run.chips, run.counters, corrections=corrections), "config": cfg}
+    )
     summary = record.to_dict()
     atomic_write_text(out / "summary.json", record.to_json())
     hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
@@ -175,6 +258,13 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
         "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks),
     }
+    if corrections is not None:
+        est_cpu = sum(b["aivat"].get("seconds", 0.0) for b in run.blocks)
+        block_cpu = sum(b["aivat"].get("block_cpu", 0.0) for b in run.blocks)
+        info["aivat_cpu_seconds"] = round(est_cpu, 3)
+        info["block_cpu_seconds"] = round(block_cpu, 3)
+        # the estimator's CPU relative to the rest of the blocks' CPU (the tournament without it)
+        info["aivat_cpu_overhead"] = round(est_cpu / (block_cpu - est_cpu), 4) if block_cpu > est_cpu else None
     info.update(run.extra)
     atomic_write_text(out / "run.json", json.dumps(info, indent=2) + "\n")
     names = [s.name for s in cfg.seats]
@@ -184,6 +274,14 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     for d, row in enumerate(run.chips):
         w.writerow([d] + list(row))
     atomic_write_text(out / "deals.csv", buf.getvalue())
+    if corrections is not None:
+        chance, action = corrections
+        buf = io.StringIO(newline="")
+        w = csv.writer(buf)
+        w.writerow(["deal"] + names)
+        for d, (row, rc, ra) in enumerate(zip(run.chips, chance, action)):
+            w.writerow([d] + [x + c + a for x, c, a in zip(row, rc, ra)])
+        atomic_write_text(out / "deals-aivat.csv", buf.getvalue())
     if plots:
         plot_results(run, out, summary)
     return record
@@ -291,14 +389,38 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
             pct(e["wsd"]),
         )
     tables = [t]
+    av = summary.get("aivat")
     if summary["comparisons"]:
         c = Table(title="enhanced minus control (paired by deal)")
         c.add_column("comparison")
         c.add_column("sb/hand", justify="right")
         c.add_column("± 95%", justify="right")
         c.add_column("significant", justify="center")
-        for e in summary["comparisons"]:
+        if av:
+            for col in ("AIVAT sb/hand", "± 95%", "significant", "var. ratio"):
+                c.add_column(col, justify="center" if col == "significant" else "right")
+        for i, e in enumerate(summary["comparisons"]):
             sig = "-" if e["ci"] is None else ("yes" if abs(e["sb_per_hand"]) > e["ci"] else "no")
-            c.add_row(e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig)
+            cells = [e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
+            if av:
+                a = av["comparisons"][i]
+                asig = "-" if a["ci"] is None else ("yes" if abs(a["sb_per_hand"]) > a["ci"] else "no")
+                cells += [_fmt(a["sb_per_hand"]), _fmt(a["ci"], ".3f"), asig, _fmt(a["variance_ratio"], ".3f")]
+            c.add_row(*cells)
         tables.append(c)
+    if av:
+        a_t = Table(title=f"AIVAT estimate (value function {av['value_function']}; plain estimate above)")
+        for col in ("player type", "sb/hand", "± 95%", "plain ± 95%", "var. ratio", "chance corr.", "action corr."):
+            a_t.add_column(col, justify="left" if col == "player type" else "right")
+        for e, a in zip(summary["types"], av["types"]):
+            a_t.add_row(
+                a["type"],
+                _fmt(a["sb_per_hand"]),
+                _fmt(a["ci"], ".3f"),
+                _fmt(e["ci"], ".3f"),
+                _fmt(a["variance_ratio"], ".3f"),
+                _fmt(a["chance_correction"]),
+                _fmt(a["action_correction"]),
+            )
+        tables.insert(1, a_t)
     return tables

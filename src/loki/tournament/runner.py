@@ -79,7 +79,11 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
 
     Returns a JSON-able dict: ``block``, ``deals`` (first, end), ``chips`` (per deal, per player:
     net chips over the deal's replays), ``counters`` (per player, :data:`COUNTERS`), ``hands``,
-    ``seconds`` and, if histories are on, ``phh`` (the block's hands as a ``.phhs`` text).
+    ``seconds``, if histories are on ``phh`` (the block's hands as a ``.phhs`` text) and, with the
+    ``aivat`` estimator, ``aivat``: ``{"chance": ..., "action": ..., "seconds": ..., "block_cpu": ...}``,
+    the AIVAT corrections (:mod:`loki.aivat`) per deal per player like ``chips`` (float chips, summed over
+    the deal's replays), the CPU seconds spent computing them and the CPU seconds of the whole block
+    (``time.process_time``: the estimator's overhead measured in the same run).
     """
     import time
 
@@ -87,6 +91,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     from loki.table import play_hand
 
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
     hist = cfg.histories if with_histories is None else with_histories
     if hist:
@@ -101,9 +106,19 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     phh = []
     seat_of = None  # seat_of[player] at the previous hand
     deals = block_deals(block, cfg.deals, cfg.block_deals)
+    est = None
+    if cfg.estimator == "aivat":
+        from loki.aivat import AivatEstimator
+
+        est = AivatEstimator()
+        corr_chance: list[list[float]] = []
+        corr_action: list[list[float]] = []
+        est_cpu = 0.0
     for d in deals:
         holes, board = deal_cards(cfg.seed, d, n)
         deal_chips = [0] * n
+        deal_chance = [0.0] * n
+        deal_action = [0.0] * n
         for r, row in enumerate(square):
             new_seat_of = [0] * n
             for s, p in enumerate(row):
@@ -114,7 +129,16 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
                     pl.reseat(dict(mapping))
             seat_of = new_seat_of
             table = [players[p] for p in row]
-            st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
+            if est is None:
+                st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
+            else:
+                st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board, on_action=est.start_hand())
+                c0 = time.process_time()
+                corr = est.corrections(st)
+                est_cpu += time.process_time() - c0
+                for s, p in enumerate(row):
+                    deal_chance[p] += float(corr.chance[s])
+                    deal_action[p] += float(corr.action[s])
             pay = st.payoffs
             for s, p in enumerate(row):
                 deal_chips[p] += pay[s]
@@ -131,6 +155,9 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
                     )
                 )
         chips.append(deal_chips)
+        if est is not None:
+            corr_chance.append(deal_chance)
+            corr_action.append(deal_action)
     out = {
         "block": block,
         "deals": [deals.start, deals.stop],
@@ -139,6 +166,13 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         "hands": len(deals) * n,
         "seconds": round(time.perf_counter() - t0, 3),
     }
+    if est is not None:
+        out["aivat"] = {
+            "chance": corr_chance,
+            "action": corr_action,
+            "seconds": round(est_cpu, 3),
+            "block_cpu": round(time.process_time() - cpu0, 3),
+        }
     if hist:
         out["phh"] = phhs_text(phh)
     return out
@@ -252,7 +286,30 @@ def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
             raise JournalError(f"{where}: 'counters' must have {n} entries (one per player), got {len(counters)}")
         if hands != len(want) * n:
             raise JournalError(f"{where}: 'hands' = {hands}, expected {len(want) * n}")
+        if cfg.estimator == "aivat" and "aivat" not in rec:
+            raise JournalError(f"{where}: block record without 'aivat' (the run uses the aivat estimator)")
+    if "aivat" in rec:
+        _check_aivat(rec["aivat"], len(chips), len(chips[0]) if chips else 0, where)
     return b
+
+
+def _check_aivat(av: object, deals: int, n: int, where: str) -> None:
+    """Validate a block's ``aivat`` record: ``chance`` and ``action``, ``deals`` rows of ``n`` numbers each."""
+    if not isinstance(av, dict):
+        raise JournalError(f"{where}: 'aivat' must be an object with 'chance' and 'action'")
+    for key in ("chance", "action"):
+        rows = av.get(key)
+        if (
+            not isinstance(rows, list)
+            or len(rows) != deals
+            or not all(
+                isinstance(row, list)
+                and len(row) == n
+                and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in row)
+                for row in rows
+            )
+        ):
+            raise JournalError(f"{where}: 'aivat' '{key}' must be {deals} deals x {n} numbers, like 'chips'")
 
 
 def read_journal(path: Path) -> tuple[dict | None, dict[int, dict]]:
@@ -357,6 +414,16 @@ class TournamentRun:
     def chips(self) -> list[list]:
         """Net chips per deal (in deal order) per player."""
         return [row for b in self.blocks for row in b["chips"]]
+
+    @property
+    def corrections(self) -> tuple[list[list[float]], list[list[float]]] | None:
+        """The AIVAT corrections ``(chance, action)``, each per deal (in deal order) per player like
+        :attr:`chips` (chips), or None when the run used the plain estimator."""
+        if self.config.estimator != "aivat":
+            return None
+        chance = [row for b in self.blocks for row in b["aivat"]["chance"]]
+        action = [row for b in self.blocks for row in b["aivat"]["action"]]
+        return chance, action
 
     @property
     def counters(self) -> list[dict]:

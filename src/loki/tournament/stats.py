@@ -8,6 +8,13 @@ mean of ``x_d`` over the ``D`` deals, with the Student-t interval
 of that type; a comparison's ``x_d`` is (mean of the enhanced types' ``x_d``) minus (mean of the
 control types' ``x_d``), each type weighing the same, so the difference is paired by deal.
 
+With the ``aivat`` estimator (:mod:`loki.aivat`) each game's payoffs get the AIVAT corrections; they are
+summed per deal like the payoffs, ``y_d = x_d + (chance_d + action_d) / (n · small bet)``, and ``y`` goes
+through the same statistics (the deal stays the unit of sampling).  The summary then has an ``aivat``
+section next to the plain figures: the AIVAT estimate with its interval, the variance ratio
+``var(y) / var(x)`` (deals needed for a given interval scale with it), both standard deviations and the mean
+chance and action corrections (each has expectation 0).
+
 Style statistics (counted over all hands played, :mod:`loki.handstats` has the definitions): ``vpip``,
 ``pfr``, ``af`` (post-flop aggression factor), ``wtsd`` and ``wsd`` (W$SD), as fractions (0..1; AF
 is bets+raises per call), None when the denominator is 0.
@@ -27,7 +34,7 @@ import numpy as np
 from loki.errors import ConfigError
 from loki.handstats import HandCounts
 
-__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb"]
+__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb", "aivat_summary"]
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -135,13 +142,17 @@ def _ci_entry(x: np.ndarray, level: float) -> dict:
     return {"sb_per_hand": m, "ci": None if math.isnan(h) else h, "deals": int(x.size)}
 
 
-def summarize(config, chips, counters, level: float = 0.95) -> dict:
-    """The tournament's results as a JSON-able dict (``players``, ``types``, ``comparisons``).
+def summarize(config, chips, counters, level: float = 0.95, corrections=None) -> dict:
+    """The tournament's results as a JSON-able dict (``players``, ``types``, ``comparisons``, and
+    ``aivat`` when ``corrections`` are given).
 
     Args:
         config: the :class:`~loki.tournament.config.TournamentConfig`.
         chips: net chips per deal and player (deal order).
         counters: per-player counters (dicts with the :data:`loki.handstats.COUNTERS` keys).
+        corrections: None, or the AIVAT corrections ``(chance, action)``, each ``(D, n)`` chips like
+            ``chips`` (:attr:`loki.tournament.runner.TournamentRun.corrections`); adds the ``aivat``
+            section (:func:`aivat_summary`).
     """
     n = config.n_players
     sb = config.game_config().small_bet
@@ -169,7 +180,7 @@ def summarize(config, chips, counters, level: float = 0.95) -> dict:
         e = {"name": c.name, "enhanced": list(c.enhanced), "control": list(c.control)}
         e.update(_ci_entry(d, level))
         comps.append(e)
-    return {
+    out = {
         "name": config.name,
         "description": config.description,
         "seed": config.seed,
@@ -182,3 +193,83 @@ def summarize(config, chips, counters, level: float = 0.95) -> dict:
         "types": list(types.values()),
         "comparisons": comps,
     }
+    if corrections is not None:
+        out["aivat"] = aivat_summary(config, chips, corrections[0], corrections[1], level)
+    return out
+
+
+def _groups(config, x: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Per-deal series ``(D,)`` of each player, each type (mean over its players) and each comparison
+    (enhanced types' mean minus control types' mean), as :func:`summarize` forms them."""
+    seats = config.seats
+    players = [x[:, si.index] for si in seats]
+    type_x = {}
+    for lab in config.labels:
+        idx = [si.index for si in seats if si.label == lab]
+        type_x[lab] = x[:, idx].mean(axis=1)
+    comps = [
+        np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)
+        for c in config.compare
+    ]
+    return players, list(type_x.values()), comps
+
+
+def _sd(x: np.ndarray) -> float | None:
+    return float(x.std(ddof=1)) if x.size > 1 else None
+
+
+def _aivat_entry(x: np.ndarray, chance: np.ndarray, action: np.ndarray, level: float) -> dict:
+    y = x + chance + action
+    e = _ci_entry(y, level)
+    sx, sy = _sd(x), _sd(y)
+    e["variance_ratio"] = (sy / sx) ** 2 if sx and sy is not None else None
+    e["sd"] = sy
+    e["plain_sd"] = sx
+    e["chance_correction"] = float(chance.mean()) if chance.size else math.nan
+    e["action_correction"] = float(action.mean()) if action.size else math.nan
+    _, h = mean_ci(chance + action, level)
+    e["correction_ci"] = None if math.isnan(h) else h
+    return e
+
+
+def aivat_summary(config, chips, chance, action, level: float = 0.95) -> dict:
+    """The ``aivat`` section of the summary: the AIVAT estimates next to the plain ones.
+
+    Args:
+        config: the tournament configuration.
+        chips, chance, action: ``(D, n)`` net chips, chance corrections and action corrections (chips)
+            per deal and player.
+        level: confidence level.
+
+    Returns:
+        ``{"value_function", "players", "types", "comparisons"}``; each entry has its key fields (``index``
+        and ``name``; ``type``; ``name``) and ``sb_per_hand``, ``ci`` (half-width), ``deals`` of the AIVAT
+        estimate, ``variance_ratio`` (AIVAT / plain per-deal variance; None without variance), ``sd`` and
+        ``plain_sd`` (per-deal standard deviations, sb/hand), ``chance_correction`` and
+        ``action_correction`` (mean corrections, sb/hand) and ``correction_ci`` (half-width of the mean
+        total correction's interval; 0 lies inside it unless something is wrong).
+
+    Raises:
+        ConfigError: arrays that are not ``D`` rows of ``n`` numbers.
+
+    Source: Burch, Schmid, Moravčík, Morrill, Bowling, AIVAT, AAAI-18 (:mod:`loki.aivat`).
+    """
+    from loki.aivat import VALUE_FUNCTION
+
+    n = config.n_players
+    sb = config.game_config().small_bet
+    x = per_deal_sb(chips, n, sb)
+    xc = per_deal_sb(chance, n, sb)
+    xa = per_deal_sb(action, n, sb)
+    if xc.shape != x.shape or xa.shape != x.shape:
+        raise ConfigError(f"aivat_summary: corrections of shapes {xc.shape}, {xa.shape} for chips {x.shape}")
+    gx, gc, ga = _groups(config, x), _groups(config, xc), _groups(config, xa)
+    players = [
+        {"index": si.index, "name": si.name, **_aivat_entry(gx[0][i], gc[0][i], ga[0][i], level)}
+        for i, si in enumerate(config.seats)
+    ]
+    types = [{"type": lab, **_aivat_entry(gx[1][i], gc[1][i], ga[1][i], level)} for i, lab in enumerate(config.labels)]
+    comps = [
+        {"name": c.name, **_aivat_entry(gx[2][i], gc[2][i], ga[2][i], level)} for i, c in enumerate(config.compare)
+    ]
+    return {"value_function": VALUE_FUNCTION, "players": players, "types": types, "comparisons": comps}
