@@ -102,3 +102,50 @@ def test_parse_seat_names_and_placeholders():
     s = parse_seat("cmd:python3 bots/my_bot.py {host} {port} --x")
     assert s.name == "my_bot" and s.command[-3:] == ("{host}", "{port}", "--x")
     assert parse_seat("loki2:BRS:LA").name == "loki2-BRS-LA" and not parse_seat("loki1").external
+
+
+def test_sigterm_stops_the_match_and_its_external_bots(tmp_path):
+    """SIGTERM to ``loki match`` ends it like Ctrl-C: the external bots (in their own sessions) are stopped."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import time
+
+    bot, pidfile = tmp_path / "sleeper.py", tmp_path / "bot.pid"
+    bot.write_text(
+        "import os, socket, sys, time\n"
+        "s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); s.sendall(b'VERSION:2.0.0\\r\\n')\n"
+        f"open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
+        "time.sleep(120)\n"
+    )
+    cmd = [sys.executable, "-c", "from loki.cli import app; app()", "match", "--player", "calling"]
+    cmd += ["--player", f"cmd:{PY} {shlex.quote(str(bot))}", "--t-response", "60", "--out", str(tmp_path / "m.log")]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    bot_pid = None
+    try:
+        t0 = time.time()
+        while bot_pid is None:
+            assert time.time() - t0 < 120 and p.poll() is None, "the bot did not connect"
+            bot_pid = int(pidfile.read_text()) if pidfile.exists() and pidfile.read_text() else None
+            time.sleep(0.1)
+        time.sleep(0.5)  # the dealer now waits for the bot's answer
+        p.send_signal(signal.SIGTERM)
+        rc = p.wait(30)
+        alive = True
+        for _ in range(50):  # the bot is stopped before loki exits; allow its reaping by init
+            try:
+                os.kill(bot_pid, 0)
+            except ProcessLookupError:
+                alive = False
+                break
+            time.sleep(0.1)
+        assert not alive, "the external bot outlived loki match"
+    finally:
+        p.kill()
+        if bot_pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(bot_pid, signal.SIGKILL)
+    err = p.stderr.read()
+    assert rc == 143, err
+    assert err.strip().splitlines()[-1] == "error: interrupted (SIGTERM): the match was stopped"

@@ -100,20 +100,30 @@ def match(
         for i, (s, p) in enumerate(zip(seats, ports, strict=True)):
             typer.echo(f"seat {i + 1} ({s.spec}): port {p}", err=True)
 
-    r = run_match(
-        g,
-        seats,
-        hands,
-        seed,
-        log_path=log_path,
-        t_response=t_response,
-        t_hand=t_hand,
-        t_per_hand=t_per_hand,
-        t_connect=t_connect,
-        max_invalid=max_invalid,
-        players=players,
-        on_listen=listening,
-    )
+    import signal
+
+    from loki.cli.tournament import _signals_stop_the_run, _Stopped
+
+    try:
+        # SIGTERM/SIGHUP unwind like Ctrl-C, so that run_match stops the external bots (own sessions)
+        with _signals_stop_the_run():
+            r = run_match(
+                g,
+                seats,
+                hands,
+                seed,
+                log_path=log_path,
+                t_response=t_response,
+                t_hand=t_hand,
+                t_per_hand=t_per_hand,
+                t_connect=t_connect,
+                max_invalid=max_invalid,
+                players=players,
+                on_listen=listening,
+            )
+    except _Stopped as e:
+        typer.echo(f"error: interrupted ({signal.Signals(e.signum).name}): the match was stopped", err=True)
+        raise typer.Exit(128 + e.signum) from None
     if json_out:
         extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
         echo_json({**extra, **r.to_dict()})
