@@ -188,8 +188,9 @@ class QualityTally:
         )
 
     def summary(self) -> dict:
-        """As :meth:`ModelQuality.summary`, the median interpolated within its one-point bin (grouped median:
-        within 1 percentile point of the exact one)."""
+        """As :meth:`ModelQuality.summary`, the median interpolated within its one-point bin (the grouped median:
+        within about a point of the exact one once the two middle percentiles share or neighbour a bin, i.e. with
+        hundreds of showdowns; a handful of showdowns can differ more)."""
         n = int(self.histogram.sum())
         med = None
         if n:

@@ -194,6 +194,21 @@ class AivatSummary(BaseModel):
     comparisons: list[AivatComparisonResult]
 
 
+class ModelQualityResult(BaseModel):
+    """One player type of the ``model_quality`` section (:func:`loki.tournament.stats.quality_summary`): how well
+    its opponent models knew the cards shown at showdowns (``median_percentile``, ``mean_percentile``; 50 = no
+    information), ``loglik_per_action`` of the opponents' observed actions, and ``collapse_rate`` (target 0)."""
+
+    model_config = _RECORD
+
+    type: StrictStr
+    showdowns: StrictInt
+    median_percentile: Float | None
+    mean_percentile: Float | None
+    loglik_per_action: Float | None
+    collapse_rate: Float | None
+
+
 class TournamentSummary(BaseModel):
     """``summary.json``: the statistics of :func:`loki.tournament.stats.summarize` plus the
     configuration.  Floats are kept as Python floats (strict: an int is refused rather than
@@ -213,6 +228,7 @@ class TournamentSummary(BaseModel):
     types: list[TypeResult]
     comparisons: list[ComparisonResult]
     aivat: AivatSummary | None = None
+    model_quality: list[ModelQualityResult] | None = None
     config: TournamentConfig | None = None
 
     @field_serializer("config")
@@ -220,8 +236,9 @@ class TournamentSummary(BaseModel):
         return None if config is None else config.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-able dict (key order of ``summary.json``; ``aivat`` and ``config`` left out when None)."""
-        exclude = {k for k in ("aivat", "config") if getattr(self, k) is None}
+        """The JSON-able dict (key order of ``summary.json``; ``aivat``, ``model_quality`` and ``config`` left out
+        when None)."""
+        exclude = {k for k in ("aivat", "model_quality", "config") if getattr(self, k) is None}
         return self.model_dump(mode="json", exclude=exclude or None)
 
     def to_json(self) -> str:
@@ -246,7 +263,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     cfg = run.config
     corrections = getattr(run, "corrections", None)
     record = TournamentSummary.model_validate(
-        {**summarize(cfg, run.chips, run.counters, corrections=corrections), "config": cfg}
+        {**summarize(cfg, run.chips, run.counters, corrections=corrections, quality=run.quality), "config": cfg}
     )
     summary = record.to_dict()
     atomic_write_text(out / "summary.json", record.to_json())
@@ -423,4 +440,22 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
                 _fmt(a["action_correction"]),
             )
         tables.insert(1, a_t)
+    mq = summary.get("model_quality")
+    if mq:
+        q_t = Table(
+            title="opponent-model quality at showdowns (percentile 50 = no information; log-lik. −1.099 = none)"
+        )
+        for col in ("player type", "showdowns", "median pct.", "mean pct.", "log-lik./action", "collapse %"):
+            q_t.add_column(col, justify="left" if col == "player type" else "right")
+        for e in mq:
+            cr = e["collapse_rate"]
+            q_t.add_row(
+                e["type"],
+                str(e["showdowns"]),
+                _fmt(e["median_percentile"], ".1f"),
+                _fmt(e["mean_percentile"], ".1f"),
+                _fmt(e["loglik_per_action"], ".3f"),
+                "-" if cr is None else f"{100 * cr:.2f}",
+            )
+        tables.append(q_t)
     return tables

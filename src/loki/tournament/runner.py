@@ -166,6 +166,9 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         "hands": len(deals) * n,
         "seconds": round(time.perf_counter() - t0, 3),
     }
+    quality = [_player_quality(pl) for pl in players]
+    if any(q is not None for q in quality):
+        out["quality"] = quality
     if est is not None:
         out["aivat"] = {
             "chance": corr_chance,
@@ -176,6 +179,30 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     if hist:
         out["phh"] = phhs_text(phh)
     return out
+
+
+def _player_quality(player) -> dict | None:
+    """The block's model-quality tally of a player that keeps opponent models (its ``models`` store's
+    :class:`~loki.modeler.ModelQuality`, issue 11 item 4), or None."""
+    from loki.modeler.quality import ModelQuality, QualityTally
+
+    q = getattr(getattr(player, "models", None), "quality", None)
+    return QualityTally.from_quality(q).as_dict() if isinstance(q, ModelQuality) else None
+
+
+def _check_quality(qs: object, n: int, where: str) -> None:
+    """Validate a block's ``quality`` record: ``n`` entries, each None or a :class:`QualityTally` dict."""
+    from loki.modeler.quality import QualityTally
+
+    if not isinstance(qs, list) or (n and len(qs) != n):
+        raise JournalError(f"{where}: 'quality' must be a list with one entry per player")
+    for q in qs:
+        if q is None:
+            continue
+        try:
+            QualityTally.from_dict(q)
+        except (KeyError, TypeError, ValueError) as e:
+            raise JournalError(f"{where}: 'quality' entry is not a model-quality tally ({e})") from None
 
 
 # ------------------------------------------------------------------------------------------ journal
@@ -290,6 +317,8 @@ def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
             raise JournalError(f"{where}: block record without 'aivat' (the run uses the aivat estimator)")
     if "aivat" in rec:
         _check_aivat(rec["aivat"], len(chips), len(chips[0]) if chips else 0, where)
+    if "quality" in rec:
+        _check_quality(rec["quality"], len(counters), where)
     return b
 
 
@@ -424,6 +453,25 @@ class TournamentRun:
         chance = [row for b in self.blocks for row in b["aivat"]["chance"]]
         action = [row for b in self.blocks for row in b["aivat"]["action"]]
         return chance, action
+
+    @property
+    def quality(self) -> list[dict | None]:
+        """Per player, the model-quality tally summed over the blocks (:class:`loki.modeler.QualityTally` dicts),
+        None for players without opponent models (or journals written before the tallies existed)."""
+        from loki.modeler.quality import QualityTally
+
+        n = self.config.n_players
+        tot: list[QualityTally | None] = [None] * n
+        for b in self.blocks:
+            qs = b.get("quality")
+            if qs is None:
+                continue
+            for p in range(n):
+                if qs[p] is not None:
+                    t = QualityTally.from_dict(qs[p])
+                    cur = tot[p]
+                    tot[p] = t if cur is None else cur + t
+        return [None if t is None else t.as_dict() for t in tot]
 
     @property
     def counters(self) -> list[dict]:

@@ -34,7 +34,7 @@ import numpy as np
 from loki.errors import ConfigError
 from loki.handstats import HandCounts
 
-__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb", "aivat_summary"]
+__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb", "aivat_summary", "quality_summary"]
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -142,7 +142,7 @@ def _ci_entry(x: np.ndarray, level: float) -> dict:
     return {"sb_per_hand": m, "ci": None if math.isnan(h) else h, "deals": int(x.size)}
 
 
-def summarize(config, chips, counters, level: float = 0.95, corrections=None) -> dict:
+def summarize(config, chips, counters, level: float = 0.95, corrections=None, quality=None) -> dict:
     """The tournament's results as a JSON-able dict (``players``, ``types``, ``comparisons``, and
     ``aivat`` when ``corrections`` are given).
 
@@ -153,6 +153,9 @@ def summarize(config, chips, counters, level: float = 0.95, corrections=None) ->
         corrections: None, or the AIVAT corrections ``(chance, action)``, each ``(D, n)`` chips like
             ``chips`` (:attr:`loki.tournament.runner.TournamentRun.corrections`); adds the ``aivat``
             section (:func:`aivat_summary`).
+        quality: None, or per player a model-quality tally dict or None
+            (:attr:`loki.tournament.runner.TournamentRun.quality`); adds the ``model_quality`` section
+            (:func:`quality_summary`) when some player keeps opponent models.
     """
     n = config.n_players
     sb = config.game_config().small_bet
@@ -195,6 +198,37 @@ def summarize(config, chips, counters, level: float = 0.95, corrections=None) ->
     }
     if corrections is not None:
         out["aivat"] = aivat_summary(config, chips, corrections[0], corrections[1], level)
+    if quality is not None and any(q is not None for q in quality):
+        out["model_quality"] = quality_summary(config, quality)
+    return out
+
+
+def quality_summary(config, quality) -> list[dict]:
+    """The ``model_quality`` section: per player type whose players keep opponent models, the model quality of
+    their models of every opponent, summed over the type's players (issue 11, item 4;
+    :class:`loki.modeler.QualityTally`): ``type``, ``showdowns``, ``median_percentile`` (grouped median, within
+    one point), ``mean_percentile`` (50 = no information), ``loglik_per_action`` (−1.099 = uninformative) and
+    ``collapse_rate`` (target 0).
+
+    Args:
+        config: the :class:`~loki.tournament.config.TournamentConfig`.
+        quality: per player (table order) a :class:`~loki.modeler.QualityTally` dict or None.
+    """
+    from loki.modeler.quality import QualityTally
+
+    out = []
+    for lab in config.labels:
+        tallies = [
+            QualityTally.from_dict(quality[si.index])
+            for si in config.seats
+            if si.label == lab and quality[si.index] is not None
+        ]
+        if not tallies:
+            continue
+        tot = tallies[0]
+        for t in tallies[1:]:
+            tot = tot + t
+        out.append({"type": lab, **tot.summary()})
     return out
 
 
