@@ -122,3 +122,27 @@ def test_plugin_kind_plays_in_tournament_worker_processes(plugin):
 def test_unknown_kind_lists_the_known_ones():
     with pytest.raises(PlayerSpecError, match=r"expected one of \[.*'loki1', 'loki2'.*\]"):
         make_player("gto-wizard")
+
+
+def test_spec_of_a_loki2_config_does_not_depend_on_string_hashing():
+    """Features are a set; their spec text is in the paper's order in every process (a set's iteration order
+    follows PYTHONHASHSEED, and specs end up in summary.json and journal fingerprints)."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from loki.players.registry import parse_player, spec_of;"
+        "print(spec_of(parse_player('loki2{\"features\": \"SRB\", \"generator\": \"calling\"}')))"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(h)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for h in range(1, 6)
+    }
+    assert outs == {'loki2{"features":"BRS","generator":"calling"}'}

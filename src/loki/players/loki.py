@@ -31,7 +31,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_serializer, field_validator, model_validator
 
 from loki.bettor import BettorConfig, BettorPolicy
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, Showdown, legalise
@@ -317,6 +317,11 @@ class Loki2Config(LokiOptions):
                 raise ValueError(f"expected a non-empty combination of B, R, S (e.g. 'BR', 'BRS'), got {v!r}")
             return frozenset(t)
         return v
+
+    @field_serializer("features")
+    def _features_out(self, v: frozenset[str]) -> str:
+        # the paper's order: a set's own order follows string hashing, which changes from process to process
+        return "".join(sorted(v, key="BRS".index))
 
     @model_validator(mode="after")
     def _check(self) -> Loki2Config:
