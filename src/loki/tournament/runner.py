@@ -43,6 +43,7 @@ from pathlib import Path
 
 from loki.errors import JournalError, TournamentConfigError
 from loki.handstats import COUNTERS, HandCounts, hand_counts
+from loki.io.files import atomic_write_text
 from loki.io.phh import phhs_text, state_to_phh
 from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
@@ -206,28 +207,6 @@ def _check_quality(qs: object, n: int, where: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------ journal
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 _SUM_HEAD = b'{"sum":"'
@@ -598,8 +577,7 @@ def run_tournament(
         lines = [signed_line({"kind": "header", "fingerprint": fp, "config": cfg_dict})]
         lines += [signed_line(done[b]) for b in sorted(done)]
         try:
-            _atomic_write(jpath, "\n".join(lines) + "\n")
-            _fsync_dir(out)
+            atomic_write_text(jpath, "\n".join(lines) + "\n")
             journal = _Journal(jpath)
             if config.histories:
                 (out / "hands").mkdir(exist_ok=True)
@@ -620,7 +598,7 @@ def run_tournament(
         phh = rec.pop("phh", None)
         if journal is not None:
             if phh is not None and out is not None:
-                _atomic_write(out / "hands" / f"block-{rec['block']:05d}.phhs", phh)
+                atomic_write_text(out / "hands" / f"block-{rec['block']:05d}.phhs", phh)
             rec["kind"] = "block"
             journal.append(rec)
         done[rec["block"]] = rec
