@@ -8,7 +8,8 @@ interval excludes zero.
 
     python scripts/figure_table.py results/fig3-B-s0 results/fig3-B-s1 results/fig3-R-s0 ... [--types]
 
-``--types`` adds the enhanced type's own sb/hand (the paper's bars) and its model quality.
+``--types`` adds the control and enhanced types' own sb/hand (the paper's bars) and the enhanced type's model
+quality, for comparisons of one type against one type.
 """
 
 from __future__ import annotations
@@ -52,9 +53,13 @@ def main() -> None:
     order: list[str] = []
     print(
         "| run | seed | comparison | plain sb/hand | AIVAT sb/hand | variance ratio |"
-        + (" enhanced type sb/hand | its median showdown pct. / log-lik. / collapse % |" if args.types else "")
+        + (
+            " control type sb/hand | enhanced type sb/hand | its median showdown pct. / log-lik. / collapse % |"
+            if args.types
+            else ""
+        )
     )
-    print("|---|---:|---|---:|---:|---:|" + ("---:|---|" if args.types else ""))
+    print("|---|---:|---|---:|---:|---:|" + ("---:|---:|---|" if args.types else ""))
     for folder in args.folders:
         s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
         plain = _per_deal(folder, s, "deals.csv")
@@ -77,9 +82,11 @@ def main() -> None:
                 pooled[key]["aivat"].append(da)
             else:
                 cells += ["-", "-"]
-            if args.types:
+            if args.types and (len(c["enhanced"]) > 1 or len(c["control"]) > 1):
+                cells += ["(several)", "(several)", "-"]
+            elif args.types:
                 e = c["enhanced"][0]
-                t = types[e]
+                t, tc = types[e], types[c["control"][0]]
                 q = mq.get(e)
                 qs = "-"
                 if q and q["median_percentile"] is not None:
@@ -87,7 +94,7 @@ def main() -> None:
                     qs = f"{q['median_percentile']:.1f} / {q['loglik_per_action']:.2f} / " + (
                         "-" if cr is None else f"{100 * cr:.2f}"
                     )
-                cells += [_fmt(t["sb_per_hand"], t["ci"]), qs]
+                cells += [_fmt(tc["sb_per_hand"], tc["ci"]), _fmt(t["sb_per_hand"], t["ci"]), qs]
             print("| " + " | ".join(cells) + " |")
     for key in order:
         p = pooled[key]
@@ -103,7 +110,7 @@ def main() -> None:
         else:
             cells += ["-", "-"]
         if args.types:
-            cells += ["", ""]
+            cells += ["", "", ""]
         print("| " + " | ".join(cells) + " |")
 
 
