@@ -50,7 +50,7 @@ from loki.evaluator_kernels import rank7, rank_from_key
 from loki.modeler.kernels import freq_triple
 from loki.rule_chain import TripleParams, pt_kernel
 
-__all__ = ["sim_batch", "playout", "KU"]
+__all__ = ["sim_batch", "next_ranks_cache", "playout", "KU"]
 
 #: Uniform numbers drawn per player per trial in the believed play-out (one per decision; more decisions reuse
 #: the last).  The uniform play-out uses the first only (one per player per trial, the Action Selector's rule).
@@ -134,22 +134,36 @@ def _board_ranks(board, nb, live_h, live_r, live_m, tables):
     return n, bk, bb
 
 
+def next_ranks_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A fresh, empty ``next_ranks`` cache for :func:`sim_batch` (one per decision board)."""
+    return (
+        np.full(52, -1, dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int32),
+        np.empty((52, N_HOLDINGS), dtype=np.uint64),
+    )
+
+
 @njit(cache=True)
 def _values_on_board(
-    board, nb, hole, active, m, field_w, own_w, want_q, unit, out_hs, out_q, live_h, live_r, live_m, tables
+    board, nb, n, live_h, live_r, live_m, hole, active, m, field_w, own_w, want_q, unit, out_hs, out_q, tables
 ):  # fmt: skip
     """For every active player ``p``: HS_1 of its holding on ``board[:nb]`` against the weights ``field_w[p]``
     (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) and, if
-    ``want_q``, its percentile within its own range ``own_w[p]`` (the weight it beats plus half the weight it
-    ties, over the total).
+    ``want_q[p]``, its percentile within its own range ``own_w[p]`` (the weight it beats plus half the weight it
+    ties, over the total; ``out_q[p]`` is left alone otherwise).
 
-    The board's holding ranks are computed once for all players (:func:`_board_ranks`, into the scratch arrays
-    ``live_h``, ``live_r``, ``live_m``).  The per-player sums are branch-free and add the weights in holding
+    The board's holding ranks are computed once for all players: the ``n`` live holdings ``live_h``, their ranks
+    ``live_r`` and card masks ``live_m`` (:func:`_board_ranks`).  The per-player sums are branch-free and add the weights in holding
     order, so they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the
     uniform play-out) gets its sums as exact integer counts (a sum of ones is exact), vectorised.
     """
     card_key, card_bit = tables[0], tables[1]
-    n, bk, bb = _board_ranks(board, nb, live_h, live_r, live_m, tables)
+    bk = 0
+    bb = 0
+    for i in range(nb):
+        bk += card_key[board[i]]
+        bb |= card_bit[board[i]]
     for p in range(m):
         if not active[p]:
             continue
@@ -175,7 +189,7 @@ def _values_on_board(
             ahead = float(na)
             tied = float(nt)
             tot = float(ntot)
-            if want_q:
+            if want_q[p]:
                 qa = 0.0
                 qt = 0.0
                 qtot = 0.0
@@ -187,7 +201,7 @@ def _values_on_board(
                     qa += v if r < rp else 0.0
                     qt += v if r == rp else 0.0
                 out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
-        elif want_q:
+        elif want_q[p]:
             qa = 0.0
             qt = 0.0
             qtot = 0.0
@@ -221,13 +235,27 @@ def _values_on_board(
 def _street_values(s, ctx, tables):
     """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for every active player of
     a trial: ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]`` (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``.
-    ``ctx`` is :func:`sim_batch`'s tuple of the trial's board, holes and scratch arrays."""
-    board, hole, active, field_w, own_w, want_q, unit, hs_tmp, q_tmp, live_h, live_r, live_m, hs1, pp, nn, q = ctx
+
+    ``ctx`` is :func:`sim_batch`'s tuple of the trial's board, holes and scratch arrays.  The holding ranks on the
+    board of the next street (the decision's board and one card, at most 49 boards a decision) are kept in
+    ``sim_batch``'s ``next_ranks`` cache, keyed by that card; later boards are ranked afresh."""
+    board, hole, active, field_w, own_w, want_q, unit, hs_tmp, q_tmp, live_h, live_r, live_m, hs1, pp, nn, q = ctx[:16]
+    nb0, cache_n, cache_h, cache_r, cache_m = ctx[16:]
     m = hole.shape[0]
     nb = s + 2
-    _values_on_board(
-        board, nb, hole, active, m, field_w, own_w, want_q, unit, hs_tmp, q_tmp, live_h, live_r, live_m, tables
-    )  # fmt: skip
+    if nb == nb0 + 1:
+        c = board[nb0]
+        if cache_n[c] < 0:
+            cache_n[c] = _board_ranks(board, nb, cache_h[c], cache_r[c], cache_m[c], tables)[0]
+        _values_on_board(
+            board, nb, cache_n[c], cache_h[c], cache_r[c], cache_m[c], hole, active, m, field_w, own_w, want_q, unit,
+            hs_tmp, q_tmp, tables,
+        )  # fmt: skip
+    else:
+        n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
+        _values_on_board(
+            board, nb, n, live_h, live_r, live_m, hole, active, m, field_w, own_w, want_q, unit, hs_tmp, q_tmp, tables
+        )  # fmt: skip
     for p in range(m):
         if active[p]:
             hs1[p, s] = hs_tmp[p]
@@ -296,8 +324,11 @@ def playout(
     )  # fmt: skip
     ctx = (
         np.zeros(5, dtype=np.int64), np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.bool_),
-        np.zeros((1, 1)), np.zeros((1, 1)), False, np.zeros(1, dtype=np.bool_), np.zeros(1), np.zeros(1),
-        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.uint64), hs1, pp, nn, q,
+        np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(1, dtype=np.bool_), np.zeros(1, dtype=np.bool_),
+        np.zeros(1), np.zeros(1),
+        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.uint64), hs1, pp, nn, q, 0,
+        np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int32),
+        np.zeros((1, 1), dtype=np.uint64),
     )  # fmt: skip
     return _play(
         forced, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
@@ -411,7 +442,7 @@ def _play(
 def sim_batch(
     seed, n_trials, hole_me, board0, nb0, me, st0, bet_sizes, weights, cum, totals, field_w, hs_now, q_now, pp_now,
     nn_now, always_call, believed, params, mode, pi, freqs, rho, softness, semi0, out_call, out_raise, out_holes,
-    tables,
+    next_ranks, tables,
 ):  # fmt: skip
     """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator`), both branches each.
 
@@ -425,6 +456,11 @@ def sim_batch(
     :func:`_values_on_board` with the ``(m, 1326)`` fields ``field_w`` and ranges ``weights``.  The action
     models (``believed``, ``params``, ``mode``, ``pi``, ``freqs``, ``rho``, ``softness``, ``semi0``) are
     :func:`playout`'s.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+
+    ``next_ranks`` is a cache of the holding ranks on the next street's boards, shared by the batches of one
+    decision (:func:`next_ranks_cache`; a new one for every decision board): ``(n, h, r, m)``, ``(52,) int64``
+    (−1 until the board with that card is ranked) and ``(52, 1326)`` ``int64`` / ``int32`` / ``uint64`` rows as
+    :func:`_board_ranks` writes them.
     """
     np.random.seed(seed)
     m = st0[N]
@@ -464,13 +500,16 @@ def sim_batch(
     live_h = np.zeros(N_HOLDINGS, dtype=np.int64)
     live_r = np.zeros(N_HOLDINGS, dtype=np.int32)
     live_m = np.zeros(N_HOLDINGS, dtype=np.uint64)
+    want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the opponent-specific mixture only
+    for p in range(m):
+        want_q[p] = believed and mode[p] == 1
     ctx = (
         board,
         hole,
         active0,
         field_w,
         weights,
-        believed,
+        want_q,
         unit,
         hs_tmp,
         q_tmp,
@@ -481,6 +520,11 @@ def sim_batch(
         pp,
         nn,
         q,
+        nb0,
+        next_ranks[0],
+        next_ranks[1],
+        next_ranks[2],
+        next_ranks[3],
     )
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
