@@ -9,7 +9,7 @@ from loki import evaluator as E
 from loki import evaluator_kernels as K
 from loki._jit import njit
 from loki.cards import parse_cards
-from loki.errors import CardError
+from loki.errors import CardError, InputError
 
 CARD_KEY = E.CARD_KEY
 CARD_BIT = E.CARD_BIT
@@ -384,6 +384,51 @@ def test_evaluate_batch_errors_name_the_row():
         E.evaluate_batch(np.array(good, dtype=float))
     assert E.evaluate_batch(np.zeros((0, 7), np.int8)).shape == (0,)
     np.testing.assert_array_equal(E.evaluate_batch(good), [7462, E.evaluate("2c2d2h2s3c")])
+
+
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_rank_batch_into_preallocated(k):
+    """A preallocated output (any integer dtype of 16 bits or more, reused across calls) gets exactly the ranks of
+    the allocating call, and is returned."""
+    rng = np.random.default_rng(100 + k)
+    hands = _deal(rng, 20_000, k)
+    ref = E.rank_batch(hands)
+    assert ref.dtype == np.int64
+    for dtype in (np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64):
+        buf = np.full(len(hands), -1).astype(dtype)
+        got = E.rank_batch(hands, out=buf)
+        assert got is buf
+        np.testing.assert_array_equal(got, ref)
+        # reused for another batch of the same size
+        other = _deal(rng, 20_000, k)
+        np.testing.assert_array_equal(E.rank_batch(other, out=buf), E.rank_batch(other))
+    # the kernel itself, with a longer buffer (rows past N untouched)
+    buf = np.zeros(len(hands) + 3, np.int16)
+    assert K.rank_batch_into(hands, buf, T) is buf
+    np.testing.assert_array_equal(buf[: len(hands)], ref)
+    assert not buf[len(hands) :].any()
+
+
+def test_rank_batch_out_errors():
+    hands = np.zeros((3, 7), np.int64)
+    hands[:] = np.arange(7)
+    for bad in (
+        np.zeros(4, np.int16),  # wrong length
+        np.zeros((3, 1), np.int16),  # not 1-D
+        np.zeros(3, np.int8),  # too narrow for 7462
+        np.zeros(3, np.float64),  # not integer
+        [0, 0, 0],  # not an array
+    ):
+        with pytest.raises(InputError):
+            E.rank_batch(hands, out=bad)
+    ro = np.zeros(3, np.int16)
+    ro.flags.writeable = False
+    with pytest.raises(InputError):
+        E.rank_batch(hands, out=ro)
+    with pytest.raises(CardError):
+        E.rank_batch(np.zeros((3, 4), np.int64), out=np.zeros(3, np.int16))
+    with pytest.raises(ValueError):
+        K.rank_batch_into(hands, np.zeros(2, np.int16), T)
 
 
 def test_kernel_count_errors():

@@ -133,7 +133,7 @@ def test_spec_of_a_loki2_config_does_not_depend_on_string_hashing():
 
     code = (
         "from loki.players.registry import parse_player, spec_of;"
-        "print(spec_of(parse_player('loki2{\"features\": \"SRB\", \"generator\": \"calling\"}')))"
+        'print(spec_of(parse_player(\'loki2{"features": "SRB", "generator": "calling"}\')))'
     )
     outs = {
         subprocess.run(

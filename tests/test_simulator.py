@@ -389,3 +389,88 @@ def test_river_pt_playout_converges_to_python_reference():
     for sim_o, py_o in ((oc, out_c), (orr, out_r)):
         se = np.sqrt(sim_o.var() / len(sim_o) + py_o.var() / n_py)
         assert abs(sim_o.mean() - py_o.mean()) < 4 * se
+
+
+def test_values_on_board_equal_a_plain_loop():
+    """The play-out's per-board hand values (ranks shared by all players, branch-free sums, integer counts for
+    all-ones fields) are the very floats of a plain loop adding the weights in holding order."""
+    from loki.evaluator import rank_batch
+    from loki.playout import _board_ranks, _values_on_board
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(15)
+    m = 6
+    live_h = np.zeros(N_HOLDINGS, np.int64)
+    live_r = np.zeros(N_HOLDINGS, np.int32)
+    live_m = np.zeros(N_HOLDINGS, np.uint64)
+    for trial in range(12):
+        cards = rng.choice(52, 5 + 2 * m, replace=False)
+        board = cards[:5].astype(np.int64)
+        hole = cards[5:].reshape(m, 2).astype(np.int64)
+        active = rng.random(m) < 0.8
+        field_w = np.ones((m, N_HOLDINGS))
+        for p in range(m):
+            if trial % 2 or p % 3 == 1:  # random fields, some zero weights; else all ones (the uniform play-out)
+                field_w[p] = rng.random(N_HOLDINGS) * (rng.random(N_HOLDINGS) < 0.8)
+        own_w = rng.random((m, N_HOLDINGS))
+        want_q = rng.random(m) < 0.6
+        unit = np.array([bool(np.all(field_w[p] == 1.0)) for p in range(m)])
+        for nb in (3, 4, 5):
+            n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
+            hs = np.full(m, -1.0)
+            q = np.full(m, -1.0)
+            _values_on_board(
+                board, nb, n, live_h, live_r, live_m, hole, active, m, field_w, own_w, want_q, unit, hs, q, tables
+            )
+            ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
+            bmask = cards_mask([int(c) for c in board[:nb]])
+            for p in range(m):
+                if not active[p]:
+                    assert hs[p] == -1.0 and q[p] == -1.0
+                    continue
+                hp = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                mp = int(HOLDING_MASKS[hp]) | bmask
+                sums = [0.0] * 6  # ahead, tied, total against the field; the same in its own range
+                for h in range(N_HOLDINGS):
+                    if int(HOLDING_MASKS[h]) & mp == 0:
+                        for k, w in ((0, field_w[p, h]), (3, own_w[p, h])):
+                            sums[k + 2] += w
+                            if ranks[h] < ranks[hp]:
+                                sums[k] += w
+                            elif ranks[h] == ranks[hp]:
+                                sums[k + 1] += w
+                assert hs[p] == ((sums[0] + 0.5 * sums[1]) / sums[2] if sums[2] > 0 else 0.0)
+                if want_q[p]:
+                    assert q[p] == ((sums[3] + 0.5 * sums[4]) / sums[5] if sums[5] > 0 else 0.5)
+                else:
+                    assert q[p] == -1.0
+
+
+def test_simulate_reuses_nothing_across_decisions():
+    """The cache of next-street ranks belongs to one decision: a decision on another board after it gives the
+    same result as on its own."""
+    rng = np.random.default_rng(3)
+    spots = []
+    for _ in range(2):
+        cards = [int(c) for c in rng.choice(52, 5, replace=False)]
+        w = np.ones((3, N_HOLDINGS))
+        spots.append(
+            SimSpot(
+                (cards[0], cards[1]),
+                tuple(cards[2:]),
+                0,
+                np.ones(3, bool),
+                np.zeros(3),
+                np.zeros(3, bool),
+                np.zeros(3, bool),
+                w,
+                30.0,
+                0,
+                2,
+                (10.0, 10.0, 20.0, 20.0),
+            )  # fmt: skip
+        )
+    cfg = SimConfig(trials=100, cutoff="none")
+    alone = simulate(spots[1], cfg, seed=5)
+    simulate(spots[0], cfg, seed=5)
+    assert simulate(spots[1], cfg, seed=5) == alone

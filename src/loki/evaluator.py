@@ -314,20 +314,46 @@ def rank_cards(cards) -> int:
     return _kernels().rank_cards(cards, kernel_tables())
 
 
-def rank_batch(hands) -> np.ndarray:
+def rank_batch(hands, out: np.ndarray | None = None) -> np.ndarray:
     """Ranks ``(N,) int64`` of ``hands`` ``(N, k) int`` (any integer dtype, k = 5, 6 or 7); unchecked.
 
     Use :func:`evaluate_batch` for validated input.
 
+    Args:
+        hands: ``(N, k)`` card ints.
+        out: optional preallocated ``(N,)`` integer array (``int16`` or wider, signed or unsigned; e.g. one
+            ``int16`` buffer reused across calls) that receives the ranks and is returned; without it a new
+            ``int64`` array is returned.
+
     Raises:
         CardError: ``hands`` not 2-D or k outside 5..7.
+        InputError: ``out`` not a writeable 1-D integer array of ``N`` elements of at least 16 bits.
 
     >>> rank_batch(np.array([[51, 47, 43, 39, 35, 0, 1], [0, 4, 8, 12, 49, 30, 22]], np.int8))
     array([7462, 5854])
+    >>> buf = np.empty(2, np.int16)
+    >>> rank_batch(np.array([[51, 47, 43, 39, 35, 0, 1], [0, 4, 8, 12, 49, 30, 22]], np.int8), out=buf) is buf
+    True
+    >>> buf
+    array([7462, 5854], dtype=int16)
     """
     if np.ndim(hands) != 2 or not 5 <= np.shape(hands)[1] <= 7:
         raise CardError(f"rank_batch needs hands of shape (N, 5..7), got {np.shape(hands)}")
-    return _kernels().rank_batch(hands, kernel_tables())
+    if out is None:
+        return _kernels().rank_batch(hands, kernel_tables())
+    if (
+        not isinstance(out, np.ndarray)
+        or out.ndim != 1
+        or out.shape[0] != np.shape(hands)[0]
+        or out.dtype.kind not in "iu"
+        or out.dtype.itemsize < 2
+        or not out.flags.writeable
+    ):
+        raise InputError(
+            f"rank_batch: out must be a writeable ({np.shape(hands)[0]},) integer array of 16 bits or more, got "
+            f"{getattr(out, 'shape', None)} {getattr(out, 'dtype', type(out).__name__)}"
+        )
+    return _kernels().rank_batch_into(hands, out, kernel_tables())
 
 
 # --------------------------------------------------------------------------- #

@@ -26,7 +26,7 @@ import numpy as np
 from loki._jit import njit
 from loki.evaluator import _HASH_MASK, _RANK_SHIFT, FLUSH_CHECK, HASH_MULT, HASH_SHIFT, SUIT_BIAS
 
-__all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "hand_category"]
+__all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "rank_batch_into", "hand_category"]
 
 
 @njit(cache=True)
@@ -114,20 +114,24 @@ def rank_cards(cards, tables):
 
 
 @njit(cache=True)
-def rank_batch(hands, tables):
-    """Ranks ``(N,) int64`` of ``hands`` ``(N, k) int`` (any integer dtype, k = 5, 6 or 7); unchecked.
+def rank_batch_into(hands, out, tables):
+    """Write the ranks of ``hands`` ``(N, k) int`` (any integer dtype, k = 5, 6 or 7) into ``out`` ``(N,)`` and
+    return ``out``; unchecked.
 
-    Card ints are used as unsigned indices (no negative-index wraparound code in the loop; a
-    card outside 0..51 gives a meaningless rank, as it always did).
+    ``out`` may be any integer dtype that holds 1..7462 (``int16`` is the narrowest, and writing into a reused
+    array saves the allocation and first-touch page faults of a fresh ``int64`` output on every call).  Card ints
+    are used as unsigned indices (no negative-index wraparound code in the loop; a card outside 0..51 gives a
+    meaningless rank, as it always did).
 
     Raises:
-        ValueError: k outside 5..7.
+        ValueError: k outside 5..7, or ``out`` shorter than ``hands``.
     """
     ck, cb = tables[0], tables[1]
     n, k = hands.shape
     if k < 5 or k > 7:
         raise ValueError("rank_batch needs 5..7 cards per row")
-    out = np.empty(n, np.int64)
+    if out.shape[0] < n:
+        raise ValueError("rank_batch_into: out is shorter than hands")
     if k == 7:
         for i in range(n):
             c0 = np.uint64(hands[i, 0])
@@ -150,6 +154,18 @@ def rank_batch(hands, tables):
                 bits |= cb[c]
             out[i] = rank_from_key(key, bits, tables)
     return out
+
+
+@njit(cache=True)
+def rank_batch(hands, tables):
+    """Ranks ``(N,) int64`` of ``hands`` ``(N, k) int`` (any integer dtype, k = 5, 6 or 7); unchecked.
+
+    :func:`rank_batch_into` a new ``int64`` array.
+
+    Raises:
+        ValueError: k outside 5..7.
+    """
+    return rank_batch_into(hands, np.empty(hands.shape[0], np.int64), tables)
 
 
 @njit(cache=True)

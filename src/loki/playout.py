@@ -50,7 +50,7 @@ from loki.evaluator_kernels import rank7, rank_from_key
 from loki.modeler.kernels import freq_triple
 from loki.rule_chain import TripleParams, pt_kernel
 
-__all__ = ["sim_batch", "playout", "KU"]
+__all__ = ["sim_batch", "next_ranks_cache", "playout", "KU"]
 
 #: Uniform numbers drawn per player per trial in the believed play-out (one per decision; more decisions reuse
 #: the last).  The uniform play-out uses the first only (one per player per trial, the Action Selector's rule).
@@ -109,11 +109,10 @@ def _sample_holding(w, cum, total, used):
 
 
 @njit(cache=True)
-def _values_on_board(board, nb, hole, active, m, field_w, own_w, want_q, out_hs, out_q, tables):
-    """For every active player ``p``: HS_1 of its holding on ``board[:nb]`` against the weights ``field_w[p]``
-    (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) and, if
-    ``want_q``, its percentile within its own range ``own_w[p]`` (the weight it beats plus half the weight it
-    ties, over the total)."""
+def _board_ranks(board, nb, live_h, live_r, live_m, tables):
+    """Ranks of every holding on ``board[:nb]`` that shares no card with it, in holding order: writes its index
+    ``live_h[j]``, rank ``live_r[j]`` (int32) and card mask ``live_m[j]``; returns ``(n, key, bits)``, the count
+    and the board's evaluator key and suit bits."""
     card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
@@ -122,42 +121,147 @@ def _values_on_board(board, nb, hole, active, m, field_w, own_w, want_q, out_hs,
         bk += card_key[board[i]]
         bb |= card_bit[board[i]]
         bmask |= np.uint64(1) << np.uint64(board[i])
-    ranks = np.zeros(N_HOLDINGS, dtype=np.int64)
+    n = 0
     for h in range(N_HOLDINGS):
-        if (_HM[h] & bmask) == 0:
+        hm = _HM[h]
+        if (hm & bmask) == 0:
             a = _HC[h, 0]
             b = _HC[h, 1]
-            ranks[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            live_h[n] = h
+            live_m[n] = hm
+            live_r[n] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            n += 1
+    return n, bk, bb
+
+
+def next_ranks_cache() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A fresh, empty ``next_ranks`` cache for :func:`sim_batch` (one per decision board)."""
+    return (
+        np.full(52, -1, dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int32),
+        np.empty((52, N_HOLDINGS), dtype=np.uint64),
+    )
+
+
+@njit(cache=True)
+def _values_on_board(
+    board, nb, n, live_h, live_r, live_m, hole, active, m, field_w, own_w, want_q, unit, out_hs, out_q, tables
+):  # fmt: skip
+    """For every active player ``p``: HS_1 of its holding on ``board[:nb]`` against the weights ``field_w[p]``
+    (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) and, if
+    ``want_q[p]``, its percentile within its own range ``own_w[p]`` (the weight it beats plus half the weight it
+    ties, over the total; ``out_q[p]`` is left alone otherwise).
+
+    The board's holding ranks are computed once for all players: the ``n`` live holdings ``live_h``, their ranks
+    ``live_r`` and card masks ``live_m`` (:func:`_board_ranks`).  The per-player sums are branch-free and add the weights in holding
+    order, so they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the
+    uniform play-out) gets its sums as exact integer counts (a sum of ones is exact), vectorised.
+    """
+    card_key, card_bit = tables[0], tables[1]
+    bk = 0
+    bb = 0
+    for i in range(nb):
+        bk += card_key[board[i]]
+        bb |= card_bit[board[i]]
     for p in range(m):
         if not active[p]:
             continue
-        hp = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-        mp = _HM[hp] | bmask
-        rp = ranks[hp]
+        a = hole[p, 0]
+        b = hole[p, 1]
+        pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+        rp = np.int32(rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables))
+        fw = field_w[p]
+        ow = own_w[p]
         ahead = 0.0
         tied = 0.0
         tot = 0.0
-        qa = 0.0
-        qt = 0.0
-        qtot = 0.0
-        for h in range(N_HOLDINGS):
-            if (_HM[h] & mp) == 0:
-                w = field_w[p, h]
-                tot += w
-                if ranks[h] < rp:
-                    ahead += w
-                elif ranks[h] == rp:
-                    tied += w
-                if want_q:
-                    v = own_w[p, h]
+        if unit[p]:
+            na = 0
+            nt = 0
+            ntot = 0
+            for j in range(n):
+                ok = np.int64((live_m[j] & pm) == 0)
+                r = live_r[j]
+                na += ok & np.int64(r < rp)
+                nt += ok & np.int64(r == rp)
+                ntot += ok
+            ahead = float(na)
+            tied = float(nt)
+            tot = float(ntot)
+            if want_q[p]:
+                qa = 0.0
+                qt = 0.0
+                qtot = 0.0
+                for j in range(n):
+                    ok = (live_m[j] & pm) == 0
+                    r = live_r[j]
+                    v = ow[live_h[j]] if ok else 0.0
                     qtot += v
-                    if ranks[h] < rp:
-                        qa += v
-                    elif ranks[h] == rp:
-                        qt += v
-        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
-        if want_q:
+                    qa += v if r < rp else 0.0
+                    qt += v if r == rp else 0.0
+                out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        elif want_q[p]:
+            qa = 0.0
+            qt = 0.0
+            qtot = 0.0
+            for j in range(n):
+                ok = (live_m[j] & pm) == 0
+                h = live_h[j]
+                r = live_r[j]
+                w = fw[h] if ok else 0.0
+                v = ow[h] if ok else 0.0
+                lt = r < rp
+                eq = r == rp
+                tot += w
+                ahead += w if lt else 0.0
+                tied += w if eq else 0.0
+                qtot += v
+                qa += v if lt else 0.0
+                qt += v if eq else 0.0
             out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        else:
+            for j in range(n):
+                ok = (live_m[j] & pm) == 0
+                r = live_r[j]
+                w = fw[live_h[j]] if ok else 0.0
+                tot += w
+                ahead += w if r < rp else 0.0
+                tied += w if r == rp else 0.0
+        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+
+
+@njit(cache=True)
+def _street_values(s, ctx, tables):
+    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for every active player of
+    a trial: ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]`` (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``.
+
+    ``ctx`` is :func:`sim_batch`'s tuple of the trial's board, holes and scratch arrays.  The holding ranks on the
+    board of the next street (the decision's board and one card, at most 49 boards a decision) are kept in
+    ``sim_batch``'s ``next_ranks`` cache, keyed by that card; later boards are ranked afresh."""
+    board, hole, active, field_w, own_w, want_q, unit, hs_tmp, q_tmp, live_h, live_r, live_m, hs1, pp, nn, q = ctx[:16]
+    nb0, cache_n, cache_h, cache_r, cache_m = ctx[16:]
+    m = hole.shape[0]
+    nb = s + 2
+    if nb == nb0 + 1:
+        c = board[nb0]
+        if cache_n[c] < 0:
+            cache_n[c] = _board_ranks(board, nb, cache_h[c], cache_r[c], cache_m[c], tables)[0]
+        _values_on_board(
+            board, nb, cache_n[c], cache_h[c], cache_r[c], cache_m[c], hole, active, m, field_w, own_w, want_q, unit,
+            hs_tmp, q_tmp, tables,
+        )  # fmt: skip
+    else:
+        n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
+        _values_on_board(
+            board, nb, n, live_h, live_r, live_m, hole, active, m, field_w, own_w, want_q, unit, hs_tmp, q_tmp, tables
+        )  # fmt: skip
+    for p in range(m):
+        if active[p]:
+            hs1[p, s] = hs_tmp[p]
+            q[p, s] = q_tmp[p]
+            pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
+            nn[p, s] = 0.0
 
 
 @njit(cache=True, inline="always")
@@ -212,6 +316,39 @@ def playout(
         float64 chips: ``win[me] - invest`` if we win (a share of) the pot, else ``-invest``, where
         ``invest`` is what we put in from the decision on.
     """
+    # every street ready: the lazy path is never taken, and these stand-ins only give it types
+    ready = np.ones(4, dtype=np.bool_)
+    no_tables = (
+        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int16),
+        np.zeros(1, dtype=np.int16), np.zeros(1, dtype=np.int32),
+    )  # fmt: skip
+    ctx = (
+        np.zeros(5, dtype=np.int64), np.zeros((1, 2), dtype=np.int64), np.zeros(1, dtype=np.bool_),
+        np.zeros((1, 1)), np.zeros((1, 1)), np.zeros(1, dtype=np.bool_), np.zeros(1, dtype=np.bool_),
+        np.zeros(1), np.zeros(1),
+        np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.uint64), hs1, pp, nn, q, 0,
+        np.zeros(1, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int32),
+        np.zeros((1, 1), dtype=np.uint64),
+    )  # fmt: skip
+    return _play(
+        forced, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
+        softness, semi0, st, pots, shares, win, semi, trace, ready, ctx, no_tables,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _play(
+    forced, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
+    softness, semi0, st, pots, shares, win, semi, trace, ready, ctx, tables,
+):  # fmt: skip
+    """:func:`playout`, with the hand values of a later street computed when the play-out first needs them.
+
+    ``ready[s]`` tells whether ``hs1``, ``pp``, ``nn`` and ``q`` hold street ``s``'s values; if not, the first
+    decision on street ``s`` computes them (:func:`_street_values` with ``ctx`` and ``tables``, into the same
+    arrays) and sets ``ready[s]``, so the other branch of the trial reuses them and a street the play-out never
+    reaches costs nothing.  The values do not depend on the play-out (no random numbers are drawn), so the
+    result is the same as computing them all first.
+    """
     st[:] = st0
     m = st0[N]
     for p in range(m):
@@ -229,6 +366,9 @@ def playout(
         elif always_call:
             a = CALL_A
         else:
+            if not ready[s]:
+                _street_values(s, ctx, tables)
+                ready[s] = True
             n_opp = st[N_IN] - 1
             h1 = hs1[p, s]
             hs_n = h1**n_opp if n_opp > 0 else 1.0
@@ -302,7 +442,7 @@ def playout(
 def sim_batch(
     seed, n_trials, hole_me, board0, nb0, me, st0, bet_sizes, weights, cum, totals, field_w, hs_now, q_now, pp_now,
     nn_now, always_call, believed, params, mode, pi, freqs, rho, softness, semi0, out_call, out_raise, out_holes,
-    tables,
+    next_ranks, tables,
 ):  # fmt: skip
     """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator`), both branches each.
 
@@ -316,6 +456,11 @@ def sim_batch(
     :func:`_values_on_board` with the ``(m, 1326)`` fields ``field_w`` and ranges ``weights``.  The action
     models (``believed``, ``params``, ``mode``, ``pi``, ``freqs``, ``rho``, ``softness``, ``semi0``) are
     :func:`playout`'s.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+
+    ``next_ranks`` is a cache of the holding ranks on the next street's boards, shared by the batches of one
+    decision (:func:`next_ranks_cache`; a new one for every decision board): ``(n, h, r, m)``, ``(52,) int64``
+    (−1 until the board with that card is ranked) and ``(52, 1326)`` ``int64`` / ``int32`` / ``uint64`` rows as
+    :func:`_board_ranks` writes them.
     """
     np.random.seed(seed)
     m = st0[N]
@@ -344,6 +489,43 @@ def sim_batch(
     win = np.zeros(m)
     semi = np.zeros(m, dtype=np.bool_)
     no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
+    ready = np.ones(4, dtype=np.bool_)
+    unit = np.zeros(m, dtype=np.bool_)  # fields of all ones (the uniform play-out): exact integer sums
+    for p in range(m):
+        unit[p] = True
+        for h in range(N_HOLDINGS):
+            if field_w[p, h] != 1.0:
+                unit[p] = False
+                break
+    live_h = np.zeros(N_HOLDINGS, dtype=np.int64)
+    live_r = np.zeros(N_HOLDINGS, dtype=np.int32)
+    live_m = np.zeros(N_HOLDINGS, dtype=np.uint64)
+    want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the opponent-specific mixture only
+    for p in range(m):
+        want_q[p] = believed and mode[p] == 1
+    ctx = (
+        board,
+        hole,
+        active0,
+        field_w,
+        weights,
+        want_q,
+        unit,
+        hs_tmp,
+        q_tmp,
+        live_h,
+        live_r,
+        live_m,
+        hs1,
+        pp,
+        nn,
+        q,
+        nb0,
+        next_ranks[0],
+        next_ranks[1],
+        next_ranks[2],
+        next_ranks[3],
+    )
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
     base_used |= np.uint64(1) << np.uint64(hole_me[1])
@@ -390,19 +572,12 @@ def sim_batch(
                     pp[p, street] = pp_now[h]
                     nn[p, street] = nn_now[h]
             for s in range(street + 1, 4):
-                nb = s + 2
-                _values_on_board(board, nb, hole, active0, m, field_w, weights, believed, hs_tmp, q_tmp, tables)
-                for p in range(m):
-                    if active0[p]:
-                        hs1[p, s] = hs_tmp[p]
-                        q[p, s] = q_tmp[p]
-                        pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
-                        nn[p, s] = 0.0
-        out_call[i_trial] = playout(
+                ready[s] = False
+        out_call[i_trial] = _play(
             CALL_A, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
-            softness, semi0, st, pots, shares, win, semi, no_trace,
+            softness, semi0, st, pots, shares, win, semi, no_trace, ready, ctx, tables,
         )  # fmt: skip
-        out_raise[i_trial] = playout(
+        out_raise[i_trial] = _play(
             RAISE_A, me, st0, bet_sizes, hs1, pp, nn, q, u, ranks, always_call, believed, params, mode, pi, freqs, rho,
-            softness, semi0, st, pots, shares, win, semi, no_trace,
+            softness, semi0, st, pots, shares, win, semi, no_trace, ready, ctx, tables,
         )  # fmt: skip

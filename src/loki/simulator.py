@@ -60,7 +60,7 @@ from loki.config import LokiModel
 from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
-from loki.playout import sim_batch
+from loki.playout import next_ranks_cache, sim_batch
 from loki.triples import TripleConfig, board_values
 
 __all__ = [
@@ -439,6 +439,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     done = 0
     cut = False
     batch = 0
+    next_ranks = next_ranks_cache()
     while done < n:
         k = min(config.check_every, n - done)
         bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
@@ -464,6 +465,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
             oc[done : done + k],
             orr[done : done + k],
             holes[done : done + k],
+            next_ranks,
             tables,
         )
         done += k
