@@ -16,7 +16,7 @@ from loki.errors import CardError, ConfigError
 from loki.explain import ExplainedPlayer, class_grid, explanation_from_json
 from loki.explain.grids import GRID_NAMES, class_means, likely_classes
 from loki.explain.sources import explain_log, explain_spot
-from loki.income_rate import load_tables
+from loki.income_rate import holding_equity, load_tables
 from loki.modeler import ramp_bounds, threshold_mu_sigma
 from loki.players.registry import make_player
 from loki.preflop import GROUP_TABLE, choose_strategy
@@ -126,26 +126,34 @@ def test_postflop_numbers_are_the_assessment_functions(snooped):
 
 def test_preflop_numbers_are_the_tables(snooped):
     tables = load_tables()
-    n = 0
+    n = n_hu = 0
     for b in snooped:
-        for e, (_, _, d, inner) in zip(b.explanations, b.snoops):
+        for e, (weights, _, d, inner) in zip(b.explanations, b.snoops):
             if e.kind != "preflop":
                 continue
             p = e.preflop
             h = parse_cards(e.hole)
             cls = int(HOLDING_CLASS[HOLDING_INDEX[h[0], h[1]]])
             assert p.hand_class == CLASS_NAMES[cls]
+            if p.heads_up is not None:  # the adaptive model's heads-up valuation (the default at 4 players)
+                hu = p.heads_up
+                want = holding_equity(h, weights[hu.seat]) if hu.modelled else holding_equity(h, np.ones(1326))
+                assert hu.equity == pytest.approx(want, abs=1e-6) and p.ir == pytest.approx(1000 * (2 * want - 1))
+                assert d.choice.heads_up is not None and p.group == "2" and p.ir_table == 2
+                assert (d.action.name == "RAISE") == (p.strategy in ("MAKE2", "MAKE4"))
+                n_hu += 1
+                continue
             assert p.ir == float(tables[GROUP_TABLE[p.group]][cls]) and p.ir_table == GROUP_TABLE[p.group]
             th = inner.preflop.thresholds.thresholds(p.group, inner.preflop.tightness, p.position)
             assert p.thresholds == {s.name: float(v) for s, v in th.items()}
             assert p.strategy == choose_strategy(p.ir, th, small_blind=p.small_blind).name == d.choice.strategy.name
-            assert p.expected_players == pytest.approx(p.num_inpot + 0.6 * p.num_yet_to_act)
+            assert p.expected_players == pytest.approx(d.choice.expected)
             if p.threshold is not None:
                 assert p.ir >= p.threshold
             if p.next_threshold is not None:
                 assert p.ir < p.next_threshold
             n += 1
-    assert n >= 10
+    assert n >= 10 and n_hu >= 1
 
 
 def test_reweighting_record_follows_the_modeler(snooped):

@@ -363,11 +363,11 @@ def test_adaptive_loki_defends_blinds_against_a_wild_raiser_not_a_tight_one():
 
 # --------------------------------------------------------------------------- configuration
 def test_preflop_model_option_builds_the_policy():
-    assert Loki1Config().preflop_model == "expert" and Loki2Config().preflop_model == "expert"
+    assert Loki1Config().preflop_model == "auto" and Loki2Config().preflop_model == "auto"
     p = build_loki1(Loki1Config(preflop_model="adaptive", preflop_realization=1.1))
     assert p.preflop.model == "adaptive" and p.preflop.settings.realization == 1.1
     assert build_loki2(Loki2Config(features="BR", preflop_model="adaptive")).preflop.model == "adaptive"
-    assert build_loki1().preflop.model == "expert"
+    assert build_loki1().preflop.model == "auto"
     cfg = parse_player({"kind": "loki2", "features": "BRS", "preflop_model": "adaptive"})
     assert make_player(cfg).preflop.model == "adaptive"
     with pytest.raises(ConfigError):
@@ -411,3 +411,20 @@ def holes_for_ten(seat: int, cards: str) -> list[str]:
                                        ["Ad", "Kd", "Qd", "Jd", "Td", "9d", "8d", "6d", "5d", "4d"])]  # fmt: skip
     pool[seat] = cards
     return pool
+
+
+def test_auto_model_is_adaptive_short_handed_and_the_expert_system_at_full_tables():
+    """The players' default pre-flop model: ``auto`` plays exactly the expert system at 10 players (same seed, same
+    session) and the adaptive model heads-up (same seed, same session as ``adaptive``)."""
+    from loki.engine import GameConfig
+    from loki.players.registry import make_player
+    from loki.table import play_session
+
+    def session(n, model, hands):
+        players = [make_player({"kind": "loki1", "preflop_model": model}, seed=i) for i in range(n)]
+        return play_session(GameConfig(n_players=n), players, n_hands=hands, seed=5)
+
+    assert make_player("loki1").preflop.model == "auto"
+    assert session(10, "auto", 60) == session(10, "expert", 60)
+    hu_auto = session(2, "auto", 300)
+    assert hu_auto == session(2, "adaptive", 300) and hu_auto != session(2, "expert", 300)

@@ -272,7 +272,7 @@ def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> S
 # ------------------------------------------------------------------------------ pre-flop opponent modelling
 #: The pre-flop models of :class:`PreflopPolicy`: ``"expert"`` is Loki-1's expert system as the sources describe it;
 #: ``"adaptive"`` adds opponent modelling (DEFAULT, beyond the sources: :class:`AdaptiveSettings`).
-PREFLOP_MODELS = ("expert", "adaptive")
+PREFLOP_MODELS = ("auto", "expert", "adaptive")
 
 
 @dataclass(frozen=True)
@@ -481,7 +481,8 @@ class PreflopPolicy:
         tightness: "tight", "moderate" or "loose" (the Table B.1 column; PAPP98 default loose).
         preflop_shift: IR ×1000 added to every threshold base (style presets; > 0 tighter).
         thresholds: Table B.1 (default :meth:`PreflopThresholds.default`).
-        model: "expert" (the sources' expert system) or "adaptive".
+        model: "expert" (the sources' expert system), "adaptive", or "auto" (adaptive at short-handed tables, expert
+            at larger ones: :meth:`model_for`; the players' default).
         settings: the adaptive model's DEFAULTs.
         specific: the adaptive model reads each opponent's observed frequencies (False: generic modelling, the
             0.60 default for everyone; the weight tables are whatever the modeller made of them).
@@ -526,12 +527,21 @@ class PreflopPolicy:
         self.choice = None
         self._strategy_choice = None
 
+    def model_for(self, view: PlayerView) -> str:
+        """The model in use at this table: ``"auto"`` is ``"adaptive"`` at tables of at most
+        ``settings.short_handed`` players dealt in and ``"expert"`` at larger ones (DEFAULT, issue 16: tuned heads-up
+        on seeds 1000-1001, where the adaptive model won more against ``equity`` and ``maniac``; the 10-player
+        calibration stays exactly the expert system's)."""
+        if self.model == "auto":
+            return "adaptive" if view.n_players <= self.settings.short_handed else "expert"
+        return self.model
+
     def choose(self, view: PlayerView, models: _Models | None = None) -> PreflopChoice:
         """Figure 6.1 for the player of ``view`` (its first pre-flop decision of the hand); the adaptive model's
         group comes from :func:`modelled_expected_players` with ``models``."""
         seat = view.seat
         inpot, yet, pos = view.preflop_situation()
-        if self.model == "adaptive":
+        if self.model_for(view) == "adaptive":
             expected = modelled_expected_players(view, models if self.specific else None, self.settings)
         else:
             expected = expected_players(inpot, yet)
@@ -548,7 +558,7 @@ class PreflopPolicy:
         """The action of this hand's strategy now (:func:`loki.strategies.strategy_action`), the strategy being
         chosen at the first call of the hand; the adaptive model decides heads-up contests at every decision
         at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
-        if self.model == "adaptive":
+        if self.model_for(view) == "adaptive":
             live = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
             if len(live) == 1 and view.n_players <= self.settings.short_handed:
                 return self.heads_up(view, legal, live[0], models)

@@ -29,6 +29,7 @@ from loki.explain.grids import class_grid, likely_classes
 from loki.explain.records import (
     DecisionExplanation,
     HandValuesRecord,
+    HeadsUpRecord,
     OpponentRecord,
     PreflopRecord,
     ReweightRecord,
@@ -206,11 +207,25 @@ def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | 
     elif ch.small_blind and s is Strategy.MAKE1:
         nxt = Strategy.CALL2
     nxt_t = None if nxt is None else {**th, **sb_extra}.get(nxt.name)
+    hu = ch.heads_up
+    hu_rec = None
+    plays = STRATEGY_TEXT[s]
+    if hu is not None:
+        hu_rec = HeadsUpRecord(
+            seat=hu.opponent, equity=_r(hu.equity), price=_r(hu.price), required=_r(hu.required), modelled=hu.modelled
+        )
+        plays = (
+            f"heads-up against seat {hu.opponent + 1}'s range: equity {hu.equity:.3f}, "
+            f"{'raise' if d.action.name == 'RAISE' else d.action.name.lower()} "
+            f"(a call needs {hu.required:.3f})"
+        )
     return PreflopRecord(
         hand_class=CLASS_NAMES[int(HOLDING_CLASS[HOLDING_INDEX[hole[0], hole[1]]])],
         strategy=s.name,
         group=ch.group,
-        expected_players=_r(expected_players(ch.num_inpot, ch.num_yet_to_act), 4),
+        expected_players=_r(
+            float(ch.expected) if ch.expected == ch.expected else expected_players(ch.num_inpot, ch.num_yet_to_act), 4
+        ),
         ir_table=GROUP_TABLE[ch.group],
         ir=float(ch.ir),
         thresholds=th,
@@ -223,7 +238,8 @@ def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | 
         tightness=tightness,
         small_blind=ch.small_blind,
         call_limit=ch.call_limit,
-        plays=STRATEGY_TEXT[s],
+        plays=plays,
+        heads_up=hu_rec,
     )
 
 

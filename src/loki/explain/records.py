@@ -26,6 +26,7 @@ __all__ = [
     "Grid",
     "HandValuesRecord",
     "PreflopRecord",
+    "HeadsUpRecord",
     "SpotRecord",
     "ThresholdsRecord",
     "RuleShare",
@@ -96,6 +97,9 @@ class PreflopRecord(_Record):
         small_blind: the small blind's first decision (six strategies, Call1/Call2 thresholds 100 below).
         call_limit: the most the small blind's Call1/Call2 calls, in bets (None otherwise).
         plays: what the strategy does, in words.
+        heads_up: the ``"adaptive"`` pre-flop model's valuation of a heads-up contest at a short-handed table
+            (:class:`loki.preflop.HeadsUpSpot`): then ``ir`` is IR2 against the opponent's weight table,
+            ``1000·(2·equity − 1)``, not the table's entry; None for the expert system's decisions.
     """
 
     hand_class: str
@@ -115,6 +119,19 @@ class PreflopRecord(_Record):
     small_blind: bool
     call_limit: float | None
     plays: str
+    heads_up: HeadsUpRecord | None = None
+
+
+class HeadsUpRecord(_Record):
+    """The adaptive pre-flop model's heads-up valuation (:class:`loki.preflop.HeadsUpSpot`): the opponent's
+    ``seat``, our all-in ``equity`` against its weight table, the ``price`` of a call (to_call / (pot + to_call)),
+    the ``required`` equity (realization × price) and whether the table came from a model (``modelled``)."""
+
+    seat: int
+    equity: float
+    price: float
+    required: float
+    modelled: bool
 
 
 class SpotRecord(_Record):

@@ -237,8 +237,10 @@ class LokiOptions(PlayerConfig):
         modeler: import path ``"package.module:name"`` of your own opponent modeler (a class or factory called
             with no arguments, returning an object with ``reweight(model, event, bucket, context)``), replacing
             the default one; None for the default.
-        preflop_model: ``"expert"`` (PAPP98's expert system) or ``"adaptive"`` (expected players and heads-up
-            contests from the opponent models; DEFAULT beyond the sources, :class:`loki.preflop.AdaptiveSettings`).
+        preflop_model: ``"auto"`` (default: ``"adaptive"`` at tables of at most 6 players, ``"expert"`` at larger
+            ones; :meth:`loki.preflop.PreflopPolicy.model_for`), ``"expert"`` (PAPP98's expert system) or
+            ``"adaptive"`` (expected players and heads-up contests from the opponent models; DEFAULT beyond the
+            sources, :class:`loki.preflop.AdaptiveSettings`).
         preflop_realization: the adaptive model's pot-odds margin for heads-up calls (DEFAULT).
     """
 
@@ -250,7 +252,7 @@ class LokiOptions(PlayerConfig):
     modelling: Literal["specific", "generic"] = "specific"
     lookahead: Literal[1, 2] = 1
     modeler: str | None = None
-    preflop_model: Literal["expert", "adaptive"] = "expert"
+    preflop_model: Literal["auto", "expert", "adaptive"] = "auto"
     preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
 
     @model_validator(mode="before")
