@@ -170,3 +170,14 @@ def test_demo_rejects_a_negative_seed():
 
     r = CliRunner().invoke(app, ["demo", "--seed", "-5"])
     assert r.exit_code == 2 and "--seed" in r.output and "Traceback" not in r.output
+
+
+def test_empty_or_comment_only_table_files_are_config_errors(tmp_path):
+    from loki.errors import ConfigError
+    from loki.income_rate import load_class_equity
+
+    f = tmp_path / "empty.csv"
+    f.write_text("# nothing but a comment\n")
+    for load in (load_tables, load_class_equity):
+        with pytest.raises(ConfigError, match="empty.csv: no rows"):
+            load(f)

@@ -237,6 +237,25 @@ def write_class_equity(matrix: np.ndarray, path: str | Path, command: str = "") 
 _EQ_CACHE: np.ndarray | None = None
 
 
+def _data_rows(path: str | Path | None, default: str) -> tuple[list[list[str]], str]:
+    """The non-comment CSV rows of ``path`` (default: the shipped ``loki/data/<default>``) and how messages name
+    the file.
+
+    Raises:
+        ConfigError: an empty file.
+    """
+    if path is None:
+        text = resources.files("loki").joinpath("data", default).read_text()
+        where = f"loki/data/{default}"
+    else:
+        text = Path(path).read_text()
+        where = str(path)
+    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
+    if not rows:
+        raise ConfigError(f"{where}: no rows (expected a header and one row per class)")
+    return rows, where
+
+
 def load_class_equity(path: str | Path | None = None) -> np.ndarray:
     """The class-equity matrix ``(169, 169) float64`` (read-only), default the shipped ``loki/data/class_equity.csv``.
 
@@ -246,14 +265,8 @@ def load_class_equity(path: str | Path | None = None) -> np.ndarray:
     global _EQ_CACHE
     if path is None and _EQ_CACHE is not None:
         return _EQ_CACHE
-    if path is None:
-        text = resources.files("loki").joinpath("data", _EQUITY_FILE).read_text()
-        where = f"loki/data/{_EQUITY_FILE}"
-    else:
-        text = Path(path).read_text()
-        where = str(path)
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
-    if not rows or rows[0][1:] != list(CLASS_NAMES) or [r[0] for r in rows[1:]] != list(CLASS_NAMES):
+    rows, where = _data_rows(path, _EQUITY_FILE)
+    if rows[0][1:] != list(CLASS_NAMES) or [r[0] for r in rows[1:]] != list(CLASS_NAMES):
         raise ConfigError(f"{where}: expected a header and one row per class, in loki.cards.CLASS_NAMES order")
     try:
         m = np.array([[float(x) for x in r[1:]] for r in rows[1:]])
@@ -369,13 +382,7 @@ def load_tables(path: str | Path | None = None) -> dict[int, np.ndarray]:
     global _CACHE
     if path is None and _CACHE is not None:
         return _CACHE
-    if path is None:
-        text = resources.files("loki").joinpath("data", _DATA_FILE).read_text()
-        where = f"loki/data/{_DATA_FILE}"
-    else:
-        text = Path(path).read_text()
-        where = str(path)
-    rows = [r for r in csv.reader(io.StringIO(text)) if r and not r[0].startswith("#")]
+    rows, where = _data_rows(path, _DATA_FILE)
     header, body = rows[0], rows[1:]
     cols = {name: i for i, name in enumerate(header)}
     out: dict[int, np.ndarray] = {}
