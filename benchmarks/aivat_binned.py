@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from aivat_value_function import play  # noqa: E402
+from aivat_value_function import evaluate, play  # noqa: E402
 
-from loki.aivat import EquityOracle, PotEquityValue, hand_corrections  # noqa: E402
+from loki.aivat import EquityOracle, PotEquityValue  # noqa: E402
 from loki.assessment.strength import hand_strength_all  # noqa: E402
 from loki.cards import HOLDING_INDEX  # noqa: E402
 from loki.engine import new_hand  # noqa: E402
 from loki.tournament.config import load_preset  # noqa: E402
-from loki.tournament.stats import _groups, per_deal_sb  # noqa: E402
 
 STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 NH = 8  # HS bins
@@ -161,31 +159,6 @@ def fit(data):
             F2[(*idx, ob)] = (tot2[(*idx, ob)] + 20 * F[idx]) / (cnt2[(*idx, ob)] + 20)
     G = np.where(gc > 0, gt / np.maximum(gc, 1), 0.0)
     return F, G, cnt, F2
-
-
-def evaluate(cfg, data, vfs):
-    n = cfg.n_players
-    sb = cfg.game_config().small_bet
-    chips = np.array([[sum(st.payoffs[s] for st, _, row in hands for s, p in enumerate(row) if p == q)
-                       for q in range(n)] for _, hands in data], dtype=float)  # fmt: skip
-    x = per_deal_sb(chips, n, sb)
-    gx = _groups(cfg, x)
-    names = list(cfg.labels) + [c.name for c in cfg.compare]
-    print(f"{'value function':<18}" + "".join(f"{nm[:18]:>20}" for nm in names))
-    for label, vf in vfs:
-        oracle = EquityOracle()
-        corr = np.zeros((len(data), n))
-        t0 = time.process_time()
-        for di, (_, hands) in enumerate(data):
-            for st, probs, row in hands:
-                c = hand_corrections(st, probs, oracle, vf).total
-                for s, p in enumerate(row):
-                    corr[di, p] += c[s]
-        dt = time.process_time() - t0
-        gy = _groups(cfg, x + per_deal_sb(corr, n, sb))
-        ratios = [float(np.var(b, ddof=1) / np.var(a, ddof=1)) for a, b in zip(gx[1] + gx[2], gy[1] + gy[2])]
-        m = [float(np.mean(b - a)) for a, b in zip(gx[2], gy[2])]
-        print(f"{label:<18}" + "".join(f"{r:20.3f}" for r in ratios) + f"   mean corr {m}  ({dt:.1f} s CPU)")
 
 
 def main():

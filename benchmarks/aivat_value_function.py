@@ -91,6 +91,41 @@ def growth_stats(hands_by_deal) -> tuple[np.ndarray, np.ndarray]:
     return tot, cnt
 
 
+def plain_groups(cfg, data) -> tuple[np.ndarray, tuple, list[str]]:
+    """The plain per-deal sb/hand of :func:`play`'s ``data`` ``(D, n)``, its groups (per type, per comparison;
+    :func:`loki.tournament.stats._groups`) and their names."""
+    n = cfg.n_players
+    chips = np.array([[sum(st.payoffs[s] for st, _, row in hands for s, p in enumerate(row) if p == q)
+                       for q in range(n)] for _, hands in data], dtype=float)  # fmt: skip
+    x = per_deal_sb(chips, n, cfg.game_config().small_bet)
+    return x, _groups(cfg, x), list(cfg.labels) + [c.name for c in cfg.compare]
+
+
+def evaluate(cfg, data, vfs) -> tuple[np.ndarray, tuple, list[str]]:
+    """Print, for each ``(label, value function)`` of ``vfs``, the variance ratio AIVAT / plain of every player
+    type and comparison over :func:`play`'s ``data``, the mean correction of the comparisons and the estimator's
+    CPU; return :func:`plain_groups`."""
+    n = cfg.n_players
+    sb = cfg.game_config().small_bet
+    x, gx, names = plain_groups(cfg, data)
+    print(f"{'value function':<18}" + "".join(f"{nm[:18]:>20}" for nm in names) + "   (variance ratio AIVAT / plain)")
+    for label, vf in vfs:
+        oracle = EquityOracle()
+        corr = np.zeros((len(data), n))
+        t0 = time.process_time()
+        for di, (_, hands) in enumerate(data):
+            for st, probs, row in hands:
+                c = hand_corrections(st, probs, oracle, vf).total
+                for s, p in enumerate(row):
+                    corr[di, p] += c[s]
+        dt = time.process_time() - t0
+        gy = _groups(cfg, x + per_deal_sb(corr, n, sb))
+        ratios = [float(np.var(b, ddof=1) / np.var(a, ddof=1)) for a, b in zip(gx[1] + gx[2], gy[1] + gy[2])]
+        m = [round(float(np.mean(b - a)), 4) for a, b in zip(gx[2], gy[2])]
+        print(f"{label:<18}" + "".join(f"{r:20.3f}" for r in ratios) + f"   mean corr {m}  ({dt:.1f} s CPU)")
+    return x, gx, names
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--preset", default="fig3-BR")
@@ -130,26 +165,7 @@ def main() -> None:
             candidates.append((f"growth x{lam:g}", PotEquityValue(lam * g, name=f"growth x{lam:g}")))
     n = cfg.n_players
     sb = cfg.game_config().small_bet
-    chips = np.array([[sum(st.payoffs[s] for st, _, row in hands for s, p in enumerate(row) if p == q)
-                       for q in range(n)] for _, hands in data], dtype=float)  # fmt: skip
-    x = per_deal_sb(chips, n, sb)
-    gx = _groups(cfg, x)
-    names = list(cfg.labels) + [c.name for c in cfg.compare]
-    print(f"{'value function':<16}" + "".join(f"{nm[:18]:>20}" for nm in names) + "   (variance ratio AIVAT / plain)")
-    for label, vf in candidates:
-        oracle = EquityOracle()
-        corr = np.zeros((len(data), n))
-        t0 = time.process_time()
-        for di, (_, hands) in enumerate(data):
-            for st, probs, row in hands:
-                c = hand_corrections(st, probs, oracle, vf).total
-                for s, p in enumerate(row):
-                    corr[di, p] += c[s]
-        dt = time.process_time() - t0
-        y = x + per_deal_sb(corr, n, sb)
-        gy = _groups(cfg, y)
-        ratios = [float(np.var(b, ddof=1) / np.var(a, ddof=1)) for a, b in zip(gx[1] + gx[2], gy[1] + gy[2])]
-        print(f"{label:<16}" + "".join(f"{r:20.3f}" for r in ratios) + f"   ({dt:.1f} s CPU)")
+    x, gx, names = evaluate(cfg, data, candidates)
     if args.diagnose:
         oracle = EquityOracle()
         comp = np.zeros((7, len(data), n))  # chance flop, turn, river; action pre-flop .. river
