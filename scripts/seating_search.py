@@ -49,6 +49,19 @@ from loki.tournament.schedule import offset_counts
 
 
 @njit(cache=True)
+def _distinct(P, n, i, j, seen):  # pragma: no cover - numba
+    """Distinct cyclic offsets at which players ``i`` and ``j`` meet over the replays of ``P`` (``seen``: scratch)."""
+    seen[:] = 0
+    d = 0
+    for r in range(n):
+        o = (P[r, j] - P[r, i]) % n
+        if seen[o] == 0:
+            seen[o] = 1
+            d += 1
+    return d
+
+
+@njit(cache=True)
 def _score(P, n):  # pragma: no cover - numba
     """(min over pairs, sum over pairs) of the distinct cyclic offsets of the player -> seat square P."""
     seen = np.zeros(n, np.int64)
@@ -56,13 +69,7 @@ def _score(P, n):  # pragma: no cover - numba
     tot = 0
     for i in range(n):
         for j in range(i + 1, n):
-            seen[:] = 0
-            d = 0
-            for r in range(n):
-                o = (P[r, j] - P[r, i]) % n
-                if seen[o] == 0:
-                    seen[o] = 1
-                    d += 1
+            d = _distinct(P, n, i, j, seen)
             tot += d
             if d < mn:
                 mn = d
@@ -71,18 +78,12 @@ def _score(P, n):  # pragma: no cover - numba
 
 @njit(cache=True)
 def _energy(P, n):  # pragma: no cover - numba
+    """Annealing energy: the sum over pairs of (offsets missed)³."""
     seen = np.zeros(n, np.int64)
     e = 0
     for i in range(n):
         for j in range(i + 1, n):
-            seen[:] = 0
-            d = 0
-            for r in range(n):
-                o = (P[r, j] - P[r, i]) % n
-                if seen[o] == 0:
-                    seen[o] = 1
-                    d += 1
-            e += (n - 1 - d) ** 3
+            e += (n - 1 - _distinct(P, n, i, j, seen)) ** 3
     return e
 
 
