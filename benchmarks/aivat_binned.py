@@ -176,8 +176,6 @@ def main():
     print("G (flop, by k):", G[:6])
     for r in (2, 3):
         print("street", r, "k=2 F[eq bin][hs bin]:\n", F[r, 0], "\n counts", cnt[r, 0].sum(axis=1))
-    np.save("/tmp/aivat_binned_F.npy", F)
-    np.save("/tmp/aivat_binned_G.npy", G)
     ecfg = load_preset(args.preset).with_overrides(seed=args.eval_seed, histories=False)
     data = list(play(ecfg, args.deals))
     g_lin = np.zeros((4, 11))
