@@ -347,8 +347,7 @@ class PotEquityValue:
         Raises:
             as :meth:`EquityOracle.equities`.
         """
-        a, b = self.coefficients(committed, live, _STREET[len(board)])
-        return a * oracle.equities(holes, live, board) + b
+        return self.expected_after_reveal(committed, live, board, 0, holes, oracle)
 
     def expected_after_reveal(
         self,
@@ -364,7 +363,7 @@ class PotEquityValue:
         Args:
             committed, live, holes, oracle: as :meth:`__call__`; board: the board before the reveal;
             n_cards: the cards the reveal adds (3 for the flop, 1 for the turn or river, more when an
-            all-in runs the board out).
+            all-in runs the board out; 0: the node's own value, :meth:`__call__`).
 
         Returns:
             ``(n,) float64`` chips.
