@@ -54,6 +54,19 @@ def n_boards(m, r):
 
 
 @njit(cache=True)
+def _card_keys(cards, ck, cb):
+    """The rank keys and suit bits ``(m,) int64`` of ``cards`` from the evaluator's card tables."""
+    m = cards.shape[0]
+    dk = np.empty(m, np.int64)
+    db = np.empty(m, np.int64)
+    for i in range(m):
+        c = np.uint64(cards[i])
+        dk[i] = ck[c]
+        db[i] = cb[c]
+    return dk, db
+
+
+@njit(cache=True)
 def fill_board_ranks(holes, which, deck, rows, tables):
     """Rank every 5-card board of ``deck`` with each hand ``holes[which[j]]`` into ``rows[which[j]]``.
 
@@ -69,12 +82,7 @@ def fill_board_ranks(holes, which, deck, rows, tables):
     """
     ck, cb = tables[0], tables[1]
     m = deck.shape[0]
-    dk = np.empty(m, np.int64)
-    db = np.empty(m, np.int64)
-    for i in range(m):
-        c = np.uint64(deck[i])
-        dk[i] = ck[c]
-        db[i] = cb[c]
+    dk, db = _card_keys(deck, ck, cb)
     for jj in range(which.shape[0]):
         h = which[jj]
         h0 = np.uint64(holes[h, 0])
@@ -175,12 +183,7 @@ def runout_share_counts(holes, board, deck, tables):
         h1 = np.uint64(holes[j, 1])
         hk[j] = ck[h0] + ck[h1] + bk
         hb[j] = cb[h0] | cb[h1] | bbits
-    dk = np.empty(m, np.int64)
-    db = np.empty(m, np.int64)
-    for i in range(m):
-        c = np.uint64(deck[i])
-        dk[i] = ck[c]
-        db[i] = cb[c]
+    dk, db = _card_keys(deck, ck, cb)
     acc = np.zeros(k, np.int64)
     rk = np.empty(k, np.int64)
     nb = np.int64(0)
