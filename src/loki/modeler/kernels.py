@@ -4,18 +4,9 @@ for the modeler (over all holdings) and the Simulator's play-outs (one simulated
 from __future__ import annotations
 
 from loki._jit import njit
+from loki.rule_chain import _ramp  # the threshold ramp of the rule chain, written once
 
 __all__ = ["freq_triple", "freq_triples_all"]
-
-
-@njit(cache=True, inline="always")
-def _ramp(x, t, w):
-    v = (x - (t - w)) / (2.0 * w)
-    if v < 0.0:
-        return 0.0
-    if v > 1.0:
-        return 1.0
-    return v
 
 
 @njit(cache=True)
