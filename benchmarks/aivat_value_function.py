@@ -28,7 +28,7 @@ from loki.aivat import ActionRecorder, EquityOracle, PotEquityValue, hand_correc
 from loki.players.registry import make_player
 from loki.table import play_hand
 from loki.tournament.config import load_preset
-from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
+from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 from loki.tournament.stats import _groups, per_deal_sb
 
 
@@ -44,23 +44,13 @@ def play(cfg, deals: int):
         players = [
             make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in cfg.seats
         ]
-        seat_of = None
+        seating = Seating(players)
         for d in rng_deals:
             holes, board = deal_cards(cfg.seed, d, n)
             hands = []
             for row in square:
-                new_seat_of = [0] * n
-                for s, p in enumerate(row):
-                    new_seat_of[p] = s
-                if seat_of is not None and seat_of != new_seat_of:
-                    mapping = {seat_of[q]: new_seat_of[q] for q in range(n)}
-                    for pl in players:
-                        pl.reseat(dict(mapping))
-                seat_of = new_seat_of
                 rec = ActionRecorder()
-                st = play_hand(
-                    game, [players[p] for p in row], BUTTON, None, hole_cards=holes, board=board, on_action=rec
-                )
+                st = play_hand(game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec)
                 hands.append((st, list(rec.probs), row))
             yield d, hands
 

@@ -46,7 +46,7 @@ from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.files import atomic_write_text
 from loki.io.phh import phhs_text, state_to_phh
 from loki.tournament.config import TournamentConfig, config_from_dict
-from loki.tournament.schedule import BUTTON, block_deals, deal_cards, player_seed, seatings
+from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 
 __all__ = [
     "COUNTERS",
@@ -105,7 +105,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     counters = [HandCounts() for _ in range(n)]
     chips = []
     phh = []
-    seat_of = None  # seat_of[player] at the previous hand
+    seating = Seating(players)
     deals = block_deals(block, cfg.deals, cfg.block_deals)
     est = None
     if cfg.estimator == "aivat":
@@ -121,15 +121,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         deal_chance = [0.0] * n
         deal_action = [0.0] * n
         for r, row in enumerate(square):
-            new_seat_of = [0] * n
-            for s, p in enumerate(row):
-                new_seat_of[p] = s
-            if seat_of is not None and seat_of != new_seat_of:
-                mapping = {seat_of[q]: new_seat_of[q] for q in range(n)}
-                for pl in players:
-                    pl.reseat(dict(mapping))
-            seat_of = new_seat_of
-            table = [players[p] for p in row]
+            table = seating.seat(row)
             if est is None:
                 st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
             else:
@@ -144,7 +136,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
             for s, p in enumerate(row):
                 deal_chips[p] += pay[s]
             counts = hand_counts(st)
-            for p, s in enumerate(seat_of):
+            for s, p in enumerate(row):
                 counters[p] += counts[s]
             if hist:
                 phh.append(

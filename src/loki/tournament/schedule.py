@@ -54,13 +54,14 @@ reaches only 3 / 4.20 and at n = 8 none reaches a minimum of 6 (both exhaustive)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 
 from loki.errors import ConfigError
 
-__all__ = ["seatings", "offset_counts", "deal_cards", "block_deals", "player_seed", "BUTTON"]
+__all__ = ["seatings", "offset_counts", "deal_cards", "block_deals", "player_seed", "BUTTON", "Seating"]
 
 #: The button seat of every replay.
 BUTTON = 0
@@ -222,3 +223,41 @@ def block_deals(block: int, deals: int, per_block: int) -> range:
 def player_seed(seed: int, block: int, player: int) -> int:
     """Seed of player ``player``'s own generator in block ``block``."""
     return int(np.random.SeedSequence([int(seed), int(block), int(player), 0x9EA7]).generate_state(1)[0])
+
+
+class Seating:
+    """Seats the same player objects row after row of a seating square, telling them how the seats moved.
+
+    A tournament keeps its players for a whole block; before each replay every player hears
+    ``reseat({old seat: new seat})`` when the seating changes, so the opponent models follow the players.
+
+    Attributes:
+        players: the players in table order (player ``p`` is ``players[p]``).
+        seat_of: ``seat_of[p]``, player ``p``'s seat at the last :meth:`seat` (None before the first).
+
+    >>> class P:
+    ...     def __init__(self): self.moves = []
+    ...     def reseat(self, mapping): self.moves.append(mapping)
+    >>> a, b = P(), P()
+    >>> s = Seating([a, b])
+    >>> s.seat((0, 1)) == [a, b], s.seat((1, 0)) == [b, a], a.moves, s.seat_of
+    (True, True, [{0: 1, 1: 0}], [1, 0])
+    """
+
+    def __init__(self, players: Sequence) -> None:
+        self.players = list(players)
+        self.seat_of: list[int] | None = None
+
+    def seat(self, row: Sequence[int]) -> list:
+        """The players in seat order for ``row`` (``row[s]`` = the player at seat ``s``), after telling every player
+        how the seats moved since the previous row."""
+        new = [0] * len(row)
+        for s, p in enumerate(row):
+            new[p] = s
+        old = self.seat_of
+        if old is not None and old != new:
+            mapping = {old[q]: new[q] for q in range(len(row))}
+            for pl in self.players:
+                pl.reseat(dict(mapping))
+        self.seat_of = new
+        return [self.players[p] for p in row]
