@@ -3,10 +3,19 @@ for the modeler (over all holdings) and the Simulator's play-outs (one simulated
 
 from __future__ import annotations
 
-from loki._jit import njit
-from loki.rule_chain import _ramp  # the threshold ramp of the rule chain, written once
+import numpy as np
 
-__all__ = ["freq_triple", "freq_triples_all"]
+from loki._jit import njit
+from loki.rule_chain import _ramp, pt_kernel  # the rule chain, written once
+
+__all__ = [
+    "freq_triple",
+    "freq_triples_all",
+    "any_above",
+    "blend_frequencies",
+    "loki1_reweight_row",
+    "triple_reweight_row",
+]
 
 
 @njit(cache=True)
@@ -43,3 +52,131 @@ def freq_triples_all(q, f, r, facing, softness, rho, out):
         out[i, 0] = a
         out[i, 1] = b
         out[i, 2] = c
+
+
+# ------------------------------------------------------------------ re-weighting over the store's rows (issue 15)
+@njit(cache=True)
+def any_above(weights, row, dead, masks, threshold):
+    """True if a holding of ``weights[row]`` that shares no card with ``dead`` weighs more than ``threshold``.
+
+    Args:
+        weights: ``(rows, 1326) float64`` weight tables; row: the table to read.
+        dead: ``uint64`` mask of the cards no opponent holds; masks: ``(1326,) uint64`` holding masks.
+        threshold: weight (the collapse test uses ``0.01·(1 + 1e-9)``).
+    """
+    for h in range(masks.shape[0]):
+        if (masks[h] & dead) == 0 and weights[row, h] > threshold:
+            return True
+    return False
+
+
+@njit(cache=True)
+def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
+    """The context's blended ``(fold, call, raise)`` frequencies into ``out`` ``(3,) float64`` (RECONSTRUCTED
+    Eq. 7.4, :meth:`loki.modeler.model.ActionFrequencies.blended`, the same operations in the same order).
+
+    Args:
+        counts: ``(rows, 4, 3, 3) int64`` action counts; row: the opponent's row.
+        round_, bucket: the context (round 0..3, bets-to-call bucket 0..2).
+        specific: blend the opponent's own counts (False: Table B.2 only).
+        defaults: ``(3, 3) float64`` Table B.2.
+    """
+    d0 = defaults[bucket, 0]
+    d1 = defaults[bucket, 1]
+    d2 = defaults[bucket, 2]
+    if specific:
+        for r in range(round_ + 1):
+            c0 = counts[row, r, bucket, 0]
+            c1 = counts[row, r, bucket, 1]
+            c2 = counts[row, r, bucket, 2]
+            n = c0 + c1 + c2
+            if n == 0:
+                continue
+            a = min(n, 20) / 20
+            b = 1.0 - a
+            d0 = a * (c0 / n) + b * d0
+            d1 = a * (c1 / n) + b * d1
+            d2 = a * (c2 / n) + b * d2
+    out[0] = d0
+    out[1] = d1
+    out[2] = d2
+
+
+@njit(cache=True)
+def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, values, sorted_values, low):
+    """Loki-1's μ/σ re-weighting of one row in place (pena/node27; :func:`loki.modeler.loki1.loki1_reweight`).
+
+    ``μ = f`` (check/call) or ``f + c`` (bet/raise) clipped to [0, 1], ``σ = max(0.05, 0.5·min(μ, 1 − μ))``; when μ
+    is above the round's applied μ (and above 0): ``w = max(low, w_round_start · clip((v − lo)/(hi − lo), low, 1))``
+    with ``lo, hi = μ ∓ σ`` (on the IR scale through ``sorted_values`` pre-flop: nearest point, ties to even).
+
+    Args:
+        weights, round_start: ``(rows, 1326) float64``; applied_mu: ``(rows,) float64``; row: the opponent's row.
+        action: 1 check/call, 2 bet/raise.
+        freqs: ``(3,) float64`` the context's blended frequencies.
+        values: ``(1326,) float64`` hand values (IR pre-flop, EHS' post-flop).
+        sorted_values: ``(1326,) float64`` IR values ascending pre-flop; an empty array post-flop.
+        low: the floor (0.01).
+
+    Returns:
+        True if the table changed.
+    """
+    mu = freqs[0] if action == 1 else freqs[0] + freqs[1]
+    mu = min(max(mu, 0.0), 1.0)
+    sigma = max(0.05, 0.5 * min(mu, 1.0 - mu))
+    if mu <= applied_mu[row] or mu <= 0.0:
+        return False
+    lo = mu - sigma
+    hi = mu + sigma
+    if sorted_values.shape[0] > 0:
+        last = sorted_values.shape[0] - 1
+        lo = sorted_values[int(np.rint(min(max(lo, 0.0), 1.0) * last))]
+        hi = sorted_values[int(np.rint(min(max(hi, 0.0), 1.0) * last))]
+    flat = hi <= lo
+    width = hi - lo
+    for h in range(values.shape[0]):
+        v = values[h]
+        if flat:
+            x = 1.0 if v >= hi else low
+        else:
+            x = (v - lo) / width
+        x = min(max(x, low), 1.0)
+        w = round_start[row, h] * x
+        weights[row, h] = w if w > low else low
+    applied_mu[row] = mu
+    return True
+
+
+@njit(cache=True)
+def triple_reweight_row(weights, row, hs1, ppot, npot, n_opp, street, pot, to_call, bet_size, bets, vol_in, can_raise,
+                        next_bet, params, check_raise_flag, action, dead, masks, low, column):  # fmt: skip
+    """Feature R for one row in place (AAAI99 §4; pena/node34; :func:`loki.modeler.triple_model.triple_reweight`
+    of :func:`loki.triples.opponent_triples`): every holding's triple in the opponent's situation, from its
+    uniform-range values ``HS_n = HS_1 ** n_opp``, ``EHS' = HS_n + (1 − HS_n)·PPot``, ``EHS = HS_n·(1 − NPot) +
+    (1 − HS_n)·PPot``, by the rule chain; ``w[h] ← max(low, w[h]·PT_h[action])`` for the holdings sharing no card
+    with ``dead``.
+
+    Args:
+        weights: ``(rows, 1326) float64``; row: the opponent's row.
+        hs1, ppot, npot: ``(1326,) float64`` the board's uniform-range HS_1, PPot1, NPot1.
+        n_opp: the opponents the acting player faced; the spot's values, ``params`` and ``check_raise_flag`` as
+            :func:`loki.rule_chain.chain_all` (no semi-bluff continuation).
+        action: 1 check/call, 2 bet/raise.
+        dead: ``uint64`` dead-card mask; masks: ``(1326,) uint64`` holding masks; low: the floor.
+        column: ``(1326,) float64`` output, every holding's probability of ``action`` (the likelihood traced for
+            the showdown).
+    """
+    expo = float(n_opp)
+    for h in range(hs1.shape[0]):
+        x = hs1[h]
+        hs_n = x * x if n_opp == 2 else x**expo  # numpy's ``a ** 2`` is ``square``, other powers libm's pow
+        pp = ppot[h]
+        e = hs_n + (1.0 - hs_n) * pp
+        eh = hs_n * (1.0 - npot[h]) + (1.0 - hs_n) * pp
+        f, c, r = pt_kernel(e, eh, hs_n, pp, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet,
+                            params, check_raise_flag, False)  # fmt: skip
+        p = c if action == 1 else (r if action == 2 else f)
+        column[h] = p
+        if (masks[h] & dead) == 0:
+            w = weights[row, h] * p
+            weights[row, h] = w if w > low else low

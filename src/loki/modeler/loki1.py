@@ -26,7 +26,8 @@ from loki.assessment import ehs_prime, uniform_board_values
 from loki.engine import Action, ActionTaken
 from loki.errors import InputError
 from loki.income_rate import holding_ir
-from loki.modeler.model import ModelingContext, OpponentModel
+from loki.modeler.kernels import blend_frequencies, loki1_reweight_row
+from loki.modeler.model import DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
 from loki.weights import LOW_WEIGHT
 
 __all__ = [
@@ -127,6 +128,8 @@ def loki1_reweight(
     return True
 
 
+_NO_VALUES = np.empty(0)  # no IR scale after the flop (the ramp's ends are EHS' values)
+
 #: DEFAULT: the IR table that gives opponents' pre-flop hand values for re-weighting (loki-algorithms.md §4.3).
 REWEIGHT_IR_TABLE = 7
 
@@ -160,23 +163,54 @@ def postflop_hand_values(board: Sequence[int]) -> np.ndarray:
     return _postflop_values_cached(tuple(sorted(int(c) for c in board)))
 
 
-@dataclass(frozen=True)
 class RampLikelihood:
     """The action probabilities Loki-1's μ/σ ramps imply (for model quality): ``P(call or raise | v)`` is the
     check/call ramp, ``P(raise | v)`` the bet/raise ramp, each clipped to [0.01, 1]; ``P(call) = P(call or raise) −
-    P(raise)`` (at least 0.01).  Called with a holding index, it reads the holding's value ``values[h]``."""
+    P(raise)`` (at least 0.01).  Called with a holding index, it reads the holding's value ``values[h]``.
 
-    values: np.ndarray
-    call: tuple[float, float]
-    raise_: tuple[float, float]
-    action: Action
+    Built from the context's blended frequencies ``freqs`` ``(3,)``; the ramps' ends are worked out when it is first
+    called (at a showdown), not when the action is traced.
+    """
+
+    __slots__ = ("values", "freqs", "action", "_ends")
+
+    def __init__(self, values: np.ndarray, freqs: np.ndarray, action: Action) -> None:
+        self.values = values
+        self.freqs = freqs
+        self.action = action
+        self._ends: tuple[tuple[float, float], tuple[float, float]] | None = None
+
+    @property
+    def call(self) -> tuple[float, float]:
+        """The check/call ramp's ends ``(μ − σ, μ + σ)``."""
+        return self._bounds()[0]
+
+    @property
+    def raise_(self) -> tuple[float, float]:
+        """The bet/raise ramp's ends."""
+        return self._bounds()[1]
+
+    def _bounds(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        if self._ends is None:
+            self._ends = (
+                ramp_bounds(*threshold_mu_sigma(Action.CALL, self.freqs)),
+                ramp_bounds(*threshold_mu_sigma(Action.RAISE, self.freqs)),
+            )
+        return self._ends
 
     def __call__(self, h: int) -> float:
-        v = self.values[h : h + 1]
-        p_raise = float(ramp_factors(v, *self.raise_)[0])
+        call, raise_ = self._bounds()
+        v = float(self.values[h])
+        p_raise = _ramp_factor(v, *raise_)
         if self.action == Action.RAISE:
             return p_raise
-        return max(LOW_WEIGHT, float(ramp_factors(v, *self.call)[0]) - p_raise)
+        return max(LOW_WEIGHT, _ramp_factor(v, *call) - p_raise)
+
+
+def _ramp_factor(v: float, lo: float, hi: float) -> float:
+    """:func:`ramp_factors` of one value (the same operations)."""
+    x = (1.0 if v >= hi else LOW_WEIGHT) if hi <= lo else (v - lo) / (hi - lo)
+    return min(max(x, LOW_WEIGHT), 1.0)
 
 
 @dataclass(frozen=True)
@@ -192,14 +226,24 @@ class Loki1Modeler:
     specific: bool = True
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
-        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call)."""
-        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific)
+        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call), in the compiled kernels
+        (:func:`~loki.modeler.kernels.blend_frequencies`, :func:`~loki.modeler.kernels.loki1_reweight_row`) on the
+        model's row of its :class:`~loki.modeler.model.ModelTables`."""
+        if ev.action == Action.FOLD:
+            return
+        t = model.tables
+        freqs = np.empty(3)
+        blend_frequencies(t.counts, model.row, ev.round, bucket, self.specific, DEFAULT_FREQUENCIES, freqs)
         if ev.round == 0:
             values, sorted_values = preflop_hand_values()
-            loki1_reweight(model, values, ev.action, freqs, sorted_values)
+            loki1_reweight_row(
+                t.weights, t.round_start, t.applied_mu, model.row, int(ev.action), freqs, values, sorted_values,
+                LOW_WEIGHT,
+            )  # fmt: skip
         else:
             values = postflop_hand_values(ctx.board)
-            loki1_reweight(model, values, ev.action, freqs)
-            call = ramp_bounds(*threshold_mu_sigma(Action.CALL, freqs))
-            raise_ = ramp_bounds(*threshold_mu_sigma(Action.RAISE, freqs))
-            model.trace.append((ev.round, ev.action, RampLikelihood(values, call, raise_, ev.action)))
+            loki1_reweight_row(
+                t.weights, t.round_start, t.applied_mu, model.row, int(ev.action), freqs, values, _NO_VALUES,
+                LOW_WEIGHT,
+            )  # fmt: skip
+            model.trace.append((ev.round, ev.action, RampLikelihood(values, freqs, ev.action)))

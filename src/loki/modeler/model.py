@@ -17,10 +17,12 @@ import numpy as np
 from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.errors import InputError
+from loki.modeler.kernels import any_above
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.weights import LOW_WEIGHT
 
 __all__ = [
+    "ModelTables",
     "DEFAULT_FREQUENCIES",
     "BLEND_OBSERVATIONS",
     "bets_to_call_bucket",
@@ -85,41 +87,133 @@ class ActionFrequencies:
         return d
 
 
-@dataclass
+class ModelTables:
+    """The arrays behind an observer's opponent models (issue 15, item 1): one row per model, so that the compiled
+    re-weighting kernels (:mod:`loki.modeler.kernels`) work on plain arrays and a hand or a round starts for every
+    opponent in one array operation.
+
+    Attributes:
+        weights: ``(rows, 1326) float64`` the weight tables (1.0 at the deal).
+        round_start: ``(rows, 1326) float64`` the copies stored at the start of the round (Loki-1's stored copy).
+        applied_mu: ``(rows,) float64`` the highest μ applied this round (−1 when none).
+        counts: ``(rows, 4, 3, 3) int64`` action counts [round][bets-to-call bucket][fold, check/call, bet/raise].
+
+    Rows are handed out by :meth:`add_row` and given back by :meth:`free_row`; the arrays grow (and are replaced)
+    when more rows are needed, so hold the tables, not the arrays.
+    """
+
+    def __init__(self, capacity: int = 1) -> None:
+        cap = max(1, int(capacity))
+        self.weights = np.ones((cap, N_HOLDINGS))
+        self.round_start = np.ones((cap, N_HOLDINGS))
+        self.applied_mu = np.full(cap, -1.0)
+        self.counts = np.zeros((cap, 4, 3, 3), dtype=np.int64)
+        self._free = list(range(cap - 1, -1, -1))
+
+    def reserve(self, rows: int) -> None:
+        """Make room for ``rows`` rows in use (the arrays are replaced when they grow)."""
+        cap = self.weights.shape[0]
+        more = rows - (cap - len(self._free))
+        if more <= len(self._free):
+            return
+        grow = more - len(self._free)
+        self.weights = np.concatenate([self.weights, np.ones((grow, N_HOLDINGS))])
+        self.round_start = np.concatenate([self.round_start, np.ones((grow, N_HOLDINGS))])
+        self.applied_mu = np.concatenate([self.applied_mu, np.full(grow, -1.0)])
+        self.counts = np.concatenate([self.counts, np.zeros((grow, 4, 3, 3), dtype=np.int64)])
+        self._free = list(range(cap + grow - 1, cap - 1, -1)) + self._free
+
+    def add_row(self) -> int:
+        """A fresh row (weights 1.0, no counts), growing the arrays if all are in use."""
+        if not self._free:
+            self.reserve(2 * self.weights.shape[0])
+        row = self._free.pop()
+        self.weights[row] = 1.0
+        self.round_start[row] = 1.0
+        self.applied_mu[row] = -1.0
+        self.counts[row] = 0
+        return row
+
+    def free_row(self, row: int) -> None:
+        """Give a row back (its model is gone)."""
+        self._free.append(row)
+
+
 class OpponentModel:
     """What we know about one opponent: the hand's weight table and the long-run frequencies.
 
+    The arrays live in a row of a :class:`ModelTables` (shared by a :class:`ModelStore`'s models; a model made on
+    its own gets tables of its own).
+
     Attributes:
-        weights: ``(1326,) float64`` current weight table (1.0 at the deal).
+        weights: ``(1326,) float64`` current weight table (1.0 at the deal); assigning copies into the row.
         round_start: ``(1326,) float64`` copy stored at the start of the round (Loki-1's stored-copy rule).
         applied_mu: the highest μ applied this round (−1 when none).
-        frequencies: :class:`ActionFrequencies`, kept across hands.
+        frequencies: :class:`ActionFrequencies` over the row's counts, kept across hands.
         trace: this hand's modelled actions, ``(round, action, likelihood)`` where ``likelihood(holding index)`` is
             the model's probability of the action given that holding (read at a showdown for model quality and
             learning); reset every hand.
         round_actions: the opponent's actions so far in the current round, ``(action, facing a bet)`` (a check is
             ``(CALL, False)``; a check then a raise is a check-raise).
         stats: statistics a modeler keeps about this opponent across hands (e.g. how unpredictable it has been).
+
+    >>> m = OpponentModel(); m.weights[:3] = 0.5; m.new_round(); m.round_start[:4].tolist()
+    [0.5, 0.5, 0.5, 1.0]
     """
 
-    weights: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
-    round_start: np.ndarray = field(default_factory=lambda: np.ones(N_HOLDINGS))
-    applied_mu: float = -1.0
-    frequencies: ActionFrequencies = field(default_factory=ActionFrequencies)
-    trace: list[tuple[int, Action, Callable[[int], float]]] = field(default_factory=list)
-    round_actions: list[tuple[Action, bool]] = field(default_factory=list)
-    stats: dict[str, float] = field(default_factory=dict)
+    __slots__ = ("tables", "row", "trace", "round_actions", "stats")
+
+    def __init__(self, tables: ModelTables | None = None, row: int | None = None) -> None:
+        if tables is None:
+            tables = ModelTables(1)
+            row = tables.add_row()
+        elif row is None:
+            row = tables.add_row()
+        self.tables = tables
+        self.row = row
+        self.trace: list[tuple[int, Action, Callable[[int], float]]] = []
+        self.round_actions: list[tuple[Action, bool]] = []
+        self.stats: dict[str, float] = {}
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.tables.weights[self.row]
+
+    @weights.setter
+    def weights(self, value) -> None:
+        self.tables.weights[self.row] = value
+
+    @property
+    def round_start(self) -> np.ndarray:
+        return self.tables.round_start[self.row]
+
+    @round_start.setter
+    def round_start(self, value) -> None:
+        self.tables.round_start[self.row] = value
+
+    @property
+    def applied_mu(self) -> float:
+        return float(self.tables.applied_mu[self.row])
+
+    @applied_mu.setter
+    def applied_mu(self, value: float) -> None:
+        self.tables.applied_mu[self.row] = value
+
+    @property
+    def frequencies(self) -> ActionFrequencies:
+        return ActionFrequencies(self.tables.counts[self.row])
 
     def new_hand(self) -> None:
         """Reset the weight table to 1.0 and the hand's trace (frequencies and stats are kept)."""
-        self.weights = np.ones(N_HOLDINGS)
+        self.tables.weights[self.row] = 1.0
         self.trace = []
         self.new_round()
 
     def new_round(self) -> None:
         """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
-        self.round_start = self.weights.copy()
-        self.applied_mu = -1.0
+        t = self.tables
+        t.round_start[self.row] = t.weights[self.row]
+        t.applied_mu[self.row] = -1.0
         self.round_actions = []
 
 
@@ -128,8 +222,9 @@ class ModelStore:
 
     Keyed by seat; the weight tables are reset every hand (:meth:`begin_hand`) and the action
     frequencies kept across hands; :meth:`reseat` re-keys the models when the players change seats
-    (duplicate tournaments), so each model follows its opponent.  Mapping-like: ``store[seat]``,
-    ``seat in store``, ``len(store)``, ``store.items()``, ``store.values()``.
+    (duplicate tournaments), so each model follows its opponent.  The models' arrays are rows of one
+    :class:`ModelTables` (``store.tables``), so a hand or a round starts for all of them at once.
+    Mapping-like: ``store[seat]``, ``seat in store``, ``len(store)``, ``store.items()``, ``store.values()``.
 
     >>> st = ModelStore(); st.begin_hand(me=0, n_players=3); sorted(st.models)
     [1, 2]
@@ -140,21 +235,37 @@ class ModelStore:
     def __init__(self) -> None:
         self.models: dict[int, OpponentModel] = {}
         self.quality = ModelQuality()
+        self.tables = ModelTables(1)
 
     def begin_hand(self, me: int, n_players: int) -> None:
         """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
         ones for new seats) and every weight table goes back to 1.0."""
+        models = self.models
+        self.tables.reserve(n_players - 1)
         for s in range(n_players):
-            if s != me:
-                self.models.setdefault(s, OpponentModel()).new_hand()
+            if s != me and s not in models:
+                models[s] = OpponentModel(self.tables)
+        t = self.tables
+        t.weights.fill(1.0)  # rows not in use are reset again when handed out
+        t.round_start.fill(1.0)
+        t.applied_mu.fill(-1.0)
+        for m in models.values():
+            m.trace = []
+            m.round_actions = []
 
     def new_round(self) -> None:
         """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule)."""
+        t = self.tables
+        np.copyto(t.round_start, t.weights)
+        t.applied_mu.fill(-1.0)
         for m in self.models.values():
-            m.new_round()
+            m.round_actions = []
 
     def reseat(self, mapping: dict[int, int]) -> None:
         """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped."""
+        for s, m in self.models.items():
+            if s not in mapping:
+                self.tables.free_row(m.row)
         self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
 
     def observe(self, ev: ActionTaken, modeler: OpponentModeler, game: GameConfig, ctx: ModelingContext) -> None:
@@ -162,14 +273,14 @@ class ModelStore:
         this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
         model = self.models[ev.seat]
         bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[ev.round])
+        t = self.tables
         if ev.action != Action.FOLD:
             modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
-            live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
-            if not np.any(model.weights[live] > LOW_WEIGHT * (1.0 + 1e-9)):
+            if not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT * (1.0 + 1e-9)):
                 q.collapses += 1
-        model.frequencies.record(ev.round, bucket, ev.action)
+        t.counts[model.row, ev.round, bucket, int(ev.action)] += 1
         model.round_actions.append((ev.action, ev.to_call > 0))
 
     def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:
@@ -229,6 +340,15 @@ class ModelingContext:
     folded: set[int] = field(default_factory=set)
     raised_this_round: set[int] = field(default_factory=set)
     raised_last_round: set[int] = field(default_factory=set)
+    _dead_of: tuple = field(default=((), ()), init=False, repr=False, compare=False)
+    _dead: np.uint64 = field(default=np.uint64(0), init=False, repr=False, compare=False)
+
+    def dead_mask(self) -> np.uint64:
+        """The 52-bit mask of the cards no opponent can hold (our hole cards and the board), kept until they change."""
+        if self._dead_of[0] is not self.hole or self._dead_of[1] is not self.board:
+            self._dead = np.uint64(cards_mask(tuple(self.hole) + tuple(self.board)))
+            self._dead_of = (self.hole, self.board)
+        return self._dead
 
     def follow(self, ev: ActionTaken) -> None:
         """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""

@@ -7,16 +7,18 @@ the opponent's situation; pre-flop stays Loki-1's (pena/node39).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from loki.bettor import BettingSpot
-from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.cards import HOLDING_MASKS, N_HOLDINGS
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.errors import InputError
+from loki.modeler.kernels import triple_reweight_row
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
-from loki.triples import TripleConfig, opponent_triples
+from loki.triples import TripleConfig, board_values
 from loki.weights import LOW_WEIGHT
 
 __all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot"]
@@ -91,15 +93,28 @@ class TripleModeler:
     triple: TripleConfig
     preflop: Loki1Modeler = Loki1Modeler()
 
+    @cached_property
+    def _params(self):
+        return self.triple.params()
+
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
         """Triple re-weighting after the flop (holdings sharing a card with our hand or the board are left
-        as they are); Loki-1's method before it."""
+        as they are); Loki-1's method before it.  After the flop one compiled kernel
+        (:func:`~loki.modeler.kernels.triple_reweight_row`) computes the triples of :func:`loki.triples.opponent_triples`
+        and re-weights the model's row, keeping the action's column for the trace."""
         if ev.round == 0:
             self.preflop.reweight(model, ev, bucket, ctx)
             return
-        spot = opponent_spot(ev, ctx.game)
-        triples = opponent_triples(ctx.board, spot, max(1, int(ev.n_active) - 1), self.triple)
-        dead = np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))
-        live = (HOLDING_MASKS & dead) == 0
-        triple_reweight(model, triples, ev.action, live)
-        model.trace.append((ev.round, ev.action, ColumnLikelihood(triples[:, int(ev.action)])))
+        if ev.action == Action.FOLD:
+            return
+        game = ctx.game
+        hs1, pp, nn = board_values(ctx.board)
+        column = np.empty(N_HOLDINGS)
+        triple_reweight_row(
+            model.tables.weights, model.row, hs1, pp, nn, max(1, int(ev.n_active) - 1),
+            int(ev.round), float(ev.pot), float(ev.to_call), float(game.bet_sizes[ev.round]), int(ev.bets),
+            bool(ev.voluntary), int(ev.bets) < game.max_bets,
+            float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+            self._params, False, int(ev.action), ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT, column,
+        )  # fmt: skip
+        model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
