@@ -261,6 +261,22 @@ def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: 
     return best
 
 
+def _mean_sd(x: np.ndarray) -> tuple[float, float]:
+    """``(x.mean(), x.std(ddof=1))`` with the same floating-point operations as numpy's (pairwise sums, then the
+    squared deviations from the mean summed and divided by ``n − 1``), without the per-call overhead of
+    ``numpy._core._methods``; ``sd`` is infinite for one value."""
+    n = x.shape[0]
+    m = float(_add_reduce(x) / n)
+    if n < 2:
+        return m, math.inf
+    d = x - m
+    d *= d
+    return m, math.sqrt(float(_add_reduce(d) / (n - 1)))
+
+
+_add_reduce = np.add.reduce
+
+
 def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float, can_raise: bool) -> bool:
     n = len(oc)
     cands = {Action.CALL: oc}
@@ -270,13 +286,14 @@ def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float
         cands[Action.FOLD] = np.zeros(n)
     if len(cands) < 2:
         return True
+    if rule == "paper":
+        stats = {a: _mean_sd(x) for a, x in cands.items()}
+        order = sorted(cands, key=lambda a: (stats[a][0], int(a)), reverse=True)
+        best, sec = order[0], order[1]
+        return stats[best][0] - stats[sec][0] > stats[best][1] + stats[sec][1]
     evs = {a: float(x.mean()) for a, x in cands.items()}
     order = sorted(cands, key=lambda a: (evs[a], int(a)), reverse=True)
     best = order[0]
-    if rule == "paper":
-        sec = order[1]
-        sd = lambda x: float(x.std(ddof=1)) if n > 1 else math.inf  # noqa: E731
-        return evs[best] - evs[sec] > sd(cands[best]) + sd(cands[sec])
     if rule == "paired":
         for a in order[1:]:
             d = cands[best] - cands[a]

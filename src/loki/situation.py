@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from loki.assessment import assess
+from loki.assessment import assess, assess_field
 from loki.bettor import BettingSpot, HandValues
 from loki.engine import Action, PlayerView
 from loki.modeler import ModelStore
@@ -65,12 +65,8 @@ class Situation:
         v = self._values.get(la)
         if v is None:
             opps = self.live_opponents
-            a = assess(
-                self.view.hole_cards,
-                self.view.board,
-                [self.models[s].weights for s in opps],
-                n_opponents=len(opps),
-                lookahead=la,
+            a = assess_field(
+                self.view.hole_cards, self.view.board, [self.models[s].weights for s in opps], len(opps), la
             )
             v = self._values[la] = HandValues(ehs_prime=a.ehs_prime, ehs=a.ehs, hs_n=a.hs_n, ppot=a.ppot)
         return v

@@ -49,6 +49,7 @@ from loki.assessment.strength import (
     hs_counts_kernel,
     rank_holdings,
 )
+from loki.cards import HOLDING_MASKS, cards_mask
 from loki.errors import ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, field_array, live_weights, validate_weights  # noqa: F401
@@ -60,6 +61,7 @@ __all__ = [
     "BEHIND",
     "Assessment",
     "assess",
+    "assess_field",
     "uniform_board_values",
     "ehs",
     "ehs_prime",
@@ -241,6 +243,42 @@ def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int =
         raise ConfigError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {len(b)} cards")
     if not live_weights(w, h + b).sum() > 0:
         raise RangeError("ranges: all holdings still possible (no card shared with hole or board) have weight 0")
+    return _assess_checked(h, b, w, n, lookahead)
+
+
+def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_opponents: int, lookahead: int = 1):
+    """:func:`assess` for inputs already known to be valid: the same result, without the checks.
+
+    For a player's own decision (:class:`loki.situation.Situation`), whose cards come from the engine and whose
+    opponents' weight tables come from the modeler (finite, floored at 0.01).  Several tables are combined as
+    :func:`~loki.weights.field_array` does, with the same operations.
+
+    Args:
+        hole: our two card ints; board: 3, 4 or 5 card ints (distinct).
+        tables: ``(1326,) float64`` weight arrays, one per opponent (at least one, each with weight on a live
+            holding).
+        n_opponents: the ``n`` of HS_n (≥ 1); lookahead: 1, or 2 on the flop.
+
+    Returns:
+        the :class:`Assessment` :func:`assess` gives.
+    """
+    h = [int(hole[0]), int(hole[1])]
+    b = [int(c) for c in board]
+    if len(tables) == 1:
+        w = tables[0]
+    else:
+        clash = (HOLDING_MASKS & np.uint64(cards_mask(h + b))) != 0
+        w = np.zeros(1326, dtype=np.float64)
+        for t in tables:
+            x = t.copy()
+            x[clash] = 0.0
+            x /= x.sum()
+            w += x
+        w /= len(tables)
+    return _assess_checked(h, b, w, int(n_opponents), lookahead)
+
+
+def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
     bd = np.asarray(b, dtype=np.int64)
     tables = kernel_tables()
     if len(b) == 5:

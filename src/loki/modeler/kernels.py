@@ -14,6 +14,7 @@ __all__ = [
     "any_above",
     "blend_frequencies",
     "loki1_reweight_row",
+    "loki1_observe_row",
     "triple_reweight_row",
 ]
 
@@ -145,6 +146,25 @@ def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, val
         weights[row, h] = w if w > low else low
     applied_mu[row] = mu
     return True
+
+
+@njit(cache=True)
+def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, bucket, action, specific, defaults,
+                      values, sorted_values, low, out):  # fmt: skip
+    """:func:`blend_frequencies` then :func:`loki1_reweight_row`, in one call (Loki-1's modeler after an action).
+
+    ``out`` ``(7,) float64`` receives the blended frequencies ``(f, c, r)`` and the check/call and bet/raise ramps'
+    ends on the 0..1 percentile scale, ``(μ_c − σ_c, μ_c + σ_c, μ_r − σ_r, μ_r + σ_r)`` (for the likelihood traced
+    for model quality).  Returns True if the table changed.
+    """
+    blend_frequencies(counts, row, round_, bucket, specific, defaults, out)
+    for k in range(2):
+        mu = out[0] if k == 0 else out[0] + out[1]
+        mu = min(max(mu, 0.0), 1.0)
+        sigma = max(0.05, 0.5 * min(mu, 1.0 - mu))
+        out[3 + 2 * k] = mu - sigma
+        out[4 + 2 * k] = mu + sigma
+    return loki1_reweight_row(weights, round_start, applied_mu, row, action, out, values, sorted_values, low)
 
 
 @njit(cache=True)

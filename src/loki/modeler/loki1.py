@@ -26,7 +26,7 @@ from loki.assessment import ehs_prime, uniform_board_values
 from loki.engine import Action, ActionTaken
 from loki.errors import InputError
 from loki.income_rate import holding_ir
-from loki.modeler.kernels import blend_frequencies, loki1_reweight_row
+from loki.modeler.kernels import loki1_observe_row
 from loki.modeler.model import DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
 from loki.weights import LOW_WEIGHT
 
@@ -168,43 +168,27 @@ class RampLikelihood:
     check/call ramp, ``P(raise | v)`` the bet/raise ramp, each clipped to [0.01, 1]; ``P(call) = P(call or raise) −
     P(raise)`` (at least 0.01).  Called with a holding index, it reads the holding's value ``values[h]``.
 
-    Built from the context's blended frequencies ``freqs`` ``(3,)``; the ramps' ends are worked out when it is first
-    called (at a showdown), not when the action is traced.
+    Args:
+        values: ``(1326,) float64`` the hand values the ramps apply to (EHS').
+        call, raise_: the check/call and bet/raise ramps' ends ``(μ − σ, μ + σ)``
+            (``ramp_bounds(*threshold_mu_sigma(action, freqs))``).
+        action: the traced action.
     """
 
-    __slots__ = ("values", "freqs", "action", "_ends")
+    __slots__ = ("values", "call", "raise_", "action")
 
-    def __init__(self, values: np.ndarray, freqs: np.ndarray, action: Action) -> None:
+    def __init__(self, values: np.ndarray, call: tuple[float, float], raise_: tuple[float, float], action: Action):
         self.values = values
-        self.freqs = freqs
+        self.call = call
+        self.raise_ = raise_
         self.action = action
-        self._ends: tuple[tuple[float, float], tuple[float, float]] | None = None
-
-    @property
-    def call(self) -> tuple[float, float]:
-        """The check/call ramp's ends ``(μ − σ, μ + σ)``."""
-        return self._bounds()[0]
-
-    @property
-    def raise_(self) -> tuple[float, float]:
-        """The bet/raise ramp's ends."""
-        return self._bounds()[1]
-
-    def _bounds(self) -> tuple[tuple[float, float], tuple[float, float]]:
-        if self._ends is None:
-            self._ends = (
-                ramp_bounds(*threshold_mu_sigma(Action.CALL, self.freqs)),
-                ramp_bounds(*threshold_mu_sigma(Action.RAISE, self.freqs)),
-            )
-        return self._ends
 
     def __call__(self, h: int) -> float:
-        call, raise_ = self._bounds()
         v = float(self.values[h])
-        p_raise = _ramp_factor(v, *raise_)
+        p_raise = _ramp_factor(v, *self.raise_)
         if self.action == Action.RAISE:
             return p_raise
-        return max(LOW_WEIGHT, _ramp_factor(v, *call) - p_raise)
+        return max(LOW_WEIGHT, _ramp_factor(v, *self.call) - p_raise)
 
 
 def _ramp_factor(v: float, lo: float, hi: float) -> float:
@@ -232,18 +216,15 @@ class Loki1Modeler:
         if ev.action == Action.FOLD:
             return
         t = model.tables
-        freqs = np.empty(3)
-        blend_frequencies(t.counts, model.row, ev.round, bucket, self.specific, DEFAULT_FREQUENCIES, freqs)
+        out = np.empty(7)
         if ev.round == 0:
             values, sorted_values = preflop_hand_values()
-            loki1_reweight_row(
-                t.weights, t.round_start, t.applied_mu, model.row, int(ev.action), freqs, values, sorted_values,
-                LOW_WEIGHT,
-            )  # fmt: skip
         else:
-            values = postflop_hand_values(ctx.board)
-            loki1_reweight_row(
-                t.weights, t.round_start, t.applied_mu, model.row, int(ev.action), freqs, values, _NO_VALUES,
-                LOW_WEIGHT,
-            )  # fmt: skip
-            model.trace.append((ev.round, ev.action, RampLikelihood(values, freqs, ev.action)))
+            values, sorted_values = ctx.per_board("loki1.ehs_prime", postflop_hand_values), _NO_VALUES
+        loki1_observe_row(
+            t.counts, t.weights, t.round_start, t.applied_mu, model.row, ev.round, bucket, int(ev.action),
+            self.specific, DEFAULT_FREQUENCIES, values, sorted_values, LOW_WEIGHT, out,
+        )  # fmt: skip
+        if ev.round > 0:
+            lo_c, hi_c, lo_r, hi_r = out[3:].tolist()
+            model.trace.append((ev.round, ev.action, RampLikelihood(values, (lo_c, hi_c), (lo_r, hi_r), ev.action)))

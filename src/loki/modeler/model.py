@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -342,6 +342,7 @@ class ModelingContext:
     raised_last_round: set[int] = field(default_factory=set)
     _dead_of: tuple = field(default=((), ()), init=False, repr=False, compare=False)
     _dead: np.uint64 = field(default=np.uint64(0), init=False, repr=False, compare=False)
+    _per_board: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def dead_mask(self) -> np.uint64:
         """The 52-bit mask of the cards no opponent can hold (our hole cards and the board), kept until they change."""
@@ -349,6 +350,18 @@ class ModelingContext:
             self._dead = np.uint64(cards_mask(tuple(self.hole) + tuple(self.board)))
             self._dead_of = (self.hole, self.board)
         return self._dead
+
+    def per_board(self, key: str, compute: Callable[[tuple[int, ...]], Any]) -> Any:
+        """``compute(board)`` for the current board, computed once per board and ``key`` (values that depend on the
+        board only, e.g. every holding's EHS' against a uniform range)."""
+        memo = self._per_board
+        if memo.get("") is not self.board:
+            memo.clear()
+            memo[""] = self.board
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = compute(self.board)
+        return v
 
     def follow(self, ev: ActionTaken) -> None:
         """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
