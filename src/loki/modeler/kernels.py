@@ -168,32 +168,31 @@ def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, buc
 
 
 @njit(cache=True)
-def triple_reweight_row(weights, row, hs1, ppot, npot, n_opp, street, pot, to_call, bet_size, bets, vol_in, can_raise,
+def triple_reweight_row(weights, row, hs_n, ppot, npot, street, pot, to_call, bet_size, bets, vol_in, can_raise,
                         next_bet, params, check_raise_flag, action, dead, masks, low, column):  # fmt: skip
     """Feature R for one row in place (AAAI99 §4; pena/node34; :func:`loki.modeler.triple_model.triple_reweight`
     of :func:`loki.triples.opponent_triples`): every holding's triple in the opponent's situation, from its
-    uniform-range values ``HS_n = HS_1 ** n_opp``, ``EHS' = HS_n + (1 − HS_n)·PPot``, ``EHS = HS_n·(1 − NPot) +
-    (1 − HS_n)·PPot``, by the rule chain; ``w[h] ← max(low, w[h]·PT_h[action])`` for the holdings sharing no card
-    with ``dead``.
+    uniform-range values ``HS_n``, ``EHS' = HS_n + (1 − HS_n)·PPot``, ``EHS = HS_n·(1 − NPot) + (1 − HS_n)·PPot``,
+    by the rule chain; ``w[h] ← max(low, w[h]·PT_h[action])`` for the holdings sharing no card with ``dead``.
 
     Args:
         weights: ``(rows, 1326) float64``; row: the opponent's row.
-        hs1, ppot, npot: ``(1326,) float64`` the board's uniform-range HS_1, PPot1, NPot1.
-        n_opp: the opponents the acting player faced; the spot's values, ``params`` and ``check_raise_flag`` as
-            :func:`loki.rule_chain.chain_all` (no semi-bluff continuation).
+        hs_n, ppot, npot: ``(1326,) float64`` the board's uniform-range ``HS_1 ** n`` (``n`` the opponents the
+            acting player faced; computed by numpy, whose array power can differ from libm's ``pow`` in the last
+            bit), PPot1 and NPot1.
+        the spot's values, ``params`` and ``check_raise_flag``: as :func:`loki.rule_chain.chain_all` (no semi-bluff
+            continuation).
         action: 1 check/call, 2 bet/raise.
         dead: ``uint64`` dead-card mask; masks: ``(1326,) uint64`` holding masks; low: the floor.
         column: ``(1326,) float64`` output, every holding's probability of ``action`` (the likelihood traced for
             the showdown).
     """
-    expo = float(n_opp)
-    for h in range(hs1.shape[0]):
-        x = hs1[h]
-        hs_n = x * x if n_opp == 2 else x**expo  # numpy's ``a ** 2`` is ``square``, other powers libm's pow
+    for h in range(hs_n.shape[0]):
+        x = hs_n[h]
         pp = ppot[h]
-        e = hs_n + (1.0 - hs_n) * pp
-        eh = hs_n * (1.0 - npot[h]) + (1.0 - hs_n) * pp
-        f, c, r = pt_kernel(e, eh, hs_n, pp, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet,
+        e = x + (1.0 - x) * pp
+        eh = x * (1.0 - npot[h]) + (1.0 - x) * pp
+        f, c, r = pt_kernel(e, eh, x, pp, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet,
                             params, check_raise_flag, False)  # fmt: skip
         p = c if action == 1 else (r if action == 2 else f)
         column[h] = p

@@ -8,7 +8,7 @@ observations (:class:`ActionFrequencies`, RECONSTRUCTED Eq. 7.4).  The re-weight
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -351,7 +351,7 @@ class ModelingContext:
             self._dead_of = (self.hole, self.board)
         return self._dead
 
-    def per_board(self, key: str, compute: Callable[[tuple[int, ...]], Any]) -> Any:
+    def per_board(self, key: Hashable, compute: Callable[[tuple[int, ...]], Any]) -> Any:
         """``compute(board)`` for the current board, computed once per board and ``key`` (values that depend on the
         board only, e.g. every holding's EHS' against a uniform range)."""
         memo = self._per_board

@@ -79,6 +79,12 @@ class ColumnLikelihood:
         return float(self.column[h])
 
 
+def _hs_n_values(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(HS_1 ** n_opp, PPot1, NPot1)`` of every holding on ``board`` (as :func:`loki.triples.opponent_triples`)."""
+    hs1, pp, nn = board_values(board)
+    return hs1 ** max(1, int(n_opp)), pp, nn
+
+
 @dataclass(frozen=True)
 class TripleModeler:
     """Loki-2 feature R (AAAI99 §4; pena/node34): post-flop, each holding's weight times its probability
@@ -108,10 +114,11 @@ class TripleModeler:
         if ev.action == Action.FOLD:
             return
         game = ctx.game
-        hs1, pp, nn = board_values(ctx.board)
+        n_opp = max(1, int(ev.n_active) - 1)
+        hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: _hs_n_values(board, n_opp))
         column = np.empty(N_HOLDINGS)
         triple_reweight_row(
-            model.tables.weights, model.row, hs1, pp, nn, max(1, int(ev.n_active) - 1),
+            model.tables.weights, model.row, hs_n, pp, nn,
             int(ev.round), float(ev.pot), float(ev.to_call), float(game.bet_sizes[ev.round]), int(ev.bets),
             bool(ev.voluntary), int(ev.bets) < game.max_bets,
             float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,

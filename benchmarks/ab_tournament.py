@@ -1,0 +1,79 @@
+"""A/B of a preset's tournament CPU per game between two source trees, alternating in one run (issue 15).
+
+Each round runs a fresh interpreter per tree (``PYTHONPATH=<tree>/src``), base first then new: it plays one
+warm-up deal (numba kernels loaded from the cache, tables built), then ``--deals`` deals of the preset as one
+block (:func:`loki.tournament.play_block`, every deal replayed once per seating) and reports the block's process
+CPU time, games (hands) per CPU second and a digest of the block's chip results, so that the two trees are seen to
+play the same.  With ``--histories`` the block also writes its hand histories (the runner's PHH text)::
+
+    NUMBA_CACHE_DIR=.numba_cache python benchmarks/ab_tournament.py --base /path/to/old/tree --new . \\
+        --preset fig3-BR --deals 100 --rounds 3
+
+The ratio is base / new CPU per round (both trees see the same mix of machine load); the figure the issue asks
+for is games per second per core, i.e. per CPU second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+_CHILD = r"""
+import hashlib, json, sys, time
+from loki.tournament import load_preset, play_block
+preset, deals, hist = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+cfg = load_preset(preset).with_overrides(deals=deals, histories=hist, block_deals=deals)
+play_block(cfg.with_overrides(deals=1, block_deals=1), 0)
+t = time.process_time()
+res = play_block(cfg, 0)
+cpu = time.process_time() - t
+digest = hashlib.sha1(json.dumps([res["chips"], res["counters"]]).encode()).hexdigest()[:12]
+print(json.dumps({"cpu": cpu, "games": res["hands"], "games_per_cpu_s": res["hands"] / cpu, "digest": digest}))
+"""
+
+
+def run(tree: Path, preset: str, deals: int, histories: bool) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    res = subprocess.run(
+        [sys.executable, "-c", _CHILD, preset, str(deals), "1" if histories else "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", type=Path, required=True, help="source tree of the baseline (has src/loki)")
+    ap.add_argument("--new", type=Path, default=Path(__file__).resolve().parent.parent, help="source tree to test")
+    ap.add_argument("--preset", default="fig3-BR")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--histories", action="store_true", help="write the hand histories too")
+    a = ap.parse_args(argv)
+    rows: dict[str, list[dict]] = {"base": [], "new": []}
+    for r in range(a.rounds):
+        for name, tree in (("base", a.base), ("new", a.new)):
+            rows[name].append(run(tree, a.preset, a.deals, a.histories))
+            print(f"round {r + 1} {name}: {json.dumps(rows[name][-1])}", flush=True)
+    b = [x["games_per_cpu_s"] for x in rows["base"]]
+    n = [x["games_per_cpu_s"] for x in rows["new"]]
+    ratios = [y / x for x, y in zip(b, n)]
+    same = {x["digest"] for x in rows["base"] + rows["new"]}
+    print(
+        f"{a.preset}, {a.deals} deals, histories {'on' if a.histories else 'off'}: base {statistics.mean(b):.1f}, "
+        f"new {statistics.mean(n):.1f} games per CPU second (mean of {a.rounds} rounds); new/base "
+        f"{statistics.mean(ratios):.2f}x (rounds: {', '.join(f'{x:.2f}' for x in ratios)}); results "
+        f"{'identical' if len(same) == 1 else 'DIFFER'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""The compiled opponent modelling (issue 15, item 1) against the numpy paths it replaces, bit for bit.
+
+The numpy functions (:func:`loki.modeler.loki1_reweight`, :func:`loki.modeler.triple_reweight` of
+:func:`loki.triples.opponent_triples`, :meth:`ActionFrequencies.blended`, :func:`loki.assessment.assess`) are kept as
+the slow paths; the kernels must give exactly the same floats (the tournaments' results must not change), so every
+comparison here is ``array_equal``, not ``allclose``.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from loki.assessment import assess, assess_field
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.engine import Action, ActionTaken, GameConfig
+from loki.modeler import (
+    ActionFrequencies,
+    Loki1Modeler,
+    ModelingContext,
+    ModelStore,
+    OpponentModel,
+    TripleModeler,
+    loki1_reweight,
+    postflop_hand_values,
+    preflop_hand_values,
+    triple_reweight,
+)
+from loki.modeler.model import ModelTables
+from loki.simulator import _mean_sd
+from loki.triples import TripleConfig, opponent_triples
+
+GAME = GameConfig(n_players=6)
+
+
+def _random_counts(rng, m: OpponentModel) -> None:
+    m.tables.counts[m.row] = rng.integers(0, 12, size=(4, 3, 3)) * (rng.random((4, 3, 3)) < 0.6)
+
+
+def _board(rng, k: int) -> tuple[int, ...]:
+    cards = rng.permutation(52)[: k + 2]
+    return tuple(int(c) for c in cards[2:]), (int(cards[0]), int(cards[1]))
+
+
+def _event(rng, round_: int, action: Action, seat: int = 1) -> ActionTaken:
+    bets = int(rng.integers(0, 4))
+    to_call = 0 if bets == 0 else int(rng.choice([5, 10, 20, 30, 40, 60]))
+    return ActionTaken(
+        seat=seat,
+        action=action,
+        amount=0,
+        round=round_,
+        to_call=to_call,
+        pot=int(rng.integers(15, 300)),
+        bets=bets,
+        n_active=int(rng.integers(2, 7)),
+        voluntary=bool(rng.random() < 0.3),
+    )
+
+
+def test_blend_frequencies_kernel_equals_the_numpy_blend():
+    from loki.modeler.kernels import blend_frequencies
+    from loki.modeler.model import DEFAULT_FREQUENCIES
+
+    rng = np.random.default_rng(1500)
+    for _ in range(300):
+        m = OpponentModel()
+        _random_counts(rng, m)
+        r, b, spec = int(rng.integers(0, 4)), int(rng.integers(0, 3)), bool(rng.random() < 0.8)
+        out = np.empty(3)
+        blend_frequencies(m.tables.counts, m.row, r, b, spec, DEFAULT_FREQUENCIES, out)
+        assert np.array_equal(out, m.frequencies.blended(r, b, specific=spec))
+
+
+@pytest.mark.parametrize("round_", [0, 1, 2, 3])
+def test_loki1_modeler_kernel_equals_the_numpy_reweighting(round_):
+    """Loki1Modeler.reweight (one kernel call) against loki1_reweight (numpy) over a sequence of actions in a
+    round: same weights, same applied μ, same 'once per round from the stored copy' behaviour."""
+    rng = np.random.default_rng(1600 + round_)
+    for _ in range(40):
+        board, hole = _board(rng, (0, 3, 4, 5)[round_])
+        ctx = ModelingContext(0, hole, board, GAME)
+        fast, slow = OpponentModel(), OpponentModel()
+        start = np.maximum(0.01, rng.random(N_HOLDINGS))
+        for m in (fast, slow):
+            m.weights = start
+            m.new_round()
+        _random_counts(rng, fast)
+        slow.tables.counts[slow.row] = fast.tables.counts[fast.row]
+        modeler = Loki1Modeler(specific=bool(rng.random() < 0.8))
+        for _ in range(3):
+            ev = _event(rng, round_, Action(int(rng.integers(1, 3))))
+            bucket = int(rng.integers(0, 3))
+            modeler.reweight(fast, ev, bucket, ctx)
+            freqs = slow.frequencies.blended(round_, bucket, specific=modeler.specific)
+            if round_ == 0:
+                values, sorted_values = preflop_hand_values()
+                loki1_reweight(slow, values, ev.action, freqs, sorted_values)
+            else:
+                loki1_reweight(slow, postflop_hand_values(board), ev.action, freqs)
+            assert np.array_equal(fast.weights, slow.weights)
+            assert fast.applied_mu == slow.applied_mu
+        if round_ > 0:  # the traced likelihood is the ramps' (same value as computing them from the frequencies)
+            lik = fast.trace[-1][2]
+            h = int(rng.integers(0, N_HOLDINGS))
+            assert 0.01 <= lik(h) <= 1.0
+
+
+def test_triple_modeler_kernel_equals_opponent_triples_reweighting():
+    """TripleModeler.reweight (triple_reweight_row) against triple_reweight of opponent_triples, with the dead-card
+    mask; covers 1..5 opponents (numpy's ``a ** 2`` is a square, other powers libm's pow)."""
+    rng = np.random.default_rng(1700)
+    cfg = TripleConfig()
+    modeler = TripleModeler(cfg)
+    for i in range(60):
+        round_ = 1 + i % 3
+        board, hole = _board(rng, round_ + 2)
+        ctx = ModelingContext(0, hole, board, GAME)
+        fast, slow = OpponentModel(), OpponentModel()
+        start = np.maximum(0.01, rng.random(N_HOLDINGS))
+        fast.weights = start
+        slow.weights = start
+        ev = _event(rng, round_, Action(int(rng.integers(1, 3))))
+        modeler.reweight(fast, ev, 1, ctx)
+        from loki.modeler.triple_model import opponent_spot
+
+        t = opponent_triples(board, opponent_spot(ev, GAME), max(1, ev.n_active - 1), cfg)
+        live = (HOLDING_MASKS & np.uint64(cards_mask(hole + board))) == 0
+        triple_reweight(slow, t, ev.action, live)
+        assert np.array_equal(fast.weights, slow.weights)
+        assert np.array_equal(fast.trace[-1][2].column, t[:, int(ev.action)])
+
+
+def test_model_tables_rows_follow_their_models():
+    st = ModelStore()
+    st.begin_hand(me=0, n_players=4)
+    assert st.tables.weights.shape[0] >= 3
+    rows = {s: m.row for s, m in st.items()}
+    assert len(set(rows.values())) == 3
+    st[1].weights[:] = 0.5
+    st[2].tables.counts[st[2].row, 1, 1, 2] = 7
+    st.reseat({1: 3, 2: 1, 3: 2, 0: 0})
+    assert float(st[3].weights[0]) == 0.5 and st[1].frequencies.counts[1, 1, 2] == 7
+    st.begin_hand(me=0, n_players=4)  # a new hand: weights back to 1, counts kept
+    assert np.all(st.tables.weights == 1.0) and st[1].frequencies.counts[1, 1, 2] == 7
+    st.begin_hand(me=0, n_players=8)  # more seats: the arrays grow, existing models keep their rows' contents
+    assert len(st) == 7 and st[1].frequencies.counts[1, 1, 2] == 7
+    assert len({m.row for m in st.values()}) == 7
+    st[5].weights[:3] = 0.2
+    st.new_round()
+    assert st[5].round_start[:4].tolist() == [0.2, 0.2, 0.2, 1.0] and st[5].applied_mu == -1.0
+    st.reseat({s: s for s in range(1, 4)})  # seats 4..7 gone: their rows are free for new models
+    t = ModelTables(2)
+    a, b = t.add_row(), t.add_row()
+    t.free_row(a)
+    assert t.add_row() == a and b != a
+
+
+def test_collapse_count_uses_the_live_holdings():
+    st = ModelStore()
+    st.begin_hand(me=0, n_players=2)
+    board = (0, 5, 10)
+    ctx = ModelingContext(0, (20, 30), board, GAME)
+    m = st[1]
+    m.weights[:] = 0.01
+    clash = (HOLDING_MASKS & np.uint64(cards_mask((20, 30) + board))) != 0
+    m.weights[np.flatnonzero(clash)[0]] = 1.0  # weight only on a dead holding: still a collapse
+
+    class Keep:
+        def reweight(self, model, ev, bucket, ctx):
+            pass
+
+    ev = ActionTaken(seat=1, action=Action.CALL, amount=10, round=1, to_call=10, pot=40, bets=1, n_active=2)
+    st.observe(ev, Keep(), GAME, ctx)
+    assert st.quality.collapses == 1
+    m.weights[np.flatnonzero(~clash)[0]] = 0.02
+    st.observe(ev, Keep(), GAME, ctx)
+    assert st.quality.collapses == 1 and st.quality.reweights == 2
+
+
+def test_assess_field_equals_assess():
+    rng = np.random.default_rng(1800)
+    for i in range(30):
+        board, hole = _board(rng, 3 + i % 3)
+        k = 1 + i % 4
+        tables = [np.maximum(0.01, rng.random(N_HOLDINGS)) for _ in range(k)]
+        la = 2 if (len(board) == 3 and i % 5 == 0) else 1
+        a = assess(hole, board, tables, n_opponents=k, lookahead=la)
+        b = assess_field(hole, board, tables, k, la)
+        for f in ("hs", "hs_n", "ppot", "npot", "ehs", "ehs_prime", "ahead", "tied", "behind", "hp", "hp_total"):
+            assert np.array_equal(getattr(a, f), getattr(b, f)), f
+
+
+def test_cutoff_statistics_equal_numpy():
+    rng = np.random.default_rng(1900)
+    for n in list(range(1, 300)) + [500, 1000, 2500]:
+        x = rng.normal(0.0, 9.0, n)
+        m, s = _mean_sd(x)
+        assert m == float(x.mean())
+        assert s == (float(x.std(ddof=1)) if n > 1 else math.inf)
+
+
+def test_frequencies_view_writes_through():
+    m = OpponentModel()
+    m.frequencies.record(2, 1, Action.RAISE)
+    assert m.tables.counts[m.row, 2, 1, 2] == 1
+    assert isinstance(m.frequencies, ActionFrequencies)
