@@ -68,3 +68,105 @@ def test_warmup_command_reports_progress_and_the_cache():
     assert r.stdout.startswith("warm: ") and "kernels compiled or loaded" in r.stdout
     r = CliRunner().invoke(app, ["warmup", "--player", "nosuch"])
     assert r.exit_code == 2 and "error: --player: unknown player type 'nosuch'" in r.stderr
+
+
+# ------------------------------------------------------------------ first-run compile (issue 15, item 5)
+
+
+@pytest.fixture
+def marker_dir(tmp_path, monkeypatch):
+    """Markers in a temporary folder: loki._jit.cache_dir() points there (numba's own cache is untouched)."""
+    from loki import _jit
+
+    monkeypatch.setattr(_jit, "cache_dir", lambda: str(tmp_path))
+    return tmp_path
+
+
+def _fake_warm_up(calls):
+    from loki import warmup
+
+    def fake(spec, config=None, **kw):
+        calls.append(spec)
+        rep = warmup.WarmupReport(spec, 2, hands=6, streets={0, 1, 2, 3}, complete=True)
+        if kw.get("progress"):
+            kw["progress"](rep)
+        return rep
+
+    return fake
+
+
+def test_a_spec_is_warm_once_its_marker_is_written(marker_dir):
+    from loki.warmup import WarmupReport, cold_specs, mark_warm, marker_path
+
+    assert cold_specs(["random", "calling", "maniac"]) == []  # no kernels to compile
+    assert cold_specs(["loki1", {"kind": "loki1"}, "loki2:BR", "loki1"]) == ["loki1", "loki2:BR"]
+    assert not mark_warm(WarmupReport("loki1", 2, complete=False))  # an unfinished warm-up marks nothing
+    assert mark_warm(WarmupReport("loki1", 2, hands=6, complete=True))
+    assert marker_path("loki1").parent == marker_dir / "warm" and marker_path("loki1").is_file()
+    assert cold_specs(["loki1", "loki2:BR"]) == ["loki2:BR"]
+    assert marker_path("loki2:BR") != marker_path("loki2:BRS") != marker_path("loki1")
+
+
+def test_ensure_warm_says_so_once_and_is_silent_when_quiet(marker_dir, monkeypatch, capsys):
+    from loki import warmup
+    from loki.cli.warmup import ensure_warm
+
+    calls: list = []
+    monkeypatch.setattr(warmup, "warm_up", _fake_warm_up(calls))
+    ensure_warm(["loki1", "random", "loki2:BR"], 3)
+    out, err = capsys.readouterr()
+    assert out == "" and calls == ["loki1", "loki2:BR"]
+    lines = err.strip().splitlines()  # not a terminal: two plain lines
+    assert len(lines) == 2 and lines[0].startswith("compiling numba kernels for loki1, loki2:BR (first run")
+    assert "loki warmup" in lines[0] and lines[1].startswith("compiled in ")
+    ensure_warm(["loki1", "loki2:BR"], 3)  # warm now: nothing printed, nothing compiled
+    assert capsys.readouterr() == ("", "") and len(calls) == 2
+    ensure_warm(["loki2:BRS"], 2, quiet=True)  # quiet: compiled and marked, nothing printed
+    assert capsys.readouterr() == ("", "") and calls[-1] == "loki2:BRS"
+    assert warmup.cold_specs(["loki2:BRS"]) == []
+
+
+def test_the_tournament_prepares_before_the_first_block_and_not_on_a_finished_run(tmp_path):
+    from loki.tournament.config import load_preset
+    from loki.tournament.runner import run_tournament
+
+    cfg = load_preset("quick").with_overrides(deals=1)
+    cfg = cfg.with_overrides(block_deals=1)
+    order: list = []
+    run = run_tournament(cfg, workers=0, out=tmp_path, prepare=lambda: order.append("prepare"),
+                         progress=lambda d, t: order.append(d))  # fmt: skip
+    assert order[0] == "prepare" and order.count("prepare") == 1 and "prepare_seconds" in run.extra
+    order.clear()
+    again = run_tournament(cfg, workers=0, out=tmp_path, prepare=lambda: order.append("prepare"))
+    assert order == [] and again.played_blocks == 0
+
+
+@pytest.mark.slow
+def test_first_run_compiles_up_front_with_a_message_then_never_again(tmp_path):
+    """COLD CACHE: a fresh NUMBA_CACHE_DIR, so this compiles Loki-1's and Loki-2 B+R's kernels (about 20 s of
+    CPU); the one cold-cache test."""
+    import json
+    import os
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "COLUMNS": "200"}
+
+    def loki(*args):
+        cmd = [sys.executable, "-c", "from loki.cli import app; app()", *args]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+        assert r.returncode == 0, r.stderr[-3000:]
+        return r
+
+    common = ["tournament", "--preset", "quick", "--deals", "1", "--workers", "0", "--no-plots"]
+    first = loki(*common, "--out", "t1")
+    assert "compiling numba kernels for loki1, loki2:BR (first run" in first.stderr, first.stderr
+    assert "compiled in" in first.stderr and "compiling" not in first.stdout
+    info = json.loads((tmp_path / "t1" / "run.json").read_text())
+    assert info["prepare_seconds"] > info["block_seconds"]  # the compile is outside the (only) block
+    second = loki(*common, "--out", "t2")
+    assert "compiling" not in second.stderr and "compiling" not in second.stdout, second.stderr
+    # a cold marker (the kernels load from numba's cache): the message goes to stderr, stdout stays JSON
+    (marker,) = (tmp_path / "numba").glob("*/warm/loki1-*.json")
+    marker.unlink()
+    r = loki("explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "cc/", "--player", "loki1", "--json")
+    assert "compiling numba kernels for loki1 (first run" in r.stderr
+    assert isinstance(json.loads(r.stdout), list)

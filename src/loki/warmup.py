@@ -18,23 +18,56 @@ and loaded, and the real player's first decision is as fast as the rest.  Module
 kernels read (the evaluator's, the income-rate tables) are built on the way.
 
 ``loki acpc``, ``loki match`` and ``loki warmup`` (a fresh install, with a progress bar) call it.
+
+**Cold or warm** (issue 15, item 5).  Every command that plays (``loki tournament``, ``play``, ``explain``,
+``web``) first asks :func:`cold_specs` which of its players' kernels may still need compiling, and warms those
+up front with a message (:func:`loki.cli.warmup.ensure_warm`), instead of compiling silently inside the first
+timed decision.  The answer must be cheap, so it does not ask numba: a complete warm-up of a spec leaves a
+small **marker file** (:func:`marker_path`) in loki's numba cache folder, ``<base>/<digest>/warm/`` (the
+folder of :func:`loki._jit.cache_dir`, whose digest covers the numba version and every kernel source).  A spec
+is warm when its marker exists; the check costs a spec parse and one ``stat``.  The marker's name also covers
+what else numba's own cache depends on: the installed package folder (numba files a function's cache under a
+hash of its source folder, so two source trees with equal kernels still compile separately) and the host CPU
+(numba keeps machine code per CPU model).  A kernel edit gives a new digest folder, so every marker is gone
+at once.  If numba's cache files are deleted but the markers are not, the kernels are compiled silently again:
+delete the whole ``<digest>`` folder instead.  Specs of :data:`KERNEL_FREE_KINDS` are never cold.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-__all__ = ["WarmupReport", "warm_up", "warm_up_all", "kernel_signatures", "DEFAULT_SPECS"]
+__all__ = [
+    "WarmupReport",
+    "warm_up",
+    "warm_up_all",
+    "kernel_signatures",
+    "DEFAULT_SPECS",
+    "KERNEL_FREE_KINDS",
+    "canonical_spec",
+    "marker_path",
+    "cold_specs",
+    "mark_warm",
+    "warm_specs",
+]
 
 #: What ``loki warmup`` compiles by default: every shipped player kind and every decision path
 #: (Loki-1; Loki-2's Action Selector with triple re-weighting; the Simulator, full and fast play-outs;
 #: the equity reference player).
 DEFAULT_SPECS = ("loki1", "loki2:BR", "loki2:BRS", "loki2:S:fast", "equity")
+
+#: Player kinds that call no numba kernel: nothing to warm up for them.
+KERNEL_FREE_KINDS = frozenset({"random", "calling", "maniac"})
 
 
 @dataclass
@@ -189,3 +222,88 @@ def warm_up_all(
 ) -> list[WarmupReport]:
     """:func:`warm_up` every distinct spec of ``specs`` (in order); returns their reports."""
     return [warm_up(s, config, progress=progress) for s in dict.fromkeys(specs)]
+
+
+# ------------------------------------------------------------------ cold or warm (module docstring)
+
+
+def canonical_spec(spec: Any) -> str:
+    """The registry's own spelling of a spec (``loki.players.registry.spec_of``), so that equal players share
+    one marker.
+
+    Raises:
+        PlayerSpecError: a spec the registry cannot read.
+    """
+    from loki.players.registry import parse_player, spec_of
+
+    return spec_of(parse_player(spec))
+
+
+def marker_path(spec: Any) -> Path:
+    """The marker file that says ``spec``'s kernels were compiled for this kernel source, this installed
+    package folder and this CPU (module docstring)."""
+    import llvmlite.binding as llvm  # type: ignore[import-untyped]
+
+    from loki import _jit
+
+    key = canonical_spec(spec)
+    cpu = os.environ.get("NUMBA_CPU_NAME") or llvm.get_host_cpu_name()
+    tag = hashlib.sha256(f"{key}\n{Path(_jit.__file__).resolve().parent}\n{cpu}".encode()).hexdigest()[:16]
+    readable = re.sub(r"[^A-Za-z0-9_.=-]+", "-", key)[:40]
+    return Path(_jit.cache_dir()) / "warm" / f"{readable}-{tag}.json"
+
+
+def cold_specs(specs: Sequence[Any]) -> list[str]:
+    """The distinct specs of ``specs`` (canonical, in order) whose kernels may not be compiled yet: no marker.
+
+    Raises:
+        PlayerSpecError: a spec the registry cannot read.
+    """
+    from loki.players.registry import parse_player
+
+    out: list[str] = []
+    for s in specs:
+        key = canonical_spec(s)
+        if key in out or str(parse_player(key).kind) in KERNEL_FREE_KINDS:
+            continue
+        if not marker_path(key).exists():
+            out.append(key)
+    return out
+
+
+def mark_warm(report: WarmupReport) -> bool:
+    """Write the marker of ``report.spec`` if its warm-up was complete; returns whether a marker was written
+    (an unwritable cache folder writes none: the spec is then warmed up again by the next command)."""
+    if not report.complete:
+        return False
+    path = marker_path(report.spec)
+    info = {
+        "spec": canonical_spec(report.spec),
+        "hands": report.hands,
+        "signatures": report.compiled,
+        "seconds": round(report.seconds, 2),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(info) + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        return False
+    return True
+
+
+def warm_specs(
+    specs: Sequence[Any], config: Any = None, progress: Callable[[WarmupReport], None] | None = None
+) -> list[WarmupReport]:
+    """:func:`warm_up` every cold spec of ``specs`` (:func:`cold_specs`) and mark the complete ones warm.
+
+    Returns the reports: empty when every spec was warm already (then this costs a few ``stat`` calls).
+    """
+    reports = []
+    for spec in cold_specs(specs):
+        rep = warm_up(spec, config, progress=progress)
+        mark_warm(rep)
+        reports.append(rep)
+    return reports

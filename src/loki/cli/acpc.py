@@ -78,13 +78,18 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
     stderr (:mod:`loki.warmup`), before any connection is made."""
     import time
 
-    from loki.warmup import warm_up
+    from loki.cli.warmup import FIRST_RUN_COST
+    from loki.warmup import cold_specs, mark_warm, warm_up
 
     for spec in dict.fromkeys(specs):
         if not quiet:
-            typer.echo(f"warming up {spec}: compiling its numba kernels before connecting ...", err=True, nl=False)
+            first = f" (first run of this loki build: {FIRST_RUN_COST})" if cold_specs([spec]) else ""
+            typer.echo(
+                f"warming up {spec}: compiling its numba kernels before connecting{first} ...", err=True, nl=False
+            )
         t0 = time.perf_counter()
         rep = warm_up(spec, game.config)
+        mark_warm(rep)
         if not quiet:
             typer.echo(
                 f" done in {time.perf_counter() - t0:.1f} s ({rep.hands} practice hands, "

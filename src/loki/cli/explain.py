@@ -56,6 +56,8 @@ def explain(
         make_player(player, seed=seed)
     except (LokiError, ValueError) as e:
         raise tagged("--player", e) from None
+    from loki.cli.warmup import ensure_warm
+
     skipped: list = []
     if file is not None:
         if hole is not None or board or betting:
@@ -69,6 +71,7 @@ def explain(
             recs = recs[:hands]
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
+        ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
         exps, bad = explain_log(recs, who or "1", player, seed)
         skipped += bad
     else:
@@ -76,6 +79,7 @@ def explain(
             fail("give a hand history FILE, or a spot with --hole (and --board, --betting, --players)")
         if who is not None:
             fail("--who needs a FILE (in a spot the bot is the player to act)")
+        ensure_warm([player], players)
         exps = explain_spot(hole, board, betting, players, player, seed, button)
     if as_json:
         typer.echo(json.dumps([e.model_dump(mode="json") for e in exps], indent=1))

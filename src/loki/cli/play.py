@@ -57,6 +57,9 @@ def play(
             raise tagged("--player", e) from None
     if target is not None:
         check_output_path(target, "--out")
+    from loki.cli.warmup import ensure_warm
+
+    ensure_warm(specs, opponents + 1)  # a first run compiles the bots' kernels now, not at their first decision
     console = input_fn = None
     if json_out:  # stdout is the JSON result alone
         import sys

@@ -203,27 +203,41 @@ def _run(
     def report(done: int, total: int) -> None:
         nonlocal task
         if task is None:
+            progress.start()
             task = progress.add_task(cfg.name, total=total, completed=done)
         else:
             progress.update(task, completed=done)
 
     from loki.io.files import folder_lock
 
+    def prepare() -> None:
+        # the players' kernels compiled here, once, before any block is dispatched (not in a timed block);
+        # local workers then load them from the disk cache, Dask workers warm up (or load) before their first block
+        from loki.cli.warmup import ensure_warm
+        from loki.warmup import warm_specs
+
+        specs = [si.player for si in cfg.seats]
+        ensure_warm(specs, cfg.n_players, quiet=quiet)
+        if client is not None:
+            client.run(warm_specs, specs, cfg.game_config())
+
     # one run at a time per folder (an existing file is reported by run_tournament)
     lock = folder_lock(folder) if not (folder.exists() and not folder.is_dir()) else contextlib.nullcontext()
     with lock:
         try:
-            with progress:
-                run = run_tournament(
-                    cfg,
-                    workers=workers,
-                    executor=executor,
-                    out=folder,
-                    resume=resume,
-                    overwrite=overwrite,
-                    progress=report,
-                )
+            # the bar starts with the first report, after prepare() (rich shows one live display at a time)
+            run = run_tournament(
+                cfg,
+                workers=workers,
+                executor=executor,
+                out=folder,
+                resume=resume,
+                overwrite=overwrite,
+                progress=report,
+                prepare=prepare,
+            )
         finally:
+            progress.stop()
             if client is not None:
                 client.close()
         if scheduler:

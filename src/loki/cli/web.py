@@ -8,7 +8,10 @@ import typer
 
 from loki.cli._common import out_option
 
-__all__ = ["web", "bind_socket"]
+__all__ = ["web", "bind_socket", "WEB_DEFAULT_SPECS"]
+
+#: The bot kinds of the page's default table (``static/app.js``), warmed up before serving.
+WEB_DEFAULT_SPECS = ("loki1", "loki2:BR")
 
 
 def bind_socket(host: str, port: int):
@@ -48,11 +51,19 @@ def web(
     the Simulator's EVs, and each opponent's weight table as a 13x13 heatmap."""
     import uvicorn
 
+    from loki.cli.warmup import ensure_warm
     from loki.web.app import create_app
 
     folder = out if out is not None else Path("loki-web-sessions")
     app = create_app(folder)
     sock = bind_socket(host, port)
+    # a first run compiles the kernels of the bots the page offers first (Loki-1, Loki-2 B+R) before serving;
+    # another spec chosen in the page compiles at its first decision
+    try:
+        ensure_warm(WEB_DEFAULT_SPECS, 2)
+    except BaseException:
+        sock.close()
+        raise
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"loki web: serving http://{shown}:{actual}/ (hand histories in {folder}/; Ctrl-C stops)", err=False)

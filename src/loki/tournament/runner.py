@@ -505,6 +505,7 @@ def run_tournament(
     resume: bool = False,
     overwrite: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> TournamentRun:
     """Play (or finish) a tournament.
 
@@ -518,6 +519,10 @@ def run_tournament(
             finished run of the same configuration is reused without ``resume``.
         overwrite: discard a previous run in ``out``.
         progress: called as ``progress(hands_done, hands_total)`` after each block.
+        prepare: called once, after ``out`` is checked and before the first block is dispatched (not when
+            every block is done already): ``loki tournament`` compiles the players' numba kernels there
+            (:func:`loki.cli.warmup.ensure_warm`), so that no block's time includes compiling.  Its wall time
+            is left out of the run's ``seconds`` and kept in ``extra["prepare_seconds"]``.
 
     Raises:
         ResumeError: ``out`` holds another run, or a run and neither ``resume`` nor ``overwrite``.
@@ -580,6 +585,11 @@ def run_tournament(
 
     total = config.hands
     hands_done = sum(r["hands"] for r in done.values())
+    prep = 0.0
+    if prepare is not None and len(done) < config.n_blocks:
+        p0 = time.perf_counter()
+        prepare()
+        prep = time.perf_counter() - p0
     if progress:
         progress(hands_done, total)
     todo = [b for b in range(config.n_blocks) if b not in done]
@@ -636,4 +646,7 @@ def run_tournament(
         if journal is not None:
             journal.close()
     ordered = [done[b] for b in range(config.n_blocks)]
-    return TournamentRun(config, ordered, out, played, time.perf_counter() - t0)
+    run = TournamentRun(config, ordered, out, played, time.perf_counter() - t0 - prep)
+    if prepare is not None:
+        run.extra["prepare_seconds"] = round(prep, 3)  # run.json: outside "seconds" and "hands_per_second"
+    return run
