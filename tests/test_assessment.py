@@ -403,3 +403,24 @@ def test_function_level_value_errors():
         hand_strength("AhKh", "2c3c4c", np.zeros(N_HOLDINGS))
     with pytest.raises(CardError, match="dead"):
         hand_potential_all_counts("2c3c4c", U, dead=[c for c in range(52) if c not in (0, 4, 8)][:45])
+
+
+def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
+    """hp1_kernel_ranked (ranks read from board_triple_ranks, issue 15) gives exactly hp1_kernel's numbers."""
+    from loki.assessment.potential import board_triple_ranks, hp1_kernel, hp1_kernel_ranked
+    from loki.evaluator import kernel_tables
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(1234)
+    for it in range(24):
+        cards = rng.permutation(52)
+        board = np.sort(cards[2 : 5 + it % 2]).astype(np.int64)
+        r3, pos = board_triple_ranks(board, tables)
+        assert r3.shape == (52 - len(board),) * 3 and (pos[board] == -1).all()
+        w = np.ones(1326) if it % 3 == 0 else np.maximum(0.01, rng.random(1326))
+        for _ in range(3):
+            rest = [int(c) for c in rng.permutation(52) if c not in board]
+            c0, c1 = rest[0], rest[1]
+            a = hp1_kernel(c0, c1, board, w, tables)
+            b = hp1_kernel_ranked(c0, c1, board, w, tables, r3, pos)
+            assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])

@@ -81,6 +81,8 @@ from loki.weights import validate_weights
 
 __all__ = [
     "hp1_kernel",
+    "hp1_kernel_ranked",
+    "board_triple_ranks",
     "hp2_kernel",
     "hp1_all_kernel",
     "ppot_npot",
@@ -154,6 +156,60 @@ def hp1_kernel(c0, c1, board, weights, tables):
         ``hp (3, 3) float64`` (``hp[now, end]``, each completion weighted ``w/K``, K = 45 on
         the flop, 44 on the turn) and ``hp_total (3,) float64`` (ahead, tied, behind now).
     """
+    return _hp1(c0, c1, board, weights, tables, _NO_R3, _NO_POS, False)
+
+
+@njit(cache=True)
+def hp1_kernel_ranked(c0, c1, board, weights, tables, r3, pos):
+    """:func:`hp1_kernel` with the board's ranks of every three further cards read from ``r3``
+    (:func:`board_triple_ranks` of the same board) instead of evaluated: the same numbers, in the same order."""
+    return _hp1(c0, c1, board, weights, tables, r3, pos, True)
+
+
+@njit(cache=True)
+def board_triple_ranks(board, tables):
+    """The rank of the board with every three of the other cards, for :func:`hp1_kernel_ranked`.
+
+    Each of a board's one-card look-aheads ranks the board plus the next card plus an opponent's two cards: three
+    cards from the ``m = 52 − len(board)`` others, whoever holds which.  Computed once per board (C(49, 3) = 18,424
+    evaluations on the flop), they serve every holding's potential on it.
+
+    Args:
+        board: ``(3,)`` or ``(4,) int64`` board.
+        tables: the evaluator tables.
+
+    Returns:
+        ``r3 (m, m, m) int16`` (``r3[i, j, k]`` for positions ``i < j < k`` of the other cards in ascending card
+        order; other entries 0) and ``pos (52,) int64`` (each card's position; −1 for board cards).
+    """
+    dead = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        dead[c] = True
+    others, m = _live_cards(dead)
+    pos = np.full(52, -1, dtype=np.int64)
+    for i in range(m):
+        pos[others[i]] = i
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, tables)
+    r3 = np.zeros((m, m, m), dtype=np.int16)
+    for i in range(m):
+        ki = bk + card_key[others[i]]
+        bi = bb | card_bit[others[i]]
+        for j in range(i + 1, m):
+            kij = ki + card_key[others[j]]
+            bij = bi | card_bit[others[j]]
+            for k in range(j + 1, m):
+                ck = others[k]
+                r3[i, j, k] = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
+    return r3, pos
+
+
+_NO_R3 = np.zeros((0, 0, 0), dtype=np.int16)
+_NO_POS = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True)
+def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
     live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights, tables)
     card_key, card_bit = tables[0], tables[1]
     our_end = np.empty(n, dtype=np.int64)
@@ -165,10 +221,12 @@ def hp1_kernel(c0, c1, board, weights, tables):
         ci = live[i]
         ki = bk + card_key[ci]
         bi = bb | card_bit[ci]
+        pi = pos[ci] if ranked else 0
         for j in range(i + 1, n):
             cj = live[j]
             kij = ki + card_key[cj]
             bij = bi | card_bit[cj]
+            pj = pos[cj] if ranked else 0
             wij = wq[i, j]
             for k in range(j + 1, n):
                 wik = wq[i, k]
@@ -176,7 +234,10 @@ def hp1_kernel(c0, c1, board, weights, tables):
                 if wij == 0.0 and wik == 0.0 and wjk == 0.0:
                     continue
                 ck = live[k]
-                r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
+                if ranked:
+                    r = np.int64(r3[pi, pj, pos[ck]])
+                else:
+                    r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
                 # next card i, opponent (j, k); next card j, opponent (i, k); next card k, opponent (i, j)
                 hp[base[j, k] + _state(our_end[i], r)] += wjk
                 hp[base[i, k] + _state(our_end[j], r)] += wik
