@@ -189,6 +189,21 @@ def test_tournament_blocks_match_pokerkit(players, deals, monkeypatch):
     assert ours["phh"].count("\nvariant = 'FT'") == deals * cfg.n_players == ours["hands"]
 
 
+def test_tournament_histories_without_pokerkit():
+    """Playing a block with histories on never imports pokerkit (a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from loki.tournament import config_from_dict, play_block\n"
+        "cfg = config_from_dict({'name': 'x', 'deals': 2, 'block_deals': 2, 'players': [{'type': 'random', 'count': 3}]})\n"
+        "assert play_block(cfg, 0, with_histories=True)['phh'].startswith('[1]')\n"
+        "assert 'pokerkit' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
 def test_text_parses_back(tmp_path):
     """pokerkit reads the text back (and dumps it unchanged); read_phh gives back the hands."""
     hands = [h for n in (2, 3, 6, 10) for h in random_hands(GameConfig(n_players=n), 30, seed=50 + n)]

@@ -53,7 +53,7 @@ from math import inf
 from string import whitespace
 
 from loki.cards import format_cards
-from loki.engine import ActionTaken, BlindPosted, BoardDealt, HandState, Showdown
+from loki.engine import CALL, RAISE, ActionTaken, BlindPosted, BoardDealt, HandState, Showdown
 from loki.errors import ConfigError, HandHistoryError
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
 
@@ -172,12 +172,12 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
         if cls is ActionTaken:
             k = pk_of[ev.seat]
             bets[ev.seat] += ev.amount
-            if ev.action == 2:
+            if ev.action == RAISE:
                 actions.append(f"p{k + 1} cbr {bets[ev.seat]}")
                 if ev.round == 3:
                     river_opener = k
             else:
-                actions.append(f"p{k + 1} cc" if ev.action == 1 else f"p{k + 1} f")
+                actions.append(f"p{k + 1} cc" if ev.action == CALL else f"p{k + 1} f")
         elif cls is BoardDealt:
             actions.append("d db " + format_cards(ev.cards))
             bets = [0] * n
