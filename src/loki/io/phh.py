@@ -1,8 +1,11 @@
-"""Poker Hand History (PHH) files through pokerkit's :class:`pokerkit.HandHistory`.
+"""Poker Hand History (PHH) files: writing hands as pokerkit does, reading them through pokerkit.
 
-Writing drives a pokerkit ``FixedLimitTexasHoldem`` state through the hand (so the file is exactly
-what pokerkit would write, show-downs in pokerkit's order) and dumps it; reading walks the PHH
-action lines into a :class:`~loki.io.acpc_log.HandRecord`.
+Writing: :func:`phhs_text` and :func:`write_phh` build the text straight from the engine's records
+(:func:`loki.io.phh_write.hand_text`, no pokerkit), byte for byte what pokerkit's
+``HandHistory.dumps``/``dumps_all`` write; :func:`state_to_phh` (:mod:`loki.io.phh_pokerkit`) replays a
+hand through pokerkit for callers that want the :class:`pokerkit.HandHistory` object (and is the
+tests' oracle for the text).  Reading (:func:`read_phh`, :func:`phh_to_record`) parses with pokerkit
+and walks the PHH action lines into a :class:`~loki.io.acpc_log.HandRecord`.
 
 Seats: pokerkit's player ``k`` (``p{k+1}``) is our seat ``(button + 1 + k) mod n`` (pokerkit's
 player 0 is the seat left of the button; heads-up it is the big blind).  Records read from PHH
@@ -10,135 +13,37 @@ use seat ``k`` with ``button = n - 1``.  Unlimited bankrolls are written as stac
 :data:`PHH_STACK` chips.  Every hand also gets ``seats`` (our seat + 1 of each PHH player) and
 ``seat_count``; more fields (``event``, user-defined ``_deal``, ...) can be given per hand.
 
-Several hands go to one ``.phhs`` text with :func:`phhs_text` (pokerkit's ``HandHistory.dumps_all``).
-
 >>> from loki.engine import GameConfig, new_hand
 >>> s = new_hand(GameConfig(n_players=3), button=2, hole_cards=["5d5c", "9hQd", "8dAs"], board="8s4h6d5sJs")
 >>> s.apply_many("rfrrc" "cc" "rrc" "rrrrc")
 >>> hh = state_to_phh(s, ["a", "b", "c"], 7, fields={"event": "demo", "_deal": 3})
->>> print(hh.dumps())  # doctest: +NORMALIZE_WHITESPACE
-variant = 'FT'
-ante_trimming_status = false
-antes = [0, 0, 0]
-blinds_or_straddles = [5, 10, 0]
-small_bet = 10
-big_bet = 20
-starting_stacks = [1000000, 1000000, 1000000]
-actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'd dh p3 8dAs', 'p3 cbr 20', 'p1 f', 'p2 cbr 30', 'p3 cbr 40',
-  'p2 cc', 'd db 8s4h6d', 'p2 cc', 'p3 cc', 'd db 5s', 'p2 cbr 20', 'p3 cbr 40', 'p2 cc', 'd db Js',
-  'p2 cbr 20', 'p3 cbr 40', 'p2 cbr 60', 'p3 cbr 80', 'p2 cc', 'p3 sm 8dAs', 'p2 sm 9hQd']
-event = 'demo'
-hand = 7
-seats = [1, 2, 3]
-seat_count = 3
-players = ['a', 'b', 'c']
-finishing_stacks = [999995, 999840, 1000165]
-_deal = 3
+>>> hh.dumps() == hand_text(s, ["a", "b", "c"], 7, fields={"event": "demo", "_deal": 3})
+True
+>>> hh.finishing_stacks, hh.actions[-2:]
+([999995, 999840, 1000165], ['p3 sm 8dAs', 'p2 sm 9hQd'])
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
-from loki.cards import format_cards
-from loki.engine import ActionTaken, BoardDealt, GameConfig, HandState
-from loki.errors import ConfigError, HandHistoryError
+from loki.engine import GameConfig
+from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
+from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
+from loki.io.phh_write import hand_text
 
-__all__ = ["record_to_phh", "state_to_phh", "phhs_text", "write_phh", "read_phh", "phh_to_record", "PHH_STACK"]
-
-PHH_STACK = 1_000_000
-
-
-def _pk_automations():
-    from pokerkit import Automation
-
-    return (
-        Automation.ANTE_POSTING,
-        Automation.BET_COLLECTION,
-        Automation.BLIND_OR_STRADDLE_POSTING,
-        Automation.CARD_BURNING,
-        Automation.RUNOUT_COUNT_SELECTION,
-        Automation.HAND_KILLING,
-        Automation.CHIPS_PUSHING,
-        Automation.CHIPS_PULLING,
-    )
-
-
-@lru_cache(maxsize=16)
-def _pk_game(blinds: tuple[int, int], small_bet: int, big_bet: int):
-    """The pokerkit game of our limits (immutable, so shared by every hand)."""
-    from pokerkit import FixedLimitTexasHoldem, Mode
-
-    return FixedLimitTexasHoldem(_pk_automations(), True, 0, blinds, small_bet, big_bet, mode=Mode.CASH_GAME)
-
-
-def state_to_phh(state: HandState, names=None, hand_id=None, fields: dict | None = None):
-    """A finished :class:`HandState` as a :class:`pokerkit.HandHistory`.
-
-    Args:
-        state: a finished hand (``max_bets`` 4, pokerkit's fixed-limit cap).
-        names: display name per seat (``names[seat]``), written as ``players``.
-        hand_id: the ``hand`` field (an int, or a string of digits).
-        fields: more PHH fields, e.g. ``{"event": "fig3-BR", "_deal": 17}`` (user-defined field names
-            start with ``_``).
-
-    Raises:
-        ConfigError: ``max_bets`` is not 4.
-        HandHistoryError: the hand does not replay in pokerkit.
-    """
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # pokerkit's "card not recommended" (burn cards)
-        return _state_to_phh(state, names, hand_id, fields)
-
-
-def _state_to_phh(state, names, hand_id, fields):
-    from pokerkit import HandHistory
-
-    cfg = state.config
-    if cfg.max_bets != 4:
-        raise ConfigError(f"PHH (pokerkit fixed-limit) caps a round at 4 bets; this game has max_bets = {cfg.max_bets}")
-    n, button = cfg.n_players, state.button
-    pk_of = {(button + 1 + k) % n: k for k in range(n)}
-    seat_of = {k: s for s, k in pk_of.items()}
-    # pokerkit reverses the blinds heads-up by itself
-    game = _pk_game((cfg.small_blind, cfg.big_blind), cfg.small_bet, cfg.big_bet)
-    stacks = state.starting_stacks or (PHH_STACK,) * n
-    pks = game(tuple(stacks[seat_of[k]] for k in range(n)), n)
-    for k in range(n):  # pokerkit writes one "d dh" line per player whatever the dealing order
-        pks.deal_hole(format_cards(state.hole_cards(seat_of[k])), k)
-    for ev in state.events:
-        if isinstance(ev, ActionTaken):
-            if pks.actor_index != pk_of[ev.seat]:
-                raise HandHistoryError(
-                    f"pokerkit expects player {pks.actor_index} but seat {ev.seat} acts ({state.history!r})"
-                )
-            if ev.action == 0:
-                pks.fold()
-            elif ev.action == 1:
-                pks.check_or_call()
-            else:
-                pks.complete_bet_or_raise_to()
-        elif isinstance(ev, BoardDealt):
-            if pks.can_burn_card():
-                pks.burn_card("??")
-            pks.deal_board(format_cards(ev.cards))
-        while pks.showdown_index is not None:
-            pks.show_or_muck_hole_cards(True)
-    while pks.showdown_index is not None:
-        pks.show_or_muck_hole_cards(True)
-    kw = {"finishing_stacks": list(pks.stacks), "seats": [seat_of[k] + 1 for k in range(n)], "seat_count": n}
-    if names:
-        kw["players"] = [names[seat_of[k]] for k in range(n)]
-    if hand_id is not None:
-        kw["hand"] = int(hand_id) if str(hand_id).isdigit() else None
-    if fields:
-        kw.update(fields)
-    return HandHistory.from_game_state(game, pks, **kw)
+__all__ = [
+    "record_to_phh",
+    "state_to_phh",
+    "hand_text",
+    "phhs_text",
+    "write_phh",
+    "read_phh",
+    "phh_to_record",
+    "PHH_STACK",
+]
 
 
 def record_to_phh(rec: HandRecord):
@@ -146,37 +51,69 @@ def record_to_phh(rec: HandRecord):
     return state_to_phh(rec.replay(), rec.names or None, rec.hand_id)
 
 
-def _as_phh(h):
-    from pokerkit import HandHistory
-
-    if isinstance(h, HandHistory):
+def _hand_text(h) -> str:
+    """One hand of :func:`phhs_text` as its PHH text."""
+    if isinstance(h, str):
         return h
     if isinstance(h, HandRecord):
-        return record_to_phh(h)
-    return state_to_phh(*h)
+        return hand_text(h.replay(), h.names or None, h.hand_id)
+    if isinstance(h, tuple | list):
+        return hand_text(*h)
+    return h.dumps()  # a pokerkit HandHistory
 
 
 def phhs_text(hands: Iterable) -> str:
-    """Hands (:class:`pokerkit.HandHistory`, :class:`HandRecord` or ``(HandState, names, hand_id[,
-    fields])``) as the text of a ``.phhs`` file (pokerkit's ``HandHistory.dumps_all``: tables
-    ``[1]``, ``[2]``, ...; the ``hand`` field, when given, carries the hand's own number)."""
-    from pokerkit import HandHistory
+    """Hands as the text of a ``.phhs`` file, exactly as pokerkit's ``HandHistory.dumps_all`` writes
+    them (tables ``[1]``, ``[2]``, ... separated by a blank line, a final newline; the ``hand``
+    field, when given, carries the hand's own number).
 
-    return HandHistory.dumps_all([_as_phh(h) for h in hands]) + "\n"
+    Args:
+        hands: each a ``(HandState, names, hand_id[, fields])`` tuple (written by
+            :func:`~loki.io.phh_write.hand_text`, no pokerkit), a :class:`HandRecord` (replayed on the
+            engine, then written the same way), the text :func:`~loki.io.phh_write.hand_text` returned,
+            or a :class:`pokerkit.HandHistory` (its ``dumps()``).
+
+    Raises:
+        ConfigError: a game with ``max_bets`` other than 4.
+        HandHistoryError: a record that does not replay.
+
+    >>> from loki.engine import GameConfig, new_hand
+    >>> s = new_hand(GameConfig(n_players=2), button=1, hole_cards=["AsKd", "7h2c"], board="2d3d4d5d6d")
+    >>> s.apply_many("f")
+    >>> print(phhs_text([(s, ["ann", "bob"], 1), (s, ["bob", "ann"], 2)]).split("\\n\\n")[1])
+    [2]
+    variant = 'FT'
+    ante_trimming_status = false
+    antes = [0, 0]
+    blinds_or_straddles = [5, 10]
+    small_bet = 10
+    big_bet = 20
+    starting_stacks = [1000000, 1000000]
+    actions = ['d dh p1 AsKd', 'd dh p2 7h2c', 'p2 f']
+    hand = 2
+    seats = [1, 2]
+    seat_count = 2
+    players = ['bob', 'ann']
+    finishing_stacks = [1000005, 999995]
+    <BLANKLINE>
+    """
+    return "\n\n".join(f"[{i}]\n{_hand_text(h)}" for i, h in enumerate(hands, 1)) + "\n"
 
 
 def write_phh(path, hands: Iterable) -> int:
-    """Write hands (as for :func:`phhs_text`) to a ``.phhs`` file (``.phh`` for a single hand);
-    returns how many were written."""
-    from pokerkit import HandHistory
+    """Write hands (as for :func:`phhs_text`) to a ``.phhs`` file (``.phh`` for a single hand: its
+    text without the ``[1]`` header); returns how many were written.
 
-    hhs = [_as_phh(h) for h in hands]
+    Raises:
+        OSError: the file cannot be written; and as :func:`phhs_text`.
+    """
+    texts = [_hand_text(h) for h in hands]
     p = Path(path)
-    if p.suffix == ".phh" and len(hhs) == 1:
-        p.write_text(hhs[0].dumps() + "\n")
+    if p.suffix == ".phh" and len(texts) == 1:
+        p.write_text(texts[0] + "\n")
     else:
-        p.write_text(HandHistory.dumps_all(hhs) + "\n")
-    return len(hhs)
+        p.write_text(phhs_text(texts))
+    return len(texts)
 
 
 _CARDS_RE = None

@@ -19,7 +19,7 @@ At a block boundary the players are rebuilt from scratch, which is what makes bl
 (and parallel); a longer ``block_deals`` gives longer sessions.
 
 **Hand histories.**  With ``histories`` on, every hand is written in PHH by
-:mod:`loki.io.phh` (pokerkit's own writer) with the fields ``hand`` (``deal * n + replay + 1``),
+:func:`loki.io.phh.hand_text` (pokerkit's text, built from the engine's records) with the fields ``hand`` (``deal * n + replay + 1``),
 ``event`` (the tournament's name), ``players``, ``seats`` and the user-defined ``_deal`` and
 ``_replay``; a block's hands go to ``hands/block-NNNNN.phhs``.  PHH needs ``max_bets = 4``.
 
@@ -44,7 +44,7 @@ from pathlib import Path
 from loki.errors import JournalError, TournamentConfigError
 from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.files import atomic_write_text
-from loki.io.phh import phhs_text, state_to_phh
+from loki.io.phh import hand_text, phhs_text
 from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 
@@ -140,7 +140,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
                 counters[p] += counts[s]
             if hist:
                 phh.append(
-                    state_to_phh(
+                    hand_text(
                         st,
                         [seats_info[p].name for p in row],
                         d * n + r + 1,
