@@ -156,3 +156,75 @@ def reference_triples_all(
         left *= 1.0 - g
     f = left
     return np.stack([f, c, r], axis=1)
+
+
+def reference_ppot_outs(c0: int, c1: int, board, nb: int) -> float:
+    """The outs-count potential PPOT_c as first written (count arrays and a window loop rebuilt per rank), in
+    plain Python: the oracle of the bit-mask kernel :func:`loki.assessment.outs.ppot_outs` (issue 15)."""
+    from loki.evaluator import kernel_tables
+    from loki.evaluator_kernels import hand_category, rank_from_key
+
+    if nb >= 5:
+        return 0.0
+    tables = kernel_tables()
+    card_key, card_bit = tables[0], tables[1]
+    key = int(card_key[c0]) + int(card_key[c1])
+    bits = int(card_bit[c0]) | int(card_bit[c1])
+    rcnt = [0] * 13
+    scnt = [0] * 4
+    bmax = -1
+    for i in range(nb):
+        c = int(board[i])
+        key += int(card_key[c])
+        bits |= int(card_bit[c])
+        rcnt[c >> 2] += 1
+        scnt[c & 3] += 1
+        bmax = max(bmax, c >> 2)
+    r0, r1 = c0 >> 2, c1 >> 2
+    board_rcnt = list(rcnt)
+    rcnt[r0] += 1
+    rcnt[r1] += 1
+    scnt[c0 & 3] += 1
+    scnt[c1 & 3] += 1
+    cat = hand_category(rank_from_key(key, bits, tables))
+    outs = 0.0
+    if cat < 5:
+        for s in range(4):
+            if scnt[s] == 4:
+                hs0, hs1 = (c0 & 3) == s, (c1 & 3) == s
+                if hs0 and hs1:
+                    outs += 9.0
+                elif hs0 or hs1:
+                    hr = r0 if hs0 else r1
+                    outs += 9.0 * (0.5 + 0.5 * hr / 12.0)
+    if cat < 4:
+        present = sum(1 << r for r in range(13) if rcnt[r] > 0)
+        n_ranks = 0
+        for x in range(13):
+            if (present >> x) & 1:
+                continue
+            m = present | (1 << x)
+            ok = False
+            for lo in range(-1, 9):
+                win = 0
+                for j in range(5):
+                    rr = lo + j
+                    win |= 1 << (12 if rr < 0 else rr)
+                if (m & win) == win and (
+                    ((win >> r0) & 1 and board_rcnt[r0] == 0)
+                    or ((win >> r1) & 1 and board_rcnt[r1] == 0)
+                    or x in (r0, r1)
+                ):
+                    ok = True
+                    break
+            n_ranks += ok
+        outs += 4.0 * min(n_ranks, 2)
+    if cat == 0:
+        outs += 1.5 * (r0 > bmax) + 1.5 * (r1 > bmax)
+    elif cat == 1:
+        if r0 == r1 or board_rcnt[r0] > 0 or board_rcnt[r1] > 0:
+            outs += 2.0
+    elif cat == 2:
+        if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
+            outs += 4.0
+    return min(outs, 20.0) / (52.0 - 2.0 - nb)

@@ -267,7 +267,7 @@ def test_cli_explain(tmp_path):
         ],
     )
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)  # stdout only: a first-run compile message goes to stderr
     assert [d["kind"] for d in data] == ["preflop", "selector"] and data[1]["rules"]["u"] is not None
     r = CliRunner().invoke(
         app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players", "3", "--grids"]
@@ -293,7 +293,7 @@ def test_cli_explain_acpc_log():
         pytest.skip("the shared ACPC logs are not beside this checkout")
     r = CliRunner().invoke(app, ["explain", str(log), "--hands", "3", "--who", "1", "--json"])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)  # stdout only: a first-run compile message goes to stderr
     assert data and all(d["played"] for d in data)
 
 

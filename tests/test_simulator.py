@@ -474,3 +474,21 @@ def test_simulate_reuses_nothing_across_decisions():
     alone = simulate(spots[1], cfg, seed=5)
     simulate(spots[0], cfg, seed=5)
     assert simulate(spots[1], cfg, seed=5) == alone
+
+
+def test_ppot_outs_kernel_equals_the_reference_counting():
+    """The bit-mask ppot_outs (issue 15) against the first, array-counting version (tests/reference_rules.py), exactly,
+    on 6,000 random flop and turn hands plus constructed straight and flush draws."""
+    from reference_rules import reference_ppot_outs
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(1515)
+    spots = []
+    for _ in range(6000):
+        p = rng.permutation(52)[:7]
+        spots.append((int(p[0]), int(p[1]), p[2:].astype(np.int64), 3 + int(rng.integers(0, 3))))
+    for h, b in [("5h6h", "7h8c2d"), ("Ah2c", "3d4s9h"), ("KsQs", "JsTd2s"), ("9c9d", "9h5c2s"), ("AhKd", "QcJsTh")]:
+        hc, bc = parse_cards(h), parse_cards(b)
+        spots.append((hc[0], hc[1], np.array(bc + [0, 1], dtype=np.int64)[:5], 3))
+    for c0, c1, board, nb in spots:
+        assert ppot_outs(c0, c1, board, nb, tables) == reference_ppot_outs(c0, c1, board, nb)

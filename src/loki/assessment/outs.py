@@ -25,6 +25,10 @@ from loki.evaluator_kernels import hand_category, rank_from_key
 __all__ = ["ppot_outs"]
 
 
+#: The ten five-rank windows of a straight as rank bit masks: the wheel (A-2-3-4-5) and 2-6 ... T-A.
+_WINDOWS = np.array([0b1000000001111] + [0b11111 << lo for lo in range(9)], dtype=np.int64)
+
+
 @njit(cache=True)
 def ppot_outs(c0, c1, board, nb, tables):
     """DEFAULT cheap potential PPOT_c (reference §4.4): weighted outs / unseen cards, one card to come.
@@ -50,30 +54,27 @@ def ppot_outs(c0, c1, board, nb, tables):
     card_key, card_bit = tables[0], tables[1]
     key = card_key[c0] + card_key[c1]
     bits = card_bit[c0] | card_bit[c1]
-    rcnt = np.zeros(13, dtype=np.int64)
-    scnt = np.zeros(4, dtype=np.int64)
+    board_ranks = 0  # bit r: rank r is on the board
+    suits = 0  # 4 bits per suit: cards of that suit among hole and board
     bmax = -1
     for i in range(nb):
         c = board[i]
         key += card_key[c]
         bits |= card_bit[c]
-        rcnt[c >> 2] += 1
-        scnt[c & 3] += 1
+        board_ranks |= 1 << (c >> 2)
+        suits += 1 << (4 * (c & 3))
         if (c >> 2) > bmax:
             bmax = c >> 2
     r0 = c0 >> 2
     r1 = c1 >> 2
-    board_rcnt = rcnt.copy()
-    rcnt[r0] += 1
-    rcnt[r1] += 1
-    scnt[c0 & 3] += 1
-    scnt[c1 & 3] += 1
+    present = board_ranks | (1 << r0) | (1 << r1)
+    suits += (1 << (4 * (c0 & 3))) + (1 << (4 * (c1 & 3)))
     cat = hand_category(rank_from_key(key, bits, tables))
     outs = 0.0
     # flush draws
     if cat < 5:
         for s in range(4):
-            if scnt[s] == 4:
+            if (suits >> (4 * s)) & 15 == 4:
                 hs0 = (c0 & 3) == s
                 hs1 = (c1 & 3) == s
                 if hs0 and hs1:
@@ -81,37 +82,24 @@ def ppot_outs(c0, c1, board, nb, tables):
                 elif hs0 or hs1:
                     hr = r0 if hs0 else r1
                     outs += 9.0 * (0.5 + 0.5 * hr / 12.0)
-    # straight draws
+    # straight draws: ranks x that would complete a five-rank window (wheel A-2-3-4-5 included) using a hole
+    # card's rank that is not also on the board, or x itself equal to a hole card's rank
     if cat < 4:
-        present = 0
-        for r in range(13):
-            if rcnt[r] > 0:
-                present |= 1 << r
         n_ranks = 0
         for x in range(13):
             if (present >> x) & 1:
                 continue
             m = present | (1 << x)
-            ok = False
-            for lo in range(-1, 9):  # lo = -1 is the wheel A-2-3-4-5
-                win = 0
-                for j in range(5):
-                    rr = lo + j
-                    if rr < 0:
-                        rr = 12
-                    win |= 1 << rr
-                if (m & win) == win:
-                    # the straight must use a hole card rank not duplicated only on the board
-                    if (
-                        ((win >> r0) & 1 and board_rcnt[r0] == 0)
-                        or ((win >> r1) & 1 and board_rcnt[r1] == 0)
-                        or x == r0
-                        or x == r1
-                    ):
-                        ok = True
-                        break
-            if ok:
-                n_ranks += 1
+            for w in range(10):
+                win = _WINDOWS[w]
+                if (m & win) == win and (
+                    ((win >> r0) & 1 and not (board_ranks >> r0) & 1)
+                    or ((win >> r1) & 1 and not (board_ranks >> r1) & 1)
+                    or x == r0
+                    or x == r1
+                ):
+                    n_ranks += 1
+                    break
         outs += 4.0 * min(n_ranks, 2)
     # overcards / pair improvement
     if cat == 0:
@@ -120,10 +108,10 @@ def ppot_outs(c0, c1, board, nb, tables):
         if r1 > bmax:
             outs += 1.5
     elif cat == 1:
-        if r0 == r1 or board_rcnt[r0] > 0 or board_rcnt[r1] > 0:
+        if r0 == r1 or (board_ranks >> r0) & 1 or (board_ranks >> r1) & 1:
             outs += 2.0
     elif cat == 2:
-        if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
+        if r0 != r1 and (board_ranks >> r0) & 1 and (board_ranks >> r1) & 1:
             outs += 4.0
     if outs > 20.0:
         outs = 20.0
