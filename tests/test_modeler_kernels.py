@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from loki.assessment import assess, assess_field
+from loki.assessment import assess, assess_field, ehs, ehs_prime, ppot_npot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.modeler import (
@@ -180,7 +180,7 @@ def test_collapse_count_uses_the_live_holdings():
 
 def test_assess_field_equals_assess():
     rng = np.random.default_rng(1800)
-    for i in range(30):
+    for i in range(120):
         board, hole = _board(rng, 3 + i % 3)
         k = 1 + i % 4
         tables = [np.maximum(0.01, rng.random(N_HOLDINGS)) for _ in range(k)]
@@ -189,6 +189,10 @@ def test_assess_field_equals_assess():
         b = assess_field(hole, board, tables, k, la)
         for f in ("hs", "hs_n", "ppot", "npot", "ehs", "ehs_prime", "ahead", "tied", "behind", "hp", "hp_total"):
             assert np.array_equal(getattr(a, f), getattr(b, f)), f
+        # the scalar PPot/NPot/EHS/EHS' of the assessment are exactly the numpy functions' values
+        pp, nn = ppot_npot(a.hp, a.hp_total)
+        assert (a.ppot, a.npot) == (pp, nn)
+        assert a.ehs == ehs(a.hs_n, pp, nn) and a.ehs_prime == ehs_prime(a.hs_n, pp)
 
 
 def test_cutoff_statistics_equal_numpy():

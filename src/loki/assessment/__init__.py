@@ -301,14 +301,20 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
     total = ahead + tied + behind
     hs = (ahead + 0.5 * tied) / total
     hs_n = hs**n
-    pp, nn = ppot_npot(hp, tot)
+    # ppot_npot, ehs and ehs_prime on Python floats: the same IEEE operations in the same order, without numpy's
+    # per-call cost on 3x3 arrays and scalars (a test checks the values against those functions)
+    (h_aa, h_at, h_ab), (h_ta, _h_tt, h_tb), (h_ba, h_bt, _h_bb) = hp.tolist()
+    dp = behind + 0.5 * tied
+    dn = ahead + 0.5 * tied
+    pp = (h_ba + 0.5 * h_bt + 0.5 * h_ta) / dp if dp > 0 else 0.0
+    nn = (h_ab + 0.5 * h_at + 0.5 * h_tb) / dn if dn > 0 else 0.0
     return Assessment(
         hs=float(hs),
         hs_n=float(hs_n),
         ppot=pp,
         npot=nn,
-        ehs=ehs(hs_n, pp, nn),
-        ehs_prime=ehs_prime(hs_n, pp),
+        ehs=hs_n * (1.0 - nn) + (1.0 - hs_n) * pp,
+        ehs_prime=hs_n + (1.0 - hs_n) * pp,
         n_opponents=n,
         lookahead=int(lookahead),
         ahead=float(ahead),

@@ -8,7 +8,7 @@ observations (:class:`ActionFrequencies`, RECONSTRUCTED Eq. 7.4).  The re-weight
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -36,6 +36,8 @@ __all__ = [
 #: Table B.2 (PAPP98 papp/node76): default frequencies d'[bets to call 0/1/2+][fold, check/call, bet/raise].
 DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1]])
 DEFAULT_FREQUENCIES.setflags(write=False)
+#: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
+_COLLAPSED = LOW_WEIGHT * (1.0 + 1e-9)
 #: Observations needed before a context's own frequencies are used unblended (papp/node56).
 BLEND_OBSERVATIONS = 20
 
@@ -253,10 +255,20 @@ class ModelStore:
             m.trace = []
             m.round_actions = []
 
-    def new_round(self) -> None:
-        """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule)."""
+    def new_round(self, folded: Collection[int] = ()) -> None:
+        """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule).
+
+        Args:
+            folded: seats out of the hand; their models take no round-start copy (they will not act again this hand,
+                so no re-weighting reads it; the next hand resets every table).
+        """
         t = self.tables
-        np.copyto(t.round_start, t.weights)
+        if folded:
+            for s, m in self.models.items():
+                if s not in folded:
+                    t.round_start[m.row] = t.weights[m.row]
+        else:
+            np.copyto(t.round_start, t.weights)
         t.applied_mu.fill(-1.0)
         for m in self.models.values():
             m.round_actions = []
@@ -272,15 +284,17 @@ class ModelStore:
         """An opponent acted: re-weight its table with ``modeler`` (thresholds from the frequencies *before*
         this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
         model = self.models[ev.seat]
-        bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[ev.round])
+        r = ev.round
+        bucket = bets_to_call_bucket(ev.to_call / (game.small_bet if r < 2 else game.big_bet))  # bet_sizes[r]
         t = self.tables
-        if ev.action != Action.FOLD:
+        a = int(ev.action)
+        if a != 0:  # not a fold
             modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
-            if not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT * (1.0 + 1e-9)):
+            if not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, _COLLAPSED):
                 q.collapses += 1
-        t.counts[model.row, ev.round, bucket, int(ev.action)] += 1
+        t.counts[model.row, r, bucket, a] += 1
         model.round_actions.append((ev.action, ev.to_call > 0))
 
     def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:

@@ -137,7 +137,7 @@ class LokiPlayer(Player):
             self._ctx.follow(event)
         elif isinstance(event, BoardDealt):
             self._ctx.next_round(tuple(event.board))
-            self.models.new_round()
+            self.models.new_round(self._ctx.folded)
         elif isinstance(event, Showdown):
             self.models.showdown(event, self.modeler, self._ctx)
 
