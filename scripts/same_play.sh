@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The refactor guard: play every preset at seed 0 (100 deals) and three table configurations (heads-up, three- and
+# six-handed, scripts/same_play/*.toml), one worker, no histories; with a second folder, compare every summary.json
+# and deals.csv byte for byte.  A change meant to be speed or structure only must leave them all identical.
+#
+#   scripts/same_play.sh OUT                # play into OUT (about 4 minutes of CPU)
+#   scripts/same_play.sh OUT BASE           # ... then compare OUT with an earlier run BASE (exit 1 on a difference)
+#
+# Run it from the tree to test (or with PYTHONPATH=<tree>/src), with a writable NUMBA_CACHE_DIR.
+set -euo pipefail
+out=${1:?usage: same_play.sh OUT [BASE]}
+base=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+for p in quick fig3-B fig3-R fig3-BR fig3-S fig3-BRS fig4; do
+  loki tournament --preset "$p" --deals 100 --seed 0 --no-histories --no-plots --workers 1 --quiet \
+    --out "$out/$p" --overwrite > "$out/$p.log" 2>&1 || { echo "FAIL $p (see $out/$p.log)"; exit 2; }
+done
+for c in hu three six; do
+  loki tournament --config "$here/same_play/$c.toml" --no-plots --workers 1 --quiet \
+    --out "$out/$c" --overwrite > "$out/$c.log" 2>&1 || { echo "FAIL $c (see $out/$c.log)"; exit 2; }
+done
+[ -z "$base" ] && exit 0
+rc=0
+for d in quick fig3-B fig3-R fig3-BR fig3-S fig3-BRS fig4 hu three six; do
+  if cmp -s "$base/$d/summary.json" "$out/$d/summary.json" && cmp -s "$base/$d/deals.csv" "$out/$d/deals.csv"; then
+    echo "same $d"
+  else
+    echo "DIFF $d"
+    rc=1
+  fi
+done
+exit $rc
