@@ -46,6 +46,7 @@ __all__ = [
     "normalise",
     "apply_floor",
     "field_array",
+    "combine_field",
 ]
 
 #: Lowest weight a re-weighted holding may keep (``low_wt`` = 0.01; PENA99 pena/node27, PAPP98 papp/node58).
@@ -287,9 +288,32 @@ def field_array(tables: Sequence, dead_cards: Iterable[int] = ()) -> np.ndarray:
     tables = list(tables)
     if not tables:
         raise RangeError("tables: expected at least one weight table")
-    dead = [int(c) for c in dead_cards]
-    out = np.zeros(N_HOLDINGS, dtype=np.float64)
+    clash = (HOLDING_MASKS & _dead_mask(dead_cards)) != 0
+    checked = []
     for i, t in enumerate(tables):
-        out += normalise(t, dead, name=f"tables[{i}]")
+        w = validate_weights(t, f"tables[{i}]")
+        if not w[~clash].sum() > 0:
+            raise RangeError(f"tables[{i}]: all live holdings have weight 0 (nothing to normalise)")
+        checked.append(w)
+    return combine_field(checked, clash)
+
+
+def combine_field(tables: Sequence[np.ndarray], clash: np.ndarray) -> np.ndarray:
+    """The field array of :func:`field_array` from checked inputs: each table with the ``clash`` holdings zeroed and
+    scaled to sum 1, averaged entry by entry (DEFAULT, loki-algorithms.md §1.2).
+
+    Args:
+        tables: ``(1326,) float64`` weight arrays, each with positive weight off ``clash`` (not checked).
+        clash: ``(1326,) bool``, the holdings that share a card with the dead cards.
+
+    Returns:
+        ``(1326,) float64`` array summing to 1.
+    """
+    out = np.zeros(N_HOLDINGS, dtype=np.float64)
+    for t in tables:
+        x = np.array(t, dtype=np.float64)  # a copy
+        x[clash] = 0.0
+        x /= x.sum()
+        out += x
     out /= len(tables)
     return out

@@ -53,7 +53,7 @@ from loki.assessment.strength import (
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.errors import ConfigError, RangeError
 from loki.evaluator import kernel_tables
-from loki.weights import WeightTable, field_array, live_weights, validate_weights  # noqa: F401
+from loki.weights import WeightTable, combine_field, field_array, live_weights, validate_weights  # noqa: F401
 
 __all__ = [
     "equity",
@@ -268,14 +268,7 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
     if len(tables) == 1:
         w = tables[0]
     else:
-        clash = (HOLDING_MASKS & np.uint64(cards_mask(h + b))) != 0
-        w = np.zeros(1326, dtype=np.float64)
-        for t in tables:
-            x = t.copy()
-            x[clash] = 0.0
-            x /= x.sum()
-            w += x
-        w /= len(tables)
+        w = combine_field(tables, (HOLDING_MASKS & np.uint64(cards_mask(h + b))) != 0)
     return _assess_checked(h, b, w, int(n_opponents), lookahead)
 
 
