@@ -228,3 +228,59 @@ def reference_ppot_outs(c0: int, c1: int, board, nb: int) -> float:
         if r0 != r1 and board_rcnt[r0] > 0 and board_rcnt[r1] > 0:
             outs += 4.0
     return min(outs, 20.0) / (52.0 - 2.0 - nb)
+
+
+# ----------------------------------------------------------------------------------- Loki-1's modelling (numpy)
+# The opponent modeler's rules as first written with numpy (PAPP98 papp/node56-60; pena/node27), before issue 15
+# moved them into loki.modeler.kernels: the oracles of the kernels.
+def reference_blended(counts: np.ndarray, round_: int, bucket: int, specific: bool = True) -> np.ndarray:
+    """``(3,)`` blended [f, c, r] of a context from ``(4, 3, 3)`` counts (RECONSTRUCTED Eq. 7.4)."""
+    from loki.modeler.model import BLEND_OBSERVATIONS, DEFAULT_FREQUENCIES
+
+    d = DEFAULT_FREQUENCIES[bucket].copy()
+    if not specific:
+        return d
+    for r in range(round_ + 1):
+        cnt = counts[r, bucket]
+        n = int(cnt.sum())
+        if n == 0:
+            continue
+        f = cnt / n
+        a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
+        d = a * f + (1.0 - a) * d
+    return d
+
+
+def reference_mu_sigma(action: int, freqs) -> tuple[float, float]:
+    """μ = f (check/call) or f + c (bet/raise), clipped; σ = max(0.05, 0.5·min(μ, 1 − μ))."""
+    f, c, _ = (float(x) for x in freqs)
+    mu = f if action == 1 else f + c
+    mu = min(max(mu, 0.0), 1.0)
+    return mu, max(0.05, 0.5 * min(mu, 1.0 - mu))
+
+
+def reference_ramp_factors(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """0.01 below ``lo``, 1 above ``hi``, linear between (numpy)."""
+    v = np.asarray(values, dtype=np.float64)
+    out = np.where(v >= hi, 1.0, 0.01) if hi <= lo else (v - lo) / (hi - lo)
+    return np.clip(out, 0.01, 1.0)
+
+
+def reference_ramp_bounds(mu: float, sigma: float, sorted_values=None) -> tuple[float, float]:
+    """μ ∓ σ, or on the scale of ``sorted_values`` by nearest-point indexing (Python's round)."""
+    lo, hi = mu - sigma, mu + sigma
+    if sorted_values is None:
+        return lo, hi
+    n = len(sorted_values) - 1
+    return tuple(float(sorted_values[int(round(min(max(p, 0.0), 1.0) * n))]) for p in (lo, hi))  # type: ignore[return-value]
+
+
+def reference_loki1_reweight(
+    round_start: np.ndarray, applied_mu: float, values: np.ndarray, action: int, freqs, sorted_values=None
+) -> tuple[np.ndarray | None, float]:
+    """Loki-1's re-weighting from the stored copy: ``(new weights or None if unchanged, applied μ after)``."""
+    mu, sigma = reference_mu_sigma(action, freqs)
+    if mu <= applied_mu or mu <= 0.0:
+        return None, applied_mu
+    lo, hi = reference_ramp_bounds(mu, sigma, sorted_values)
+    return np.maximum(0.01, round_start * reference_ramp_factors(values, lo, hi)), mu

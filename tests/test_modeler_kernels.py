@@ -24,11 +24,21 @@ from loki.modeler import (
     loki1_reweight,
     postflop_hand_values,
     preflop_hand_values,
+    ramp_bounds,
+    ramp_factors,
+    threshold_mu_sigma,
     triple_reweight,
 )
 from loki.modeler.model import ModelTables
 from loki.simulator import _mean_sd
 from loki.triples import TripleConfig, opponent_triples
+from reference_rules import (
+    reference_blended,
+    reference_loki1_reweight,
+    reference_mu_sigma,
+    reference_ramp_bounds,
+    reference_ramp_factors,
+)
 
 GAME = GameConfig(n_players=6)
 
@@ -69,38 +79,64 @@ def test_blend_frequencies_kernel_equals_the_numpy_blend():
         r, b, spec = int(rng.integers(0, 4)), int(rng.integers(0, 3)), bool(rng.random() < 0.8)
         out = np.empty(3)
         blend_frequencies(m.tables.counts, m.row, r, b, spec, DEFAULT_FREQUENCIES, out)
-        assert np.array_equal(out, m.frequencies.blended(r, b, specific=spec))
+        expect = reference_blended(m.tables.counts[m.row], r, b, spec)
+        assert np.array_equal(out, expect)
+        assert np.array_equal(m.frequencies.blended(r, b, specific=spec), expect)
+
+
+def test_mu_sigma_and_ramp_helpers_equal_the_numpy_rules():
+    rng = np.random.default_rng(1550)
+    sorted_ir = np.sort(rng.normal(0.0, 500.0, N_HOLDINGS))
+    for _ in range(400):
+        freqs = rng.dirichlet([1.0, 1.0, 1.0])
+        if rng.random() < 0.2:
+            freqs = np.array([0.5, 0.25, 0.25])  # exact binary fractions: ties of the nearest-point rounding
+        action = Action(int(rng.integers(1, 3)))
+        mu, sigma = threshold_mu_sigma(action, freqs)
+        assert (mu, sigma) == reference_mu_sigma(int(action), freqs)
+        assert ramp_bounds(mu, sigma) == reference_ramp_bounds(mu, sigma)
+        assert ramp_bounds(mu, sigma, sorted_ir) == reference_ramp_bounds(mu, sigma, sorted_ir)
+        v = rng.random(50)
+        lo, hi = sorted(rng.random(2))
+        assert np.array_equal(ramp_factors(v, lo, hi), reference_ramp_factors(v, lo, hi))
+        assert np.array_equal(ramp_factors(v, hi, lo), reference_ramp_factors(v, hi, lo))  # the step case
 
 
 @pytest.mark.parametrize("round_", [0, 1, 2, 3])
 def test_loki1_modeler_kernel_equals_the_numpy_reweighting(round_):
-    """Loki1Modeler.reweight (one kernel call) against loki1_reweight (numpy) over a sequence of actions in a
-    round: same weights, same applied μ, same 'once per round from the stored copy' behaviour."""
+    """Loki1Modeler.reweight (one kernel call) and loki1_reweight against the numpy rule
+    (tests/reference_rules.py) over a sequence of actions in a round: same weights, same applied μ, same 'once per
+    round from the stored copy' behaviour."""
     rng = np.random.default_rng(1600 + round_)
     for _ in range(40):
         board, hole = _board(rng, (0, 3, 4, 5)[round_])
         ctx = ModelingContext(0, hole, board, GAME)
-        fast, slow = OpponentModel(), OpponentModel()
+        fast, mid = OpponentModel(), OpponentModel()
         start = np.maximum(0.01, rng.random(N_HOLDINGS))
-        for m in (fast, slow):
+        for m in (fast, mid):
             m.weights = start
             m.new_round()
         _random_counts(rng, fast)
-        slow.tables.counts[slow.row] = fast.tables.counts[fast.row]
+        mid.tables.counts[mid.row] = fast.tables.counts[fast.row]
+        ref_w, ref_mu = start.copy(), -1.0
         modeler = Loki1Modeler(specific=bool(rng.random() < 0.8))
         for _ in range(3):
             ev = _event(rng, round_, Action(int(rng.integers(1, 3))))
             bucket = int(rng.integers(0, 3))
+            freqs = reference_blended(fast.tables.counts[fast.row], round_, bucket, modeler.specific)
             modeler.reweight(fast, ev, bucket, ctx)
-            freqs = slow.frequencies.blended(round_, bucket, specific=modeler.specific)
             if round_ == 0:
                 values, sorted_values = preflop_hand_values()
-                loki1_reweight(slow, values, ev.action, freqs, sorted_values)
             else:
-                loki1_reweight(slow, postflop_hand_values(board), ev.action, freqs)
-            assert np.array_equal(fast.weights, slow.weights)
-            assert fast.applied_mu == slow.applied_mu
-        if round_ > 0:  # the traced likelihood is the ramps' (same value as computing them from the frequencies)
+                values, sorted_values = postflop_hand_values(board), None
+            changed = loki1_reweight(mid, values, ev.action, freqs, sorted_values)
+            new, ref_mu = reference_loki1_reweight(start, ref_mu, values, int(ev.action), freqs, sorted_values)
+            assert changed == (new is not None)
+            if new is not None:
+                ref_w = new
+            assert np.array_equal(fast.weights, ref_w) and np.array_equal(mid.weights, ref_w)
+            assert fast.applied_mu == ref_mu == mid.applied_mu
+        if round_ > 0:  # the traced likelihood is a probability
             lik = fast.trace[-1][2]
             h = int(rng.integers(0, N_HOLDINGS))
             assert 0.01 <= lik(h) <= 1.0

@@ -8,11 +8,18 @@ import numpy as np
 from loki._jit import njit
 from loki.rule_chain import _ramp, pt_kernel  # the rule chain, written once
 
+#: Observations needed before a context's own frequencies are used unblended (papp/node56).
+BLEND_OBSERVATIONS = 20
+
 __all__ = [
     "freq_triple",
     "freq_triples_all",
     "any_above",
     "blend_frequencies",
+    "mu_sigma",
+    "ramp_ends",
+    "ramp_factor",
+    "ramp_factors_into",
     "loki1_reweight_row",
     "loki1_observe_row",
     "triple_reweight_row",
@@ -93,7 +100,7 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
             n = c0 + c1 + c2
             if n == 0:
                 continue
-            a = min(n, 20) / 20
+            a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
             b = 1.0 - a
             d0 = a * (c0 / n) + b * d0
             d1 = a * (c1 / n) + b * d1
@@ -104,12 +111,51 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
 
 
 @njit(cache=True)
-def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, values, sorted_values, low):
-    """Loki-1's μ/σ re-weighting of one row in place (pena/node27; :func:`loki.modeler.loki1.loki1_reweight`).
+def mu_sigma(action, f, c):
+    """μ and σ of the hand-value percentile an observed action needs (RECONSTRUCTED DEFAULT, loki-algorithms.md
+    §4.3): ``μ = f`` for a check/call (``action`` 1), ``f + c`` for a bet/raise (2), clipped to [0, 1];
+    ``σ = max(0.05, 0.5·min(μ, 1 − μ))``.  ``f, c``: the context's blended fold and call frequencies."""
+    mu = f if action == 1 else f + c
+    mu = min(max(mu, 0.0), 1.0)
+    return mu, max(0.05, 0.5 * min(mu, 1.0 - mu))
 
-    ``μ = f`` (check/call) or ``f + c`` (bet/raise) clipped to [0, 1], ``σ = max(0.05, 0.5·min(μ, 1 − μ))``; when μ
-    is above the round's applied μ (and above 0): ``w = max(low, w_round_start · clip((v − lo)/(hi − lo), low, 1))``
-    with ``lo, hi = μ ∓ σ`` (on the IR scale through ``sorted_values`` pre-flop: nearest point, ties to even).
+
+@njit(cache=True)
+def ramp_ends(mu, sigma, sorted_values):
+    """The ramp's ends ``μ − σ, μ + σ``; with ``sorted_values`` ``(k,) float64`` ascending (the IR values pre-flop;
+    an empty array post-flop) the percentiles are taken to that scale by nearest-point indexing, ties to even
+    (pena/node27)."""
+    lo = mu - sigma
+    hi = mu + sigma
+    if sorted_values.shape[0] > 0:
+        last = sorted_values.shape[0] - 1
+        lo = sorted_values[int(np.rint(min(max(lo, 0.0), 1.0) * last))]
+        hi = sorted_values[int(np.rint(min(max(hi, 0.0), 1.0) * last))]
+    return lo, hi
+
+
+@njit(cache=True, inline="always")
+def ramp_factor(v, lo, hi, low):
+    """The μ/σ ramp of a hand value (pena/node27): ``low`` below ``lo``, 1 above ``hi``, linear between (a step at
+    ``hi`` when ``hi <= lo``), clipped to [low, 1]."""
+    x = (1.0 if v >= hi else low) if hi <= lo else (v - lo) / (hi - lo)
+    return min(max(x, low), 1.0)
+
+
+@njit(cache=True)
+def ramp_factors_into(values, lo, hi, low, out):
+    """:func:`ramp_factor` of every entry of ``values`` ``(k,) float64`` into ``out`` ``(k,) float64``."""
+    for i in range(values.shape[0]):
+        out[i] = ramp_factor(values[i], lo, hi, low)
+
+
+@njit(cache=True)
+def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, values, sorted_values, low):
+    """Loki-1's μ/σ re-weighting of one row in place (pena/node27; loki-algorithms.md §4.3).
+
+    With ``μ, σ`` of :func:`mu_sigma`: when μ is above the round's applied μ (and above 0), every holding's weight
+    becomes ``max(low, w_round_start · ramp(v))`` (:func:`ramp_factor` between the :func:`ramp_ends`), so at most one
+    effective re-weighting per round, always from the stored copy.
 
     Args:
         weights, round_start: ``(rows, 1326) float64``; applied_mu: ``(rows,) float64``; row: the opponent's row.
@@ -122,27 +168,12 @@ def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, val
     Returns:
         True if the table changed.
     """
-    mu = freqs[0] if action == 1 else freqs[0] + freqs[1]
-    mu = min(max(mu, 0.0), 1.0)
-    sigma = max(0.05, 0.5 * min(mu, 1.0 - mu))
+    mu, sigma = mu_sigma(action, freqs[0], freqs[1])
     if mu <= applied_mu[row] or mu <= 0.0:
         return False
-    lo = mu - sigma
-    hi = mu + sigma
-    if sorted_values.shape[0] > 0:
-        last = sorted_values.shape[0] - 1
-        lo = sorted_values[int(np.rint(min(max(lo, 0.0), 1.0) * last))]
-        hi = sorted_values[int(np.rint(min(max(hi, 0.0), 1.0) * last))]
-    flat = hi <= lo
-    width = hi - lo
+    lo, hi = ramp_ends(mu, sigma, sorted_values)
     for h in range(values.shape[0]):
-        v = values[h]
-        if flat:
-            x = 1.0 if v >= hi else low
-        else:
-            x = (v - lo) / width
-        x = min(max(x, low), 1.0)
-        w = round_start[row, h] * x
+        w = round_start[row, h] * ramp_factor(values[h], lo, hi, low)
         weights[row, h] = w if w > low else low
     applied_mu[row] = mu
     return True
@@ -159,9 +190,7 @@ def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, buc
     """
     blend_frequencies(counts, row, round_, bucket, specific, defaults, out)
     for k in range(2):
-        mu = out[0] if k == 0 else out[0] + out[1]
-        mu = min(max(mu, 0.0), 1.0)
-        sigma = max(0.05, 0.5 * min(mu, 1.0 - mu))
+        mu, sigma = mu_sigma(k + 1, out[0], out[1])
         out[3 + 2 * k] = mu - sigma
         out[4 + 2 * k] = mu + sigma
     return loki1_reweight_row(weights, round_start, applied_mu, row, action, out, values, sorted_values, low)

@@ -26,7 +26,14 @@ from loki.assessment import ehs_prime, uniform_board_values
 from loki.engine import Action, ActionTaken
 from loki.errors import InputError
 from loki.income_rate import holding_ir
-from loki.modeler.kernels import loki1_observe_row
+from loki.modeler.kernels import (
+    loki1_observe_row,
+    loki1_reweight_row,
+    mu_sigma,
+    ramp_ends,
+    ramp_factor,
+    ramp_factors_into,
+)
 from loki.modeler.model import DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
 from loki.weights import LOW_WEIGHT
 
@@ -41,6 +48,9 @@ __all__ = [
     "Loki1Modeler",
     "RampLikelihood",
 ]
+
+
+_NO_VALUES = np.empty(0)  # no IR scale after the flop (the ramp's ends are EHS' values)
 
 
 def threshold_mu_sigma(action: Action, freqs: np.ndarray) -> tuple[float, float]:
@@ -61,10 +71,8 @@ def threshold_mu_sigma(action: Action, freqs: np.ndarray) -> tuple[float, float]
     """
     if action == Action.FOLD:
         raise InputError("a fold carries no re-weighting threshold")
-    f, c, _ = (float(x) for x in freqs)
-    mu = f if action == Action.CALL else f + c
-    mu = min(max(mu, 0.0), 1.0)
-    return mu, max(0.05, 0.5 * min(mu, 1.0 - mu))
+    mu, sigma = mu_sigma(int(action), float(freqs[0]), float(freqs[1]))
+    return float(mu), float(sigma)
 
 
 def ramp_factors(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
@@ -77,26 +85,18 @@ def ramp_factors(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
     Returns:
         ``(k,) float64`` factors in [0.01, 1].
     """
-    v = np.asarray(values, dtype=np.float64)
-    if hi <= lo:
-        out = np.where(v >= hi, 1.0, LOW_WEIGHT)
-    else:
-        out = (v - lo) / (hi - lo)
-    return np.clip(out, LOW_WEIGHT, 1.0)
+    v = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty(v.shape[0])
+    ramp_factors_into(v, float(lo), float(hi), LOW_WEIGHT, out)
+    return out
 
 
 def ramp_bounds(mu: float, sigma: float, sorted_values: np.ndarray | None = None) -> tuple[float, float]:
     """Ramp ends μ − σ and μ + σ; with ``sorted_values`` (the 1,326 IR values sorted ascending) the
     percentiles are converted to that scale by nearest-point indexing (pena/node27)."""
-    lo, hi = mu - sigma, mu + sigma
-    if sorted_values is None:
-        return lo, hi
-    n = len(sorted_values) - 1
-
-    def at(p: float) -> float:
-        return float(sorted_values[int(round(min(max(p, 0.0), 1.0) * n))])
-
-    return at(lo), at(hi)
+    sv = _NO_VALUES if sorted_values is None else np.ascontiguousarray(sorted_values, dtype=np.float64)
+    lo, hi = ramp_ends(float(mu), float(sigma), sv)
+    return float(lo), float(hi)
 
 
 def loki1_reweight(
@@ -119,16 +119,21 @@ def loki1_reweight(
     """
     if action == Action.FOLD:
         return False
-    mu, sigma = threshold_mu_sigma(action, freqs)
-    if mu <= model.applied_mu or mu <= 0.0:
-        return False
-    lo, hi = ramp_bounds(mu, sigma, sorted_values)
-    model.weights = np.maximum(LOW_WEIGHT, model.round_start * ramp_factors(values, lo, hi))
-    model.applied_mu = mu
-    return True
+    t = model.tables
+    return bool(
+        loki1_reweight_row(
+            t.weights,
+            t.round_start,
+            t.applied_mu,
+            model.row,
+            int(action),
+            np.ascontiguousarray(freqs, dtype=np.float64),
+            np.ascontiguousarray(values, dtype=np.float64),
+            _NO_VALUES if sorted_values is None else np.ascontiguousarray(sorted_values, dtype=np.float64),
+            LOW_WEIGHT,
+        )  # fmt: skip
+    )
 
-
-_NO_VALUES = np.empty(0)  # no IR scale after the flop (the ramp's ends are EHS' values)
 
 #: DEFAULT: the IR table that gives opponents' pre-flop hand values for re-weighting (loki-algorithms.md §4.3).
 REWEIGHT_IR_TABLE = 7
@@ -185,16 +190,10 @@ class RampLikelihood:
 
     def __call__(self, h: int) -> float:
         v = float(self.values[h])
-        p_raise = _ramp_factor(v, *self.raise_)
+        p_raise = ramp_factor(v, *self.raise_, LOW_WEIGHT)
         if self.action == Action.RAISE:
             return p_raise
-        return max(LOW_WEIGHT, _ramp_factor(v, *self.call) - p_raise)
-
-
-def _ramp_factor(v: float, lo: float, hi: float) -> float:
-    """:func:`ramp_factors` of one value (the same operations)."""
-    x = (1.0 if v >= hi else LOW_WEIGHT) if hi <= lo else (v - lo) / (hi - lo)
-    return min(max(x, LOW_WEIGHT), 1.0)
+        return max(LOW_WEIGHT, ramp_factor(v, *self.call, LOW_WEIGHT) - p_raise)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ import numpy as np
 from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.errors import InputError
-from loki.modeler.kernels import any_above
+from loki.modeler.kernels import BLEND_OBSERVATIONS, any_above, blend_frequencies
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.weights import LOW_WEIGHT
 
@@ -38,8 +38,6 @@ DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1
 DEFAULT_FREQUENCIES.setflags(write=False)
 #: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
 _COLLAPSED = LOW_WEIGHT * (1.0 + 1e-9)
-#: Observations needed before a context's own frequencies are used unblended (papp/node56).
-BLEND_OBSERVATIONS = 20
 
 
 def bets_to_call_bucket(to_call_bets: float) -> int:
@@ -75,18 +73,12 @@ class ActionFrequencies:
         d is Table B.2 pre-flop and the blended frequency of the previous round (same bucket) afterwards.
         ``specific=False`` is generic modelling: always Table B.2.
         """
-        d = DEFAULT_FREQUENCIES[bucket].copy()
-        if not specific:
-            return d
-        for r in range(round_ + 1):
-            cnt = self.counts[r, bucket]
-            n = int(cnt.sum())
-            if n == 0:
-                continue
-            f = cnt / n
-            a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
-            d = a * f + (1.0 - a) * d
-        return d
+        if not (0 <= round_ <= 3 and 0 <= bucket <= 2):
+            raise InputError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
+        out = np.empty(3)
+        counts = np.ascontiguousarray(self.counts, dtype=np.int64)[np.newaxis]
+        blend_frequencies(counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out)
+        return out
 
 
 class ModelTables:
