@@ -164,6 +164,8 @@ def test_triple_modeler_kernel_equals_opponent_triples_reweighting():
         live = (HOLDING_MASKS & np.uint64(cards_mask(hole + board))) == 0
         triple_reweight(slow, t, ev.action, live)
         assert np.array_equal(fast.weights, slow.weights)
+        numpy_rule = np.where(live, np.maximum(0.01, start * t[:, int(ev.action)]), start)  # the first version
+        assert np.array_equal(slow.weights, numpy_rule)
         assert np.array_equal(fast.trace[-1][2].column, t[:, int(ev.action)])
 
 

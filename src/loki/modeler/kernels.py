@@ -23,6 +23,8 @@ __all__ = [
     "loki1_reweight_row",
     "loki1_observe_row",
     "triple_reweight_row",
+    "reweight_holding",
+    "reweight_row",
 ]
 
 
@@ -196,6 +198,23 @@ def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, buc
     return loki1_reweight_row(weights, round_start, applied_mu, row, action, out, values, sorted_values, low)
 
 
+@njit(cache=True, inline="always")
+def reweight_holding(weights, row, h, p, low):
+    """Feature R for one holding (AAAI99 §4; pena/node34): ``w ← max(low, w·p)``, ``p`` its probability of the
+    observed action (DEFAULT, reference §5.4: cumulative, floor 0.01)."""
+    w = weights[row, h] * p
+    weights[row, h] = w if w > low else low
+
+
+@njit(cache=True)
+def reweight_row(weights, row, column, live, low):
+    """:func:`reweight_holding` of every holding with ``live[h]``: ``column`` ``(1326,) float64`` the probabilities
+    of the observed action, ``live`` ``(1326,) bool``."""
+    for h in range(column.shape[0]):
+        if live[h]:
+            reweight_holding(weights, row, h, column[h], low)
+
+
 @njit(cache=True)
 def triple_reweight_row(weights, row, hs_n, ppot, npot, street, pot, to_call, bet_size, bets, vol_in, can_raise,
                         next_bet, params, check_raise_flag, action, dead, masks, low, column):  # fmt: skip
@@ -226,5 +245,4 @@ def triple_reweight_row(weights, row, hs_n, ppot, npot, street, pot, to_call, be
         p = c if action == 1 else (r if action == 2 else f)
         column[h] = p
         if (masks[h] & dead) == 0:
-            w = weights[row, h] * p
-            weights[row, h] = w if w > low else low
+            reweight_holding(weights, row, h, p, low)

@@ -209,9 +209,10 @@ class Loki1Modeler:
     specific: bool = True
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
-        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call), in the compiled kernels
-        (:func:`~loki.modeler.kernels.blend_frequencies`, :func:`~loki.modeler.kernels.loki1_reweight_row`) on the
-        model's row of its :class:`~loki.modeler.model.ModelTables`."""
+        """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
+        (:func:`~loki.modeler.kernels.loki1_observe_row`: blend, re-weight, the ramps' ends for the trace) on the
+        model's row of its :class:`~loki.modeler.model.ModelTables`; post-flop the action is traced with its
+        :class:`RampLikelihood`."""
         if ev.action == Action.FOLD:
             return
         t = model.tables

@@ -15,7 +15,7 @@ from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.errors import InputError
-from loki.modeler.kernels import triple_reweight_row
+from loki.modeler.kernels import reweight_row, triple_reweight_row
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.triples import TripleConfig, board_values
@@ -48,10 +48,8 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
     t = np.asarray(triples, dtype=np.float64)
     if t.shape != (N_HOLDINGS, 3):
         raise InputError(f"triples must have shape (1326, 3), got {t.shape}")
-    new = np.maximum(LOW_WEIGHT, model.weights * t[:, int(action)])
-    if live is not None:
-        new = np.where(live, new, model.weights)
-    model.weights = new
+    live_h = np.ones(N_HOLDINGS, dtype=np.bool_) if live is None else np.ascontiguousarray(live, dtype=np.bool_)
+    reweight_row(model.tables.weights, model.row, np.ascontiguousarray(t[:, int(action)]), live_h, LOW_WEIGHT)
 
 
 def opponent_spot(ev: ActionTaken, game: GameConfig) -> BettingSpot:
