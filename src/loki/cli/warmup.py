@@ -15,6 +15,21 @@ __all__ = ["warmup", "ensure_warm"]
 FIRST_RUN_COST = "up to a minute"
 
 
+def _progress(console: Any, transient: bool = False) -> Any:
+    """The compile progress bar (rich): what is compiling, a bar, done/total, a note, the time so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[note]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=transient,
+    )
+
+
 def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -> None:
     """Compile the numba kernels of the players ``specs`` now if they may not be compiled yet (a cold cache:
     :func:`loki.warmup.cold_specs`), with a message on stderr: a progress bar on a terminal, two plain lines
@@ -51,18 +66,8 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
             err=True,
         )
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     console.print(head, markup=False)
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[note]}"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with _progress(console, transient=True) as progress:
         task = progress.add_task("compiling", total=len(cold), note="")
         for k, spec in enumerate(cold):
             progress.update(task, description=spec, note="")
@@ -96,7 +101,6 @@ def warmup(
     import time
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from loki.cli._common import tagged
     from loki.engine import GameConfig
@@ -117,14 +121,7 @@ def warmup(
     console.print(f"numba kernels cache: {_jit.cache_dir()}", highlight=False)
     t0 = time.perf_counter()
     steps = [(s, n) for s in specs for n in sizes]
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[note]}"),
-        TimeElapsedColumn(),
-        console=console,
-    ) as progress:
+    with _progress(console) as progress:
         task = progress.add_task("warming up", total=len(steps), note="")
         for k, (spec, n) in enumerate(steps):
             progress.update(task, description=f"{spec} ({n} players)", note="")
