@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from loki.assessment import assess, ehs_prime_all, hand_strength, hand_strength_all
-from loki.assessment.potential import hp1_all_kernel, hp1_kernel, hp2_kernel
+from loki.assessment.potential import hp1_all_kernel, hp1_kernel, hp2_kernel, triple_ranks
 from loki.assessment.strength import _dead_array, hs_all_counts_kernel, hs_counts_kernel
 from loki.cards import parse_cards
 from loki.evaluator import kernel_tables
@@ -52,8 +52,14 @@ CASES = {
     "PPot1/NPot1 one holding, flop (kernel, 48,645 cases)": (lambda: hp1_kernel(C0, C1, FLOP, W, T), None),
     "PPot1/NPot1 one holding, turn (kernel, 45,540 cases)": (lambda: hp1_kernel(C0, C1, TURN, W, T), None),
     "PPot2/NPot2 one holding, flop (kernel, 1,070,190 cases)": (lambda: hp2_kernel(C0, C1, FLOP, W, T), 15.0),
-    "PPot1 all holdings, flop (kernel)": (lambda: hp1_all_kernel(FLOP, _DEAD_FLOP, W, T), 5.0),
-    "PPot1 all holdings, turn (kernel)": (lambda: hp1_all_kernel(TURN, _DEAD_TURN, W, T), None),
+    "PPot1 all holdings, flop (kernel)": (
+        lambda: hp1_all_kernel(FLOP, _DEAD_FLOP, W, T, *triple_ranks(tuple(sorted(FLOP.tolist())))),
+        5.0,
+    ),
+    "PPot1 all holdings, turn (kernel)": (
+        lambda: hp1_all_kernel(TURN, _DEAD_TURN, W, T, *triple_ranks(tuple(sorted(TURN.tolist())))),
+        None,
+    ),
     "EHS' all holdings, flop (ehs_prime_all wrapper)": (lambda: ehs_prime_all(FLOP, W), None),
     "assess(), flop, lookahead=1": (lambda: assess(HOLE, FLOP, W), None),
     "assess(), flop, lookahead=2": (lambda: assess(HOLE, FLOP, W, lookahead=2), None),

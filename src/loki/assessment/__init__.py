@@ -28,7 +28,6 @@ from functools import lru_cache
 import numpy as np
 
 from loki.assessment.potential import (
-    board_triple_ranks,
     hand_potential,
     hand_potential_all,
     hand_potential_all_counts,
@@ -36,6 +35,7 @@ from loki.assessment.potential import (
     hp1_kernel_ranked,
     hp2_kernel,
     ppot_npot,
+    triple_ranks,
 )
 from loki.assessment.strength import (
     AHEAD,
@@ -272,13 +272,6 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
     return _assess_checked(h, b, w, int(n_opponents), lookahead)
 
 
-@lru_cache(maxsize=8)
-def _triple_ranks(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`~loki.assessment.potential.board_triple_ranks` of a (sorted) board, kept for the last 8 boards: every
-    player's one-card look-ahead on a board reads the same ranks (about 235 KB a board)."""
-    return board_triple_ranks(np.asarray(board, dtype=np.int64), kernel_tables())
-
-
 def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
     bd = np.asarray(b, dtype=np.int64)
     tables = kernel_tables()
@@ -288,7 +281,7 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
     elif lookahead == 2:
         hp, tot = hp2_kernel(h[0], h[1], bd, w, tables)
     else:
-        r3, pos = _triple_ranks(tuple(sorted(b)))
+        r3, pos = triple_ranks(tuple(sorted(b)))
         hp, tot = hp1_kernel_ranked(h[0], h[1], bd, w, tables, r3, pos)
     ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
     total = ahead + tied + behind

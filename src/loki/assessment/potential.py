@@ -56,11 +56,12 @@ and 0.274, to three decimals.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 import numpy as np
 
 from loki._jit import njit
-from loki.assessment.potential_all import hp1_all_kernel
+from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel
 from loki.assessment.strength import (
     AHEAD,
     BEHIND,
@@ -83,6 +84,7 @@ __all__ = [
     "hp1_kernel",
     "hp1_kernel_ranked",
     "board_triple_ranks",
+    "triple_ranks",
     "hp2_kernel",
     "hp1_all_kernel",
     "ppot_npot",
@@ -164,44 +166,6 @@ def hp1_kernel_ranked(c0, c1, board, weights, tables, r3, pos):
     """:func:`hp1_kernel` with the board's ranks of every three further cards read from ``r3``
     (:func:`board_triple_ranks` of the same board) instead of evaluated: the same numbers, in the same order."""
     return _hp1(c0, c1, board, weights, tables, r3, pos, True)
-
-
-@njit(cache=True)
-def board_triple_ranks(board, tables):
-    """The rank of the board with every three of the other cards, for :func:`hp1_kernel_ranked`.
-
-    Each of a board's one-card look-aheads ranks the board plus the next card plus an opponent's two cards: three
-    cards from the ``m = 52 − len(board)`` others, whoever holds which.  Computed once per board (C(49, 3) = 18,424
-    evaluations on the flop), they serve every holding's potential on it.
-
-    Args:
-        board: ``(3,)`` or ``(4,) int64`` board.
-        tables: the evaluator tables.
-
-    Returns:
-        ``r3 (m, m, m) int16`` (``r3[i, j, k]`` for positions ``i < j < k`` of the other cards in ascending card
-        order; other entries 0) and ``pos (52,) int64`` (each card's position; −1 for board cards).
-    """
-    dead = np.zeros(52, dtype=np.bool_)
-    for c in board:
-        dead[c] = True
-    others, m = _live_cards(dead)
-    pos = np.full(52, -1, dtype=np.int64)
-    for i in range(m):
-        pos[others[i]] = i
-    card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
-    r3 = np.zeros((m, m, m), dtype=np.int16)
-    for i in range(m):
-        ki = bk + card_key[others[i]]
-        bi = bb | card_bit[others[i]]
-        for j in range(i + 1, m):
-            kij = ki + card_key[others[j]]
-            bij = bi | card_bit[others[j]]
-            for k in range(j + 1, m):
-                ck = others[k]
-                r3[i, j, k] = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
-    return r3, pos
 
 
 _NO_R3 = np.zeros((0, 0, 0), dtype=np.int16)
@@ -431,7 +395,16 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
     if len(b) == 5:
         counts, npos = hs_all_counts_from_ranks(rank_holdings_kernel(bd, dd, kernel_tables()), w)
         return np.zeros((N_HOLDINGS, 3, 3)), np.ascontiguousarray(counts.T), npos
-    return hp1_all_kernel(bd, dd, w, kernel_tables())
+    r3, pos = triple_ranks(tuple(sorted(b)))
+    return hp1_all_kernel(bd, dd, w, kernel_tables(), r3, pos)
+
+
+@lru_cache(maxsize=8)
+def triple_ranks(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~loki.assessment.potential_all.board_triple_ranks` of a sorted 3- or 4-card board, kept for the last 8
+    boards (about 235 KB each): the one-card look-ahead of every holding on a board, our own (:func:`hp1_kernel_ranked`)
+    and all holdings' at once (:func:`hp1_all_kernel`), reads the same ranks."""
+    return board_triple_ranks(np.asarray(board, dtype=np.int64), kernel_tables())
 
 
 def hand_potential_all(board, weights, dead: Iterable = (), fill: float = np.nan) -> tuple[np.ndarray, np.ndarray]:

@@ -32,7 +32,7 @@ from loki.assessment.strength import (
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.evaluator_kernels import rank_from_key
 
-__all__ = ["hp1_all_kernel"]
+__all__ = ["hp1_all_kernel", "board_triple_ranks"]
 
 
 @njit(cache=True, inline="always")
@@ -61,7 +61,45 @@ def _bit_prefix(bit, row, i):
 
 
 @njit(cache=True)
-def hp1_all_kernel(board, dead, weights, tables):
+def board_triple_ranks(board, tables):
+    """The rank of the board with every three of the other cards, for :func:`hp1_kernel_ranked`.
+
+    Each of a board's one-card look-aheads ranks the board plus the next card plus an opponent's two cards: three
+    cards from the ``m = 52 − len(board)`` others, whoever holds which.  Computed once per board (C(49, 3) = 18,424
+    evaluations on the flop), they serve every holding's potential on it.
+
+    Args:
+        board: ``(3,)`` or ``(4,) int64`` board.
+        tables: the evaluator tables.
+
+    Returns:
+        ``r3 (m, m, m) int16`` (``r3[i, j, k]`` for positions ``i < j < k`` of the other cards in ascending card
+        order; other entries 0) and ``pos (52,) int64`` (each card's position; −1 for board cards).
+    """
+    dead = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        dead[c] = True
+    others, m = _live_cards(dead)
+    pos = np.full(52, -1, dtype=np.int64)
+    for i in range(m):
+        pos[others[i]] = i
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, tables)
+    r3 = np.zeros((m, m, m), dtype=np.int16)
+    for i in range(m):
+        ki = bk + card_key[others[i]]
+        bi = bb | card_bit[others[i]]
+        for j in range(i + 1, m):
+            kij = ki + card_key[others[j]]
+            bij = bi | card_bit[others[j]]
+            for k in range(j + 1, m):
+                ck = others[k]
+                r3[i, j, k] = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
+    return r3, pos
+
+
+@njit(cache=True)
+def hp1_all_kernel(board, dead, weights, tables, r3, pos):
     """3×3 HP and HPTotal of **every** holding against one range, one-card look-ahead.
 
     For each holding ``h`` sharing no card with ``dead`` (which must contain the board) the
@@ -73,6 +111,7 @@ def hp1_all_kernel(board, dead, weights, tables):
         dead: ``(52,) bool`` known cards (board plus any extra dead cards).
         weights: ``(1326,) float64`` opponent weights.
         tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
+        r3, pos: the board's ranks with every three further cards (:func:`board_triple_ranks` of ``board``).
 
     Returns:
         ``hp (1326, 3, 3) float64`` (``hp[h, now, end]``, completions weighted ``w/K``,
@@ -82,8 +121,6 @@ def hp1_all_kernel(board, dead, weights, tables):
     """
     live, n = _live_cards(dead)
     kk = n - 4
-    card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
     r0 = rank_holdings_kernel(board, dead, tables)
     counts, nstate = hs_all_state_counts(r0, weights)
     npos = np.full(N_HOLDINGS, -1, dtype=np.int64)
@@ -153,18 +190,15 @@ def hp1_all_kernel(board, dead, weights, tables):
     for q in range(npairs):
         wp[q] = weights[phold[q]]
 
-    # next-street ranks: r1[x, q] = rank of pair q with next card x, from 3-card sets
+    # next-street ranks: r1[x, q] = rank of pair q with next card x, from the board's 3-card ranks
     r1 = np.zeros((n, npairs), dtype=np.int64)
     for i in range(n):
-        ki = bk + card_key[live[i]]
-        bi = bb | card_bit[live[i]]
+        pi = pos[live[i]]
         for j in range(i + 1, n):
-            kij = ki + card_key[live[j]]
-            bij = bi | card_bit[live[j]]
+            pj = pos[live[j]]
             pij = pid[i, j]
             for k in range(j + 1, n):
-                ck = live[k]
-                r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
+                r = np.int64(r3[pi, pj, pos[live[k]]])
                 r1[i, pid[j, k]] = r
                 r1[j, pid[i, k]] = r
                 r1[k, pij] = r
