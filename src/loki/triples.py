@@ -46,6 +46,7 @@ __all__ = [
     "DEFAULT_MAKE_WIDTH",
     "DEFAULT_ODDS_WIDTH",
     "validate_triples",
+    "opponent_hand_values",
     "generate_triple",
     "generate_triple_with_rules",
     "triples_all",
@@ -262,6 +263,13 @@ def opponent_triples(
     in the round, an aggressor of the previous round is behind it); no semi-bluff continuation (its past intent
     is not known).  Holdings clashing with the board get the triple of a zero hand (never used).
     """
-    hs1, pp, nn = board_values(board)
-    hs_n = hs1 ** max(1, int(n_opponents))
+    hs_n, pp, nn = opponent_hand_values(board, n_opponents)
     return triples_from_potentials(hs_n, pp, nn, spot, config, check_raise_flag)
+
+
+def opponent_hand_values(board: Sequence[int], n_opponents: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(HS_n, PPot1, NPot1)`` of every holding on ``board`` as an opponent facing ``n_opponents`` others rates its
+    hand: :func:`board_values` with ``HS_n = HS_1 ** max(1, n_opponents)``, ``(1326,) float64`` each (feature R,
+    pena/node34; the values :func:`opponent_triples` uses)."""
+    hs1, pp, nn = board_values(board)
+    return hs1 ** max(1, int(n_opponents)), pp, nn

@@ -277,7 +277,7 @@ class ModelStore:
         this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
         model = self.models[ev.seat]
         r = ev.round
-        bucket = bets_to_call_bucket(ev.to_call / (game.small_bet if r < 2 else game.big_bet))  # bet_sizes[r]
+        bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[r])
         t = self.tables
         a = int(ev.action)
         if a != 0:  # not a fold

@@ -18,7 +18,7 @@ from loki.errors import InputError
 from loki.modeler.kernels import reweight_row, triple_reweight_row
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
-from loki.triples import TripleConfig, board_values
+from loki.triples import TripleConfig, opponent_hand_values
 from loki.weights import LOW_WEIGHT
 
 __all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot"]
@@ -77,12 +77,6 @@ class ColumnLikelihood:
         return float(self.column[h])
 
 
-def _hs_n_values(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(HS_1 ** n_opp, PPot1, NPot1)`` of every holding on ``board`` (as :func:`loki.triples.opponent_triples`)."""
-    hs1, pp, nn = board_values(board)
-    return hs1 ** max(1, int(n_opp)), pp, nn
-
-
 @dataclass(frozen=True)
 class TripleModeler:
     """Loki-2 feature R (AAAI99 §4; pena/node34): post-flop, each holding's weight times its probability
@@ -113,7 +107,7 @@ class TripleModeler:
             return
         game = ctx.game
         n_opp = max(1, int(ev.n_active) - 1)
-        hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: _hs_n_values(board, n_opp))
+        hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: opponent_hand_values(board, n_opp))
         column = np.empty(N_HOLDINGS)
         triple_reweight_row(
             model.tables.weights, model.row, hs_n, pp, nn,
