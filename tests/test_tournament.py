@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -363,6 +364,73 @@ def test_dask_local_cluster_gives_the_same_result(processes):
         ):
             run = run_tournament(cfg, executor=client.get_executor())
     assert run.chips == ref.chips and run.counters == ref.counters
+
+
+def _start(cmd, env, log):
+    return subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+@pytest.mark.slow
+def test_cli_scheduler_runs_on_a_separate_cluster_with_a_cold_cache(tmp_path):
+    """``loki tournament --scheduler`` against a Dask scheduler and worker in their own processes, the worker with
+    its own, empty numba cache (as on a remote machine): the command warms the worker up (``client.run``; the
+    worker then holds the spec's warm marker in its cache) and gives the same results as a local run."""
+    pytest.importorskip("distributed")
+    dask_cli = Path(sys.executable).with_name("dask")
+    if not dask_cli.exists():
+        pytest.skip(f"no dask command next to {sys.executable}")
+    f = tmp_path / "t.toml"
+    f.write_text(
+        'name = "t"\ndeals = 4\nblock_deals = 2\nseed = 5\n[[players]]\ntype = "loki1"\ncount = 2\n'
+        '[[players]]\ntype = "calling"\nlabel = "caller"\n[[compare]]\nenhanced = ["loki1"]\ncontrol = ["caller"]\n'
+    )
+    worker_cache = tmp_path / "worker-cache"
+    worker_cache.mkdir()
+    sched_file = tmp_path / "scheduler.json"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(worker_cache), PYTHONWARNINGS="ignore")
+    log = open(tmp_path / "cluster.log", "w")  # noqa: SIM115 - closed in finally
+    procs = []
+    try:
+        opts = "--host 127.0.0.1 --port 0 --no-dashboard --scheduler-file".split()
+        procs.append(_start([str(dask_cli), "scheduler", *opts, str(sched_file)], env, log))
+        for _ in range(300):
+            if sched_file.exists() and sched_file.stat().st_size > 0:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail("the Dask scheduler did not start: " + (tmp_path / "cluster.log").read_text()[-2000:])
+        address = json.loads(sched_file.read_text())["address"]
+        opts = "--nthreads 1 --nworkers 1 --no-dashboard --host 127.0.0.1 --scheduler-file".split()
+        procs.append(_start([str(dask_cli), "worker", *opts, str(sched_file)], env, log))
+        from distributed import Client
+
+        with Client(address, timeout="30s") as c:
+            c.wait_for_workers(1, timeout=60)
+        out = tmp_path / "cluster-run"
+        r = CliRunner().invoke(
+            app, ["tournament", "--config", str(f), "--out", str(out), "--scheduler", address, "--quiet", "--no-plots"]
+        )
+        assert r.exit_code == 0, r.output
+    finally:
+        for p in procs:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+        log.close()
+    ref = tmp_path / "local-run"
+    r = CliRunner().invoke(app, ["tournament", "--config", str(f), "--out", str(ref), "--workers", "1", "--quiet",
+                                 "--no-plots"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert (out / "deals.csv").read_text() == (ref / "deals.csv").read_text()
+    run = json.loads((out / "run.json").read_text())
+    assert run["scheduler"] == address and run["prepare_seconds"] >= 0
+    # the worker compiled the spec into its own cache and marked it warm there
+    markers = [p for p in worker_cache.rglob("*.json") if p.parent.name == "warm"]
+    assert markers, sorted(str(p.relative_to(worker_cache)) for p in worker_cache.rglob("*"))[:20]
 
 
 def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
