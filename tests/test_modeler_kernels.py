@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from loki.assessment import assess, assess_field, ehs, ehs_prime, ppot_npot
+from loki.bettor import BettorConfig
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.modeler import (
@@ -143,7 +144,7 @@ def test_loki1_modeler_kernel_equals_the_numpy_reweighting(round_):
 
 
 def test_triple_modeler_kernel_equals_opponent_triples_reweighting():
-    """TripleModeler.reweight (triple_reweight_row) against triple_reweight of opponent_triples, with the dead-card
+    """TripleModeler.reweight (triple_column, reweight_row_live) against triple_reweight of opponent_triples, with the dead-card
     mask; covers 1..5 opponents (numpy's ``a ** 2`` is a square, other powers libm's pow)."""
     rng = np.random.default_rng(1700)
     cfg = TripleConfig()
@@ -167,6 +168,47 @@ def test_triple_modeler_kernel_equals_opponent_triples_reweighting():
         numpy_rule = np.where(live, np.maximum(0.01, start * t[:, int(ev.action)]), start)  # the first version
         assert np.array_equal(slow.weights, numpy_rule)
         assert np.array_equal(fast.trace[-1][2].column, t[:, int(ev.action)])
+
+
+def test_observers_of_one_action_share_its_column():
+    """The observers of one action (different hole cards, so different dead cards) read one column
+    (``action_column``): the same array, equal to a fresh computation's; each observer's row is re-weighted outside
+    its own dead cards only.  Another event, other parameters or another board compute a new column."""
+    from loki.modeler.triple_model import action_column, opponent_spot
+
+    rng = np.random.default_rng(1701)
+    cfg = TripleConfig()
+    board, _ = _board(rng, 3)
+    ev = _event(rng, 1, Action.RAISE)
+    holes = [(c, d) for c, d in [(a, a + 1) for a in range(0, 52, 2)] if c not in board and d not in board][:3]
+    t = opponent_triples(board, opponent_spot(ev, GAME), max(1, ev.n_active - 1), cfg)
+    columns = []
+    for hole in holes:
+        ctx = ModelingContext(0, hole, board, GAME)
+        model = OpponentModel()
+        start = np.maximum(0.01, rng.random(N_HOLDINGS))
+        model.weights = start
+        TripleModeler(cfg).reweight(model, ev, 1, ctx)
+        column = model.trace[-1][2].column
+        columns.append(column)
+        assert np.array_equal(column, t[:, 2]) and not column.flags.writeable
+        live = (HOLDING_MASKS & np.uint64(cards_mask(hole + board))) == 0
+        assert np.array_equal(model.weights, np.where(live, np.maximum(0.01, start * t[:, 2]), start))
+    assert columns[1] is columns[0] and columns[2] is columns[0]
+    ctx = ModelingContext(0, holes[0], board, GAME)
+    params = cfg.params()
+    again = _event(rng, 1, Action.RAISE)
+    assert action_column(again, ctx, params) is not columns[0]  # another event object
+    tight_cfg = TripleConfig(bettor=BettorConfig(make1=0.7))
+    tight = tight_cfg.params()
+    assert tight != params
+    other = action_column(again, ctx, tight)
+    want = opponent_triples(board, opponent_spot(again, GAME), max(1, again.n_active - 1), tight_cfg)
+    assert np.array_equal(other, want[:, 2])
+    board2 = tuple(c for c in range(52) if c not in board and c not in holes[0])[:4]
+    on_turn = action_column(again, ModelingContext(0, holes[0], board2, GAME), tight)
+    want = opponent_triples(board2, opponent_spot(again, GAME), max(1, again.n_active - 1), tight_cfg)
+    assert np.array_equal(on_turn, want[:, 2])
 
 
 def test_model_tables_rows_follow_their_models():

@@ -22,7 +22,8 @@ __all__ = [
     "ramp_factors_into",
     "loki1_reweight_row",
     "loki1_observe_row",
-    "triple_reweight_row",
+    "triple_column",
+    "reweight_row_live",
     "reweight_holding",
     "reweight_row",
 ]
@@ -216,24 +217,22 @@ def reweight_row(weights, row, column, live, low):
 
 
 @njit(cache=True)
-def triple_reweight_row(weights, row, hs_n, ppot, npot, street, pot, to_call, bet_size, bets, vol_in, can_raise,
-                        next_bet, params, check_raise_flag, action, dead, masks, low, column):  # fmt: skip
-    """Feature R for one row in place (AAAI99 §4; pena/node34; :func:`loki.modeler.triple_model.triple_reweight`
-    of :func:`loki.triples.opponent_triples`): every holding's triple in the opponent's situation, from its
-    uniform-range values ``HS_n``, ``EHS' = HS_n + (1 − HS_n)·PPot``, ``EHS = HS_n·(1 − NPot) + (1 − HS_n)·PPot``,
-    by the rule chain; ``w[h] ← max(low, w[h]·PT_h[action])`` for the holdings sharing no card with ``dead``.
+def triple_column(hs_n, ppot, npot, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet, params,
+                  check_raise_flag, action, column):  # fmt: skip
+    """Feature R's likelihoods (AAAI99 §4; pena/node34; :func:`loki.triples.opponent_triples`): every holding's
+    probability of the observed ``action`` in the opponent's situation, from its triple by the rule chain on its
+    uniform-range values ``HS_n``, ``EHS' = HS_n + (1 − HS_n)·PPot``, ``EHS = HS_n·(1 − NPot) + (1 − HS_n)·PPot``.
+    It depends on the board and the public spot only, not on who observes, so one column serves every observer
+    of the action (:class:`loki.modeler.triple_model.TripleModeler`); :func:`reweight_row_live` applies it.
 
     Args:
-        weights: ``(rows, 1326) float64``; row: the opponent's row.
         hs_n, ppot, npot: ``(1326,) float64`` the board's uniform-range ``HS_1 ** n`` (``n`` the opponents the
             acting player faced; computed by numpy, whose array power can differ from libm's ``pow`` in the last
             bit), PPot1 and NPot1.
         the spot's values, ``params`` and ``check_raise_flag``: as :func:`loki.rule_chain.chain_all` (no semi-bluff
             continuation).
         action: 1 check/call, 2 bet/raise.
-        dead: ``uint64`` dead-card mask; masks: ``(1326,) uint64`` holding masks; low: the floor.
-        column: ``(1326,) float64`` output, every holding's probability of ``action`` (the likelihood traced for
-            the showdown).
+        column: ``(1326,) float64`` output, every holding's probability of ``action``.
     """
     for h in range(hs_n.shape[0]):
         x = hs_n[h]
@@ -242,7 +241,14 @@ def triple_reweight_row(weights, row, hs_n, ppot, npot, street, pot, to_call, be
         eh = x * (1.0 - npot[h]) + (1.0 - x) * pp
         f, c, r = pt_kernel(e, eh, x, pp, street, pot, to_call, bet_size, bets, vol_in, can_raise, next_bet,
                             params, check_raise_flag, False)  # fmt: skip
-        p = c if action == 1 else (r if action == 2 else f)
-        column[h] = p
+        column[h] = c if action == 1 else (r if action == 2 else f)
+
+
+@njit(cache=True)
+def reweight_row_live(weights, row, column, dead, masks, low):
+    """:func:`reweight_holding` of every holding sharing no card with ``dead`` (``uint64`` card mask; ``masks``
+    ``(1326,) uint64`` the holdings' masks), ``column`` ``(1326,) float64`` the probabilities of the observed
+    action (:func:`triple_column`); the other holdings are left as they are."""
+    for h in range(column.shape[0]):
         if (masks[h] & dead) == 0:
-            reweight_holding(weights, row, h, p, low)
+            reweight_holding(weights, row, h, column[h], low)

@@ -15,13 +15,13 @@ from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.errors import InputError
-from loki.modeler.kernels import reweight_row, triple_reweight_row
+from loki.modeler.kernels import reweight_row, reweight_row_live, triple_column
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel
 from loki.triples import TripleConfig, opponent_hand_values
 from loki.weights import LOW_WEIGHT
 
-__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot"]
+__all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot", "action_column"]
 
 
 def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, live: np.ndarray | None = None) -> None:
@@ -97,23 +97,50 @@ class TripleModeler:
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
         """Triple re-weighting after the flop (holdings sharing a card with our hand or the board are left
-        as they are); Loki-1's method before it.  After the flop one compiled kernel
-        (:func:`~loki.modeler.kernels.triple_reweight_row`) computes the triples of :func:`loki.triples.opponent_triples`
-        and re-weights the model's row, keeping the action's column for the trace."""
+        as they are); Loki-1's method before it.  After the flop the action's column of the triples of
+        :func:`loki.triples.opponent_triples` (:func:`~loki.modeler.kernels.triple_column`) re-weights the model's
+        row (:func:`~loki.modeler.kernels.reweight_row_live`) and is kept for the trace.  The column depends on the
+        action and the board only, so every observer with the same Triple Generator reads one column per action
+        (:func:`action_column`)."""
         if ev.round == 0:
             self.preflop.reweight(model, ev, bucket, ctx)
             return
         if ev.action == Action.FOLD:
             return
-        game = ctx.game
-        n_opp = max(1, int(ev.n_active) - 1)
-        hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: opponent_hand_values(board, n_opp))
-        column = np.empty(N_HOLDINGS)
-        triple_reweight_row(
-            model.tables.weights, model.row, hs_n, pp, nn,
-            int(ev.round), float(ev.pot), float(ev.to_call), float(game.bet_sizes[ev.round]), int(ev.bets),
-            bool(ev.voluntary), int(ev.bets) < game.max_bets,
-            float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
-            self._params, False, int(ev.action), ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT, column,
-        )  # fmt: skip
+        column = action_column(ev, ctx, self._params)
+        reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
+
+
+#: The last column :func:`action_column` computed, with what it was computed for (one entry: the observers of an
+#: action ask in a row; the tuple is replaced whole, so a reader sees one consistent entry).
+_LAST_COLUMN: tuple = (None, None, None, None)
+
+
+def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
+    """Every holding's probability of the (non-fold, post-flop) action ``ev`` in the actor's situation on
+    ``ctx.board``, by the rule chain with ``params`` (:func:`~loki.modeler.kernels.triple_column`).
+
+    Returns:
+        ``(1326,) float64``, read-only.  The observers of one action get the same array: it is kept for the last
+        event (the same :class:`~loki.engine.ActionTaken` object, board and parameters); the values are the same
+        as a fresh computation's.
+    """
+    global _LAST_COLUMN
+    last = _LAST_COLUMN
+    if last[0] is ev and last[1] == (ctx.board, ctx.game) and last[2] == params:
+        return last[3]
+    game = ctx.game
+    n_opp = max(1, int(ev.n_active) - 1)
+    hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: opponent_hand_values(board, n_opp))
+    column = np.empty(N_HOLDINGS)
+    triple_column(
+        hs_n, pp, nn,
+        int(ev.round), float(ev.pot), float(ev.to_call), float(game.bet_sizes[ev.round]), int(ev.bets),
+        bool(ev.voluntary), int(ev.bets) < game.max_bets,
+        float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
+        params, False, int(ev.action), column,
+    )  # fmt: skip
+    column.setflags(write=False)
+    _LAST_COLUMN = (ev, (ctx.board, ctx.game), params, column)
+    return column
