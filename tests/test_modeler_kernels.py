@@ -211,6 +211,25 @@ def test_observers_of_one_action_share_its_column():
     assert np.array_equal(on_turn, want[:, 2])
 
 
+def test_holding_percentile_equals_the_numpy_rule():
+    """The showdown percentile (weight_rank_counts) against the first numpy version, with ties (weights on a coarse
+    grid) and dead cards; exact equality."""
+    from loki.cards import HOLDING_CARDS, live_holdings
+    from loki.modeler import holding_percentile
+
+    rng = np.random.default_rng(1702)
+    for i in range(200):
+        w = np.round(rng.random(N_HOLDINGS), 1 + i % 3) + 0.01
+        dead = tuple(int(c) for c in rng.choice(52, int(rng.integers(0, 8)), replace=False))
+        live = live_holdings(dead)
+        h = int(rng.choice(np.flatnonzero(live)))
+        hole = tuple(int(c) for c in HOLDING_CARDS[h])
+        x = w[h]
+        wl = w[live]
+        want = float(100.0 * ((wl < x).sum() + 0.5 * (wl == x).sum()) / wl.size)
+        assert holding_percentile(w, hole, dead) == want
+
+
 def test_model_tables_rows_follow_their_models():
     st = ModelStore()
     st.begin_hand(me=0, n_players=4)

@@ -15,6 +15,7 @@ __all__ = [
     "freq_triple",
     "freq_triples_all",
     "any_above",
+    "weight_rank_counts",
     "blend_frequencies",
     "mu_sigma",
     "ramp_ends",
@@ -79,6 +80,26 @@ def any_above(weights, row, dead, masks, threshold):
         if (masks[h] & dead) == 0 and weights[row, h] > threshold:
             return True
     return False
+
+
+@njit(cache=True)
+def weight_rank_counts(weights, h, dead, masks):
+    """``(below, equal, n)``: of the ``n`` holdings sharing no card with ``dead`` (``uint64`` card mask; ``masks``
+    ``(1326,) uint64`` holding masks), how many weigh less than holding ``h`` in ``weights`` (``(1326,) float64``)
+    and how many the same (the showdown percentile, :func:`loki.modeler.quality.holding_percentile`)."""
+    x = weights[h]
+    below = 0
+    equal = 0
+    n = 0
+    for k in range(masks.shape[0]):
+        if (masks[k] & dead) == 0:
+            w = weights[k]
+            n += 1
+            if w < x:
+                below += 1
+            elif w == x:
+                equal += 1
+    return below, equal, n
 
 
 @njit(cache=True)

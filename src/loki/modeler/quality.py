@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from loki.cards import HOLDING_INDEX, live_holdings
+from loki.cards import HOLDING_INDEX, HOLDING_MASKS, cards_mask
+from loki.modeler.kernels import weight_rank_counts
 
 __all__ = ["holding_percentile", "ModelQuality", "QualityTally", "PERCENTILE_BINS", "LIKELIHOOD_FLOOR"]
 
@@ -43,12 +44,12 @@ def holding_percentile(weights: np.ndarray, hole: Sequence[int], dead: Sequence[
     >>> w = np.ones(1326); holding_percentile(w, parse_cards("AsKs"), parse_cards("2c3c4d"))
     50.0
     """
-    live = live_holdings(dead)
-    w = np.asarray(weights)[live]
-    x = weights[int(HOLDING_INDEX[hole[0], hole[1]])]
-    if w.size == 0:
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    h = int(HOLDING_INDEX[hole[0], hole[1]])
+    below, equal, n = weight_rank_counts(w, h, np.uint64(cards_mask(dead)), HOLDING_MASKS)
+    if n == 0:
         return 50.0
-    return float(100.0 * ((w < x).sum() + 0.5 * (w == x).sum()) / w.size)
+    return float(100.0 * (below + 0.5 * equal) / n)
 
 
 @dataclass
