@@ -6,6 +6,7 @@ the slow paths; the kernels must give exactly the same floats (the tournaments' 
 comparison here is ``array_equal``, not ``allclose``.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -198,7 +199,14 @@ def test_observers_of_one_action_share_its_column():
     ctx = ModelingContext(0, holes[0], board, GAME)
     params = cfg.params()
     again = _event(rng, 1, Action.RAISE)
-    assert action_column(again, ctx, params) is not columns[0]  # another event object
+    assert action_column(again, ctx, params) is not columns[0]  # another event
+    assert action_column(dataclasses.replace(again), ctx, params) is action_column(again, ctx, params)  # an equal one
+    before = action_column(again, ctx, params)
+    again.to_call, again.bets = 20, 2  # an event changed after it was seen: the column of its new values
+    moved = action_column(again, ctx, params)
+    assert not np.array_equal(moved, before)
+    want = opponent_triples(board, opponent_spot(again, GAME), max(1, again.n_active - 1), cfg)
+    assert np.array_equal(moved, want[:, 2])
     tight_cfg = TripleConfig(bettor=BettorConfig(make1=0.7))
     tight = tight_cfg.params()
     assert tight != params

@@ -6,6 +6,7 @@ the opponent's situation; pre-flop stays Loki-1's (pena/node39).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -122,13 +123,13 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
     ``ctx.board``, by the rule chain with ``params`` (:func:`~loki.modeler.kernels.triple_column`).
 
     Returns:
-        ``(1326,) float64``, read-only.  The observers of one action get the same array: it is kept for the last
-        event (the same :class:`~loki.engine.ActionTaken` object, board and parameters); the values are the same
-        as a fresh computation's.
+        ``(1326,) float64``, read-only.  The observers of one action get the same array: the column is a function
+        of the event's fields, the board, the rules and ``params`` only, and is kept for the last of these (an equal
+        event, which a mutable :class:`~loki.engine.ActionTaken` could become, gives the column of its own values).
     """
     global _LAST_COLUMN
     last = _LAST_COLUMN
-    if last[0] is ev and last[1] == (ctx.board, ctx.game) and last[2] == params:
+    if last[0] == ev and last[1] == (ctx.board, ctx.game) and last[2] == params:
         return last[3]
     game = ctx.game
     n_opp = max(1, int(ev.n_active) - 1)
@@ -142,5 +143,5 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
         params, False, int(ev.action), column,
     )  # fmt: skip
     column.setflags(write=False)
-    _LAST_COLUMN = (ev, (ctx.board, ctx.game), params, column)
+    _LAST_COLUMN = (dataclasses.replace(ev), (ctx.board, ctx.game), params, column)
     return column
