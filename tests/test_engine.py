@@ -347,6 +347,26 @@ def test_view_hides_other_cards():
     assert v.payoffs == s.payoffs
 
 
+def test_view_reads_every_public_attribute_through():
+    """Each public name of the state is a read-through property of the view (issue 15: no failed lookup first)."""
+    from loki.engine.view import VIEW_PUBLIC
+
+    s = new_hand(GameConfig(n_players=4), button=1, rng=3)
+    v = s.view(2)
+    for moves in ("", "cr", "c/c"):
+        s.apply_many(moves)
+        for name in sorted(VIEW_PUBLIC):
+            try:
+                want = getattr(s, name)
+            except (ValueError, AttributeError) as e:  # e.g. payoffs before the end: the view raises the same
+                with pytest.raises(type(e)):
+                    getattr(v, name)
+                continue
+            got = getattr(v, name)
+            assert got == want or (isinstance(want, np.ndarray) and np.array_equal(got, want)), name
+            assert isinstance(type(v).__dict__[name], property), name
+
+
 def test_events_sequence():
     s = new_hand(GameConfig(n_players=2), button=0, hole_cards=["2h2d", "3h3d"], board=BROADWAY)
     s.apply_many("rc/cc/cc/cc")

@@ -316,3 +316,52 @@ def test_frequencies_view_writes_through():
     m.frequencies.record(2, 1, Action.RAISE)
     assert m.tables.counts[m.row, 2, 1, 2] == 1
     assert isinstance(m.frequencies, ActionFrequencies)
+
+
+def test_potential_memo_returns_the_kernels_numbers():
+    """The own-hand potential is kept per (hole, board, look-ahead, weight bytes) (issue 15): a repeated decision
+    reads the kernel's numbers, and a weight table changed in place is not mistaken for the one seen before."""
+    from loki.assessment import triple_ranks
+    from loki.assessment.potential import hp1_kernel_ranked, hp2_kernel
+    from loki.evaluator import kernel_tables
+
+    rng = np.random.default_rng(1815)
+    tabs = kernel_tables()
+    for i in range(12):
+        board, hole = _board(rng, 3 + i % 2)
+        la = 2 if (len(board) == 3 and i % 4 == 0) else 1
+        w = np.maximum(0.01, rng.random(N_HOLDINGS))
+        for _ in range(2):  # the second call is a hit
+            a = assess_field(hole, board, [w], 1, la)
+            bd = np.asarray(board, dtype=np.int64)
+            if la == 2:
+                hp, tot = hp2_kernel(hole[0], hole[1], bd, w, tabs)
+            else:
+                hp, tot = hp1_kernel_ranked(hole[0], hole[1], bd, w, tabs, *triple_ranks(tuple(sorted(board))))
+            assert np.array_equal(a.hp, hp) and np.array_equal(a.hp_total, tot)
+            w[rng.integers(N_HOLDINGS)] *= 0.5  # the same array, other values: must not read the old entry
+
+
+def test_new_hand_resets_every_written_row():
+    """Only rows marked as written are reset at a new hand and copied at a new round (issue 15); every way of
+    writing a row marks it, so a new hand still starts every table at 1.0 and a round copies what changed."""
+    st = ModelStore()
+    st.begin_hand(me=0, n_players=6)
+    ctx = ModelingContext(0, (20, 30), (), GAME)
+    view = st[1].weights
+    view[:5] = 0.3  # through a view from the getter
+    st[2].weights = np.full(N_HOLDINGS, 0.4)  # the setter
+    loki1_reweight(st[3], preflop_hand_values()[0], Action.RAISE, np.array([0.2, 0.5, 0.3]), preflop_hand_values()[1])
+    triple_reweight(st[4], np.tile([0.0, 0.2, 0.8], (N_HOLDINGS, 1)), Action.CALL)
+    ev = ActionTaken(seat=5, action=Action.RAISE, amount=20, round=0, to_call=10, pot=30, bets=1, n_active=6)
+    st.observe(ev, Loki1Modeler(), GAME, ctx)
+    assert all(not np.all(st[s].tables.weights[st[s].row] == 1.0) for s in range(1, 6))
+    st.new_round(folded={2})
+    t = st.tables
+    for s in (1, 3, 4, 5):
+        assert np.array_equal(t.round_start[st[s].row], t.weights[st[s].row])
+    assert np.all(t.round_start[st[2].row] == 1.0)  # folded: no copy
+    st.begin_hand(me=0, n_players=6)
+    assert np.all(t.weights == 1.0) and np.all(t.round_start == 1.0) and np.all(t.applied_mu == -1.0)
+    st.new_round()
+    assert np.all(t.round_start == 1.0)

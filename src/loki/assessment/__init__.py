@@ -272,24 +272,40 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
     return _assess_checked(h, b, w, int(n_opponents), lookahead)
 
 
-def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
-    bd = np.asarray(b, dtype=np.int64)
+@lru_cache(maxsize=256)
+def _potential_tables(c0: int, c1: int, board: tuple[int, ...], lookahead: int, weights: bytes):
+    """The 3×3 HP table (nine floats, row-major) and HPTotal (three floats) of holding ``(c0, c1)`` on a 3- or 4-card
+    ``board`` against the ``(1326,) float64`` range whose bytes are ``weights``: the kernels' numbers, kept for the
+    last 256 inputs.  In a duplicate tournament the same deal is played once per seating, and the same decision often
+    meets the same opponent tables again (about a quarter of the flop decisions of ``fig3-BR``); a pure function of
+    its inputs, so a hit returns exactly what the kernel would (issue 15)."""
+    w = np.frombuffer(weights, dtype=np.float64).copy()
+    bd = np.asarray(board, dtype=np.int64)
     tables = kernel_tables()
+    if lookahead == 2:
+        hp, tot = hp2_kernel(c0, c1, bd, w, tables)
+    else:
+        r3, pos = triple_ranks(tuple(sorted(board)))
+        hp, tot = hp1_kernel_ranked(c0, c1, bd, w, tables, r3, pos)
+    return tuple(hp.ravel().tolist()), tuple(tot.tolist())
+
+
+def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
     if len(b) == 5:
         hp = np.zeros((3, 3))
-        tot = np.array(hs_counts_kernel(h[0], h[1], bd, w, tables))
-    elif lookahead == 2:
-        hp, tot = hp2_kernel(h[0], h[1], bd, w, tables)
+        tot = np.array(hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w, kernel_tables()))
+        ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
+        hp_rows = hp.tolist()
     else:
-        r3, pos = triple_ranks(tuple(sorted(b)))
-        hp, tot = hp1_kernel_ranked(h[0], h[1], bd, w, tables, r3, pos)
-    ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
+        wb = np.ascontiguousarray(w, dtype=np.float64).tobytes()
+        hp_flat, (ahead, tied, behind) = _potential_tables(h[0], h[1], tuple(b), lookahead, wb)
+        hp = hp_rows = [hp_flat[0:3], hp_flat[3:6], hp_flat[6:9]]
     total = ahead + tied + behind
     hs = (ahead + 0.5 * tied) / total
     hs_n = hs**n
     # ppot_npot, ehs and ehs_prime on Python floats: the same IEEE operations in the same order, without numpy's
     # per-call cost on 3x3 arrays and scalars (a test checks the values against those functions)
-    (h_aa, h_at, h_ab), (h_ta, _h_tt, h_tb), (h_ba, h_bt, _h_bb) = hp.tolist()
+    (h_aa, h_at, h_ab), (h_ta, _h_tt, h_tb), (h_ba, h_bt, _h_bb) = hp_rows
     dp = behind + 0.5 * tied
     dn = ahead + 0.5 * tied
     pp = (h_ba + 0.5 * h_bt + 0.5 * h_ta) / dp if dp > 0 else 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from loki.cards import format_cards
@@ -138,3 +139,15 @@ VIEW_PUBLIC = frozenset(
         "actions_this_round",
     }
 )
+
+
+def _read_through(name: str) -> property:
+    # a class-level property per public name: a C-level attrgetter instead of a failed lookup then __getattr__
+    return property(
+        attrgetter("_s." + name), doc=f"The hand's ``{name}`` (:class:`~loki.engine.HandState`), read through."
+    )
+
+
+for _name in VIEW_PUBLIC:
+    setattr(PlayerView, _name, _read_through(_name))
+del _name

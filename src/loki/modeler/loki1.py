@@ -120,6 +120,7 @@ def loki1_reweight(
     if action == Action.FOLD:
         return False
     t = model.tables
+    t.touch(model.row)
     return bool(
         loki1_reweight_row(
             t.weights,
@@ -216,6 +217,7 @@ class Loki1Modeler:
         if ev.action == Action.FOLD:
             return
         t = model.tables
+        t.dirty.add(model.row)
         out = np.empty(7)
         if ev.round == 0:
             values, sorted_values = preflop_hand_values()

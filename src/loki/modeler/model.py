@@ -94,6 +94,11 @@ class ModelTables:
 
     Rows are handed out by :meth:`add_row` and given back by :meth:`free_row`; the arrays grow (and are replaced)
     when more rows are needed, so hold the tables, not the arrays.
+
+    ``dirty`` is the set of rows whose weights or round-start copy may differ from 1.0: whoever writes a row (or
+    hands out a writable view of it) marks it with :meth:`touch`, so that a new hand or round resets or copies only
+    those rows (issue 15: most opponents fold pre-flop without an action that re-weights them).  Views of a row
+    obtained in one hand must not be written in the next.
     """
 
     def __init__(self, capacity: int = 1) -> None:
@@ -103,6 +108,11 @@ class ModelTables:
         self.applied_mu = np.full(cap, -1.0)
         self.counts = np.zeros((cap, 4, 3, 3), dtype=np.int64)
         self._free = list(range(cap - 1, -1, -1))
+        self.dirty: set[int] = set()
+
+    def touch(self, row: int) -> None:
+        """Mark ``row`` as possibly written (its weights or round-start copy may no longer be 1.0)."""
+        self.dirty.add(row)
 
     def reserve(self, rows: int) -> None:
         """Make room for ``rows`` rows in use (the arrays are replaced when they grow)."""
@@ -171,19 +181,27 @@ class OpponentModel:
 
     @property
     def weights(self) -> np.ndarray:
-        return self.tables.weights[self.row]
+        t = self.tables
+        t.dirty.add(self.row)  # a writable view
+        return t.weights[self.row]
 
     @weights.setter
     def weights(self, value) -> None:
-        self.tables.weights[self.row] = value
+        t = self.tables
+        t.dirty.add(self.row)
+        t.weights[self.row] = value
 
     @property
     def round_start(self) -> np.ndarray:
-        return self.tables.round_start[self.row]
+        t = self.tables
+        t.dirty.add(self.row)
+        return t.round_start[self.row]
 
     @round_start.setter
     def round_start(self, value) -> None:
-        self.tables.round_start[self.row] = value
+        t = self.tables
+        t.dirty.add(self.row)
+        t.round_start[self.row] = value
 
     @property
     def applied_mu(self) -> float:
@@ -199,6 +217,7 @@ class OpponentModel:
 
     def new_hand(self) -> None:
         """Reset the weight table to 1.0 and the hand's trace (frequencies and stats are kept)."""
+        self.tables.touch(self.row)
         self.tables.weights[self.row] = 1.0
         self.trace = []
         self.new_round()
@@ -206,6 +225,7 @@ class OpponentModel:
     def new_round(self) -> None:
         """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
         t = self.tables
+        t.touch(self.row)
         t.round_start[self.row] = t.weights[self.row]
         t.applied_mu[self.row] = -1.0
         self.round_actions = []
@@ -240,8 +260,11 @@ class ModelStore:
             if s != me and s not in models:
                 models[s] = OpponentModel(self.tables)
         t = self.tables
-        t.weights.fill(1.0)  # rows not in use are reset again when handed out
-        t.round_start.fill(1.0)
+        if t.dirty:  # only rows that may have been written (rows not in use are reset again when handed out)
+            rows = list(t.dirty)
+            t.weights[rows] = 1.0
+            t.round_start[rows] = 1.0
+            t.dirty.clear()
         t.applied_mu.fill(-1.0)
         for m in models.values():
             m.trace = []
@@ -255,12 +278,14 @@ class ModelStore:
                 so no re-weighting reads it; the next hand resets every table).
         """
         t = self.tables
+        # a row not written since the hand began holds 1.0 in both arrays: its copy would change nothing
+        dirty = t.dirty
         if folded:
-            for s, m in self.models.items():
-                if s not in folded:
-                    t.round_start[m.row] = t.weights[m.row]
+            rows = [m.row for s, m in self.models.items() if s not in folded and m.row in dirty]
         else:
-            np.copyto(t.round_start, t.weights)
+            rows = list(dirty)
+        if rows:
+            t.round_start[rows] = t.weights[rows]
         t.applied_mu.fill(-1.0)
         for m in self.models.values():
             m.round_actions = []
@@ -281,6 +306,7 @@ class ModelStore:
         t = self.tables
         a = int(ev.action)
         if a != 0:  # not a fold
+            t.dirty.add(model.row)
             modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
@@ -304,6 +330,7 @@ class ModelStore:
             for _round, _action, lik in model.trace:
                 self.quality.add_likelihood(lik(h))
             if learn is not None:
+                model.tables.touch(model.row)
                 learn(model, h, ctx)
 
     def __getitem__(self, seat: int) -> OpponentModel:

@@ -50,6 +50,7 @@ def triple_reweight(model: OpponentModel, triples: np.ndarray, action: Action, l
     if t.shape != (N_HOLDINGS, 3):
         raise InputError(f"triples must have shape (1326, 3), got {t.shape}")
     live_h = np.ones(N_HOLDINGS, dtype=np.bool_) if live is None else np.ascontiguousarray(live, dtype=np.bool_)
+    model.tables.touch(model.row)
     reweight_row(model.tables.weights, model.row, np.ascontiguousarray(t[:, int(action)]), live_h, LOW_WEIGHT)
 
 
@@ -109,6 +110,7 @@ class TripleModeler:
         if ev.action == Action.FOLD:
             return
         column = action_column(ev, ctx, self._params)
+        model.tables.dirty.add(model.row)
         reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
 
