@@ -424,3 +424,31 @@ def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
             a = hp1_kernel(c0, c1, board, w, tables)
             b = hp1_kernel_ranked(c0, c1, board, w, tables, r3, pos)
             assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
+    """Against the uniform range the integer-count kernel gives exactly the weighted kernel's floats (issue 15),
+    on flops and turns, with and without extra dead cards, and ``hand_potential_all_counts`` picks it for
+    all-ones weights only."""
+    from loki.assessment.potential import _dead_array
+    from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
+
+    rng = np.random.default_rng(1815)
+    tabs = kernel_tables()
+    ones = np.ones(N_HOLDINGS)
+    for i in range(8):
+        nb, extra = 3 + i % 2, (0, 2, 5, 0)[i % 4]
+        cards = rng.choice(52, nb + extra, replace=False)
+        board = np.sort(cards[:nb]).astype(np.int64)
+        dead = _dead_array([int(c) for c in cards])
+        r3, pos = board_triple_ranks(board, tabs)
+        want = hp1_all_kernel(board, dead, ones, tabs, r3, pos)
+        got = hp1_all_uniform_kernel(board, dead, tabs, r3, pos)
+        for a, b in zip(want, got):
+            assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+    w = ones.copy()
+    live = [h for h in range(N_HOLDINGS) if not set(HOLDING_CARDS[h].tolist()) & {0, 9, 22}]
+    w[live[100]] = 0.5  # not uniform: the weighted kernel, whose values differ
+    hp_u, _, _ = hand_potential_all_counts([0, 9, 22], ones)
+    hp_w, _, _ = hand_potential_all_counts([0, 9, 22], w)
+    assert not np.array_equal(hp_u, hp_w)

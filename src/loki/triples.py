@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from pydantic import Field
@@ -271,5 +272,13 @@ def opponent_hand_values(board: Sequence[int], n_opponents: int) -> tuple[np.nda
     """``(HS_n, PPot1, NPot1)`` of every holding on ``board`` as an opponent facing ``n_opponents`` others rates its
     hand: :func:`board_values` with ``HS_n = HS_1 ** max(1, n_opponents)``, ``(1326,) float64`` each (feature R,
     pena/node34; the values :func:`opponent_triples` uses)."""
+    return _opponent_hand_values(tuple(board), max(1, int(n_opponents)))
+
+
+@lru_cache(maxsize=256)
+def _opponent_hand_values(board: tuple, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # kept per (board, n): every observer with feature R reads the same arrays (read-only) on a board
     hs1, pp, nn = board_values(board)
-    return hs1 ** max(1, int(n_opponents)), pp, nn
+    hs_n = hs1**n
+    hs_n.setflags(write=False)
+    return hs_n, pp, nn

@@ -61,7 +61,7 @@ from functools import lru_cache
 import numpy as np
 
 from loki._jit import njit
-from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel
+from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
 from loki.assessment.strength import (
     AHEAD,
     BEHIND,
@@ -87,6 +87,7 @@ __all__ = [
     "triple_ranks",
     "hp2_kernel",
     "hp1_all_kernel",
+    "hp1_all_uniform_kernel",
     "ppot_npot",
     "hand_potential_counts",
     "hand_potential",
@@ -396,6 +397,8 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
         counts, npos = hs_all_counts_from_ranks(rank_holdings_kernel(bd, dd, kernel_tables()), w)
         return np.zeros((N_HOLDINGS, 3, 3)), np.ascontiguousarray(counts.T), npos
     r3, pos = triple_ranks(tuple(sorted(b)))
+    if np.all(w == 1.0):  # the uniform range: the integer-count kernel, the same numbers
+        return hp1_all_uniform_kernel(bd, dd, kernel_tables(), r3, pos)
     return hp1_all_kernel(bd, dd, w, kernel_tables(), r3, pos)
 
 

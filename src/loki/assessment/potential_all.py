@@ -32,7 +32,7 @@ from loki.assessment.strength import (
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.evaluator_kernels import rank_from_key
 
-__all__ = ["hp1_all_kernel", "board_triple_ranks"]
+__all__ = ["hp1_all_kernel", "hp1_all_uniform_kernel", "board_triple_ranks"]
 
 
 @njit(cache=True, inline="always")
@@ -312,4 +312,272 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
             hp[h, 2, 0] = _snap(pgt, eps) / kk
             hp[h, 2, 1] = _snap(post_gt[q] - pgt, eps) / kk
             hp[h, 2, 2] = _snap(kk * tb - post_gt[q], eps) / kk
+    return hp, hp_total, npos
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    # bits set in a uint64 (SWAR; numba has no portable popcount intrinsic)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, inline="always")
+def _word_prefix(bit, i):
+    # Fenwick prefix over the per-word counts of placed pairs
+    s = 0
+    while i > 0:
+        s += bit[i]
+        i &= i - 1
+    return s
+
+
+@njit(cache=True)
+def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
+    """:func:`hp1_all_kernel` against the **uniform** range (every weight 1.0), counted in integers.
+
+    The same ``hp``, ``hp_total`` and ``npos``, bit for bit: against the uniform range every sum
+    :func:`hp1_all_kernel` forms is a whole number far below 2^53, so its floats are exact and its
+    rounding snap never fires; here the same numbers are counted in integers and divided by ``K``
+    at the end, as there (a test checks equality on flops and turns, with extra dead cards).
+
+    The sweep is the same (per next card, the pairs in ascending order of their new rank), but a
+    count is a bit: the pairs already placed are bits in current-rank order, globally (with a
+    running count per 64-bit word) and per card (the 47 or 48 pairs holding a card fit one word),
+    so "how many placed pairs rank below me now" is a word count plus a popcount instead of the
+    Fenwick trees' O(log) dependent steps.  DEFAULT (issue 15): used for the board-only values
+    (:func:`loki.assessment.uniform_board_values`).
+
+    Args:
+        board, dead, tables, r3, pos: as :func:`hp1_all_kernel`.
+
+    Returns:
+        ``hp (1326, 3, 3) float64``, ``hp_total (1326, 3) float64``, ``npos (1326,) int64``: as
+        :func:`hp1_all_kernel` with ``weights = np.ones(1326)``.
+    """
+    live, n = _live_cards(dead)
+    kk = n - 4
+    r0 = rank_holdings_kernel(board, dead, tables)
+    counts, nstate = hs_all_state_counts(r0, np.ones(N_HOLDINGS))
+    npos = np.full(N_HOLDINGS, -1, dtype=np.int64)
+    for h in range(N_HOLDINGS):
+        if r0[h] > 0:
+            npos[h] = nstate[0, h] + nstate[1, h] + nstate[2, h]
+
+    npairs = n * (n - 1) // 2
+    pid = np.zeros((n, n), dtype=np.int64)
+    phold = np.empty(npairs, dtype=np.int64)
+    pa = np.empty(npairs, dtype=np.int64)
+    pb = np.empty(npairs, dtype=np.int64)
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            pid[i, j] = p
+            pid[j, i] = p
+            phold[p] = HOLDING_INDEX[live[i], live[j]]
+            pa[p] = i
+            pb[p] = j
+            p += 1
+
+    # current-rank order: global position u, first position of the tie group gf, dense rank g0 (for the tie
+    # counts); per card (a and b of the pair) the local position's bit and the bits of the pairs ranking below
+    items = np.arange(npairs)
+    keys0 = np.empty(npairs, dtype=np.int64)
+    for q in range(npairs):
+        keys0[q] = r0[phold[q]]
+    order = np.empty(npairs, dtype=np.int64)
+    tmp = np.empty(npairs, dtype=np.int64)
+    cnt = np.empty(129, dtype=np.int64)
+    radix_sort_by_rank(items, npairs, keys0, tmp, order, cnt)
+    u = np.empty(npairs, dtype=np.int64)
+    gf = np.empty(npairs, dtype=np.int64)
+    g0 = np.empty(npairs, dtype=np.int64)
+    bit_a = np.empty(npairs, dtype=np.uint64)
+    bit_b = np.empty(npairs, dtype=np.uint64)
+    low_a = np.empty(npairs, dtype=np.uint64)
+    low_b = np.empty(npairs, dtype=np.uint64)
+    ga = np.empty(npairs, dtype=np.int64)
+    gb = np.empty(npairs, dtype=np.int64)
+    n_c = np.zeros(n, dtype=np.int64)  # pairs of the card seen so far
+    last_c = np.full(n, -1, dtype=np.int64)
+    first_c = np.zeros(n, dtype=np.int64)  # local position where the card's current tie group starts
+    dense_c = np.zeros(n, dtype=np.int64)
+    one = np.uint64(1)
+    g = 0
+    last = -1
+    first = 0
+    for t in range(npairs):
+        q = order[t]
+        r = keys0[q]
+        if r != last:
+            g += 1
+            last = r
+            first = t
+        u[q] = t
+        gf[q] = first
+        g0[q] = g
+        for side in range(2):
+            c = pa[q] if side == 0 else pb[q]
+            if last_c[c] != r:
+                last_c[c] = r
+                first_c[c] = n_c[c]
+                dense_c[c] += 1
+            b = one << np.uint64(n_c[c])
+            lo = (one << np.uint64(first_c[c])) - one
+            n_c[c] += 1
+            if side == 0:
+                bit_a[q] = b
+                low_a[q] = lo
+                ga[q] = dense_c[c]
+            else:
+                bit_b[q] = b
+                low_b[q] = lo
+                gb[q] = dense_c[c]
+    big_g = g
+    big_m = 0
+    for i in range(n):
+        if dense_c[i] > big_m:
+            big_m = dense_c[i]
+    nwords = (npairs >> 6) + 1
+
+    r1 = np.zeros((n, npairs), dtype=np.int64)
+    for i in range(n):
+        pi = pos[live[i]]
+        for j in range(i + 1, n):
+            pj = pos[live[j]]
+            pij = pid[i, j]
+            for k in range(j + 1, n):
+                r = np.int64(r3[pi, pj, pos[live[k]]])
+                r1[i, pid[j, k]] = r
+                r1[j, pid[i, k]] = r
+                r1[k, pij] = r
+
+    # each pair's facts in one record (the sweep visits pairs in a new order for every next card)
+    rec = np.empty((npairs, 8), dtype=np.int64)
+    mrec = np.empty((npairs, 4), dtype=np.uint64)
+    for q in range(npairs):
+        rec[q, 0] = pa[q]
+        rec[q, 1] = pb[q]
+        rec[q, 2] = gf[q]
+        rec[q, 3] = g0[q]
+        rec[q, 4] = ga[q]
+        rec[q, 5] = gb[q]
+        rec[q, 6] = u[q]
+        mrec[q, 0] = low_a[q]
+        mrec[q, 1] = low_b[q]
+        mrec[q, 2] = bit_a[q]
+        mrec[q, 3] = bit_b[q]
+    acc = np.zeros((npairs, 8), dtype=np.int64)
+    words = np.zeros(nwords, dtype=np.uint64)  # placed pairs, bit u
+    below = np.zeros(nwords + 1, dtype=np.int64)  # placed pairs in the words before
+    geq = np.zeros(big_g + 1, dtype=np.int64)
+    cbits = np.zeros(n, dtype=np.uint64)
+    ceq = np.zeros((n, big_m + 1), dtype=np.int64)
+    ctot = np.zeros(n, dtype=np.int64)
+    m_items = np.empty(npairs, dtype=np.int64)
+    for x in range(n):
+        row = r1[x]
+        m = 0
+        for q in range(npairs):
+            if pa[q] != x and pb[q] != x:
+                m_items[m] = q
+                m += 1
+        radix_sort_by_rank(m_items, m, row, tmp, order, cnt)
+        words[:] = 0
+        below[:] = 0
+        geq[:] = 0
+        cbits[:] = 0
+        ceq[:, :] = 0
+        ctot[:] = 0
+        gtot = 0
+        s = 0
+        while s < m:
+            r = row[order[s]]
+            e = s + 1
+            while e < m and row[order[e]] == r:
+                e += 1
+            for t in range(s, e):
+                q = order[t]
+                i = rec[q, 0]
+                j = rec[q, 1]
+                f = rec[q, 2]
+                wf = f >> 6
+                lt = (
+                    _word_prefix(below, wf)
+                    + _popcount(words[wf] & ((one << np.uint64(f & 63)) - one))
+                    - _popcount(cbits[i] & mrec[q, 0])
+                    - _popcount(cbits[j] & mrec[q, 1])
+                )
+                eq = geq[rec[q, 3]] - ceq[i, rec[q, 4]] - ceq[j, rec[q, 5]]
+                gt = gtot - ctot[i] - ctot[j] - lt - eq
+                acc[q, 0] += lt
+                acc[q, 1] += eq
+                acc[q, 2] += gt
+                if e - s == 1:
+                    acc[q, 3] += lt
+                    acc[q, 4] += eq
+                    acc[q, 5] += gt
+            for t in range(s, e):
+                q = order[t]
+                i = rec[q, 0]
+                j = rec[q, 1]
+                uq = rec[q, 6]
+                wq = uq >> 6
+                words[wq] |= one << np.uint64(uq & 63)
+                k = wq + 1
+                while k <= nwords:
+                    below[k] += 1
+                    k += k & (-k)
+                geq[rec[q, 3]] += 1
+                gtot += 1
+                cbits[i] |= mrec[q, 2]
+                ceq[i, rec[q, 4]] += 1
+                ctot[i] += 1
+                cbits[j] |= mrec[q, 3]
+                ceq[j, rec[q, 5]] += 1
+                ctot[j] += 1
+            if e - s > 1:
+                for t in range(s, e):
+                    q = order[t]
+                    i = rec[q, 0]
+                    j = rec[q, 1]
+                    f = rec[q, 2]
+                    wf = f >> 6
+                    lt = (
+                        _word_prefix(below, wf)
+                        + _popcount(words[wf] & ((one << np.uint64(f & 63)) - one))
+                        - _popcount(cbits[i] & mrec[q, 0])
+                        - _popcount(cbits[j] & mrec[q, 1])
+                    )
+                    eq = geq[rec[q, 3]] - ceq[i, rec[q, 4]] - ceq[j, rec[q, 5]] + 1
+                    gt = gtot - ctot[i] - ctot[j] + 1 - lt - eq
+                    acc[q, 3] += lt
+                    acc[q, 4] += eq
+                    acc[q, 5] += gt
+            s = e
+
+    hp = np.zeros((N_HOLDINGS, 3, 3))
+    hp_total = np.zeros((N_HOLDINGS, 3))
+    for q in range(npairs):
+        h = phold[q]
+        ta = counts[0, h]
+        tt = counts[1, h]
+        tb = counts[2, h]
+        hp_total[h, 0] = ta
+        hp_total[h, 1] = tt
+        hp_total[h, 2] = tb
+        if nstate[0, h] > 0:
+            hp[h, 0, 0] = acc[q, 0] / kk
+            hp[h, 0, 1] = (acc[q, 3] - acc[q, 0]) / kk
+            hp[h, 0, 2] = (kk * np.int64(ta) - acc[q, 3]) / kk
+        if nstate[1, h] > 0:
+            hp[h, 1, 0] = acc[q, 1] / kk
+            hp[h, 1, 1] = (acc[q, 4] - acc[q, 1]) / kk
+            hp[h, 1, 2] = (kk * np.int64(tt) - acc[q, 4]) / kk
+        if nstate[2, h] > 0:
+            hp[h, 2, 0] = acc[q, 2] / kk
+            hp[h, 2, 1] = (acc[q, 5] - acc[q, 2]) / kk
+            hp[h, 2, 2] = (kk * np.int64(tb) - acc[q, 5]) / kk
     return hp, hp_total, npos
