@@ -91,7 +91,20 @@ class BettorConfig(LokiModel):
     def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
         """The rule-chain record (:class:`loki.rule_chain.TripleParams`) of these thresholds with the given ramp
         half-widths (0, 0: the Bettor itself)."""
-        return _params(self, float(make_width), float(odds_width))
+        key = (id(self), make_width, odds_width)
+        hit = _PARAMS_BY_ID.get(key)
+        if hit is not None and hit[0] is self:  # the entry holds the config, so its id is not reused meanwhile
+            return hit[1]
+        p = _params(self, float(make_width), float(odds_width))
+        if len(_PARAMS_BY_ID) >= 256:
+            _PARAMS_BY_ID.clear()
+        _PARAMS_BY_ID[key] = (self, p)
+        return p
+
+
+#: params() by the config's identity: a decision asks for them every time, and hashing a configuration (all its
+#: fields) costs more than the lookup it serves (issue 15); the values are those of the lru_cache below.
+_PARAMS_BY_ID: dict = {}
 
 
 @lru_cache(maxsize=512)

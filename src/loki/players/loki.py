@@ -34,7 +34,18 @@ from typing import Any, Literal, Protocol
 from pydantic import Field, field_serializer, field_validator, model_validator
 
 from loki.bettor import BettorConfig, BettorPolicy
-from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, Showdown, legalise
+from loki.engine import (
+    Action,
+    ActionTaken,
+    BlindPosted,
+    BoardDealt,
+    GameConfig,
+    HandEnded,
+    HandStarted,
+    PlayerView,
+    Showdown,
+    legalise,
+)
 from loki.errors import ConfigError
 from loki.ev_triples import EVGeneratorConfig
 from loki.modeler import (
@@ -131,7 +142,14 @@ class LokiPlayer(Player):
     def observe(self, event) -> None:
         """Opponents' actions go to the opponent modeler (:meth:`ModelStore.observe`); a new board starts a round
         for the models.  Other events are ignored."""
-        if isinstance(event, ActionTaken):
+        kind = type(event)
+        if kind is ActionTaken:
+            if event.seat != self.seat and event.seat in self.models.models:
+                self.models.observe(event, self.modeler, self._game, self._ctx)
+            self._ctx.follow(event)
+        elif kind is HandStarted or kind is BlindPosted or kind is HandEnded:
+            return  # nothing to model (the blinds are not voluntary actions)
+        elif isinstance(event, ActionTaken):  # a subclass
             if event.seat != self.seat and event.seat in self.models:
                 self.models.observe(event, self.modeler, self._game, self._ctx)
             self._ctx.follow(event)
