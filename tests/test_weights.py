@@ -121,3 +121,30 @@ def test_field_array_errors_name_the_table():
         field_array([np.ones(3)])
     with pytest.raises(ValueError, match="at least one"):
         field_array([])
+
+
+def test_field_kernel_gives_the_numpy_rules_floats():
+    """combine_field's compiled pass (issue 15) equals, bit for bit, numpy's copy / zero the clashes / divide by
+    np.sum / add / divide by k, and its pairwise sum equals np.sum at every length (numpy's summation order)."""
+    from loki.weights import combine_field
+    from loki.weights_kernels import pairwise_sum
+
+    def numpy_rule(tables, clash):
+        out = np.zeros(N_HOLDINGS)
+        for t in tables:
+            x = np.array(t, dtype=np.float64)
+            x[clash] = 0.0
+            x /= x.sum()
+            out += x
+        out /= len(tables)
+        return out
+
+    rng = np.random.default_rng(1815)
+    for i in range(300):
+        tables = [np.maximum(0.01, rng.random(N_HOLDINGS)) ** rng.integers(1, 6) for _ in range(1 + i % 6)]
+        clash = rng.random(N_HOLDINGS) < 0.1
+        assert np.array_equal(combine_field(tables, clash), numpy_rule(tables, clash))
+    for n in list(range(1, 300)) + [1081, 1326, 5000, 20000]:
+        y = rng.random(n) * 10.0 ** rng.integers(-3, 4, n)
+        skip = rng.random(n) < 0.2
+        assert pairwise_sum(y, skip, 0, n) == np.where(skip, 0.0, y).sum(), n

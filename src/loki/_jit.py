@@ -68,6 +68,7 @@ KERNEL_MODULES = (
     "betting/rules.py",
     "betting/pots.py",
     "aivat_kernels.py",
+    "weights_kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
