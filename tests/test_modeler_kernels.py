@@ -361,6 +361,13 @@ def test_new_hand_resets_every_written_row():
     for s in (1, 3, 4, 5):
         assert np.array_equal(t.round_start[st[s].row], t.weights[st[s].row])
     assert np.all(t.round_start[st[2].row] == 1.0)  # folded: no copy
+    # a second round: only seat 3 changes; every live row's copy still equals its weights
+    view[5:9] = 0.7  # the old view of seat 1 (same hand): written after the copy
+    loki1_reweight(st[3], preflop_hand_values()[0], Action.RAISE, np.array([0.1, 0.3, 0.6]), preflop_hand_values()[1])
+    st.new_round(folded={2})
+    for s in (1, 3, 4, 5):
+        assert np.array_equal(t.round_start[st[s].row], t.weights[st[s].row]), s
+    st[4].round_start[:2] = 0.9  # a round-start copy written through its view
     st.begin_hand(me=0, n_players=6)
     assert np.all(t.weights == 1.0) and np.all(t.round_start == 1.0) and np.all(t.applied_mu == -1.0)
     st.new_round()

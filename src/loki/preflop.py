@@ -164,6 +164,7 @@ class PreflopThresholds:
     """
 
     pairs: dict = field(repr=False)
+    _memo: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def default(cls, make1_calibration: dict | None = None) -> PreflopThresholds:
@@ -217,10 +218,16 @@ class PreflopThresholds:
 
     def thresholds(self, group: str, tightness: str, position: int) -> dict:
         """``{Strategy: threshold}`` for Make1, Make2, Make4 at ``position`` (Eq. 6.1)."""
+        key = (group, tightness, position)
+        hit = self._memo.get(key)
+        if hit is not None:
+            return dict(hit)  # a copy: the caller may keep or change it
         self._check(group, tightness)
         if position < 0:
             raise InputError(f"position={position!r}: expected ≥ 0")
-        return {s: b + i * position for s, (b, i) in self.pairs[group][tightness].items()}
+        t = {s: b + i * position for s, (b, i) in self.pairs[group][tightness].items()}
+        self._memo[key] = t
+        return dict(t)
 
     def shifted(self, delta: float) -> PreflopThresholds:
         """A copy with every base raised by ``delta`` (IR ×1000 units): > 0 tighter, < 0 looser."""

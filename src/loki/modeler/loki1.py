@@ -217,7 +217,7 @@ class Loki1Modeler:
         if ev.action == Action.FOLD:
             return
         t = model.tables
-        t.dirty.add(model.row)
+        t.touch(model.row)
         out = np.empty(7)
         if ev.round == 0:
             values, sorted_values = preflop_hand_values()

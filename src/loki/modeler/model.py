@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
@@ -95,10 +96,11 @@ class ModelTables:
     Rows are handed out by :meth:`add_row` and given back by :meth:`free_row`; the arrays grow (and are replaced)
     when more rows are needed, so hold the tables, not the arrays.
 
-    ``dirty`` is the set of rows whose weights or round-start copy may differ from 1.0: whoever writes a row (or
-    hands out a writable view of it) marks it with :meth:`touch`, so that a new hand or round resets or copies only
-    those rows (issue 15: most opponents fold pre-flop without an action that re-weights them).  Views of a row
-    obtained in one hand must not be written in the next.
+    Rows written are tracked so that a new hand resets, and a new round copies, only those (issue 15: most opponents
+    fold pre-flop without an action that re-weights them): whoever writes a row's weights (or hands out a writable
+    view of them) marks it with :meth:`touch`, which puts it in ``dirty`` (weights may differ from 1.0);
+    ``rs_dirty`` holds the rows whose round-start copy may differ from 1.0.  Views of a row obtained in one hand must
+    not be written in the next.
     """
 
     def __init__(self, capacity: int = 1) -> None:
@@ -109,9 +111,10 @@ class ModelTables:
         self.counts = np.zeros((cap, 4, 3, 3), dtype=np.int64)
         self._free = list(range(cap - 1, -1, -1))
         self.dirty: set[int] = set()
+        self.rs_dirty: set[int] = set()
 
     def touch(self, row: int) -> None:
-        """Mark ``row`` as possibly written (its weights or round-start copy may no longer be 1.0)."""
+        """Mark ``row``'s weights as possibly written this hand (no longer 1.0)."""
         self.dirty.add(row)
 
     def reserve(self, rows: int) -> None:
@@ -182,25 +185,25 @@ class OpponentModel:
     @property
     def weights(self) -> np.ndarray:
         t = self.tables
-        t.dirty.add(self.row)  # a writable view
+        t.touch(self.row)  # a writable view
         return t.weights[self.row]
 
     @weights.setter
     def weights(self, value) -> None:
         t = self.tables
-        t.dirty.add(self.row)
+        t.touch(self.row)
         t.weights[self.row] = value
 
     @property
     def round_start(self) -> np.ndarray:
         t = self.tables
-        t.dirty.add(self.row)
+        t.rs_dirty.add(self.row)  # a writable view
         return t.round_start[self.row]
 
     @round_start.setter
     def round_start(self, value) -> None:
         t = self.tables
-        t.dirty.add(self.row)
+        t.rs_dirty.add(self.row)
         t.round_start[self.row] = value
 
     @property
@@ -225,7 +228,7 @@ class OpponentModel:
     def new_round(self) -> None:
         """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
         t = self.tables
-        t.touch(self.row)
+        t.rs_dirty.add(self.row)
         t.round_start[self.row] = t.weights[self.row]
         t.applied_mu[self.row] = -1.0
         self.round_actions = []
@@ -260,12 +263,18 @@ class ModelStore:
             if s != me and s not in models:
                 models[s] = OpponentModel(self.tables)
         t = self.tables
-        if t.dirty:  # only rows that may have been written (rows not in use are reset again when handed out)
-            w, rs = t.weights, t.round_start
-            for r in t.dirty:  # row by row: cheaper than fancy indexing for the few rows written
+        # only rows that may have been written, row by row (cheaper than fancy indexing for the few rows written);
+        # rows not in use are reset again when handed out
+        if t.dirty:
+            w = t.weights
+            for r in t.dirty:
                 w[r] = 1.0
-                rs[r] = 1.0
             t.dirty.clear()
+        if t.rs_dirty:
+            rs = t.round_start
+            for r in t.rs_dirty:
+                rs[r] = 1.0
+            t.rs_dirty.clear()
         t.applied_mu.fill(-1.0)
         for m in models.values():
             m.trace = []
@@ -285,11 +294,14 @@ class ModelStore:
             w, rs = t.weights, t.round_start
             if folded:
                 for s, m in self.models.items():
-                    if m.row in dirty and s not in folded:
-                        rs[m.row] = w[m.row]
+                    r = m.row
+                    if r in dirty and s not in folded:
+                        rs[r] = w[r]
+                        t.rs_dirty.add(r)
             else:
                 for r in dirty:
                     rs[r] = w[r]
+                t.rs_dirty.update(dirty)
         t.applied_mu.fill(-1.0)
         for m in self.models.values():
             m.round_actions = []
@@ -310,7 +322,7 @@ class ModelStore:
         t = self.tables
         a = int(ev.action)
         if a != 0:  # not a fold
-            t.dirty.add(model.row)
+            t.touch(model.row)
             modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
@@ -356,6 +368,12 @@ class ModelStore:
         return self.models.keys()
 
 
+@lru_cache(maxsize=4096)
+def _cards_mask_of(cards: tuple[int, ...]) -> int:
+    # a board is shared by every observer of a hand (and a hole pair by its rounds): its mask is looked up, not rebuilt
+    return cards_mask(cards)
+
+
 @dataclass
 class ModelingContext:
     """What the observer knows when it re-weights: its own seat and hole cards (dead cards for the
@@ -384,7 +402,7 @@ class ModelingContext:
     def dead_mask(self) -> np.uint64:
         """The 52-bit mask of the cards no opponent can hold (our hole cards and the board), kept until they change."""
         if self._dead_of[0] is not self.hole or self._dead_of[1] is not self.board:
-            self._dead = np.uint64(cards_mask(tuple(self.hole) + tuple(self.board)))
+            self._dead = np.uint64(_cards_mask_of(tuple(self.hole)) | _cards_mask_of(tuple(self.board)))
             self._dead_of = (self.hole, self.board)
         return self._dead
 

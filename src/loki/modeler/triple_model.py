@@ -110,7 +110,7 @@ class TripleModeler:
         if ev.action == Action.FOLD:
             return
         column = action_column(ev, ctx, self._params)
-        model.tables.dirty.add(model.row)
+        model.tables.touch(model.row)
         reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
 
