@@ -74,17 +74,26 @@ def legalise(action: Action, legal: Sequence[Action]) -> Action:
     >>> legalise(FOLD, (CALL, RAISE)).name, legalise(RAISE, (FOLD, CALL)).name
     ('CALL', 'CALL')
     """
-    from loki.betting import nearest_legal  # numba, loaded on first use (importing loki.engine stays light)
-
     mask = _MASKS.get(legal) if legal.__class__ is tuple else None
     if mask is None:
         mask = 0
         for a in legal:
             mask |= 1 << a
-    a = nearest_legal(mask, int(action))
+    key = (mask, int(action))
+    a = _NEAREST.get(key)
+    if a is None:
+        from loki.betting import nearest_legal  # numba, loaded on first use (importing loki.engine stays light)
+
+        a = nearest_legal(mask, key[1])
+        if 0 <= key[1] <= 2:
+            _NEAREST[key] = a
     if a < 0:
         raise IndexError("legalise: no legal action")
     return _ACTIONS[a]
+
+
+#: nearest_legal's answers by (legal mask, wanted action): the rule stays the kernel's; a decision reads it here
+_NEAREST: dict[tuple[int, int], int] = {}
 
 
 _ACTIONS = (FOLD, CALL, RAISE)

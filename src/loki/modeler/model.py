@@ -109,6 +109,7 @@ class ModelTables:
         self.round_start = np.ones((cap, N_HOLDINGS))
         self.applied_mu = np.full(cap, -1.0)
         self.counts = np.zeros((cap, 4, 3, 3), dtype=np.int64)
+        self.counts_flat = self.counts.reshape(-1)  # a view: one int index per count (ModelStore.observe)
         self._free = list(range(cap - 1, -1, -1))
         self.dirty: set[int] = set()
         self.rs_dirty: set[int] = set()
@@ -128,6 +129,7 @@ class ModelTables:
         self.round_start = np.concatenate([self.round_start, np.ones((grow, N_HOLDINGS))])
         self.applied_mu = np.concatenate([self.applied_mu, np.full(grow, -1.0)])
         self.counts = np.concatenate([self.counts, np.zeros((grow, 4, 3, 3), dtype=np.int64)])
+        self.counts_flat = self.counts.reshape(-1)
         self._free = list(range(cap + grow - 1, cap - 1, -1)) + self._free
 
     def add_row(self) -> int:
@@ -328,7 +330,7 @@ class ModelStore:
             q.reweights += 1
             if not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, _COLLAPSED):
                 q.collapses += 1
-        t.counts[model.row, r, bucket, a] += 1
+        t.counts_flat[((model.row * 4 + r) * 3 + bucket) * 3 + a] += 1  # counts[row, r, bucket, a]
         model.round_actions.append((ev.action, ev.to_call > 0))
 
     def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:
