@@ -335,6 +335,33 @@ def _word_prefix(bit, i):
 
 
 @njit(cache=True)
+def _radix_sort_packed(vals, n, tmp, out, cnt):
+    # stable LSD radix sort of vals[:n] (rank << 11 | item, ranks < 8192) by rank into out[:n]: 7 bits then 6
+    for i in range(129):
+        cnt[i] = 0
+    for i in range(n):
+        cnt[((vals[i] >> 11) & 127) + 1] += 1
+    for i in range(128):
+        cnt[i + 1] += cnt[i]
+    for i in range(n):
+        v = vals[i]
+        d = (v >> 11) & 127
+        tmp[cnt[d]] = v
+        cnt[d] += 1
+    for i in range(65):
+        cnt[i] = 0
+    for i in range(n):
+        cnt[(tmp[i] >> 18) + 1] += 1
+    for i in range(64):
+        cnt[i + 1] += cnt[i]
+    for i in range(n):
+        v = tmp[i]
+        d = v >> 18
+        out[cnt[d]] = v
+        cnt[d] += 1
+
+
+@njit(cache=True)
 def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
     """:func:`hp1_all_kernel` against the **uniform** range (every weight 1.0), counted in integers.
 
@@ -442,14 +469,14 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
             big_m = dense_c[i]
     nwords = (npairs >> 6) + 1
 
-    r1 = np.zeros((n, npairs), dtype=np.int64)
+    r1 = np.zeros((n, npairs), dtype=np.int16)  # ranks < 8192: int16 keeps the table in cache
     for i in range(n):
         pi = pos[live[i]]
         for j in range(i + 1, n):
             pj = pos[live[j]]
             pij = pid[i, j]
             for k in range(j + 1, n):
-                r = np.int64(r3[pi, pj, pos[live[k]]])
+                r = r3[pi, pj, pos[live[k]]]
                 r1[i, pid[j, k]] = r
                 r1[j, pid[i, k]] = r
                 r1[k, pij] = r
@@ -476,15 +503,19 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
     cbits = np.zeros(n, dtype=np.uint64)
     ceq = np.zeros((n, big_m + 1), dtype=np.int64)
     ctot = np.zeros(n, dtype=np.int64)
-    m_items = np.empty(npairs, dtype=np.int64)
+    # per next card, the pairs without it as (new rank << 11 | pair), sorted by rank (LSD radix, 7 + 6 bits)
+    packed = np.empty(npairs, dtype=np.int64)
+    keyed = np.empty(npairs, dtype=np.int64)
     for x in range(n):
         row = r1[x]
         m = 0
         for q in range(npairs):
             if pa[q] != x and pb[q] != x:
-                m_items[m] = q
+                packed[m] = (np.int64(row[q]) << 11) | q
                 m += 1
-        radix_sort_by_rank(m_items, m, row, tmp, order, cnt)
+        _radix_sort_packed(packed, m, tmp, keyed, cnt)
+        for t in range(m):
+            order[t] = keyed[t] & 2047
         words[:] = 0
         below[:] = 0
         geq[:] = 0
@@ -494,9 +525,9 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
         gtot = 0
         s = 0
         while s < m:
-            r = row[order[s]]
+            r = keyed[s] >> 11
             e = s + 1
-            while e < m and row[order[e]] == r:
+            while e < m and (keyed[e] >> 11) == r:
                 e += 1
             for t in range(s, e):
                 q = order[t]
