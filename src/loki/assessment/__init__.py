@@ -268,7 +268,7 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
     if len(tables) == 1:
         w = tables[0]
     else:
-        w = combine_field(tables, (HOLDING_MASKS & np.uint64(cards_mask(h + b))) != 0)
+        w = combine_field(tables, _clash(tuple(h + b)))
     return _assess_checked(h, b, w, int(n_opponents), lookahead)
 
 
@@ -288,6 +288,14 @@ def _potential_tables(c0: int, c1: int, board: tuple[int, ...], lookahead: int, 
         r3, pos = triple_ranks(tuple(sorted(board)))
         hp, tot = hp1_kernel_ranked(c0, c1, bd, w, tables, r3, pos)
     return tuple(hp.ravel().tolist()), tuple(tot.tolist())
+
+
+@lru_cache(maxsize=1024)
+def _clash(cards: tuple[int, ...]) -> np.ndarray:
+    # ``(1326,) bool`` holdings sharing a card with ``cards``, shared (never written: a read-only flag would make numba
+    # compile the field kernel again): a decision's hole cards and board recur (every seating of a deal, every
+    # decision of a round)
+    return (HOLDING_MASKS & np.uint64(cards_mask(cards))) != 0
 
 
 def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:

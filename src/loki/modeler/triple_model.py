@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 
 import numpy as np
 
@@ -118,6 +119,8 @@ class TripleModeler:
 #: The last column :func:`action_column` computed, with what it was computed for (one entry: the observers of an
 #: action ask in a row; the tuple is replaced whole, so a reader sees one consistent entry).
 _LAST_COLUMN: tuple = (None, None, None, None)
+#: every field of an ActionTaken, as a tuple (the cache key of :func:`action_column`)
+_event_values = attrgetter(*(f.name for f in dataclasses.fields(ActionTaken)))
 
 
 def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
@@ -131,7 +134,8 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
     """
     global _LAST_COLUMN
     last = _LAST_COLUMN
-    if last[0] == ev and last[1] == (ctx.board, ctx.game) and last[2] == params:
+    key = (type(ev), _event_values(ev))  # the event's values now (a later change of ev cannot match a stale key)
+    if last[0] == key and last[1] == (ctx.board, ctx.game) and last[2] == params:
         return last[3]
     game = ctx.game
     n_opp = max(1, int(ev.n_active) - 1)
@@ -145,5 +149,5 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
         params, False, int(ev.action), column,
     )  # fmt: skip
     column.setflags(write=False)
-    _LAST_COLUMN = (dataclasses.replace(ev), (ctx.board, ctx.game), params, column)
+    _LAST_COLUMN = (key, (ctx.board, ctx.game), params, column)
     return column
