@@ -372,3 +372,30 @@ def test_new_hand_resets_every_written_row():
     assert np.all(t.weights == 1.0) and np.all(t.round_start == 1.0) and np.all(t.applied_mu == -1.0)
     st.new_round()
     assert np.all(t.round_start == 1.0)
+
+
+def test_loki1_reports_the_same_collapses_as_the_store_test():
+    """Loki-1's kernel tests the row for a collapse itself (issue 15); its answer is the store's own test (any live
+    holding above COLLAPSE_WEIGHT), with collapses and non-collapses both seen."""
+    from loki.modeler.kernels import any_above
+    from loki.modeler.model import COLLAPSE_WEIGHT
+
+    rng = np.random.default_rng(1815)
+    seen = set()
+    for i in range(60):
+        st = ModelStore()
+        st.begin_hand(me=0, n_players=3)
+        board = tuple(int(c) for c in rng.choice(np.arange(8, 52), 3, replace=False))
+        ctx = ModelingContext(0, (0, 5), board, GAME)
+        m = st[1]
+        rs = np.full(N_HOLDINGS, 0.01)
+        rs[rng.choice(N_HOLDINGS, 1 + i % 5, replace=False)] = 1.0  # a few holdings above the floor
+        m.weights = rs
+        m.round_start = rs
+        act = Action.RAISE if i % 2 else Action.CALL
+        ev = ActionTaken(seat=1, action=act, amount=10, round=1, to_call=10 * (i % 2), pot=40, bets=1, n_active=3)
+        got = Loki1Modeler().reweight(m, ev, i % 3, ctx)
+        want = not any_above(st.tables.weights, m.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT)
+        assert got == want
+        seen.add(got)
+    assert seen == {True, False}

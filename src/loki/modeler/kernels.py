@@ -76,7 +76,9 @@ def any_above(weights, row, dead, masks, threshold):
         dead: ``uint64`` mask of the cards no opponent holds; masks: ``(1326,) uint64`` holding masks.
         threshold: weight (the collapse test uses ``0.01·(1 + 1e-9)``).
     """
-    for h in range(masks.shape[0]):
+    # from the last holding down: the holdings of high cards come last, and after a bet or a raise they are the ones
+    # above the floor, so the answer is found early (the answer does not depend on the order)
+    for h in range(masks.shape[0] - 1, -1, -1):
         if (masks[h] & dead) == 0 and weights[row, h] > threshold:
             return True
     return False
@@ -205,19 +207,22 @@ def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, val
 
 @njit(cache=True)
 def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, bucket, action, specific, defaults,
-                      values, sorted_values, low, out):  # fmt: skip
-    """:func:`blend_frequencies` then :func:`loki1_reweight_row`, in one call (Loki-1's modeler after an action).
+                      values, sorted_values, low, out, dead, masks, collapse_at):  # fmt: skip
+    """:func:`blend_frequencies` then :func:`loki1_reweight_row`, in one call (Loki-1's modeler after an action), then
+    the collapse test of the row (``not any_above(weights, row, dead, masks, collapse_at)``).
 
     ``out`` ``(7,) float64`` receives the blended frequencies ``(f, c, r)`` and the check/call and bet/raise ramps'
     ends on the 0..1 percentile scale, ``(μ_c − σ_c, μ_c + σ_c, μ_r − σ_r, μ_r + σ_r)`` (for the likelihood traced
-    for model quality).  Returns True if the table changed.
+    for model quality).  ``dead``, ``masks``, ``collapse_at``: as :func:`any_above`.  Returns True if no holding
+    sharing no card with ``dead`` weighs more than ``collapse_at`` after the re-weighting (a collapse).
     """
     blend_frequencies(counts, row, round_, bucket, specific, defaults, out)
     for k in range(2):
         mu, sigma = mu_sigma(k + 1, out[0], out[1])
         out[3 + 2 * k] = mu - sigma
         out[4 + 2 * k] = mu + sigma
-    return loki1_reweight_row(weights, round_start, applied_mu, row, action, out, values, sorted_values, low)
+    loki1_reweight_row(weights, round_start, applied_mu, row, action, out, values, sorted_values, low)
+    return not any_above(weights, row, dead, masks, collapse_at)
 
 
 @njit(cache=True, inline="always")

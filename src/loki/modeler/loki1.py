@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from loki.assessment import ehs_prime, uniform_board_values
+from loki.cards import HOLDING_MASKS
 from loki.engine import Action, ActionTaken
 from loki.errors import InputError
 from loki.income_rate import holding_ir
@@ -34,7 +35,7 @@ from loki.modeler.kernels import (
     ramp_factor,
     ramp_factors_into,
 )
-from loki.modeler.model import DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
+from loki.modeler.model import COLLAPSE_WEIGHT, DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
 from loki.weights import LOW_WEIGHT
 
 __all__ = [
@@ -209,13 +210,13 @@ class Loki1Modeler:
 
     specific: bool = True
 
-    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
-        (:func:`~loki.modeler.kernels.loki1_observe_row`: blend, re-weight, the ramps' ends for the trace) on the
-        model's row of its :class:`~loki.modeler.model.ModelTables`; post-flop the action is traced with its
-        :class:`RampLikelihood`."""
+        (:func:`~loki.modeler.kernels.loki1_observe_row`: blend, re-weight, the ramps' ends for the trace, the
+        collapse test) on the model's row of its :class:`~loki.modeler.model.ModelTables`; post-flop the action is
+        traced with its :class:`RampLikelihood`.  Returns whether the table collapsed (None for a fold)."""
         if ev.action == Action.FOLD:
-            return
+            return None
         t = model.tables
         t.touch(model.row)
         out = np.empty(7)
@@ -223,10 +224,12 @@ class Loki1Modeler:
             values, sorted_values = preflop_hand_values()
         else:
             values, sorted_values = ctx.per_board("loki1.ehs_prime", postflop_hand_values), _NO_VALUES
-        loki1_observe_row(
+        collapsed = loki1_observe_row(
             t.counts, t.weights, t.round_start, t.applied_mu, model.row, ev.round, bucket, int(ev.action),
             self.specific, DEFAULT_FREQUENCIES, values, sorted_values, LOW_WEIGHT, out,
+            ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT,
         )  # fmt: skip
         if ev.round > 0:
             lo_c, hi_c, lo_r, hi_r = out[3:].tolist()
             model.trace.append((ev.round, ev.action, RampLikelihood(values, (lo_c, hi_c), (lo_r, hi_r), ev.action)))
+        return collapsed

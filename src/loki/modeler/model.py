@@ -23,6 +23,7 @@ from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.weights import LOW_WEIGHT
 
 __all__ = [
+    "COLLAPSE_WEIGHT",
     "ModelTables",
     "DEFAULT_FREQUENCIES",
     "BLEND_OBSERVATIONS",
@@ -38,7 +39,7 @@ __all__ = [
 DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1]])
 DEFAULT_FREQUENCIES.setflags(write=False)
 #: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
-_COLLAPSED = LOW_WEIGHT * (1.0 + 1e-9)
+COLLAPSE_WEIGHT = LOW_WEIGHT * (1.0 + 1e-9)
 
 
 def bets_to_call_bucket(to_call_bets: float) -> int:
@@ -325,10 +326,12 @@ class ModelStore:
         a = int(ev.action)
         if a != 0:  # not a fold
             t.touch(model.row)
-            modeler.reweight(model, ev, bucket, ctx)
+            collapsed = modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
-            if not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, _COLLAPSED):
+            if collapsed is None:  # the modeler does not say: test the row
+                collapsed = not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT)
+            if collapsed:
                 q.collapses += 1
         t.counts_flat[((model.row * 4 + r) * 3 + bucket) * 3 + a] += 1  # counts[row, r, bucket, a]
         model.round_actions.append((ev.action, ev.to_call > 0))
@@ -451,7 +454,9 @@ class OpponentModeler(Protocol):
     ``reweight(model, ev, bucket, ctx)`` gets the opponent's model, the ``ActionTaken`` event (the
     situation it faced before acting), its bets-to-call bucket (0, 1, 2+) and the observer's
     :class:`ModelingContext`; it changes ``model.weights`` in place or replaces them.  Frequencies
-    are counted by :meth:`ModelStore.observe` after the call.
+    are counted by :meth:`ModelStore.observe` after the call.  It may return whether the table collapsed (no
+    holding sharing no card with ``ctx.dead_mask()`` above :data:`COLLAPSE_WEIGHT`), e.g. from the kernel that
+    re-weighted it; None (or nothing) lets the store test the table.
     """
 
-    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None: ...
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None: ...

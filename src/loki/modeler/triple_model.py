@@ -98,7 +98,7 @@ class TripleModeler:
     def _params(self):
         return self.triple.params()
 
-    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> None:
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """Triple re-weighting after the flop (holdings sharing a card with our hand or the board are left
         as they are); Loki-1's method before it.  After the flop the action's column of the triples of
         :func:`loki.triples.opponent_triples` (:func:`~loki.modeler.kernels.triple_column`) re-weights the model's
@@ -106,10 +106,9 @@ class TripleModeler:
         action and the board only, so every observer with the same Triple Generator reads one column per action
         (:func:`action_column`)."""
         if ev.round == 0:
-            self.preflop.reweight(model, ev, bucket, ctx)
-            return
+            return self.preflop.reweight(model, ev, bucket, ctx)  # Loki-1's, which reports a collapse
         if ev.action == Action.FOLD:
-            return
+            return None
         column = action_column(ev, ctx, self._params)
         model.tables.touch(model.row)
         reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
