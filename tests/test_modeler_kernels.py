@@ -201,6 +201,10 @@ def test_observers_of_one_action_share_its_column():
     again = _event(rng, 1, Action.RAISE)
     assert action_column(again, ctx, params) is not columns[0]  # another event
     assert action_column(dataclasses.replace(again), ctx, params) is action_column(again, ctx, params)  # an equal one
+    # the same action by another seat (another seating of the deal): the column does not depend on the seat
+    assert action_column(dataclasses.replace(again, seat=again.seat + 1), ctx, params) is action_column(
+        again, ctx, params
+    )
     before = action_column(again, ctx, params)
     again.to_call, again.bets = 20, 2  # an event changed after it was seen: the column of its new values
     moved = action_column(again, ctx, params)

@@ -6,10 +6,8 @@ the opponent's situation; pre-flop stays Loki-1's (pena/node39).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
-from operator import attrgetter
 
 import numpy as np
 
@@ -115,11 +113,11 @@ class TripleModeler:
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
 
 
-#: The last column :func:`action_column` computed, with what it was computed for (one entry: the observers of an
-#: action ask in a row; the tuple is replaced whole, so a reader sees one consistent entry).
-_LAST_COLUMN: tuple = (None, None, None, None)
-#: every field of an ActionTaken, as a tuple (the cache key of :func:`action_column`)
-_event_values = attrgetter(*(f.name for f in dataclasses.fields(ActionTaken)))
+#: Columns :func:`action_column` computed, by everything they depend on (read-only arrays; cleared when full).  In a
+#: duplicate tournament a deal's public actions recur in every seating: about 5 of 6 columns of ``fig3-BR`` are
+#: read here (issue 15).
+_COLUMNS: dict = {}
+_COLUMNS_MAX = 256
 
 
 def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
@@ -127,26 +125,32 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
     ``ctx.board``, by the rule chain with ``params`` (:func:`~loki.modeler.kernels.triple_column`).
 
     Returns:
-        ``(1326,) float64``, read-only.  The observers of one action get the same array: the column is a function
-        of the event's fields, the board, the rules and ``params`` only, and is kept for the last of these (an equal
-        event, which a mutable :class:`~loki.engine.ActionTaken` could become, gives the column of its own values).
+        ``(1326,) float64``, read-only.  The column is a function of the board, the rules, ``params`` and the
+        event's round, pot, amount to call, bets, voluntary money, action and number of players in the hand only
+        (not of who observes, nor of the actor's seat), so it is kept by those values: the observers of one action,
+        and the same action in another seating of the deal, read one array.
     """
-    global _LAST_COLUMN
-    last = _LAST_COLUMN
-    key = (type(ev), _event_values(ev))  # the event's values now (a later change of ev cannot match a stale key)
-    if last[0] == key and last[1] == (ctx.board, ctx.game) and last[2] == params:
-        return last[3]
     game = ctx.game
+    r = int(ev.round)
     n_opp = max(1, int(ev.n_active) - 1)
+    key = (
+        ctx.board, game, params, n_opp, r, float(ev.pot), float(ev.to_call), int(ev.bets), bool(ev.voluntary),
+        int(ev.action),
+    )  # fmt: skip
+    column = _COLUMNS.get(key)
+    if column is not None:
+        return column
     hs_n, pp, nn = ctx.per_board(("triple_model", n_opp), lambda board: opponent_hand_values(board, n_opp))
     column = np.empty(N_HOLDINGS)
     triple_column(
         hs_n, pp, nn,
-        int(ev.round), float(ev.pot), float(ev.to_call), float(game.bet_sizes[ev.round]), int(ev.bets),
-        bool(ev.voluntary), int(ev.bets) < game.max_bets,
-        float(game.bet_sizes[ev.round + 1]) if ev.round < 3 else 0.0,
-        params, False, int(ev.action), column,
+        r, key[5], key[6], float(game.bet_sizes[r]), key[7],
+        key[8], key[7] < game.max_bets,
+        float(game.bet_sizes[r + 1]) if r < 3 else 0.0,
+        params, False, key[9], column,
     )  # fmt: skip
     column.setflags(write=False)
-    _LAST_COLUMN = (key, (ctx.board, ctx.game), params, column)
+    if len(_COLUMNS) >= _COLUMNS_MAX:
+        _COLUMNS.clear()
+    _COLUMNS[key] = column
     return column
