@@ -141,6 +141,10 @@ def loki1_reweight(
 REWEIGHT_IR_TABLE = 7
 
 
+#: no known cards (a pre-flop re-weighting called without a context: the collapse test reads every holding)
+_NO_DEAD = np.uint64(0)
+
+
 @lru_cache(maxsize=1)
 def preflop_hand_values() -> tuple[np.ndarray, np.ndarray]:
     """``((1326,) IR of every holding, (1326,) the same sorted ascending)`` from IR7 (DEFAULT table, IR ×1000)."""
@@ -227,7 +231,7 @@ class Loki1Modeler:
         collapsed = loki1_observe_row(
             t.counts, t.weights, t.round_start, t.applied_mu, model.row, ev.round, bucket, int(ev.action),
             self.specific, DEFAULT_FREQUENCIES, values, sorted_values, LOW_WEIGHT, out,
-            ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT,
+            _NO_DEAD if ctx is None else ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT,
         )  # fmt: skip
         if ev.round > 0:
             lo_c, hi_c, lo_r, hi_r = out[3:].tolist()
