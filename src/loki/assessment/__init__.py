@@ -138,7 +138,7 @@ def ehs_prime_all(board, weights, dead: Iterable = (), fill: float = np.nan) -> 
     return out
 
 
-def _freeze(a: np.ndarray) -> np.ndarray:
+def _freeze(a: np.ndarray | list) -> np.ndarray:
     a = np.array(a, dtype=np.float64, copy=True)
     a.setflags(write=False)
     return a
@@ -299,15 +299,15 @@ def _clash(cards: tuple[int, ...]) -> np.ndarray:
 
 
 def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
+    hp_rows: list
     if len(b) == 5:
-        hp = np.zeros((3, 3))
         tot = np.array(hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w, kernel_tables()))
         ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
-        hp_rows = hp.tolist()
+        hp_rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     else:
         wb = np.ascontiguousarray(w, dtype=np.float64).tobytes()
         hp_flat, (ahead, tied, behind) = _potential_tables(h[0], h[1], tuple(b), lookahead, wb)
-        hp = hp_rows = [hp_flat[0:3], hp_flat[3:6], hp_flat[6:9]]
+        hp_rows = [hp_flat[0:3], hp_flat[3:6], hp_flat[6:9]]
     total = ahead + tied + behind
     hs = (ahead + 0.5 * tied) / total
     hs_n = hs**n
@@ -330,7 +330,7 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
         ahead=float(ahead),
         tied=float(tied),
         behind=float(behind),
-        hp=_freeze(hp),
+        hp=_freeze(hp_rows),
         hp_total=_freeze(np.array([ahead, tied, behind])),
     )
 

@@ -99,6 +99,56 @@ def board_triple_ranks(board, tables):
 
 
 @njit(cache=True)
+def _local_pairs(live, n):
+    # local pair ids of the live cards live[:n]: pid[i, j] = pid[j, i] for i < j, with each pair's holding index and
+    # its two local cards
+    npairs = n * (n - 1) // 2
+    pid = np.zeros((n, n), dtype=np.int64)
+    phold = np.empty(npairs, dtype=np.int64)
+    pa = np.empty(npairs, dtype=np.int64)
+    pb = np.empty(npairs, dtype=np.int64)
+    p = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            pid[i, j] = p
+            pid[j, i] = p
+            phold[p] = HOLDING_INDEX[live[i], live[j]]
+            pa[p] = i
+            pb[p] = j
+            p += 1
+    return npairs, pid, phold, pa, pb
+
+
+@njit(cache=True)
+def _current_order(r0, phold, npairs):
+    # the pairs sorted by their rank on the current board (keys0[q] = that rank), with the sort's scratch arrays
+    items = np.arange(npairs)
+    keys0 = np.empty(npairs, dtype=np.int64)
+    for q in range(npairs):
+        keys0[q] = r0[phold[q]]
+    order = np.empty(npairs, dtype=np.int64)
+    tmp = np.empty(npairs, dtype=np.int64)
+    cnt = np.empty(129, dtype=np.int64)
+    radix_sort_by_rank(items, npairs, keys0, tmp, order, cnt)
+    return keys0, order, tmp, cnt
+
+
+@njit(cache=True)
+def _fill_next_ranks(r1, live, n, pid, r3, pos):
+    # r1[x, q]: the rank of pair q with next card x (local indices), read from the board's 3-card ranks r3
+    for i in range(n):
+        pi = pos[live[i]]
+        for j in range(i + 1, n):
+            pj = pos[live[j]]
+            pij = pid[i, j]
+            for k in range(j + 1, n):
+                r = r3[pi, pj, pos[live[k]]]
+                r1[i, pid[j, k]] = r
+                r1[j, pid[i, k]] = r
+                r1[k, pij] = r
+
+
+@njit(cache=True)
 def hp1_all_kernel(board, dead, weights, tables, r3, pos):
     """3×3 HP and HPTotal of **every** holding against one range, one-card look-ahead.
 
@@ -132,31 +182,10 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
     # cells below this are rounding residues of the inclusion-exclusion (see _snap)
     eps = total * 2.0**-36
 
-    # local pair ids: pid[i, j] for i < j, with holding index and cards
-    npairs = n * (n - 1) // 2
-    pid = np.zeros((n, n), dtype=np.int64)
-    phold = np.empty(npairs, dtype=np.int64)
-    pa = np.empty(npairs, dtype=np.int64)
-    pb = np.empty(npairs, dtype=np.int64)
-    p = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            pid[i, j] = p
-            pid[j, i] = p
-            phold[p] = HOLDING_INDEX[live[i], live[j]]
-            pa[p] = i
-            pb[p] = j
-            p += 1
+    npairs, pid, phold, pa, pb = _local_pairs(live, n)
 
     # dense ranks on the current board: global g0 (1..G) and per card (1..M) for each holding
-    items = np.arange(npairs)
-    keys0 = np.empty(npairs, dtype=np.int64)
-    for q in range(npairs):
-        keys0[q] = r0[phold[q]]
-    order = np.empty(npairs, dtype=np.int64)
-    tmp = np.empty(npairs, dtype=np.int64)
-    cnt = np.empty(129, dtype=np.int64)
-    radix_sort_by_rank(items, npairs, keys0, tmp, order, cnt)
+    keys0, order, tmp, cnt = _current_order(r0, phold, npairs)
     g0 = np.empty(npairs, dtype=np.int64)
     ga = np.empty(npairs, dtype=np.int64)
     gb = np.empty(npairs, dtype=np.int64)
@@ -192,16 +221,7 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
 
     # next-street ranks: r1[x, q] = rank of pair q with next card x, from the board's 3-card ranks
     r1 = np.zeros((n, npairs), dtype=np.int64)
-    for i in range(n):
-        pi = pos[live[i]]
-        for j in range(i + 1, n):
-            pj = pos[live[j]]
-            pij = pid[i, j]
-            for k in range(j + 1, n):
-                r = np.int64(r3[pi, pj, pos[live[k]]])
-                r1[i, pid[j, k]] = r
-                r1[j, pid[i, k]] = r
-                r1[k, pij] = r
+    _fill_next_ranks(r1, live, n, pid, r3, pos)
 
     pre_lt = np.zeros(npairs)
     pre_eq = np.zeros(npairs)
@@ -393,31 +413,11 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
         if r0[h] > 0:
             npos[h] = nstate[0, h] + nstate[1, h] + nstate[2, h]
 
-    npairs = n * (n - 1) // 2
-    pid = np.zeros((n, n), dtype=np.int64)
-    phold = np.empty(npairs, dtype=np.int64)
-    pa = np.empty(npairs, dtype=np.int64)
-    pb = np.empty(npairs, dtype=np.int64)
-    p = 0
-    for i in range(n):
-        for j in range(i + 1, n):
-            pid[i, j] = p
-            pid[j, i] = p
-            phold[p] = HOLDING_INDEX[live[i], live[j]]
-            pa[p] = i
-            pb[p] = j
-            p += 1
+    npairs, pid, phold, pa, pb = _local_pairs(live, n)
 
     # current-rank order: global position u, first position of the tie group gf, dense rank g0 (for the tie
     # counts); per card (a and b of the pair) the local position's bit and the bits of the pairs ranking below
-    items = np.arange(npairs)
-    keys0 = np.empty(npairs, dtype=np.int64)
-    for q in range(npairs):
-        keys0[q] = r0[phold[q]]
-    order = np.empty(npairs, dtype=np.int64)
-    tmp = np.empty(npairs, dtype=np.int64)
-    cnt = np.empty(129, dtype=np.int64)
-    radix_sort_by_rank(items, npairs, keys0, tmp, order, cnt)
+    keys0, order, tmp, cnt = _current_order(r0, phold, npairs)
     u = np.empty(npairs, dtype=np.int64)
     gf = np.empty(npairs, dtype=np.int64)
     g0 = np.empty(npairs, dtype=np.int64)
@@ -470,16 +470,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
     nwords = (npairs >> 6) + 1
 
     r1 = np.zeros((n, npairs), dtype=np.int16)  # ranks < 8192: int16 keeps the table in cache
-    for i in range(n):
-        pi = pos[live[i]]
-        for j in range(i + 1, n):
-            pj = pos[live[j]]
-            pij = pid[i, j]
-            for k in range(j + 1, n):
-                r = r3[pi, pj, pos[live[k]]]
-                r1[i, pid[j, k]] = r
-                r1[j, pid[i, k]] = r
-                r1[k, pij] = r
+    _fill_next_ranks(r1, live, n, pid, r3, pos)
 
     # each pair's facts in one record (the sweep visits pairs in a new order for every next card)
     rec = np.empty((npairs, 8), dtype=np.int64)

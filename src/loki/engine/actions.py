@@ -77,19 +77,19 @@ def legalise(action: Action, legal: Sequence[Action]) -> Action:
     mask = _MASKS.get(legal) if legal.__class__ is tuple else None
     if mask is None:
         mask = 0
-        for a in legal:
-            mask |= 1 << a
+        for x in legal:
+            mask |= 1 << x
     key = (mask, int(action))
-    a = _NEAREST.get(key)
-    if a is None:
+    got = _NEAREST.get(key)
+    if got is None:
         from loki.betting import nearest_legal  # numba, loaded on first use (importing loki.engine stays light)
 
-        a = nearest_legal(mask, key[1])
+        got = int(nearest_legal(mask, key[1]))
         if 0 <= key[1] <= 2:
-            _NEAREST[key] = a
-    if a < 0:
+            _NEAREST[key] = got
+    if got < 0:
         raise IndexError("legalise: no legal action")
-    return _ACTIONS[a]
+    return _ACTIONS[got]
 
 
 #: nearest_legal's answers by (legal mask, wanted action): the rule stays the kernel's; a decision reads it here

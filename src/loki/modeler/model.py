@@ -111,7 +111,7 @@ class ModelTables:
         self.applied_mu = np.full(cap, -1.0)
         self.counts = np.zeros((cap, 4, 3, 3), dtype=np.int64)
         # the counts as one flat memoryview (ModelStore.observe adds one count with one int index, no numpy scalar)
-        self.counts_flat = memoryview(self.counts.reshape(-1))
+        self.counts_flat = self.counts.reshape(-1).data
         self._free = list(range(cap - 1, -1, -1))
         self.dirty: set[int] = set()
         self.rs_dirty: set[int] = set()
@@ -131,7 +131,7 @@ class ModelTables:
         self.round_start = np.concatenate([self.round_start, np.ones((grow, N_HOLDINGS))])
         self.applied_mu = np.concatenate([self.applied_mu, np.full(grow, -1.0)])
         self.counts = np.concatenate([self.counts, np.zeros((grow, 4, 3, 3), dtype=np.int64)])
-        self.counts_flat = memoryview(self.counts.reshape(-1))
+        self.counts_flat = self.counts.reshape(-1).data
         self._free = list(range(cap + grow - 1, cap - 1, -1)) + self._free
 
     def add_row(self) -> int:

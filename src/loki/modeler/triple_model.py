@@ -111,6 +111,7 @@ class TripleModeler:
         model.tables.touch(model.row)
         reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
+        return None  # the store tests the table for a collapse
 
 
 #: Columns :func:`action_column` computed, by everything they depend on (read-only arrays; cleared when full).  In a
