@@ -149,6 +149,40 @@ def _fill_next_ranks(r1, live, n, pid, r3, pos):
 
 
 @njit(cache=True)
+def _hp_tables(npairs, phold, counts, nstate, pre_lt, pre_eq, pre_gt, post_lt, post_eq, post_gt, kk, eps):
+    # the HP tables of every pair from its sweep sums: per state now (lt, eq, gt: opponents we are ahead of, tied
+    # with, behind), "pre" the weight that ranks below us with the next card, "post" below or equal; HPTotal from
+    # the current counts; each cell snapped (values at or below eps are 0) and divided by K = kk
+    hp = np.zeros((N_HOLDINGS, 3, 3))
+    hp_total = np.zeros((N_HOLDINGS, 3))
+    for q in range(npairs):
+        h = phold[q]
+        ta = counts[0, h]
+        tt = counts[1, h]
+        tb = counts[2, h]
+        hp_total[h, 0] = ta
+        hp_total[h, 1] = tt
+        hp_total[h, 2] = tb
+        plt = pre_lt[q]
+        peq = pre_eq[q]
+        pgt = pre_gt[q]
+        # rows of a state with no positive-weight opponent holding are exactly 0
+        if nstate[0, h] > 0:
+            hp[h, 0, 0] = _snap(plt, eps) / kk
+            hp[h, 0, 1] = _snap(post_lt[q] - plt, eps) / kk
+            hp[h, 0, 2] = _snap(kk * ta - post_lt[q], eps) / kk
+        if nstate[1, h] > 0:
+            hp[h, 1, 0] = _snap(peq, eps) / kk
+            hp[h, 1, 1] = _snap(post_eq[q] - peq, eps) / kk
+            hp[h, 1, 2] = _snap(kk * tt - post_eq[q], eps) / kk
+        if nstate[2, h] > 0:
+            hp[h, 2, 0] = _snap(pgt, eps) / kk
+            hp[h, 2, 1] = _snap(post_gt[q] - pgt, eps) / kk
+            hp[h, 2, 2] = _snap(kk * tb - post_gt[q], eps) / kk
+    return hp, hp_total
+
+
+@njit(cache=True)
 def hp1_all_kernel(board, dead, weights, tables, r3, pos):
     """3×3 HP and HPTotal of **every** holding against one range, one-card look-ahead.
 
@@ -211,10 +245,7 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
             last_c[j] = r
         gb[q] = cnt_c[j]
     big_g = g
-    big_m = 0
-    for i in range(n):
-        if cnt_c[i] > big_m:
-            big_m = cnt_c[i]
+    big_m = cnt_c.max()
     wp = np.empty(npairs)
     for q in range(npairs):
         wp[q] = weights[phold[q]]
@@ -306,32 +337,7 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
                     post_gt[q] += gt
             s = e
 
-    hp = np.zeros((N_HOLDINGS, 3, 3))
-    hp_total = np.zeros((N_HOLDINGS, 3))
-    for q in range(npairs):
-        h = phold[q]
-        ta = counts[0, h]
-        tt = counts[1, h]
-        tb = counts[2, h]
-        hp_total[h, 0] = ta
-        hp_total[h, 1] = tt
-        hp_total[h, 2] = tb
-        plt = pre_lt[q]
-        peq = pre_eq[q]
-        pgt = pre_gt[q]
-        # rows of a state with no positive-weight opponent holding are exactly 0
-        if nstate[0, h] > 0:
-            hp[h, 0, 0] = _snap(plt, eps) / kk
-            hp[h, 0, 1] = _snap(post_lt[q] - plt, eps) / kk
-            hp[h, 0, 2] = _snap(kk * ta - post_lt[q], eps) / kk
-        if nstate[1, h] > 0:
-            hp[h, 1, 0] = _snap(peq, eps) / kk
-            hp[h, 1, 1] = _snap(post_eq[q] - peq, eps) / kk
-            hp[h, 1, 2] = _snap(kk * tt - post_eq[q], eps) / kk
-        if nstate[2, h] > 0:
-            hp[h, 2, 0] = _snap(pgt, eps) / kk
-            hp[h, 2, 1] = _snap(post_gt[q] - pgt, eps) / kk
-            hp[h, 2, 2] = _snap(kk * tb - post_gt[q], eps) / kk
+    hp, hp_total = _hp_tables(npairs, phold, counts, nstate, pre_lt, pre_eq, pre_gt, post_lt, post_eq, post_gt, kk, eps)
     return hp, hp_total, npos
 
 
@@ -379,6 +385,26 @@ def _radix_sort_packed(vals, n, tmp, out, cnt):
         d = v >> 18
         out[cnt[d]] = v
         cnt[d] += 1
+
+
+@njit(cache=True, inline="always")
+def _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, itself):
+    # of the pairs placed so far that share no card with pair q (``itself`` 1 when q is placed: not counted), how
+    # many rank below, equal to and above q on the current board
+    one = np.uint64(1)
+    i = rec[q, 0]
+    j = rec[q, 1]
+    f = rec[q, 2]
+    wf = f >> 6
+    lt = (
+        _word_prefix(below, wf)
+        + _popcount(words[wf] & ((one << np.uint64(f & 63)) - one))
+        - _popcount(cbits[i] & mrec[q, 0])
+        - _popcount(cbits[j] & mrec[q, 1])
+    )
+    eq = geq[rec[q, 3]] - ceq[i, rec[q, 4]] - ceq[j, rec[q, 5]] + itself
+    gt = gtot - ctot[i] - ctot[j] + itself - lt - eq
+    return lt, eq, gt
 
 
 @njit(cache=True)
@@ -463,10 +489,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
                 low_b[q] = lo
                 gb[q] = dense_c[c]
     big_g = g
-    big_m = 0
-    for i in range(n):
-        if dense_c[i] > big_m:
-            big_m = dense_c[i]
+    big_m = dense_c.max()
     nwords = (npairs >> 6) + 1
 
     r1 = np.zeros((n, npairs), dtype=np.int16)  # ranks < 8192: int16 keeps the table in cache
@@ -522,18 +545,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
                 e += 1
             for t in range(s, e):
                 q = order[t]
-                i = rec[q, 0]
-                j = rec[q, 1]
-                f = rec[q, 2]
-                wf = f >> 6
-                lt = (
-                    _word_prefix(below, wf)
-                    + _popcount(words[wf] & ((one << np.uint64(f & 63)) - one))
-                    - _popcount(cbits[i] & mrec[q, 0])
-                    - _popcount(cbits[j] & mrec[q, 1])
-                )
-                eq = geq[rec[q, 3]] - ceq[i, rec[q, 4]] - ceq[j, rec[q, 5]]
-                gt = gtot - ctot[i] - ctot[j] - lt - eq
+                lt, eq, gt = _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, 0)
                 acc[q, 0] += lt
                 acc[q, 1] += eq
                 acc[q, 2] += gt
@@ -563,43 +575,15 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
             if e - s > 1:
                 for t in range(s, e):
                     q = order[t]
-                    i = rec[q, 0]
-                    j = rec[q, 1]
-                    f = rec[q, 2]
-                    wf = f >> 6
-                    lt = (
-                        _word_prefix(below, wf)
-                        + _popcount(words[wf] & ((one << np.uint64(f & 63)) - one))
-                        - _popcount(cbits[i] & mrec[q, 0])
-                        - _popcount(cbits[j] & mrec[q, 1])
-                    )
-                    eq = geq[rec[q, 3]] - ceq[i, rec[q, 4]] - ceq[j, rec[q, 5]] + 1
-                    gt = gtot - ctot[i] - ctot[j] + 1 - lt - eq
+                    lt, eq, gt = _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, 1)
                     acc[q, 3] += lt
                     acc[q, 4] += eq
                     acc[q, 5] += gt
             s = e
 
-    hp = np.zeros((N_HOLDINGS, 3, 3))
-    hp_total = np.zeros((N_HOLDINGS, 3))
-    for q in range(npairs):
-        h = phold[q]
-        ta = counts[0, h]
-        tt = counts[1, h]
-        tb = counts[2, h]
-        hp_total[h, 0] = ta
-        hp_total[h, 1] = tt
-        hp_total[h, 2] = tb
-        if nstate[0, h] > 0:
-            hp[h, 0, 0] = acc[q, 0] / kk
-            hp[h, 0, 1] = (acc[q, 3] - acc[q, 0]) / kk
-            hp[h, 0, 2] = (kk * np.int64(ta) - acc[q, 3]) / kk
-        if nstate[1, h] > 0:
-            hp[h, 1, 0] = acc[q, 1] / kk
-            hp[h, 1, 1] = (acc[q, 4] - acc[q, 1]) / kk
-            hp[h, 1, 2] = (kk * np.int64(tt) - acc[q, 4]) / kk
-        if nstate[2, h] > 0:
-            hp[h, 2, 0] = acc[q, 2] / kk
-            hp[h, 2, 1] = (acc[q, 5] - acc[q, 2]) / kk
-            hp[h, 2, 2] = (kk * np.int64(tb) - acc[q, 5]) / kk
+    # whole numbers below 2^53: their floats are exact, and nothing is snapped (eps 0)
+    f = acc.astype(np.float64)
+    hp, hp_total = _hp_tables(
+        npairs, phold, counts, nstate, f[:, 0], f[:, 1], f[:, 2], f[:, 3], f[:, 4], f[:, 5], kk, 0.0
+    )
     return hp, hp_total, npos
