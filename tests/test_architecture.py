@@ -15,8 +15,8 @@ DOC = ROOT / "docs" / "ARCHITECTURE.md"
 
 CORE = {
     "cards", "evaluator", "evaluator_kernels", "evaluator_tables", "betting", "engine", "assessment", "weights",
-    "income_rate", "strategies", "rule_chain", "bettor", "triples", "ev_triples", "preflop", "modeler", "situation",
-    "selector", "simulator", "playout", "config", "errors", "_jit",
+    "income_rate", "strategies", "rule_chain", "bettor", "triples", "ev_triples", "preflop", "preflop_model",
+    "modeler", "situation", "selector", "simulator", "playout", "config", "errors", "_jit", "weights_kernels",
 }  # fmt: skip
 OUTER = {"players", "tournament", "io", "cli", "replay", "table"}
 
