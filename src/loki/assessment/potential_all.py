@@ -134,6 +134,37 @@ def _current_order(r0, phold, npairs):
 
 
 @njit(cache=True)
+def _dense_ranks(order, keys0, pa, pb, n, npairs):
+    # dense ranks on the current board, from the pairs in current-rank order: global g0 (1..G) and, per pair, its
+    # rank among the pairs holding its first card (ga) and its second card (gb), 1..M; with G and M
+    g0 = np.empty(npairs, dtype=np.int64)
+    ga = np.empty(npairs, dtype=np.int64)
+    gb = np.empty(npairs, dtype=np.int64)
+    last_c = np.full(n, -1, dtype=np.int64)
+    cnt_c = np.zeros(n, dtype=np.int64)
+    g = 0
+    last = -1
+    for t in range(npairs):
+        q = order[t]
+        r = keys0[q]
+        if r != last:
+            g += 1
+            last = r
+        g0[q] = g
+        i = pa[q]
+        if last_c[i] != r:
+            cnt_c[i] += 1
+            last_c[i] = r
+        ga[q] = cnt_c[i]
+        j = pb[q]
+        if last_c[j] != r:
+            cnt_c[j] += 1
+            last_c[j] = r
+        gb[q] = cnt_c[j]
+    return g0, ga, gb, g, cnt_c.max()
+
+
+@njit(cache=True)
 def _fill_next_ranks(r1, live, n, pid, r3, pos):
     # r1[x, q]: the rank of pair q with next card x (local indices), read from the board's 3-card ranks r3
     for i in range(n):
@@ -218,34 +249,8 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
 
     npairs, pid, phold, pa, pb = _local_pairs(live, n)
 
-    # dense ranks on the current board: global g0 (1..G) and per card (1..M) for each holding
     keys0, order, tmp, cnt = _current_order(r0, phold, npairs)
-    g0 = np.empty(npairs, dtype=np.int64)
-    ga = np.empty(npairs, dtype=np.int64)
-    gb = np.empty(npairs, dtype=np.int64)
-    last_c = np.full(n, -1, dtype=np.int64)
-    cnt_c = np.zeros(n, dtype=np.int64)
-    g = 0
-    last = -1
-    for t in range(npairs):
-        q = order[t]
-        r = keys0[q]
-        if r != last:
-            g += 1
-            last = r
-        g0[q] = g
-        i = pa[q]
-        if last_c[i] != r:
-            cnt_c[i] += 1
-            last_c[i] = r
-        ga[q] = cnt_c[i]
-        j = pb[q]
-        if last_c[j] != r:
-            cnt_c[j] += 1
-            last_c[j] = r
-        gb[q] = cnt_c[j]
-    big_g = g
-    big_m = cnt_c.max()
+    g0, ga, gb, big_g, big_m = _dense_ranks(order, keys0, pa, pb, n, npairs)
     wp = np.empty(npairs)
     for q in range(npairs):
         wp[q] = weights[phold[q]]
@@ -444,52 +449,41 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
     # current-rank order: global position u, first position of the tie group gf, dense rank g0 (for the tie
     # counts); per card (a and b of the pair) the local position's bit and the bits of the pairs ranking below
     keys0, order, tmp, cnt = _current_order(r0, phold, npairs)
+    g0, ga, gb, big_g, big_m = _dense_ranks(order, keys0, pa, pb, n, npairs)
     u = np.empty(npairs, dtype=np.int64)
     gf = np.empty(npairs, dtype=np.int64)
-    g0 = np.empty(npairs, dtype=np.int64)
     bit_a = np.empty(npairs, dtype=np.uint64)
     bit_b = np.empty(npairs, dtype=np.uint64)
     low_a = np.empty(npairs, dtype=np.uint64)
     low_b = np.empty(npairs, dtype=np.uint64)
-    ga = np.empty(npairs, dtype=np.int64)
-    gb = np.empty(npairs, dtype=np.int64)
     n_c = np.zeros(n, dtype=np.int64)  # pairs of the card seen so far
-    last_c = np.full(n, -1, dtype=np.int64)
+    last_d = np.zeros(n, dtype=np.int64)  # the card's dense rank last seen (ranks start at 1)
     first_c = np.zeros(n, dtype=np.int64)  # local position where the card's current tie group starts
-    dense_c = np.zeros(n, dtype=np.int64)
     one = np.uint64(1)
-    g = 0
-    last = -1
+    last_g = 0
     first = 0
     for t in range(npairs):
         q = order[t]
-        r = keys0[q]
-        if r != last:
-            g += 1
-            last = r
+        if g0[q] != last_g:
+            last_g = g0[q]
             first = t
         u[q] = t
         gf[q] = first
-        g0[q] = g
         for side in range(2):
             c = pa[q] if side == 0 else pb[q]
-            if last_c[c] != r:
-                last_c[c] = r
+            d = ga[q] if side == 0 else gb[q]
+            if last_d[c] != d:
+                last_d[c] = d
                 first_c[c] = n_c[c]
-                dense_c[c] += 1
             b = one << np.uint64(n_c[c])
             lo = (one << np.uint64(first_c[c])) - one
             n_c[c] += 1
             if side == 0:
                 bit_a[q] = b
                 low_a[q] = lo
-                ga[q] = dense_c[c]
             else:
                 bit_b[q] = b
                 low_b[q] = lo
-                gb[q] = dense_c[c]
-    big_g = g
-    big_m = dense_c.max()
     nwords = (npairs >> 6) + 1
 
     r1 = np.zeros((n, npairs), dtype=np.int16)  # ranks < 8192: int16 keeps the table in cache
