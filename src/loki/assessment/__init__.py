@@ -50,7 +50,7 @@ from loki.assessment.strength import (
     hs_counts_kernel,
     rank_holdings,
 )
-from loki.cards import HOLDING_MASKS, cards_mask
+from loki.cards import live_holdings
 from loki.errors import ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.weights import WeightTable, combine_field, field_array, live_weights, validate_weights  # noqa: F401
@@ -295,7 +295,7 @@ def _clash(cards: tuple[int, ...]) -> np.ndarray:
     # ``(1326,) bool`` holdings sharing a card with ``cards``, shared (never written: a read-only flag would make numba
     # compile the field kernel again): a decision's hole cards and board recur (every seating of a deal, every
     # decision of a round)
-    return (HOLDING_MASKS & np.uint64(cards_mask(cards))) != 0
+    return ~live_holdings(cards)
 
 
 def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
