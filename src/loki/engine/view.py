@@ -87,8 +87,7 @@ class PlayerView:
         return self._s.events
 
     def __getattr__(self, name):
-        if name in VIEW_PUBLIC:
-            return getattr(self._s, name)
+        # reached only for names that are not public: the public ones are properties (set below the class)
         raise AttributeError(f"PlayerView has no attribute {name!r}")
 
     def __repr__(self) -> str:
