@@ -32,7 +32,6 @@ would never fire), ``semi_bluff`` switches rule 4.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -102,12 +101,11 @@ class BettorConfig(LokiModel):
         return p
 
 
-#: params() by the config's identity: a decision asks for them every time, and hashing a configuration (all its
-#: fields) costs more than the lookup it serves (issue 15); the values are those of the lru_cache below.
+#: params() by the config's identity (cleared when full): a decision asks for them every time, and hashing a
+#: configuration (all its fields) would cost more than building the record (issue 15).
 _PARAMS_BY_ID: dict = {}
 
 
-@lru_cache(maxsize=512)
 def _params(b: BettorConfig, make_width: float, odds_width: float) -> TripleParams:
     acr = -1.0 if b.aggressive_call_raise is None else float(b.aggressive_call_raise)
     return TripleParams(
