@@ -26,7 +26,7 @@ import numpy as np
 
 from loki.aivat import ActionRecorder, EquityOracle, PotEquityValue, hand_corrections
 from loki.players.registry import make_player
-from loki.table import play_hand
+from loki.players.table import play_hand
 from loki.tournament.config import load_preset
 from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 from loki.tournament.stats import _groups, per_deal_sb

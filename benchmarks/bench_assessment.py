@@ -24,7 +24,7 @@ import numpy as np
 
 from loki.assessment import assess, ehs_prime_all, hand_strength, hand_strength_all
 from loki.assessment.potential import hp1_all_kernel, hp1_kernel, hp2_kernel, triple_ranks
-from loki.assessment.strength import _dead_array, hs_all_counts_kernel, hs_counts_kernel
+from loki.assessment.strength import dead_array, hs_all_counts_kernel, hs_counts_kernel
 from loki.cards import parse_cards
 from loki.evaluator import kernel_tables
 
@@ -39,7 +39,7 @@ T = kernel_tables()  # the evaluator tables, every ranking kernel's last argumen
 
 
 def _dead(board):
-    return _dead_array(list(board))
+    return dead_array(list(board))
 
 
 CASES = {

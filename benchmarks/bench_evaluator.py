@@ -36,7 +36,7 @@ import numpy as np
 from loki import evaluator as E
 from loki._jit import njit
 from loki.cards import parse_cards
-from loki.evaluator_kernels import rank_from_key
+from loki.evaluator.kernels import rank_from_key
 
 SECTION = "## Evaluator (issue 2)"
 

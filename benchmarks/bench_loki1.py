@@ -22,7 +22,7 @@ from loki.engine import GameConfig
 from loki.players.base import Player
 from loki.players.loki import build_loki1
 from loki.players.simple import CallingStation, RandomPlayer
-from loki.table import play_hand
+from loki.players.table import play_hand
 
 
 class TimedLoki1(Player):

@@ -19,7 +19,6 @@ import time
 
 import numpy as np
 
-from loki.bettor import BettingSpot
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action
 from loki.modeler import (
@@ -32,6 +31,7 @@ from loki.modeler import (
 )
 from loki.simulator import PlayoutBeliefs, SimConfig, SimSpot, simulate
 from loki.triples import TripleConfig, board_values, opponent_triples
+from loki.triples.spot import BettingSpot
 
 
 def believed(spot: SimSpot) -> SimSpot:
@@ -39,13 +39,17 @@ def believed(spot: SimSpot) -> SimSpot:
     with the prior weights, Table B.2 frequencies and the prior check-raise propensity."""
     m = len(spot.active)
     row = np.array([float(x) for x in TripleConfig().params()])
-    mode = np.array([1 if (spot.active[i] and i != spot.me) else 0 for i in range(m)], dtype=np.int64)
     cfg = SpecificModelConfig()
+    mix = np.zeros((m, 3))
+    mix[:, 0] = 1.0
+    for i in range(m):
+        if spot.active[i] and i != spot.me:
+            mix[i] = cfg.prior
     freqs = np.zeros((m, 4, 3, 3))
     freqs[:, :, :, :] = DEFAULT_FREQUENCIES
     beliefs = PlayoutBeliefs(
-        mode, np.tile(row, (m, 1)), np.tile(np.array(cfg.prior), (m, 1)), freqs, np.full(m, cfg.check_raise_prior),
-        cfg.softness, np.zeros(m, dtype=bool), np.zeros(m, dtype=bool), int(np.sum(spot.acted)),
+        np.tile(row, (m, 1)), mix, freqs, np.full(m, cfg.check_raise_prior), np.full(m, cfg.softness),
+        np.zeros(m, dtype=bool), np.zeros(m, dtype=bool), int(np.sum(spot.acted)),
     )  # fmt: skip
     return dataclasses.replace(spot, beliefs=beliefs)
 

@@ -32,10 +32,10 @@ from loki.engine import GameConfig
 from loki.evaluator import kernel_tables
 from loki.modeler.kernels import freq_triple
 from loki.players.registry import make_player
-from loki.rule_chain import TripleParams, pt_kernel
-from loki.simulator import _believed_values, decide_from_evs, spot_state
-from loki.table import play_session
+from loki.players.table import play_session
+from loki.simulator.driver import _believed_values, _mixed_row, decide_from_evs, spot_state
 from loki.triples import board_values
+from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel
 
 BELIEVED = {"kind": "loki2", "features": "BRS", "opponent_model": "specific", "sim": {"play_outs": "believed"}}
 
@@ -67,7 +67,7 @@ def _row(pa, p):
 
 
 def play_world(spot, st0, forced, hs1, pp, nn, q, u, ranks):
-    """One play-out of a world in Python, with the kernel's action models (see :func:`loki.playout.playout`)."""
+    """One play-out of a world in Python, with the kernel's action models (see :func:`loki.simulator.playout.playout`)."""
     b = spot.beliefs
     m = len(spot.active)
     st = st0.copy()
@@ -93,15 +93,15 @@ def play_world(spot, st0, forced, hs1, pp, nn, q, u, ranks):
             )  # fmt: skip
             x = u[p, min(k_used[p], u.shape[1] - 1)]
             k_used[p] += 1
-            if b.mode[p] == 1:
+            if not (b.mix[p, 0] == 1.0 and b.mix[p, 1] == 0.0 and b.mix[p, 2] == 0.0):
                 facing = to_call > 1e-9
-                bucket = 0 if not facing else (1 if to_call < 2 * bs - 1e-9 else 2)
+                bucket = bets_to_call_bucket(to_call / bs)
                 F = b.freqs[p, s, bucket]
-                mf, mc, mr = freq_triple(q[p, s], F[0], F[2], facing, b.softness, b.rho[p])
-                f = b.pi[p, 0] * f + b.pi[p, 1] * mf + b.pi[p, 2] * F[0]
-                c = b.pi[p, 0] * c + b.pi[p, 1] * mc + b.pi[p, 2] * F[1]
+                mf, mc, mr = freq_triple(q[p, s], F[0], F[2], facing, b.softness[p], b.rho[p])
+                f = b.mix[p, 0] * f + b.mix[p, 1] * mf + b.mix[p, 2] * F[0]
+                c = b.mix[p, 0] * c + b.mix[p, 1] * mc + b.mix[p, 2] * F[1]
             a = 0 if x < f else (1 if x < f + c else 2)
-        a = int(bt.legalize(st, a))
+        a = int(bt.legalise(st, a))
         bt.apply_action(st, a)
     pots = np.zeros((bt.NMAX, 3), dtype=np.int64)
     shares = np.zeros((bt.NMAX, m))
@@ -156,7 +156,9 @@ def compare(spot, worlds: int, rng) -> tuple[float, float, float, float]:
                     bd = board[: s + 2]
                     a = assess(tuple(hole[p]), bd, field_w[p], n_opponents=1)
                     hs1[p, s] = a.hs
-                    q[p, s] = assess(tuple(hole[p]), bd, w[p], n_opponents=1).hs if spot.beliefs.mode[p] == 1 else 0.5
+                    q[p, s] = (
+                        assess(tuple(hole[p]), bd, w[p], n_opponents=1).hs if _mixed_row(spot.beliefs.mix[p]) else 0.5
+                    )
                     if exact:
                         pp[p, s], nn[p, s] = a.ppot, a.npot
                     else:
@@ -171,7 +173,7 @@ def compare(spot, worlds: int, rng) -> tuple[float, float, float, float]:
 
 
 def _rank(hole, board, tables):
-    from loki.evaluator_kernels import rank7
+    from loki.evaluator.kernels import rank7
 
     return int(rank7(int(hole[0]), int(hole[1]), *[int(c) for c in board], tables))
 

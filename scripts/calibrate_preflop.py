@@ -1,7 +1,7 @@
 """Measure the pre-flop participation (VPIP) of 10-handed Loki-1 self-play per tightness.
 
 VPIP = fraction of (player, hand) in which the player voluntarily put chips in pre-flop (a call or a
-raise; posting a blind and the big blind's free check do not count), counted by :mod:`loki.handstats`.
+raise; posting a blind and the big blind's free check do not count), counted by :mod:`loki.tournament.handstats`.
 Only the pre-flop strategy decides it, so post-flop the players just check/call here (fast).  Used to calibrate
 ``loki.preflop.MAKE1_CALIBRATION`` (targets PAPP98 §6.1: tight 18 %, moderate 21 %, loose 24 %).
 
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from loki.engine import Action, GameConfig
-from loki.handstats import HandCounts, hand_counts
 from loki.modeler import Loki1Modeler
 from loki.players.loki import STYLES, Loki1Config, LokiPlayer
+from loki.players.table import play_hand
 from loki.preflop import AdaptiveSettings, PreflopPolicy, PreflopThresholds
-from loki.table import play_hand
+from loki.tournament.handstats import HandCounts, hand_counts
 
 
 @dataclass

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from loki.tournament.stats import mean_ci
+from loki.stats import mean_ci
 
 
 def _per_deal(folder: Path, summary: dict, fname: str) -> dict[str, np.ndarray]:

@@ -2,7 +2,7 @@
 
 These are the project's earlier, separately written versions of the rules (the Bettor as a Python
 priority chain of ``if`` statements, PAPP98 papp/node45-48; the Triple Generator vectorised in numpy),
-before the rules were written once in :mod:`loki.rule_chain`.  The tests check the single rule chain
+before the rules were written once in :mod:`loki.triples.rule_chain`.  The tests check the single rule chain
 against them on random spots; nothing in ``src/`` may import this module.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from loki.bettor import BettingSpot, Decision, HandValues, pot_odds, pot_odds2, showdown_odds
 from loki.engine import Action
-from loki.strategies import Strategy, strategy_action
+from loki.preflop.strategies import Strategy, strategy_action
+from loki.triples.bettor import Decision
+from loki.triples.spot import BettingSpot, HandValues, pot_odds, pot_odds2, showdown_odds
 
 
 def reference_decide(values: HandValues, spot: BettingSpot, config, u: float = 1.0) -> Decision:
@@ -92,7 +93,7 @@ def reference_triples_all(
 
     Args:
         ehs_prime, ehs, hs_n, ppot: ``(k,)`` arrays (or floats) of the holdings' values.
-        spot: the public situation of the player to act (:class:`loki.bettor.BettingSpot`).
+        spot: the public situation of the player to act (:class:`loki.triples.spot.BettingSpot`).
         config: thresholds and widths.
         check_raise_flag: Bettor rule 1 applies (first to act, an aggressor of the last round behind).
         semi_bluffing: defaults to ``spot.semi_bluffing``.
@@ -162,7 +163,7 @@ def reference_ppot_outs(c0: int, c1: int, board, nb: int) -> float:
     """The outs-count potential PPOT_c as first written (count arrays and a window loop rebuilt per rank), in
     plain Python: the oracle of the bit-mask kernel :func:`loki.assessment.outs.ppot_outs` (issue 15)."""
     from loki.evaluator import kernel_tables
-    from loki.evaluator_kernels import hand_category, rank_from_key
+    from loki.evaluator.kernels import hand_category, rank_from_key
 
     if nb >= 5:
         return 0.0

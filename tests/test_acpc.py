@@ -25,7 +25,7 @@ needs_acpc = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material 
 def _warm():
     """Compile the kernels of the players used here first, as ``loki acpc`` does: with a cold numba cache
     a first decision (or showdown) would otherwise miss the dealer's per-action time limit."""
-    from loki.warmup import warm_up
+    from loki.players.warmup import warm_up
 
     warm_up("loki1")
 

@@ -36,7 +36,7 @@ BIG = b"x" * (1 << 20)  # allocated once: sending it repeatedly allocates nothin
 def _warm():
     """Compile the engine's showdown kernels first (a cold numba cache would cost seconds inside the
     short deadlines of these tests), as ``loki acpc`` warms its player before connecting."""
-    from loki.warmup import warm_up
+    from loki.players.warmup import warm_up
 
     warm_up("calling")
 

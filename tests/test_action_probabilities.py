@@ -8,8 +8,8 @@ import pytest
 from loki.engine import GameConfig
 from loki.players.base import Player
 from loki.players.registry import make_player
+from loki.players.table import play_session
 from loki.selector import interval_probabilities, select_action
-from loki.table import play_session
 from loki.triples import ProbabilityTriple
 
 

@@ -23,7 +23,7 @@ from loki.aivat import (
     hand_corrections,
     pot_equity_values,
 )
-from loki.aivat_kernels import SHARE_UNITS, fill_board_ranks, n_boards, row_share_counts, runout_share_counts
+from loki.aivat.kernels import SHARE_UNITS, fill_board_ranks, n_boards, row_share_counts, runout_share_counts
 from loki.cards import format_card, parse_cards
 from loki.engine import CALL, FOLD, RAISE, Action, GameConfig, new_hand
 from loki.errors import CardError, EstimatorError
@@ -31,11 +31,12 @@ from loki.evaluator import kernel_tables
 from loki.players import CallingStation
 from loki.players.base import Player
 from loki.players.simple import EquityPlayer
-from loki.table import play_hand
+from loki.players.table import play_hand
+from loki.stats import mean_ci
 from loki.tournament import config_from_dict, run_tournament
 from loki.tournament.results import write_results
 from loki.tournament.schedule import deal_cards
-from loki.tournament.stats import mean_ci, per_deal_sb
+from loki.tournament.stats import per_deal_sb
 
 CFG3 = GameConfig(n_players=3)
 HOLES3 = ["AsKs", "QdQc", "7h6h"]
@@ -515,7 +516,7 @@ ACPC = Path(__file__).resolve().parents[2] / "shared" / "acpc"
 
 @pytest.mark.skipif(not (ACPC / "3p.limit.h1000.r0.log").exists(), reason="../shared/acpc is not available")
 def test_replay_of_a_real_log_gets_chance_corrections_only():
-    from loki.replay import load_log, replay_hands
+    from loki.tournament.replay import load_log, replay_hands
 
     recs, _, _ = load_log(ACPC / "3p.limit.h1000.r0.log")
     report = replay_hands(recs[:60], "calling", estimator="aivat")

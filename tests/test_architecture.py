@@ -13,75 +13,140 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "loki"
 DOC = ROOT / "docs" / "ARCHITECTURE.md"
 
-CORE = {
-    "cards", "evaluator", "evaluator_kernels", "evaluator_tables", "betting", "engine", "assessment", "weights",
-    "income_rate", "strategies", "rule_chain", "bettor", "triples", "ev_triples", "preflop", "preflop_model",
-    "modeler", "situation", "selector", "simulator", "playout", "config", "errors", "_jit", "weights_kernels",
-}  # fmt: skip
-OUTER = {"players", "tournament", "io", "cli", "replay", "table"}
+#: The packages and top-level modules of loki, top layer first (pyproject.toml's import-linter contract says the same;
+#: a layer imports only the layers below it, and the members of one layer import none of each other).
+LAYERS = [
+    {"cli"},
+    {"web"},
+    {"explain"},
+    {"tournament"},
+    {"aivat"},
+    {"players"},
+    {"io"},
+    {"simulator", "selector", "preflop"},
+    {"modeler"},
+    {"triples"},
+    {"assessment"},
+    {"engine"},
+    {"betting"},
+    {"evaluator"},
+    {"_jit", "cards", "config", "stats"},
+    {"errors"},
+]
+#: The paper's boxes and the rules they stand on: none of them imports a player, the lab, io or a face.
+CORE = set().union(*LAYERS[7:])
+OUTER = {"players", "tournament", "io", "cli", "aivat", "explain", "web"}
 
 
-def _module_imports() -> dict[str, set[str]]:
-    """``{module: loki modules it imports at module level}`` (imports inside functions and TYPE_CHECKING blocks
-    are not import-time dependencies)."""
+def _modules() -> dict[str, Path]:
     mods = {}
     for p in SRC.rglob("*.py"):
         rel = p.relative_to(SRC.parent).with_suffix("")
         parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
         mods[".".join(parts)] = p
-    graph: dict[str, set[str]] = {m: set() for m in mods}
-    for m, p in mods.items():
-        pkg = m if p.name == "__init__.py" else m.rpartition(".")[0]
-        for node in ast.parse(p.read_text()).body:
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                continue
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue
-            for n in ast.walk(node):
-                if isinstance(n, ast.Import):
-                    graph[m].update(a.name for a in n.names if a.name in mods)
-                elif isinstance(n, ast.ImportFrom):
-                    base = n.module or ""
-                    if n.level:
-                        base = ".".join(pkg.split(".")[: len(pkg.split(".")) - n.level + 1] + ([base] if base else []))
-                    for a in n.names:
-                        full = f"{base}.{a.name}"
-                        graph[m].add(full if full in mods else base)
-        graph[m] &= set(mods)
-        graph[m].discard(m)
-    return graph
+    return mods
+
+
+def _imports(p: Path, pkg: str) -> list[tuple[str, list[str]]]:
+    """Every ``loki`` import of the file at any depth (inside functions and TYPE_CHECKING blocks too):
+    ``(module, [names])``."""
+    out = []
+    for n in ast.walk(ast.parse(p.read_text())):
+        if isinstance(n, ast.Import):
+            out += [(a.name, []) for a in n.names if a.name.split(".")[0] == "loki"]
+        elif isinstance(n, ast.ImportFrom):
+            base = n.module or ""
+            if n.level:
+                base = ".".join(pkg.split(".")[: len(pkg.split(".")) - n.level + 1] + ([base] if base else []))
+            if base.split(".")[0] == "loki":
+                out.append((base, [a.name for a in n.names]))
+    return out
 
 
 def _top(m: str) -> str:
     return m.split(".")[1] if m.count(".") else ""
 
 
-def test_no_import_cycles():
-    graph = _module_imports()
+def package_graph() -> dict[str, set[str]]:
+    """``{package: packages it imports}`` over the top-level packages and modules of loki, counting every import
+    at any depth (``from loki import x`` counts as an import of ``x``)."""
+    mods = _modules()
+    graph: dict[str, set[str]] = {}
+    for m, p in mods.items():
+        pkg = m if p.name == "__init__.py" else m.rpartition(".")[0]
+        src = _top(m)
+        if not src:
+            continue
+        for base, names in _imports(p, pkg):
+            targets = [base] if base != "loki" else [f"loki.{n}" for n in names]
+            for t in targets:
+                dst = _top(t)
+                if dst and dst != src and dst != "__version__":
+                    graph.setdefault(src, set()).add(dst)
+    return graph
+
+
+def test_the_package_graph_has_no_cycle_counting_imports_at_any_depth():
+    graph = package_graph()
+    assert {"evaluator", "assessment", "triples", "modeler", "selector", "simulator", "preflop"} <= set(graph)
     state: dict[str, int] = {}
 
     def visit(v, path):
         state[v] = 1
-        for w in graph[v]:
+        for w in sorted(graph.get(v, ())):
             if state.get(w) == 1:
-                raise AssertionError("import cycle: " + " -> ".join(path + [v, w]))
+                raise AssertionError("package cycle: " + " -> ".join(path + [v, w]))
             if w not in state:
                 visit(w, path + [v])
         state[v] = 2
 
-    for v in graph:
+    for v in sorted(graph):
         if v not in state:
             visit(v, [])
 
 
-def test_layers_import_one_way():
-    for m, deps in _module_imports().items():
-        top = _top(m)
-        bad = {d for d in deps if _top(d) in OUTER}
-        if top in CORE:
-            assert not bad, f"core module {m} imports {sorted(bad)}"
-        if top == "players":
-            assert not {d for d in bad if _top(d) in {"tournament", "io", "cli"}}, f"{m} imports {sorted(bad)}"
+def test_layers_import_downward_only():
+    rank = {name: i for i, layer in enumerate(LAYERS) for name in layer}
+    assert set(rank) == {_top(m) for m in _modules() if _top(m)}, "a package or module outside the layers"
+    for src, dsts in package_graph().items():
+        for dst in dsts:
+            assert rank[dst] > rank[src], f"{src} (layer {rank[src]}) imports {dst} (layer {rank[dst]})"
+    for src in CORE:
+        assert not package_graph().get(src, set()) & OUTER, f"core {src} imports {package_graph()[src] & OUTER}"
+
+
+def test_the_import_linter_contract_lists_the_same_layers():
+    import tomllib
+
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in cfg if c["type"] == "layers"]
+    assert [set(x.replace(" ", "").split("|")) for x in layers] == LAYERS
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A name that starts with one underscore stays in its module (``loki._jit`` is a private module whose names are
+    public to the kernel modules)."""
+    bad = []
+    for m, p in _modules().items():
+        pkg = m if p.name == "__init__.py" else m.rpartition(".")[0]
+        for base, names in _imports(p, pkg):
+            for n in names:
+                if n.startswith("_") and not n.startswith("__") and not (base == "loki" and n == "_jit"):
+                    bad.append(f"{m} imports {base}.{n}")
+    assert not bad, bad
+
+
+def test_each_package_face_says_what_box_it_is_and_exports_its_names():
+    import importlib
+
+    for p in sorted(SRC.glob("*/__init__.py")):
+        name = f"loki.{p.parent.name}"
+        doc = ast.get_docstring(ast.parse(p.read_text()))
+        assert doc and len(doc.split("\n\n")[0]) <= 300, f"{name}: a short first paragraph says what it is"
+        mod = importlib.import_module(name) if p.parent.name not in {"cli", "web"} else None
+        if mod is not None and hasattr(mod, "__all__"):
+            missing = [n for n in mod.__all__ if not hasattr(mod, n)]
+            assert not missing, f"{name}.__all__ names {missing} it does not have"
 
 
 def _blocks(lang: str) -> list[str]:
@@ -98,7 +163,7 @@ def test_the_example_adds_an_opponent_model_and_runs_it_from_toml(tmp_path, monk
     monkeypatch.delitem(sys.modules, "my_models", raising=False)
     from loki.engine import GameConfig
     from loki.players.registry import make_player
-    from loki.table import play_session
+    from loki.players.table import play_session
     from loki.tournament import load_config, run_tournament
 
     cfg = load_config(tmp_path / "suspicious.toml")
@@ -111,10 +176,19 @@ def test_the_example_adds_an_opponent_model_and_runs_it_from_toml(tmp_path, monk
     assert len(run.chips) == cfg.deals and len(run.chips[0]) == 6
 
 
-@pytest.mark.parametrize("name", ["numba", "loki.evaluator_kernels"])
+@pytest.mark.parametrize("name", ["numba", "loki.evaluator.kernels"])
 def test_import_loki_is_light(name):
     import subprocess
 
     code = f"import loki, loki.errors, loki.config, sys; print({name!r} in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_architecture_diagram_is_drawn_from_the_code():
+    import subprocess
+
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "architecture_diagram.py"), "--check"], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stdout + r.stderr

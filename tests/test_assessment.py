@@ -38,10 +38,10 @@ from loki.assessment import (
 )
 from loki.assessment.potential import hp1_kernel
 from loki.assessment.strength import hs_counts_kernel
+from loki.assessment.weights import WeightTable, field_array
 from loki.cards import HOLDING_CARDS, N_HOLDINGS, live_holdings, parse_cards, parse_holding
 from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
-from loki.weights import WeightTable, field_array
 
 EV = {5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards}
 TOL = 1e-9
@@ -430,7 +430,7 @@ def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
     """Against the uniform range the integer-count kernel gives exactly the weighted kernel's floats (issue 15),
     on flops and turns, with and without extra dead cards, and ``hand_potential_all_counts`` picks it for
     all-ones weights only."""
-    from loki.assessment.potential import _dead_array
+    from loki.assessment.potential import dead_array
     from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
 
     rng = np.random.default_rng(1815)
@@ -440,7 +440,7 @@ def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
         nb, extra = 3 + i % 2, (0, 2, 5, 0)[i % 4]
         cards = rng.choice(52, nb + extra, replace=False)
         board = np.sort(cards[:nb]).astype(np.int64)
-        dead = _dead_array([int(c) for c in cards])
+        dead = dead_array([int(c) for c in cards])
         r3, pos = board_triple_ranks(board, tabs)
         want = hp1_all_kernel(board, dead, ones, tabs, r3, pos)
         got = hp1_all_uniform_kernel(board, dead, tabs, r3, pos)

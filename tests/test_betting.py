@@ -97,14 +97,14 @@ def test_last_action_block_and_round_flags():
     assert seats(st, bt.ACTED) == [0, 0, 1] and seats(st, bt.VOLUNTARY) == [0, 0, 0]
 
 
-def test_legalize():
+def test_legalise():
     st = state(2, 0)
     bt.start_hand(st)
     play(st, "c")  # the small blind completes; the big blind may check
-    assert bt.legalize(st, bt.FOLD_A) == bt.CALL_A
-    assert bt.legalize(st, bt.RAISE_A) == bt.RAISE_A
+    assert bt.legalise(st, bt.FOLD_A) == bt.CALL_A
+    assert bt.legalise(st, bt.RAISE_A) == bt.RAISE_A
     play(st, "rrr")
-    assert bt.legalize(st, bt.RAISE_A) == bt.CALL_A and bt.legalize(st, bt.FOLD_A) == bt.FOLD_A
+    assert bt.legalise(st, bt.RAISE_A) == bt.CALL_A and bt.legalise(st, bt.FOLD_A) == bt.FOLD_A
 
 
 @pytest.mark.parametrize("mask", range(1, 8))

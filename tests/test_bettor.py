@@ -2,9 +2,10 @@
 
 import pytest
 
-from loki.bettor import BettingSpot, BettorConfig, HandValues, decide, pot_odds, pot_odds2, showdown_odds
 from loki.engine import Action
-from loki.strategies import Strategy, strategy_action
+from loki.preflop.strategies import Strategy, strategy_action
+from loki.triples.bettor import BettorConfig, decide
+from loki.triples.spot import BettingSpot, HandValues, pot_odds, pot_odds2, showdown_odds
 
 F, C, R = Action.FOLD, Action.CALL, Action.RAISE
 

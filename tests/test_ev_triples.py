@@ -1,4 +1,4 @@
-"""The EV-based Triple Generator designs (issue 11, item 6; loki.ev_triples): the one-step estimates against the
+"""The EV-based Triple Generator designs (issue 11, item 6; loki.triples.ev): the one-step estimates against the
 module docstring's formulas worked by hand, the softmax, slow play and bluffs, and the designs inside a player."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from loki.bettor import BettingSpot, HandValues
 from loki.engine import GameConfig
-from loki.ev_triples import EVGeneratorConfig, action_evs, calling_triple, ev_triple
 from loki.players.registry import make_player
-from loki.table import play_session
+from loki.players.table import play_session
 from loki.triples import ProbabilityTriple
+from loki.triples.ev import EVGeneratorConfig, action_evs, calling_triple, ev_triple
+from loki.triples.spot import BettingSpot, HandValues
 
 CFG = EVGeneratorConfig()
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from loki import evaluator as E
-from loki import evaluator_kernels as K
 from loki._jit import njit
-from loki.cards import parse_cards
+from loki.cards import RANKS, parse_cards
 from loki.errors import CardError, InputError
+from loki.evaluator import kernels as K
 
 CARD_KEY = E.CARD_KEY
 CARD_BIT = E.CARD_BIT
@@ -244,7 +244,7 @@ def test_entry_points_agree(k):
     )
     for h, r in zip(hands[:300], batch[:300]):
         assert E.evaluate(h.tolist()) == r
-        assert E.evaluate("".join(E.RANKS[c >> 2] + "cdhs"[c & 3] for c in h)) == r
+        assert E.evaluate("".join(RANKS[c >> 2] + "cdhs"[c & 3] for c in h)) == r
     assert batch.dtype == np.int64 and batch.min() >= 1 and batch.max() <= 7462
 
 

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from loki.assessment import assess
+from loki.assessment.income_rate import holding_equity, load_tables
 from loki.cards import CLASS_NAMES, HOLDING_CLASS, HOLDING_INDEX, class_holdings, parse_cards
 from loki.cli import app
 from loki.engine import GameConfig
@@ -16,13 +17,12 @@ from loki.errors import CardError, ConfigError
 from loki.explain import ExplainedPlayer, class_grid, explanation_from_json
 from loki.explain.grids import GRID_NAMES, class_means, likely_classes
 from loki.explain.sources import explain_log, explain_spot
-from loki.income_rate import holding_equity, load_tables
 from loki.modeler import ramp_bounds, threshold_mu_sigma
 from loki.players.registry import make_player
+from loki.players.table import play_hand
 from loki.preflop import GROUP_TABLE, choose_strategy
-from loki.rule_chain import RULES
-from loki.table import play_hand
 from loki.triples import generate_triple
+from loki.triples.rule_chain import RULES
 
 SPECS = ["loki1", "loki2:BR", "loki2:BRS:trials=60", "loki1:TA"]
 
@@ -223,7 +223,7 @@ def test_spot_explanations_and_errors():
 
 def test_log_explanations(tmp_path):
     from loki.io.phh import write_phh
-    from loki.replay import load_log
+    from loki.tournament.replay import load_log
 
     cfg = GameConfig(n_players=3)
     bots = [make_player("loki1", seed=i, name=f"b{i}") for i in range(3)]

@@ -1,4 +1,4 @@
-"""Per-hand player statistics (loki.handstats) on hand-built hands.
+"""Per-hand player statistics (loki.tournament.handstats) on hand-built hands.
 
 Three players, ``button=2``: seat 0 posts the small blind, seat 1 the big blind, seat 2 acts first
 pre-flop; post-flop seat 0 acts first.
@@ -7,7 +7,7 @@ pre-flop; post-flop seat 0 acts first.
 import pytest
 
 from loki.engine import GameConfig, new_hand
-from loki.handstats import COUNTERS, HandCounts, hand_counts
+from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
 
 CFG3 = GameConfig(n_players=3)
 

@@ -7,10 +7,10 @@ import itertools
 from rich.console import Console
 from typer.testing import CliRunner
 
+from loki.cli.human import HumanPlayer, play_human_session
 from loki.engine import GameConfig
 from loki.io.phh import read_phh
-from loki.players.human import HumanPlayer, play_human_session
-from loki.table import play_hand
+from loki.players.table import play_hand
 
 
 def scripted(answers):

@@ -27,7 +27,7 @@ def _run(code: str, env: dict | None = None, cwd: str | None = None) -> str:
 def test_core_imports_load_neither_numba_nor_tables():
     out = _run(
         "import sys, loki, loki.errors, loki.cards, loki.evaluator, loki.engine\n"
-        "print('numba' in sys.modules, loki.evaluator._built.cache_info().currsize)"
+        "print('numba' in sys.modules, loki.evaluator.api._built.cache_info().currsize)"
     )
     assert out.split() == ["False", "0"]
 
@@ -41,8 +41,8 @@ def test_every_numba_module_is_in_the_digest():
         text = path.read_text()
         if re.search(r"^\s*(from numba|import numba|from loki\._jit import)", text, re.M):
             assert rel in listed, f"{rel} uses numba but is not in loki._jit.KERNEL_MODULES"
-    # kernels read the holding tables of cards.py and the hash constants of evaluator.py as globals
-    assert {"cards.py", "evaluator.py"} <= listed
+    # kernels read the holding tables of cards.py and the hash constants of evaluator/keys.py as globals
+    assert {"cards.py", "evaluator/keys.py"} <= listed
 
 
 def test_digest_changes_when_any_kernel_source_changes(tmp_path):
@@ -63,13 +63,13 @@ def test_digest_changes_when_any_kernel_source_changes(tmp_path):
 
 
 def test_kernels_are_cached_under_the_digest_and_numba_config_is_restored():
+    from loki.assessment.income_rate import _pot_share_kernel
     from loki.assessment.outs import ppot_outs
     from loki.assessment.potential import hp1_kernel
     from loki.assessment.potential_all import hp1_all_kernel
     from loki.assessment.strength import hs_counts_kernel
-    from loki.evaluator_kernels import rank_from_key
-    from loki.income_rate import _pot_share_kernel
-    from loki.playout import sim_batch
+    from loki.evaluator.kernels import rank_from_key
+    from loki.simulator.playout import sim_batch
     from loki.triples import pt_kernel
 
     where = _jit.cache_dir()
@@ -106,7 +106,7 @@ print(*hs_counts_kernel(51, 47, board, np.ones(1326), kernel_tables()))
 
 @pytest.mark.slow
 def test_editing_a_callee_recompiles_its_cached_callers_in_other_modules(tmp_path):
-    """The stale-cache trap: hs_counts_kernel (strength.py) inlines rank_from_key (evaluator_kernels.py).
+    """The stale-cache trap: hs_counts_kernel (strength.py) inlines rank_from_key (evaluator/kernels.py).
 
     numba alone would reload the cached hs_counts_kernel after rank_from_key changes (it checks only
     strength.py); with loki._jit the edit moves the whole cache to a new digest folder.
@@ -115,7 +115,7 @@ def test_editing_a_callee_recompiles_its_cached_callers_in_other_modules(tmp_pat
     env = dict(os.environ, PYTHONPATH=str(tmp_path), NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     before = _run(_PROBE, env, cwd=str(tmp_path)).split()
     assert before == ["640.0", "9.0", "432.0"]  # AsKs on 2c7d9h against a uniform range
-    src = tmp_path / "loki" / "evaluator_kernels.py"
+    src = tmp_path / "loki" / "evaluator" / "kernels.py"
     text = src.read_text()
     head = "def rank_from_key(key, bits, tables):\n"
     assert text.count(head) == 1

@@ -9,8 +9,8 @@ from loki.modeler import postflop_hand_values, preflop_hand_values
 from loki.players.loki import STYLES, Loki1Config, LokiPlayer, build_loki1
 from loki.players.registry import make_player
 from loki.players.simple import CallingStation, RandomPlayer
-from loki.strategies import Strategy
-from loki.table import play_hand, play_session
+from loki.players.table import play_hand, play_session
+from loki.preflop.strategies import Strategy
 
 
 def test_ten_handed_loki1_table_plays_2000_hands():

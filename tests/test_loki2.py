@@ -9,11 +9,11 @@ from loki.cards import HOLDING_MASKS, cards_mask, parse_cards
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig
 from loki.players.loki import STYLES, Loki2Config, LokiPlayer, build_loki1, build_loki2
 from loki.players.registry import make_player
-from loki.rule_chain import RULES
+from loki.players.table import play_session
 from loki.selector import TripleDecision
 from loki.simulator import SimDecision, SimResult
-from loki.table import play_session
 from loki.triples import board_values
+from loki.triples.rule_chain import RULES
 
 
 def test_registry_specs():

@@ -8,13 +8,13 @@ from loki.modeler import (
     DEFAULT_FREQUENCIES,
     ActionFrequencies,
     OpponentModel,
-    bets_to_call_bucket,
     loki1_reweight,
     ramp_bounds,
     ramp_factors,
     threshold_mu_sigma,
     triple_reweight,
 )
+from loki.triples import bets_to_call_bucket
 
 
 def test_pena_ramp_example_mu_06_sigma_02():

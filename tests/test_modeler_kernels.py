@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from loki.assessment import assess, assess_field, ehs, ehs_prime, ppot_npot
-from loki.bettor import BettorConfig
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.modeler import (
@@ -32,8 +31,9 @@ from loki.modeler import (
     triple_reweight,
 )
 from loki.modeler.model import ModelTables
-from loki.simulator import _mean_sd
+from loki.simulator.driver import _mean_sd
 from loki.triples import TripleConfig, opponent_triples
+from loki.triples.bettor import BettorConfig
 from reference_rules import (
     reference_blended,
     reference_loki1_reweight,
@@ -325,8 +325,7 @@ def test_frequencies_view_writes_through():
 def test_potential_memo_returns_the_kernels_numbers():
     """The own-hand potential is kept per (hole, board, look-ahead, weight bytes) (issue 15): a repeated decision
     reads the kernel's numbers, and a weight table changed in place is not mistaken for the one seen before."""
-    from loki.assessment import triple_ranks
-    from loki.assessment.potential import hp1_kernel_ranked, hp2_kernel
+    from loki.assessment.potential import hp1_kernel_ranked, hp2_kernel, triple_ranks
     from loki.evaluator import kernel_tables
 
     rng = np.random.default_rng(1815)

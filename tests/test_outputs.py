@@ -87,10 +87,10 @@ def test_ir_tables_never_write_the_shipped_data(tmp_path, monkeypatch):
 
 
 def test_replay_checks_its_output_before_the_work(tmp_path, monkeypatch):
-    import loki.replay
+    import loki.tournament.replay
 
     called = []
-    monkeypatch.setattr(loki.replay, "replay_hands", lambda *a, **k: called.append(1))
+    monkeypatch.setattr(loki.tournament.replay, "replay_hands", lambda *a, **k: called.append(1))
     log = tmp_path / "x.log"
     log.write_text("# empty\n")
     for out, needle in [("/proc/nope/h.png", "does not exist"), (str(tmp_path / "h.txt"), "expected a file ending")]:

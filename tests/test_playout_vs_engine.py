@@ -3,7 +3,7 @@
 Random hands (fixed seeds, several table sizes, unlimited stacks) are played on the engine up to a
 post-flop decision; that decision becomes a :class:`~loki.simulator.SimSpot` (as the Simulator
 policy builds it) and a state vector (:func:`~loki.simulator.spot_state`), and the play-out kernel
-(:func:`loki.playout.playout`) plays it out with the actual cards and random hand values, so its
+(:func:`loki.simulator.playout.playout`) plays it out with the actual cards and random hand values, so its
 players fold, call and raise.  The kernel's trace (the state before each action and the action) is
 then replayed on the engine: before every action both must agree on the player to act, the round,
 the pot, the bets of this round, the bets/raises count and the legal actions; afterwards on the pots
@@ -22,8 +22,8 @@ from loki import betting as bt
 from loki.cards import N_HOLDINGS
 from loki.engine import FOLD, RAISE, Action, GameConfig, new_hand
 from loki.evaluator import rank7
-from loki.playout import playout
-from loki.simulator import SimulatorPolicy, _models, spot_state
+from loki.simulator import SimulatorPolicy, playout_policies, spot_state
+from loki.simulator.playout import PlayoutSpot, StreetValues, new_scratch, playout
 from loki.triples import TripleConfig
 
 _MASK = {a: 1 << int(a) for a in Action}
@@ -73,17 +73,16 @@ def test_playout_and_engine_play_the_same_hands(n):
         u = rng.random(m)
         forced = int(rng.choice([bt.CALL_A, bt.RAISE_A]))
         always_call = bool(rng.random() < 0.2)
-        st = np.zeros(bt.SIZE, dtype=np.int64)
-        pots = np.zeros((bt.NMAX, 3), dtype=np.int64)
-        shares = np.zeros((bt.NMAX, m))
-        win = np.zeros(m)
+        scratch = new_scratch(m)
         trace = np.full((256, bt.SIZE + 1), -1, dtype=np.int64)
-        q = np.full((m, 4), 0.5)
-        semi = np.zeros(m, dtype=np.bool_)
+        values = StreetValues(hs1, pp, nn, np.full((m, 4), 0.5))
+        pspot = PlayoutSpot(
+            me, st0, bet_sizes, np.array(spot.hole, dtype=np.int64), np.array(spot.board, dtype=np.int64), always_call
+        )
         value = playout(
-            forced, me, st0, bet_sizes, hs1, pp, nn, q, u[:, None], ranks, always_call, *_models(None, m, False, params),
-            st, pots, shares, win, semi, trace,
-        )  # fmt: skip
+            forced, pspot, values, u[:, None], ranks, playout_policies(None, m, False, params), scratch, trace
+        )
+        st, pots, win = scratch.st, scratch.pots, scratch.win
 
         total_before = s.total_committed
         steps = trace[trace[:, bt.SIZE] >= 0]

@@ -3,16 +3,11 @@
 import numpy as np
 import pytest
 
+from loki.assessment.income_rate import TABLE_PLAYERS, class_pot_share, holding_ir, load_tables
 from loki.cards import CLASS_NAMES, CLASS_SIZES, class_index
-from loki.income_rate import TABLE_PLAYERS, class_pot_share, holding_ir, load_tables
-from loki.preflop import (
-    PreflopThresholds,
-    choose_strategy,
-    expected_players,
-    group_for,
-    preflop_situation,
-)
-from loki.strategies import Strategy
+from loki.engine import preflop_situation
+from loki.preflop import PreflopThresholds, choose_strategy, expected_players, group_for
+from loki.preflop.strategies import Strategy
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +127,7 @@ def test_small_blind_special_cases():
 def test_ir_tables_checks_the_output_before_rolling_out(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import loki.income_rate as ir
+    import loki.assessment.income_rate as ir
     from loki.cli import app
 
     calls = []
@@ -173,8 +168,8 @@ def test_demo_rejects_a_negative_seed():
 
 
 def test_empty_or_comment_only_table_files_are_config_errors(tmp_path):
+    from loki.assessment.income_rate import load_class_equity
     from loki.errors import ConfigError
-    from loki.income_rate import load_class_equity
 
     f = tmp_path / "empty.csv"
     f.write_text("# nothing but a comment\n")

@@ -4,14 +4,15 @@
 import numpy as np
 import pytest
 
+from loki.assessment.income_rate import holding_equity, load_class_equity, load_tables
 from loki.cards import CLASS_NAMES, HOLDING_CARDS, class_holdings, format_cards
 from loki.engine import Action, GameConfig, new_hand
 from loki.errors import ConfigError
-from loki.income_rate import holding_equity, load_class_equity, load_tables
 from loki.modeler import Loki1Modeler, ModelStore, OpponentModel
 from loki.players.base import Player
 from loki.players.loki import Loki1Config, Loki2Config, build_loki1, build_loki2
 from loki.players.registry import make_player, parse_player
+from loki.players.table import play_hand
 from loki.preflop import (
     PROBABILITY_PLAY,
     SB_CALL_MARGIN,
@@ -23,8 +24,7 @@ from loki.preflop import (
     play_probability,
     yet_to_act_seats,
 )
-from loki.strategies import Strategy
-from loki.table import play_hand
+from loki.preflop.strategies import Strategy
 
 TABLES = load_tables()
 TH = PreflopThresholds.default()
@@ -418,7 +418,7 @@ def test_auto_model_is_adaptive_short_handed_and_the_expert_system_at_full_table
     session) and the adaptive model heads-up (same seed, same session as ``adaptive``)."""
     from loki.engine import GameConfig
     from loki.players.registry import make_player
-    from loki.table import play_session
+    from loki.players.table import play_session
 
     def session(n, model, hands):
         players = [make_player({"kind": "loki1", "preflop_model": model}, seed=i) for i in range(n)]

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from loki.cards import parse_cards
 from loki.io.acpc_log import read_acpc_log
 from loki.io.phh import read_phh, record_to_phh, write_phh
-from loki.replay import holding_percentile, load_hands, plot_percentiles, render_report, replay_hands
+from loki.tournament.replay import holding_percentile, load_hands, plot_percentiles, render_report, replay_hands
 
 ACPC = Path(__file__).resolve().parents[1] / ".." / "shared" / "acpc"
 needs_acpc = pytest.mark.skipif(not ACPC.exists(), reason="shared ACPC material not found")
@@ -254,13 +254,13 @@ def test_replay_skips_bad_hands_and_lists_them(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("plot,msg", [("/proc/nope/p.png", "does not exist"), ("p.txt", ".png, .pdf, .svg"), (".", "")])
 def test_replay_bad_plot_refused_before_replaying(tmp_path, monkeypatch, plot, msg):
-    import loki.replay
+    import loki.tournament.replay
     from loki.cli import app
 
     log = tmp_path / "s.log"
     log.write_text("\n".join(_acpc_lines(3)) + "\n")
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(loki.replay, "replay_hands", lambda *a, **k: pytest.fail("replayed"))
+    monkeypatch.setattr(loki.tournament.replay, "replay_hands", lambda *a, **k: pytest.fail("replayed"))
     r = CliRunner().invoke(app, ["replay", str(log), "--out", plot])
     assert r.exit_code == 2 and r.output.startswith("error: --out") and msg in r.output, r.output
     assert "Traceback" not in r.output

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from loki.assessment.outs import ppot_outs
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask, parse_cards
 from loki.engine import Action
 from loki.evaluator import evaluate, kernel_tables
-from loki.simulator import SimConfig, SimSpot, decide_from_evs, ppot_outs, simulate
+from loki.simulator import SimConfig, SimSpot, decide_from_evs, simulate
 from loki.triples import TripleConfig, board_values
 
 
@@ -321,8 +322,8 @@ def test_ppot_outs_heuristic():
 
 def _py_pt_river(forced, hs, u, share_us, pot, cfg):
     """Python reference of the heads-up river play-out with PT actions (order [us, opponent], we act first)."""
-    from loki.bettor import BettingSpot
     from loki.triples import triples_all
+    from loki.triples.spot import BettingSpot
 
     active, rb, need, vol = [True, True], [0.0, 0.0], [True, True], [False, False]
     bets, maxbet, invest, first, cur = 0, 0.0, 0.0, True, 0
@@ -395,7 +396,7 @@ def test_values_on_board_equal_a_plain_loop():
     """The play-out's per-board hand values (ranks shared by all players, branch-free sums, integer counts for
     all-ones fields) are the very floats of a plain loop adding the weights in holding order."""
     from loki.evaluator import rank_batch
-    from loki.playout import _board_ranks, _values_on_board
+    from loki.simulator.playout import _board_ranks, _values_on_board
 
     tables = kernel_tables()
     rng = np.random.default_rng(15)

@@ -19,7 +19,7 @@ from loki.modeler import (
 )
 from loki.modeler.specific import frequency_triples, range_percentiles
 from loki.players.registry import make_player
-from loki.table import play_session
+from loki.players.table import play_session
 from loki.triples import TripleConfig
 
 

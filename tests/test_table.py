@@ -6,7 +6,7 @@ import pytest
 
 from loki.engine import CALL, FOLD, RAISE, ActionTaken, GameConfig, HandEnded, HandStarted, IllegalActionError
 from loki.players import CallingStation, Player, RandomPlayer
-from loki.table import PlayerActionError, play_hand, play_session
+from loki.players.table import PlayerActionError, play_hand, play_session
 
 
 class Recorder(Player):

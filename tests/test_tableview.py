@@ -1,4 +1,4 @@
-"""What a table shows a person (loki.tableview) and the terminal table of ``loki play`` (issue 13)."""
+"""What a table shows a person (loki.io.tableview) and the terminal table of ``loki play`` (issue 13)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import re
 import pytest
 from rich.console import Console
 
+from loki.cli.human import play_human_session
 from loki.engine import GameConfig, new_hand
-from loki.players.human import play_human_session
-from loki.tableview import HandLog, describe_pots, hand_results, position_names
+from loki.io.tableview import HandLog, describe_pots, hand_results, position_names
 
 
 def test_positions():

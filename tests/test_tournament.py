@@ -72,17 +72,17 @@ def test_deal_cards_depend_on_seed_and_deal_only():
 
 @pytest.mark.parametrize("n", [3, 4, 10])
 def test_every_player_holds_every_hole_card_set_once_with_identical_cards(monkeypatch, n):
-    import loki.table
+    import loki.players.table
 
     calls = []
-    real = loki.table.play_hand
+    real = loki.players.table.play_hand
 
     def spy(config, players, button=0, rng=None, *, hole_cards=None, board=None, stacks=None):
         st = real(config, players, button, rng, hole_cards=hole_cards, board=board, stacks=stacks)
         calls.append(([p.name for p in players], [st.hole_cards(s) for s in range(n)], st.full_board, button))
         return st
 
-    monkeypatch.setattr(loki.table, "play_hand", spy)
+    monkeypatch.setattr(loki.players.table, "play_hand", spy)
     cfg = config_from_dict(
         {
             "name": "x",
@@ -435,7 +435,7 @@ def test_cli_scheduler_runs_on_a_separate_cluster_with_a_cold_cache(tmp_path):
 
 def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
     """Loki-1's ``models`` (keyed by seat) follow their opponent when the seating changes (``reseat``)."""
-    import loki.table
+    import loki.players.table
     from loki.players import registry
     from loki.players.loki import LokiPlayer, build_loki1
 
@@ -462,13 +462,13 @@ def test_seat_keyed_opponent_models_follow_their_opponent(monkeypatch):
     kind = registry.PlayerKind("tracker", lambda cfg, seed, name: Tracker(seed, name))
     registry.player_kinds()  # discover the installed kinds first
     monkeypatch.setitem(registry._KINDS, "tracker", kind)
-    real = loki.table.play_hand
+    real = loki.players.table.play_hand
 
     def spy(config, players, *a, **k):
         current["table"] = [p.name for p in players]
         return real(config, players, *a, **k)
 
-    monkeypatch.setattr(loki.table, "play_hand", spy)
+    monkeypatch.setattr(loki.players.table, "play_hand", spy)
     cfg = config_from_dict(
         {
             "name": "m",
@@ -660,7 +660,8 @@ def test_results_folder_that_is_a_file_or_cannot_be_made(tmp_path):
 
 
 def test_statistics_reject_bad_input_with_clear_errors():
-    from loki.tournament.stats import mean_ci, per_deal_sb, t_quantile
+    from loki.stats import mean_ci, t_quantile
+    from loki.tournament.stats import per_deal_sb
 
     assert per_deal_sb([], 3, 10).shape == (0, 3)
     for args, needle in [

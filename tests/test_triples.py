@@ -5,11 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from loki.bettor import BettingSpot, BettorConfig, HandValues, decide
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask, parse_cards
 from loki.engine import Action
 from loki.modeler import OpponentModel, triple_reweight
-from loki.rule_chain import RULE_ACTIONS, RULES, attribute
 from loki.selector import ActionSelector, select_action
 from loki.triples import (
     ProbabilityTriple,
@@ -22,6 +20,9 @@ from loki.triples import (
     triples_all,
     validate_triples,
 )
+from loki.triples.bettor import BettorConfig, decide
+from loki.triples.rule_chain import RULE_ACTIONS, RULES, attribute
+from loki.triples.spot import BettingSpot, HandValues
 from reference_rules import reference_decide, reference_triples_all
 
 

@@ -1,4 +1,4 @@
-"""Warm before play (issue 14): after :func:`loki.warmup.warm_up` a player of the same spec compiles no
+"""Warm before play (issue 14): after :func:`loki.players.warmup.warm_up` a player of the same spec compiles no
 kernel when it plays; ``loki warmup`` shows a progress bar and reports the cache."""
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from typer.testing import CliRunner
 from loki.cli import app
 from loki.engine import GameConfig
 from loki.players.registry import make_player
-from loki.table import play_hand
-from loki.warmup import warm_up
+from loki.players.table import play_hand
+from loki.players.warmup import warm_up
 
 CHECK = """
 import sys
 import numpy as np
 from loki.engine import GameConfig
 from loki.players.registry import make_player
-from loki.table import play_hand
-from loki.warmup import kernel_signatures, warm_up
+from loki.players.table import play_hand
+from loki.players.warmup import kernel_signatures, warm_up
 
 spec, n = sys.argv[1], int(sys.argv[2])
 cfg = GameConfig(n_players=n)
@@ -83,7 +83,7 @@ def marker_dir(tmp_path, monkeypatch):
 
 
 def _fake_warm_up(calls):
-    from loki import warmup
+    from loki.players import warmup
 
     def fake(spec, config=None, **kw):
         calls.append(spec)
@@ -96,7 +96,7 @@ def _fake_warm_up(calls):
 
 
 def test_a_spec_is_warm_once_its_marker_is_written(marker_dir):
-    from loki.warmup import WarmupReport, cold_specs, mark_warm, marker_path
+    from loki.players.warmup import WarmupReport, cold_specs, mark_warm, marker_path
 
     assert cold_specs(["random", "calling", "maniac"]) == []  # no kernels to compile
     assert cold_specs(["loki1", {"kind": "loki1"}, "loki2:BR", "loki1"]) == ["loki1", "loki2:BR"]
@@ -108,8 +108,8 @@ def test_a_spec_is_warm_once_its_marker_is_written(marker_dir):
 
 
 def test_ensure_warm_says_so_once_and_is_silent_when_quiet(marker_dir, monkeypatch, capsys):
-    from loki import warmup
     from loki.cli.warmup import ensure_warm
+    from loki.players import warmup
 
     calls: list = []
     monkeypatch.setattr(warmup, "warm_up", _fake_warm_up(calls))

@@ -1,11 +1,9 @@
-"""Tests for loki.weights: weight tables, card removal, the 0.01 floor and the field array."""
+"""Tests for loki.assessment.weights: weight tables, card removal, the 0.01 floor and the field array."""
 
 import numpy as np
 import pytest
 
-from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask, live_holdings, parse_cards, parse_holding
-from loki.errors import RangeError
-from loki.weights import (
+from loki.assessment.weights import (
     LOW_WEIGHT,
     WeightTable,
     apply_floor,
@@ -14,6 +12,8 @@ from loki.weights import (
     normalise,
     validate_weights,
 )
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask, live_holdings, parse_cards, parse_holding
+from loki.errors import RangeError
 
 
 def test_default_table_is_all_ones_and_read_only():
@@ -126,8 +126,8 @@ def test_field_array_errors_name_the_table():
 def test_field_kernel_gives_the_numpy_rules_floats():
     """combine_field's compiled pass (issue 15) equals, bit for bit, numpy's copy / zero the clashes / divide by
     np.sum / add / divide by k, and its pairwise sum equals np.sum at every length (numpy's summation order)."""
-    from loki.weights import combine_field
-    from loki.weights_kernels import pairwise_sum
+    from loki.assessment.weights import combine_field
+    from loki.assessment.weights_kernels import pairwise_sum
 
     def numpy_rule(tables, clash):
         out = np.zeros(N_HOLDINGS)

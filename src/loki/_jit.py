@@ -2,7 +2,7 @@
 
 numba's on-disk cache (``cache=True``) files each compiled function under the folder of its own
 source file and checks only that file's content: a kernel in ``strength.py`` that calls
-``rank_from_key`` keeps its cached machine code after ``evaluator_kernels.py`` changes, and with it
+``rank_from_key`` keeps its cached machine code after ``evaluator/kernels.py`` changes, and with it
 the old callee inlined (numba 0.68.1, ``numba/core/caching.py``: ``_SourceFileBackedLocatorMixin``
 stamps a function with the hash of its own file only).
 
@@ -48,27 +48,27 @@ __all__ = ["KERNEL_MODULES", "source_digest", "cache_dir", "njit"]
 #: Source files (relative to the ``loki`` package folder) that the cache digest covers: every
 #: module that defines a numba kernel, plus the modules whose module-level arrays and constants
 #: kernels read as globals (numba freezes those into the compiled code): ``cards.py`` (holding
-#: tables), ``evaluator.py`` (hash constants) and ``betting/layout.py`` (the state-vector
+#: tables), ``evaluator/keys.py`` (hash constants) and ``betting/layout.py`` (the state-vector
 #: layout).  A test checks that every module using numba is listed.
 KERNEL_MODULES = (
     "_jit.py",
     "cards.py",
-    "evaluator.py",
-    "evaluator_tables.py",
-    "evaluator_kernels.py",
+    "evaluator/keys.py",
+    "evaluator/build.py",
+    "evaluator/kernels.py",
     "assessment/strength.py",
     "assessment/potential.py",
     "assessment/potential_all.py",
     "assessment/outs.py",
-    "income_rate.py",
-    "rule_chain.py",
+    "assessment/weights_kernels.py",
+    "assessment/income_rate.py",
+    "triples/rule_chain.py",
     "modeler/kernels.py",
-    "playout.py",
+    "simulator/playout.py",
     "betting/layout.py",
     "betting/rules.py",
     "betting/pots.py",
-    "aivat_kernels.py",
-    "weights_kernels.py",
+    "aivat/kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

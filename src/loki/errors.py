@@ -49,6 +49,7 @@ __all__ = [
     "OutputPathError",
     "InputError",
     "EstimatorError",
+    "tagged",
 ]
 
 
@@ -125,3 +126,21 @@ class EstimatorError(LokiError, ValueError):
     """A hand the AIVAT estimator cannot evaluate (:mod:`loki.aivat`): a player's reported action
     distribution that is not a distribution over the legal actions giving mass to the action taken, a
     hand that is not finished, or recorded decisions that do not match the hand's actions."""
+
+
+def tagged(option: str, exc: BaseException) -> LokiError:
+    """``exc`` as a :class:`~loki.errors.LokiError` of the same class when possible, its message
+    prefixed by the command-line ``option`` it came from (``"--player: unknown player type ..."``).
+
+    >>> from loki.errors import PlayerSpecError
+    >>> e = tagged("--player", PlayerSpecError("unknown player type 'x'"))
+    >>> type(e).__name__, str(e)
+    ('PlayerSpecError', "--player: unknown player type 'x'")
+    """
+    message = f"{option}: {' '.join(str(exc).split())}"
+    if isinstance(exc, LokiError):
+        try:
+            return type(exc)(message)
+        except TypeError:  # a subclass with a richer constructor
+            pass
+    return ConfigError(message)

@@ -1,61 +1,73 @@
-"""The Hand Evaluator box of Loki (PAPP98 papp/node39-41, papp/node60; PENA99 pena/node23).
+"""The Hand Evaluator box (AAAI99 Figure 2; PAPP98 papp/node39-41): HS, HS_n, PPot/NPot, EHS, EHS' of a hand against
+weighted ranges, the weight tables and field array they read, and the income-rate tables that value a hand pre-flop.
 
-Hand strength against a weighted range (:mod:`loki.assessment.strength`), hand potential
-(:mod:`loki.assessment.potential`), and their combinations::
-
-    EHS  = HS_n * (1 - NPot) + (1 - HS_n) * PPot      (AAAI98; PAPP98 papp/node76)
-    EHS' = HS_n + (1 - HS_n) * PPot                   (optimistic, PAPP98 Eq. 6.4)
-
-Loki-1's betting rules compare **EHS'** with the thresholds (papp/node76); inside
-re-weighting EHS' is computed with HS_1 (papp/node60), see :func:`ehs_prime_all`.
-
-:func:`assess` is the one-call entry point: it returns an :class:`Assessment` with HS,
-HS_n, PPot, NPot, EHS, EHS' and the raw counts.
-
->>> a = assess("AdQc", "3h4cJh", np.ones(1326), lookahead=2)
->>> a.hand_strength_counts, round(a.hs, 3), round(a.ppot, 3), round(a.npot, 3)
-((628.0, 9.0, 444.0), 0.585, 0.208, 0.274)
->>> round(ehs_prime(0.585, 0.208), 4)
-0.6713
+Modules: :mod:`~loki.assessment.strength` (HS), :mod:`~loki.assessment.potential` and
+:mod:`~loki.assessment.potential_all` (PPot/NPot), :mod:`~loki.assessment.outs` (the cheap outs potential),
+:mod:`~loki.assessment.hand` (EHS, EHS', :func:`assess`), :mod:`~loki.assessment.weights` (weight tables, the field
+array), :mod:`~loki.assessment.income_rate` (IR2/IR4/IR7 and the class-equity matrix, PAPP98 §6.1).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
-
-from loki.assessment.potential import (
+from loki.assessment.hand import (
+    AHEAD,
+    BEHIND,
+    TIED,
+    Assessment,
+    assess,
+    assess_field,
+    ehs,
+    ehs_prime,
+    ehs_prime_all,
+    equity,
     hand_potential,
     hand_potential_all,
     hand_potential_all_counts,
     hand_potential_counts,
-    hp1_kernel_ranked,
-    hp2_kernel,
-    ppot_npot,
-    triple_ranks,
-)
-from loki.assessment.strength import (
-    AHEAD,
-    BEHIND,
-    TIED,
-    check_cards,
-    check_n_opponents,
     hand_strength,
     hand_strength_all,
     hand_strength_all_counts,
     hand_strength_counts,
-    hs_counts_kernel,
+    ppot_npot,
     rank_holdings,
+    uniform_board_values,
 )
-from loki.cards import live_holdings
-from loki.errors import ConfigError, RangeError
-from loki.evaluator import kernel_tables
-from loki.weights import WeightTable, combine_field, field_array, live_weights, validate_weights  # noqa: F401
+from loki.assessment.income_rate import (
+    TABLE_PLAYERS,
+    IRTable,
+    check_output_path,
+    class_equity_matrix,
+    class_pot_share,
+    holding_equity,
+    holding_ir,
+    load_class_equity,
+    load_tables,
+    rollout_table,
+    write_class_equity,
+    write_tables,
+)
+from loki.assessment.weights import (
+    LOW_WEIGHT,
+    WeightTable,
+    apply_floor,
+    as_weights,
+    combine_field,
+    field_array,
+    live_weights,
+    normalise,
+    validate_weights,
+)
 
 __all__ = [
+    "LOW_WEIGHT",
+    "WeightTable",
+    "validate_weights",
+    "as_weights",
+    "live_weights",
+    "normalise",
+    "apply_floor",
+    "field_array",
+    "combine_field",
     "equity",
     "AHEAD",
     "TIED",
@@ -77,328 +89,16 @@ __all__ = [
     "hand_potential_all_counts",
     "ppot_npot",
     "rank_holdings",
+    "TABLE_PLAYERS",
+    "IRTable",
+    "class_pot_share",
+    "rollout_table",
+    "load_tables",
+    "write_tables",
+    "check_output_path",
+    "holding_ir",
+    "class_equity_matrix",
+    "load_class_equity",
+    "write_class_equity",
+    "holding_equity",
 ]
-
-
-def ehs(hs_n, ppot, npot):
-    """Effective hand strength ``HS_n (1 - NPot) + (1 - HS_n) PPot`` (AAAI98; PAPP98 papp/node76).
-
-    Works on floats or broadcastable arrays (e.g. ``(1326,) float64``); NaN propagates.
-
-    >>> round(ehs(0.585, 0.208, 0.274), 4)
-    0.511
-    """
-    r = np.multiply(hs_n, np.subtract(1.0, npot)) + np.multiply(np.subtract(1.0, hs_n), ppot)
-    return float(r) if np.ndim(r) == 0 else r
-
-
-def ehs_prime(hs_n, ppot):
-    """Optimistic effective hand strength ``HS_n + (1 - HS_n) PPot`` (PAPP98 Eq. 6.4; PENA99 pena/node23).
-
-    This is what Loki-1's Bettor compares with make1/make2.  Floats or arrays.
-
-    >>> ehs_prime(0.5, 0.5)
-    0.75
-    """
-    r = np.add(hs_n, np.multiply(np.subtract(1.0, hs_n), ppot))
-    return float(r) if np.ndim(r) == 0 else r
-
-
-def ehs_prime_all(board, weights, dead: Iterable = (), fill: float = np.nan) -> np.ndarray:
-    """EHS' of **every** holding against one range: HS_1 + (1 - HS_1) PPot1 (papp/node60, §4.4).
-
-    The value re-weighting ranks opponent holdings by, computed exactly (PPot1 from a
-    one-card look-ahead; the literature's crude PPot_c is not used).  HS_1, as papp/node60
-    says, whatever the number of opponents.  On the river PPot = 0, so EHS' = HS_1.
-
-    Args:
-        board: 3, 4 or 5 cards.
-        weights: ``(1326,)`` range the holdings are measured against (e.g. uniform, or the
-            field array of the other players).
-        dead: extra known cards (e.g. our own hole cards).
-        fill: value for holdings that clash with ``board``/``dead`` (or face no weight); NaN.
-
-    Returns:
-        ``(1326,) float64``.
-
-    Raises:
-        CardError: bad or overlapping cards.
-        RangeError: invalid weights.
-    """
-    _, b, d = check_cards(None, board, dead=dead)
-    if len(b) == 5:
-        return hand_strength_all(b, weights, d, fill=fill)
-    hp, tot, npos = hand_potential_all_counts(b, weights, d)
-    a, t, bh = tot[:, 0], tot[:, 1], tot[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        hs = (a + 0.5 * t) / (a + t + bh)
-    pp, _ = ppot_npot(hp, tot)
-    out = ehs_prime(hs, pp)
-    out[npos <= 0] = fill
-    return out
-
-
-def _freeze(a: np.ndarray | list) -> np.ndarray:
-    a = np.array(a, dtype=np.float64, copy=True)
-    a.setflags(write=False)
-    return a
-
-
-@dataclass(frozen=True)
-class Assessment:
-    """Result of :func:`assess`; all probabilities in [0, 1].
-
-    Attributes:
-        hs: HS_1 on the current board (PAPP98 papp/node62).
-        hs_n: HS_1 ** n_opponents (Eq. 5.3).
-        ppot, npot: positive/negative potential (papp/node40); 0 on the river (DEFAULT).
-        ehs: HS_n (1 - NPot) + (1 - HS_n) PPot.
-        ehs_prime: HS_n + (1 - HS_n) PPot (Eq. 6.4), the value Loki-1's Bettor uses.
-        n_opponents: the n of HS_n.
-        lookahead: 1 (PPot1/NPot1) or 2 (PPot2/NPot2); on the river the value asked for.
-        ahead, tied, behind: weighted opponent holdings we beat/tie/lose to now (range units;
-            holding counts for a uniform range).
-        hp: ``(3, 3) float64`` read-only, ``hp[now, end]`` with states ahead/tied/behind,
-            each completion weighted ``w/K`` (so rows sum to ``hp_total``).
-        hp_total: ``(3,) float64`` read-only, equal to ``(ahead, tied, behind)``.
-    """
-
-    hs: float
-    hs_n: float
-    ppot: float
-    npot: float
-    ehs: float
-    ehs_prime: float
-    n_opponents: int
-    lookahead: int
-    ahead: float
-    tied: float
-    behind: float
-    hp: np.ndarray
-    hp_total: np.ndarray
-
-    @property
-    def hand_strength_counts(self) -> tuple[float, float, float]:
-        """``(ahead, tied, behind)``."""
-        return (self.ahead, self.tied, self.behind)
-
-
-def _combine_ranges(ranges, dead: list[int]) -> tuple[np.ndarray, int]:
-    """One validated ``(1326,)`` array from ``ranges`` and the number of ranges given."""
-    if isinstance(ranges, WeightTable):
-        return ranges.weights, 1
-    if isinstance(ranges, np.ndarray) and ranges.ndim == 2:
-        items = list(ranges)
-    elif isinstance(ranges, (list, tuple)) and len(ranges) > 0 and not np.isscalar(ranges[0]):
-        items = list(ranges)
-    else:
-        return validate_weights(ranges, "ranges"), 1
-    if len(items) == 0:
-        raise RangeError("ranges: expected a (1326,) weight array, a WeightTable or a non-empty list of them")
-    for i, r in enumerate(items):
-        validate_weights(r, f"ranges[{i}]")
-    if len(items) == 1:
-        return validate_weights(items[0], "ranges[0]"), 1
-    try:
-        return field_array(items, dead), len(items)
-    except ValueError as e:
-        raise RangeError(f"ranges: {e}") from None
-
-
-def assess(hole, board, ranges, n_opponents: int | None = None, lookahead: int = 1) -> Assessment:
-    """Assess our holding on a 3-5 card board against one or several opponent ranges.
-
-    Args:
-        hole: our two hole cards, text (``"AdQc"``) or card ints.
-        board: 3, 4 or 5 cards, text or ints.
-        ranges: one ``(1326,)`` weight array or :class:`~loki.weights.WeightTable`, or a list
-            of them (one per active opponent).  Several ranges are combined into the field
-            array (:func:`~loki.weights.field_array`, DEFAULT of §1.2) and HS is computed
-            against it; potentials too (papp/node41).
-        n_opponents: the ``n`` of HS_n; default the number of ranges given.
-        lookahead: 1 for PPot1/NPot1 (flop: 45 turn cards, turn: 44 river cards), 2 for
-            PPot2/NPot2 (flop only: 990 turn+river pairs).  Ignored on the river, where
-            PPot = NPot = 0 and ``hp`` is all zeros (DEFAULT; the formulas are 0/0 there).
-
-    Returns:
-        a frozen :class:`Assessment`.
-
-    Raises:
-        CardError: malformed or overlapping cards (``hole``/``board``), a board of other than
-            3, 4 or 5 cards.
-        RangeError: a range of the wrong shape or with negative/NaN/infinite weights
-            (``ranges``), or with no positive weight on a holding that is still possible.
-        ConfigError: a bad ``n_opponents`` or ``lookahead`` (not 1/2, or 2 off the flop).
-        All three are ValueErrors and name the input.
-
-    >>> a = assess("Ah8h", "9h8c2c", np.ones(1326), n_opponents=3)
-    >>> (a.ahead, a.tied, a.behind), round(a.hs, 2), round(a.hs_n, 2)
-    ((903.0, 6.0, 172.0), 0.84, 0.59)
-    """
-    h, b, _ = check_cards(hole, board)
-    w, n_ranges = _combine_ranges(ranges, h + b)
-    n = check_n_opponents(n_ranges if n_opponents is None else n_opponents)
-    if lookahead not in (1, 2) or isinstance(lookahead, bool):
-        raise ConfigError(f"lookahead: expected 1 or 2, got {lookahead!r}")
-    if lookahead == 2 and len(b) != 3:
-        raise ConfigError(f"lookahead: the two-card look-ahead (PPot2) needs a 3-card board, got {len(b)} cards")
-    if not live_weights(w, h + b).sum() > 0:
-        raise RangeError("ranges: all holdings still possible (no card shared with hole or board) have weight 0")
-    return _assess_checked(h, b, w, n, lookahead)
-
-
-def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_opponents: int, lookahead: int = 1):
-    """:func:`assess` for inputs already known to be valid: the same result, without the checks.
-
-    For a player's own decision (:class:`loki.situation.Situation`), whose cards come from the engine and whose
-    opponents' weight tables come from the modeler (finite, floored at 0.01).  Several tables are combined as
-    :func:`~loki.weights.field_array` does, with the same operations.
-
-    Args:
-        hole: our two card ints; board: 3, 4 or 5 card ints (distinct).
-        tables: ``(1326,) float64`` weight arrays, one per opponent (at least one, each with weight on a live
-            holding).
-        n_opponents: the ``n`` of HS_n (≥ 1); lookahead: 1, or 2 on the flop.
-
-    Returns:
-        the :class:`Assessment` :func:`assess` gives.
-    """
-    h = [int(hole[0]), int(hole[1])]
-    b = [int(c) for c in board]
-    if len(tables) == 1:
-        w = tables[0]
-    else:
-        w = combine_field(tables, _clash(tuple(h + b)))
-    return _assess_checked(h, b, w, int(n_opponents), lookahead)
-
-
-@lru_cache(maxsize=256)
-def _potential_tables(c0: int, c1: int, board: tuple[int, ...], lookahead: int, weights: bytes):
-    """The 3×3 HP table (nine floats, row-major) and HPTotal (three floats) of holding ``(c0, c1)`` on a 3- or 4-card
-    ``board`` against the ``(1326,) float64`` range whose bytes are ``weights``: the kernels' numbers, kept for the
-    last 256 inputs.  In a duplicate tournament the same deal is played once per seating, and the same decision often
-    meets the same opponent tables again (about a quarter of the flop decisions of ``fig3-BR``); a pure function of
-    its inputs, so a hit returns exactly what the kernel would (issue 15)."""
-    w = np.frombuffer(weights, dtype=np.float64).copy()
-    bd = np.asarray(board, dtype=np.int64)
-    tables = kernel_tables()
-    if lookahead == 2:
-        hp, tot = hp2_kernel(c0, c1, bd, w, tables)
-    else:
-        r3, pos = triple_ranks(tuple(sorted(board)))
-        hp, tot = hp1_kernel_ranked(c0, c1, bd, w, tables, r3, pos)
-    return tuple(hp.ravel().tolist()), tuple(tot.tolist())
-
-
-@lru_cache(maxsize=1024)
-def _clash(cards: tuple[int, ...]) -> np.ndarray:
-    # ``(1326,) bool`` holdings sharing a card with ``cards``, shared (never written: a read-only flag would make numba
-    # compile the field kernel again): a decision's hole cards and board recur (every seating of a deal, every
-    # decision of a round)
-    return ~live_holdings(cards)
-
-
-def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead: int) -> Assessment:
-    hp_rows: list
-    if len(b) == 5:
-        tot = np.array(hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w, kernel_tables()))
-        ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
-        hp_rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
-    else:
-        wb = np.ascontiguousarray(w, dtype=np.float64).tobytes()
-        hp_flat, (ahead, tied, behind) = _potential_tables(h[0], h[1], tuple(b), lookahead, wb)
-        hp_rows = [hp_flat[0:3], hp_flat[3:6], hp_flat[6:9]]
-    total = ahead + tied + behind
-    hs = (ahead + 0.5 * tied) / total
-    hs_n = hs**n
-    # ppot_npot, ehs and ehs_prime on Python floats: the same IEEE operations in the same order, without numpy's
-    # per-call cost on 3x3 arrays and scalars (a test checks the values against those functions)
-    (h_aa, h_at, h_ab), (h_ta, _h_tt, h_tb), (h_ba, h_bt, _h_bb) = hp_rows
-    dp = behind + 0.5 * tied
-    dn = ahead + 0.5 * tied
-    pp = (h_ba + 0.5 * h_bt + 0.5 * h_ta) / dp if dp > 0 else 0.0
-    nn = (h_ab + 0.5 * h_at + 0.5 * h_tb) / dn if dn > 0 else 0.0
-    return Assessment(
-        hs=float(hs),
-        hs_n=float(hs_n),
-        ppot=pp,
-        npot=nn,
-        ehs=hs_n * (1.0 - nn) + (1.0 - hs_n) * pp,
-        ehs_prime=hs_n + (1.0 - hs_n) * pp,
-        n_opponents=n,
-        lookahead=int(lookahead),
-        ahead=float(ahead),
-        tied=float(tied),
-        behind=float(behind),
-        hp=_freeze(hp_rows),
-        hp_total=_freeze(np.array([ahead, tied, behind])),
-    )
-
-
-@lru_cache(maxsize=256)
-def _uniform_board_values_cached(board: tuple[int, ...]):
-    w = np.ones(1326)
-    hp, tot, npos = hand_potential_all_counts(list(board), w)
-    a, t, bh = tot[:, 0], tot[:, 1], tot[:, 2]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        hs = (a + 0.5 * t) / (a + t + bh)
-    if len(board) == 5:
-        pp = np.zeros(1326)
-        nn = np.zeros(1326)
-    else:
-        pp, nn = ppot_npot(hp, tot)
-    bad = npos <= 0
-    out = []
-    for arr in (hs, pp, nn):
-        arr = np.where(bad, 0.0, arr)
-        arr.setflags(write=False)
-        out.append(arr)
-    return tuple(out)
-
-
-def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(HS_1, PPot1, NPot1)`` of **every** holding on ``board`` against a uniform range, ``(1326,) float64`` each.
-
-    An opponent's view of its own hand (it cannot see our cards): the hand value used by Loki-1's
-    post-flop re-weighting (EHS' = HS_1 + (1 − HS_1)·PPot1, papp/node60 with the exact PPot1 instead of
-    the crude PPot_c), by the Triple Generator for feature R and by the Simulator on the decision
-    street.  It depends on the board only, so it is cached per board (read-only arrays, shared by
-    every player in the process); holdings that clash with the board get 0; on the river
-    PPot = NPot = 0.
-
-    Raises:
-        CardError: a board of other than 3, 4 or 5 distinct valid cards.
-    """
-    _, b, _ = check_cards(None, board)
-    return _uniform_board_values_cached(tuple(sorted(b)))
-
-
-def equity(hole, board, weights=None) -> float:
-    """All-in equity of our holding against one opponent holding drawn from ``weights``: the chance to win (ties
-    count half) when the board is completed, exactly over every opponent holding and every completion.
-
-    On the flop this enumerates 1,081 holdings × 990 turn-river pairs (the PPot2 table), on the turn 1,035 × 44,
-    on the river it is HS_1.  Against a uniform range (``weights=None``) it is the equity a reference "equity"
-    player compares with 0.5; e.g. A♠K♠ on Q♠J♦2♣ has 0.641079 (loki-algorithms oracles).
-
-    Args:
-        hole: our two hole cards; board: 3, 4 or 5 cards (text or ints).
-        weights: ``(1326,)`` opponent weights (default uniform).
-
-    Returns:
-        equity in [0, 1] (float).
-
-    Raises:
-        CardError, RangeError: as :func:`assess`.
-
-    >>> round(equity("AsKs", "QsJd2c"), 6)
-    0.641079
-    """
-    h, b, _ = check_cards(hole, board)
-    w = np.ones(1326) if weights is None else weights
-    hp, tot = hand_potential_counts(h, b, w, lookahead=2 if len(b) == 3 else 1)
-    total = float(np.sum(tot))
-    if len(b) == 5:
-        return (float(tot[0]) + 0.5 * float(tot[1])) / total
-    end = hp.sum(axis=0)
-    return (float(end[0]) + 0.5 * float(end[1])) / total

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.evaluator_kernels import hand_category, rank_from_key
+from loki.evaluator.kernels import hand_category, rank_from_key
 
 __all__ = ["ppot_outs"]
 

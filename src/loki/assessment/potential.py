@@ -66,19 +66,19 @@ from loki.assessment.strength import (
     AHEAD,
     BEHIND,
     TIED,
-    _board_key,
-    _dead_array,
-    _live_cards,
+    board_key,
     check_cards,
+    dead_array,
     hs_all_counts_from_ranks,
     hs_counts_kernel,
+    live_cards,
     rank_holdings_kernel,
 )
+from loki.assessment.weights import validate_weights
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.errors import CardError, ConfigError
 from loki.evaluator import kernel_tables
-from loki.evaluator_kernels import rank_from_key
-from loki.weights import validate_weights
+from loki.evaluator.kernels import rank_from_key
 
 __all__ = [
     "hp1_kernel",
@@ -118,9 +118,9 @@ def _pair_tables(c0, c1, board, weights, tables):
         dead[c] = True
     dead[c0] = True
     dead[c1] = True
-    live, n = _live_cards(dead)
+    live, n = live_cards(dead)
     card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
+    bk, bb = board_key(board, tables)
     ok = bk + card_key[c0] + card_key[c1]
     ob = bb | card_bit[c0] | card_bit[c1]
     ours_now = rank_from_key(ok, ob, tables)
@@ -392,7 +392,7 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
     if len(b) < 5 and 52 - len(b) - len(d) < 5:
         raise CardError(f"dead: {len(d)} dead cards leave no next card for a pair of holdings")
     bd = np.asarray(b, dtype=np.int64)
-    dd = _dead_array(b + d)
+    dd = dead_array(b + d)
     if len(b) == 5:
         counts, npos = hs_all_counts_from_ranks(rank_holdings_kernel(bd, dd, kernel_tables()), w)
         return np.zeros((N_HOLDINGS, 3, 3)), np.ascontiguousarray(counts.T), npos

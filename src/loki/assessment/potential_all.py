@@ -23,14 +23,14 @@ import numpy as np
 
 from loki._jit import njit
 from loki.assessment.strength import (
-    _board_key,
-    _live_cards,
+    board_key,
     hs_all_state_counts,
+    live_cards,
     radix_sort_by_rank,
     rank_holdings_kernel,
 )
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
-from loki.evaluator_kernels import rank_from_key
+from loki.evaluator.kernels import rank_from_key
 
 __all__ = ["hp1_all_kernel", "hp1_all_uniform_kernel", "board_triple_ranks"]
 
@@ -79,12 +79,12 @@ def board_triple_ranks(board, tables):
     dead = np.zeros(52, dtype=np.bool_)
     for c in board:
         dead[c] = True
-    others, m = _live_cards(dead)
+    others, m = live_cards(dead)
     pos = np.full(52, -1, dtype=np.int64)
     for i in range(m):
         pos[others[i]] = i
     card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
+    bk, bb = board_key(board, tables)
     r3 = np.zeros((m, m, m), dtype=np.int16)
     for i in range(m):
         ki = bk + card_key[others[i]]
@@ -234,7 +234,7 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
         of positive-weight opponent holdings each holding faces; -1 for dead holdings, whose
         rows are 0).
     """
-    live, n = _live_cards(dead)
+    live, n = live_cards(dead)
     kk = n - 4
     r0 = rank_holdings_kernel(board, dead, tables)
     counts, nstate = hs_all_state_counts(r0, weights)
@@ -435,7 +435,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
         ``hp (1326, 3, 3) float64``, ``hp_total (1326, 3) float64``, ``npos (1326,) int64``: as
         :func:`hp1_all_kernel` with ``weights = np.ones(1326)``.
     """
-    live, n = _live_cards(dead)
+    live, n = live_cards(dead)
     kk = n - 4
     r0 = rank_holdings_kernel(board, dead, tables)
     counts, nstate = hs_all_state_counts(r0, np.ones(N_HOLDINGS))

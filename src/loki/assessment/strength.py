@@ -51,11 +51,11 @@ from collections.abc import Iterable
 import numpy as np
 
 from loki._jit import njit
+from loki.assessment.weights import validate_weights
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, N_HOLDINGS, format_card, parse_cards
 from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
-from loki.evaluator_kernels import rank_from_key
-from loki.weights import validate_weights
+from loki.evaluator.kernels import rank_from_key
 
 __all__ = [
     "AHEAD",
@@ -127,7 +127,7 @@ def check_n_opponents(n) -> int:
     return int(n)
 
 
-def _dead_array(cards) -> np.ndarray:
+def dead_array(cards) -> np.ndarray:
     d = np.zeros(52, dtype=np.bool_)
     for c in cards:
         d[int(c)] = True
@@ -138,7 +138,7 @@ def _dead_array(cards) -> np.ndarray:
 # kernels
 # ---------------------------------------------------------------------------------------
 @njit(cache=True)
-def _live_cards(dead):
+def live_cards(dead):
     """``(live (52,) int64, n)``: the cards not in ``dead (52,) bool`` are ``live[:n]``, ascending."""
     live = np.empty(52, dtype=np.int64)
     n = 0
@@ -150,7 +150,7 @@ def _live_cards(dead):
 
 
 @njit(cache=True)
-def _board_key(board, tables):
+def board_key(board, tables):
     """Key and suit bits (int64 each) of the cards in ``board``; ``tables`` the evaluator tables."""
     card_key, card_bit = tables[0], tables[1]
     key = 0
@@ -186,7 +186,7 @@ def hs_counts_kernel(c0, c1, board, weights, tables):
             live[n] = c
             n += 1
     card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
+    bk, bb = board_key(board, tables)
     ours = rank_from_key(bk + card_key[c0] + card_key[c1], bb | card_bit[c0] | card_bit[c1], tables)
     ahead = 0.0
     tied = 0.0
@@ -230,7 +230,7 @@ def rank_holdings_kernel(board, dead, tables):
             live[n] = c
             n += 1
     card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, tables)
+    bk, bb = board_key(board, tables)
     for i in range(n):
         a = live[i]
         ka = bk + card_key[a]
@@ -431,7 +431,7 @@ def hand_strength_counts(hole, board, weights) -> tuple[float, float, float]:
     Args:
         hole: our two hole cards (text like ``"AhKs"`` or card ints).
         board: 3, 4 or 5 board cards.
-        weights: the opponent's ``(1326,)`` weights or a :class:`~loki.weights.WeightTable`;
+        weights: the opponent's ``(1326,)`` weights or a :class:`~loki.assessment.weights.WeightTable`;
             holdings clashing with our cards or the board are ignored.
 
     Returns:
@@ -483,7 +483,7 @@ def rank_holdings(board, dead: Iterable = ()) -> np.ndarray:
         CardError: bad or overlapping cards.
     """
     _, b, d = check_cards(None, board, dead=dead)
-    return rank_holdings_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), kernel_tables())
+    return rank_holdings_kernel(np.asarray(b, dtype=np.int64), dead_array(b + d), kernel_tables())
 
 
 def hand_strength_all_counts(board, weights, dead: Iterable = ()) -> tuple[np.ndarray, np.ndarray]:
@@ -510,7 +510,7 @@ def hand_strength_all_counts(board, weights, dead: Iterable = ()) -> tuple[np.nd
     """
     _, b, d = check_cards(None, board, dead=dead)
     w = validate_weights(weights, "weights")
-    return hs_all_counts_kernel(np.asarray(b, dtype=np.int64), _dead_array(b + d), w, kernel_tables())
+    return hs_all_counts_kernel(np.asarray(b, dtype=np.int64), dead_array(b + d), w, kernel_tables())
 
 
 def hand_strength_all(board, weights, dead: Iterable = (), n_opponents: int = 1, fill: float = np.nan) -> np.ndarray:

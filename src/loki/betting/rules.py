@@ -85,7 +85,7 @@ __all__ = [
     "can_raise",
     "legal_mask",
     "nearest_legal",
-    "legalize",
+    "legalise",
     "to_call",
     "bets_this_round",
     "apply_action",
@@ -406,8 +406,9 @@ def nearest_legal(mask, a):
 
 
 @njit(cache=True)
-def legalize(st, a):
-    """:func:`nearest_legal` for the seat to act of ``st``."""
+def legalise(st, a):
+    """:func:`nearest_legal` for the seat to act of ``st``: the wanted action ``a`` (0 fold, 1 call, 2 raise) made legal
+    (the kernel-level :func:`loki.engine.legalise`, the same rule)."""
     return nearest_legal(legal_mask(st), a)
 
 

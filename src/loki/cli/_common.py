@@ -22,8 +22,11 @@ bad option and every output that cannot be written ends the command with one lin
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -32,11 +35,12 @@ from typer.core import TyperGroup
 from loki.errors import ConfigError, LokiError
 
 __all__ = [
+    "Stopped",
+    "signals_stop_the_run",
     "EXIT_ERROR",
     "LokiGroup",
     "error_line",
     "fail",
-    "tagged",
     "merge_alias",
     "player_option",
     "players_option",
@@ -72,24 +76,6 @@ def fail(message: str) -> NoReturn:
         ConfigError: always (reported by :class:`LokiGroup`).
     """
     raise ConfigError(message)
-
-
-def tagged(option: str, exc: BaseException) -> LokiError:
-    """``exc`` as a :class:`~loki.errors.LokiError` of the same class when possible, its message
-    prefixed by the command-line ``option`` it came from (``"--player: unknown player type ..."``).
-
-    >>> from loki.errors import PlayerSpecError
-    >>> e = tagged("--player", PlayerSpecError("unknown player type 'x'"))
-    >>> type(e).__name__, str(e)
-    ('PlayerSpecError', "--player: unknown player type 'x'")
-    """
-    message = f"{option}: {' '.join(str(exc).split())}"
-    if isinstance(exc, LokiError):
-        try:
-            return type(exc)(message)
-        except TypeError:  # a subclass with a richer constructor
-            pass
-    return ConfigError(message)
 
 
 def merge_alias(new: str, new_value: T | None, old: str, old_value: T | None) -> T | None:
@@ -216,3 +202,35 @@ class LokiGroup(TyperGroup):
         else:
             code = rv if isinstance(rv, int) else 0
         sys.exit(code)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt (``signum`` says which)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def signals_stop_the_run() -> Iterator[None]:
+    """SIGTERM and SIGHUP stop the run as Ctrl-C does (workers end, the journal keeps the finished blocks;
+    exit code 128 + the signal: 143, 129).  A second signal acts as if loki had not handled the first."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    sigs = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    old = {s: signal.getsignal(s) for s in sigs}
+
+    def stop(signum: int, frame: Any) -> None:
+        for s in sigs:
+            signal.signal(s, signal.SIG_DFL)
+        raise Stopped(signum)
+
+    for s in sigs:
+        signal.signal(s, stop)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)

@@ -39,8 +39,7 @@ def _game(path: Path | None, n: int | None = None) -> Any:
         ConfigError: an unreadable or unsupported game file (the message starts with ``--game``), or
             ``--players`` disagreeing with it.
     """
-    from loki.cli._common import tagged
-    from loki.errors import ConfigError
+    from loki.errors import ConfigError, tagged
     from loki.io.gamedef import bundled_gamedef, load_gamedef
 
     try:
@@ -75,11 +74,11 @@ def seat_name(spec: str) -> str:
 
 def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
     """Compile (or load) every numba kernel the loki players of ``specs`` need, with a message on
-    stderr (:mod:`loki.warmup`), before any connection is made."""
+    stderr (:mod:`loki.players.warmup`), before any connection is made."""
     import time
 
     from loki.cli.warmup import FIRST_RUN_COST
-    from loki.warmup import cold_specs, mark_warm, warm_up
+    from loki.players.warmup import cold_specs, mark_warm, warm_up
 
     for spec in dict.fromkeys(specs):
         if not quiet:
@@ -166,8 +165,8 @@ def acpc(
     json_out: bool = json_option(),
 ) -> None:
     """Play a match against an ACPC dealer (protocol 2.0.0)."""
-    from loki.cli._common import echo_json, tagged
-    from loki.errors import LokiError
+    from loki.cli._common import echo_json
+    from loki.errors import LokiError, tagged
     from loki.io.acpc_client import AcpcClient
     from loki.players.registry import make_player
 
@@ -218,8 +217,8 @@ def dealer(
 
     A player that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named).
     """
-    from loki.cli._common import echo_json, tagged
-    from loki.errors import ConfigError
+    from loki.cli._common import echo_json
+    from loki.errors import ConfigError, tagged
     from loki.io.acpc_dealer import AcpcDealer
     from loki.io.outpath import check_output_path
 

@@ -46,8 +46,7 @@ def explain(
 
     from rich.console import Console
 
-    from loki.cli._common import tagged
-    from loki.errors import HandHistoryError, LokiError
+    from loki.errors import HandHistoryError, LokiError, tagged
     from loki.explain.render import render_explanation
     from loki.explain.sources import explain_log, explain_spot
     from loki.players.registry import make_player
@@ -64,7 +63,7 @@ def explain(
             fail("give either FILE or a spot (--hole, --board, --betting), not both")
         if not file.exists():
             raise HandHistoryError(f"FILE {file}: no such file")
-        from loki.replay import load_log
+        from loki.tournament.replay import load_log
 
         recs, skipped, _ = load_log(file)
         if hands:

@@ -58,9 +58,9 @@ def match(
     """
     import logging
 
-    from loki.cli._common import echo_json, tagged
+    from loki.cli._common import echo_json
     from loki.cli.acpc import check_acpc_seed, report_match, warm_players
-    from loki.errors import LokiError
+    from loki.errors import LokiError, tagged
     from loki.io.acpc_match import SeatSpec, parse_seat, player_seed, run_match
     from loki.io.gamedef import bundled_gamedef, load_gamedef
     from loki.io.outpath import check_output_path, free_path
@@ -102,11 +102,11 @@ def match(
 
     import signal
 
-    from loki.cli.tournament import _signals_stop_the_run, _Stopped
+    from loki.cli._common import Stopped, signals_stop_the_run
 
     try:
         # SIGTERM/SIGHUP unwind like Ctrl-C, so that run_match stops the external bots (own sessions)
-        with _signals_stop_the_run():
+        with signals_stop_the_run():
             r = run_match(
                 g,
                 seats,
@@ -121,7 +121,7 @@ def match(
                 players=players,
                 on_listen=listening,
             )
-    except _Stopped as e:
+    except Stopped as e:
         typer.echo(f"error: interrupted ({signal.Signals(e.signum).name}): the match was stopped", err=True)
         raise typer.Exit(128 + e.signum) from None
     if json_out:

@@ -34,10 +34,9 @@ def play(
 ) -> None:
     """Play limit hold'em at the terminal against Loki bots (you are seat 1).  Type e at any prompt to see why
     the last bot decision was made (e N: seat N's last decision; it shows that bot's cards, a teaching aid)."""
-    from loki.cli._common import tagged
-    from loki.errors import LokiError
+    from loki.cli.human import play_human_session
+    from loki.errors import LokiError, tagged
     from loki.io.outpath import check_output_path, free_path
-    from loki.players.human import play_human_session
     from loki.players.registry import make_player
 
     specs = merge_alias("--player", player, "--opponent-type", [opponent_type] if opponent_type else None) or ["loki1"]
@@ -102,7 +101,7 @@ def demo(
     from loki.cards import format_cards
     from loki.engine import GameConfig
     from loki.players import CallingStation, RandomPlayer
-    from loki.table import play_hand
+    from loki.players.table import play_hand
 
     console = Console()
     cfg = GameConfig(n_players=players)

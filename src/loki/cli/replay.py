@@ -42,11 +42,11 @@ def replay(
 
     from rich.console import Console
 
-    from loki.cli._common import echo_json, tagged
-    from loki.errors import LokiError, OutputPathError
+    from loki.cli._common import echo_json
+    from loki.errors import LokiError, OutputPathError, tagged
     from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
-    from loki.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
+    from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
     console = Console(stderr=json_out)
     target = merge_alias("--out", out, "--plot", plot)

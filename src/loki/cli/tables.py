@@ -29,8 +29,8 @@ def ir_tables(
     from rich.progress import Progress
 
     import loki
+    from loki.assessment.income_rate import check_output_path, generate
     from loki.errors import LokiError, OutputPathError
-    from loki.income_rate import check_output_path, generate
     from loki.io.outpath import free_path
 
     target = Path(out) if out is not None else free_path("income_rates.csv")

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from loki.cli._common import fail, out_option, seed_option
+from loki.cli._common import fail, out_option, seed_option, signals_stop_the_run
 
 __all__ = ["tournament"]
 
@@ -90,7 +88,7 @@ def tournament(
     cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals, estimator=estimator)
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
-        with _signals_stop_the_run():
+        with signals_stop_the_run():
             summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
     except KeyboardInterrupt as e:
         signum = getattr(e, "signum", signal.SIGINT)
@@ -109,38 +107,6 @@ def tournament(
     for t in results_table(summary):
         console.print(t)
     console.print(f"results in [bold]{folder}[/]", highlight=False)
-
-
-class _Stopped(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised in the main thread like Ctrl-C's KeyboardInterrupt (``signum`` says which)."""
-
-    def __init__(self, signum: int):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-@contextlib.contextmanager
-def _signals_stop_the_run() -> Iterator[None]:
-    """SIGTERM and SIGHUP stop the run as Ctrl-C does (workers end, the journal keeps the finished blocks;
-    exit code 128 + the signal: 143, 129).  A second signal acts as if loki had not handled the first."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    sigs = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-    old = {s: signal.getsignal(s) for s in sigs}
-
-    def stop(signum: int, frame: Any) -> None:
-        for s in sigs:
-            signal.signal(s, signal.SIG_DFL)
-        raise _Stopped(signum)
-
-    for s in sigs:
-        signal.signal(s, stop)
-    try:
-        yield
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
 
 
 def _run(
@@ -214,7 +180,7 @@ def _run(
         # the players' kernels compiled here, once, before any block is dispatched (not in a timed block);
         # local workers then load them from the disk cache, Dask workers warm up (or load) before their first block
         from loki.cli.warmup import ensure_warm
-        from loki.warmup import warm_specs
+        from loki.players.warmup import warm_specs
 
         specs = [si.player for si in cfg.seats]
         ensure_warm(specs, cfg.n_players, quiet=quiet)

@@ -32,7 +32,7 @@ def _progress(console: Any, transient: bool = False) -> Any:
 
 def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -> None:
     """Compile the numba kernels of the players ``specs`` now if they may not be compiled yet (a cold cache:
-    :func:`loki.warmup.cold_specs`), with a message on stderr: a progress bar on a terminal, two plain lines
+    :func:`loki.players.warmup.cold_specs`), with a message on stderr: a progress bar on a terminal, two plain lines
     otherwise, nothing with ``quiet``.  With a warm cache this prints nothing and costs a few ``stat`` calls.
 
     Raises:
@@ -43,7 +43,7 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
     from rich.console import Console
 
     from loki.engine import GameConfig
-    from loki.warmup import cold_specs, warm_specs
+    from loki.players.warmup import cold_specs, warm_specs
 
     cold = cold_specs(specs)
     if not cold:
@@ -102,11 +102,10 @@ def warmup(
 
     from rich.console import Console
 
-    from loki.cli._common import tagged
     from loki.engine import GameConfig
-    from loki.errors import LokiError
+    from loki.errors import LokiError, tagged
     from loki.players.registry import parse_player
-    from loki.warmup import DEFAULT_SPECS, kernel_signatures, mark_warm, warm_up
+    from loki.players.warmup import DEFAULT_SPECS, kernel_signatures, mark_warm, warm_up
 
     specs = list(dict.fromkeys(player or DEFAULT_SPECS))
     for s in specs:

@@ -145,7 +145,7 @@ class HandState:
             stacks: overrides ``config.stacks`` for this hand (int or per-seat tuple; None keeps
                 the config's).
             record_events: keep the :attr:`events` list (True by default; the players of
-                :mod:`loki.table` need it).
+                :mod:`loki.players.table` need it).
 
         Raises:
             ConfigError: bad button, stacks or rng (ValueError).

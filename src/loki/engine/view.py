@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import Any
 
 from loki.cards import format_cards
 from loki.errors import InputError
-
-if TYPE_CHECKING:
-    from loki.engine.state import HandState
 
 __all__ = ["PlayerView"]
 
@@ -29,7 +26,7 @@ class PlayerView:
 
     __slots__ = ("_s", "seat")
 
-    def __init__(self, state: HandState, seat: int):
+    def __init__(self, state: Any, seat: int):
         if not 0 <= seat < state.n:
             raise InputError(f"seat {seat} out of range 0..{state.n - 1}")
         self._s = state

@@ -2,7 +2,7 @@
 
 An :class:`ExplainedPlayer` wraps any player.  It forwards every call unchanged and, after each
 :meth:`~loki.players.base.Player.act`, reads the decision record the player left (``last_decision``: a
-:class:`~loki.preflop.PreflopDecision`, :class:`~loki.bettor.Decision`, :class:`~loki.selector.TripleDecision`
+:class:`~loki.preflop.PreflopDecision`, :class:`~loki.triples.bettor.Decision`, :class:`~loki.selector.TripleDecision`
 or :class:`~loki.simulator.SimDecision`) together with its opponent models, and builds a
 :class:`~loki.explain.records.DecisionExplanation`.  Around each opponent action it forwards to the player, it
 keeps the weight table before and after (and, for Loki-1's ramp, the μ/σ the modeler used).
@@ -21,8 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from loki.assessment import assess
-from loki.bettor import BettingSpot, Decision, pot_odds, pot_odds2, showdown_odds
 from loki.cards import CLASS_NAMES, HOLDING_CLASS, HOLDING_INDEX, format_cards
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
 from loki.explain.grids import class_grid, likely_classes
@@ -39,15 +37,15 @@ from loki.explain.records import (
     SpotRecord,
     ThresholdsRecord,
 )
+from loki.modeler import ReweightDetails, Situation, reweight_details_of
 from loki.players.base import Player
 from loki.preflop import GROUP_TABLE, PreflopDecision, expected_players
-from loki.rule_chain import RULES
-from loki.selector import TripleDecision
-from loki.simulator import SimDecision
-from loki.strategies import Strategy
+from loki.preflop.strategies import Strategy
 from loki.triples import TripleConfig, generate_triple_with_rules
+from loki.triples.rule_chain import RULES, bets_to_call_bucket, pot_odds, pot_odds2, showdown_odds
+from loki.triples.spot import BettingSpot
 
-__all__ = ["ExplainedPlayer", "ReweightNote", "explain_decision", "action_word", "STRATEGY_TEXT"]
+__all__ = ["ExplainedPlayer", "ReweightNote", "explain_decision", "action_word", "STRATEGY_TEXT", "EXPLAINERS"]
 
 #: What each pre-flop strategy does (PAPP98 papp/node44; loki-algorithms.md §2.2).
 STRATEGY_TEXT = {
@@ -87,7 +85,8 @@ class ReweightNote:
     Attributes:
         event: the ``ActionTaken`` event.
         before, after: ``(1326,)`` weights before and after the modeler ran.
-        method: ``"loki1"``, ``"triple"`` or ``"other"``.
+        method: the re-weighting rule (:class:`loki.modeler.ReweightDetails`): ``"loki1"``, ``"triple"``,
+            ``"specific"`` or a plug-in modeler's name.
         mu, sigma, lo, hi, frequencies: the Loki-1 ramp's parameters (None for other methods).
         board: the board when the action was taken (dead cards for the grids).
     """
@@ -102,36 +101,6 @@ class ReweightNote:
     lo: float | None = None
     hi: float | None = None
     frequencies: tuple[float, float, float] | None = None
-
-
-def _loki1_params(modeler: Any, model: Any, ev: ActionTaken, bucket: int) -> tuple | None:
-    """The μ, σ, ramp ends and frequencies Loki-1's modeler is about to use (pure; None if not a Loki-1 ramp)."""
-    from loki.modeler import Loki1Modeler, preflop_hand_values, ramp_bounds, threshold_mu_sigma
-
-    pre = getattr(modeler, "preflop", None)
-    if not isinstance(modeler, Loki1Modeler) and isinstance(pre, Loki1Modeler):  # feature R: Loki-1's pre-flop
-        if ev.round != 0:
-            return None
-        modeler = pre
-    if not isinstance(modeler, Loki1Modeler) or ev.action == Action.FOLD:
-        return None
-    freqs = model.frequencies.blended(ev.round, bucket, specific=modeler.specific)
-    mu, sigma = threshold_mu_sigma(Action(ev.action), freqs)
-    lo, hi = ramp_bounds(mu, sigma, preflop_hand_values()[1] if ev.round == 0 else None)
-    return mu, sigma, lo, hi, tuple(float(x) for x in freqs)
-
-
-def _method(modeler: Any, street: int) -> str:
-    """``"loki1"``, ``"triple"`` (feature R), ``"specific"`` (opponent-specific triples) or ``"other"``."""
-    from loki.modeler import Loki1Modeler, SpecificModeler, TripleModeler
-
-    if isinstance(modeler, Loki1Modeler):
-        return "loki1"
-    if isinstance(modeler, (TripleModeler, SpecificModeler)):
-        if street == 0 and isinstance(getattr(modeler, "preflop", None), Loki1Modeler):
-            return "loki1"
-        return "triple" if isinstance(modeler, TripleModeler) else "specific"
-    return "other"
 
 
 def _r(x: float, d: int = 6) -> float:
@@ -243,15 +212,11 @@ def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | 
     )
 
 
-def _values(view: PlayerView, models: Any, lookahead: int) -> tuple[HandValuesRecord, list[int]]:
-    """Our hand against the field of the live opponents, as :meth:`loki.situation.Situation.hand_values`."""
-    seat = view.seat
-    folded = view.folded
-    opps = [s for s in range(view.n_players) if s != seat and not folded[s]]
-    la = lookahead if view.round == 1 else 1
-    ranges = [models[s].weights if s in models else np.ones(1326) for s in opps]
-    a = assess(view.hole_cards, view.board, ranges, n_opponents=len(opps), lookahead=la)
-    rec = HandValuesRecord(
+def _values(view: PlayerView, models: Any, lookahead: int) -> HandValuesRecord:
+    """Our hand against the field of the live opponents, as the decision saw it
+    (:meth:`loki.modeler.Situation.assessment`)."""
+    a = Situation(view, (), models).assessment(lookahead)
+    return HandValuesRecord(
         hs=a.hs,
         hs_n=a.hs_n,
         ppot=a.ppot,
@@ -264,7 +229,6 @@ def _values(view: PlayerView, models: Any, lookahead: int) -> tuple[HandValuesRe
         tied=a.tied,
         behind=a.behind,
     )
-    return rec, opps
 
 
 def _opponents(
@@ -341,6 +305,79 @@ def _summary(exp: dict) -> str:
     return f"{a}: {exp['player']} is not made of Loki's parts, so only its action is known{how}"
 
 
+def _explain_preflop(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
+    if view.round != 0:
+        return False
+    tight = getattr(getattr(player, "preflop", None), "tightness", None)
+    exp["preflop"] = _preflop_record(d, view.hole_cards, tight)
+    return True
+
+
+def _postflop(player: Any, view: PlayerView, models: Any, exp: dict) -> Any:
+    """The post-flop policy, after recording our hand's values (None: no post-flop record can be made)."""
+    if view.round == 0 or models is None:
+        return None
+    post = getattr(player, "postflop", None)
+    exp["values"] = _values(view, models, int(getattr(post, "lookahead", 1)))
+    return post if post is not None else object()
+
+
+def _explain_selector(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
+    post = _postflop(player, view, models, exp)
+    if post is None:
+        return False
+    cfg = getattr(post, "triple", TripleConfig())
+    gen = str(getattr(post, "generator", "rules"))
+    exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, (d.triple.f, d.triple.c, d.triple.r), d.u, gen)
+    return True
+
+
+def _explain_bettor(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
+    post = _postflop(player, view, models, exp)
+    if post is None or d.values is None or d.spot is None:
+        return False
+    bcfg = getattr(post, "config", None)
+    cfg = TripleConfig(make_width=0.0, odds_width=0.0, **({} if bcfg is None else {"bettor": bcfg}))
+    exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, d.triple, None)
+    return True
+
+
+def _explain_simulator(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
+    post = _postflop(player, view, models, exp)
+    if post is None:
+        return False
+    res = d.result
+    sc = getattr(post, "config", None)
+    beliefs = d.spot.beliefs
+    exp["simulation"] = SimulationRecord(
+        ev_call=res.ev_call,
+        ev_raise=res.ev_raise,
+        sd_call=res.sd_call,
+        sd_raise=res.sd_raise,
+        trials=res.trials,
+        max_trials=int(getattr(sc, "trials", res.trials)),
+        cutoff=res.cutoff,
+        cutoff_rule=res.rule,
+        always_call=bool(getattr(sc, "always_call", False)),
+        to_call=float(d.spot.to_call),
+        can_raise=bool(d.spot.can_raise),
+        play_outs="uniform" if beliefs is None else "believed",
+        played_as=[] if beliefs is None else [x for x in beliefs.labels if x not in ("us", "out")],
+    )
+    return True
+
+
+#: How each kind of decision record is explained, by its ``kind`` (:class:`loki.players.loki.DecisionRecord`): the
+#: function fills the explanation's parts and returns True, or False when the record cannot be explained here.  A
+#: record of another kind is explained as ``"other"`` (its action and probabilities); a plug-in policy may add its own.
+EXPLAINERS: dict[str, Callable[[Any, Any, PlayerView, Any, dict], bool]] = {
+    "preflop": _explain_preflop,
+    "selector": _explain_selector,
+    "bettor": _explain_bettor,
+    "simulator": _explain_simulator,
+}
+
+
 def explain_decision(
     player: Any,
     view: PlayerView,
@@ -388,42 +425,10 @@ def explain_decision(
     probs = player.action_probabilities() if hasattr(player, "action_probabilities") else None
     if probs is not None:
         exp["probabilities"] = tuple(_r(p) for p in probs)
+    explainer = EXPLAINERS.get(getattr(d, "kind", "other"))
     kind = "other"
-    post = getattr(player, "postflop", None)
-    lookahead = int(getattr(post, "lookahead", 1))
-    if isinstance(d, PreflopDecision) and view.round == 0:
-        kind = "preflop"
-        tight = getattr(getattr(player, "preflop", None), "tightness", None)
-        exp["preflop"] = _preflop_record(d, view.hole_cards, tight)
-    elif view.round > 0 and models is not None and isinstance(d, (Decision, TripleDecision, SimDecision)):
-        exp["values"], _ = _values(view, models, lookahead)
-        if isinstance(d, TripleDecision):
-            kind = "selector"
-            cfg = getattr(post, "triple", TripleConfig())
-            gen = str(getattr(post, "generator", "rules"))
-            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, (d.triple.f, d.triple.c, d.triple.r), d.u, gen)
-        elif isinstance(d, Decision) and d.values is not None and d.spot is not None:
-            kind = "bettor"
-            bcfg = getattr(post, "config", None)
-            cfg = TripleConfig(make_width=0.0, odds_width=0.0, **({} if bcfg is None else {"bettor": bcfg}))
-            exp["rules"] = _rules_record(d.values, d.spot, cfg, d.rule, d.triple, None)
-        elif isinstance(d, SimDecision):
-            kind = "simulator"
-            res = d.result
-            sc = getattr(post, "config", None)
-            exp["simulation"] = SimulationRecord(
-                ev_call=res.ev_call,
-                ev_raise=res.ev_raise,
-                sd_call=res.sd_call,
-                sd_raise=res.sd_raise,
-                trials=res.trials,
-                max_trials=int(getattr(sc, "trials", res.trials)),
-                cutoff=res.cutoff,
-                cutoff_rule=res.rule,
-                always_call=bool(getattr(sc, "always_call", False)),
-                to_call=float(d.spot.to_call),
-                can_raise=bool(d.spot.can_raise),
-            )
+    if explainer is not None and d is not None and explainer(d, player, view, models, exp):
+        kind = d.kind
     if models is not None and len(models):
         exp["opponents"] = _opponents(view, models, notes or {}, names)
     exp["kind"] = kind
@@ -502,27 +507,28 @@ class ExplainedPlayer(Player):
         ):
             model = models[event.seat]
             before = np.array(model.weights, copy=True)
-            params = None
             modeler = getattr(self.inner, "modeler", None)
-            try:
-                from loki.modeler import bets_to_call_bucket
-
-                game = getattr(self.inner, "_game", None)
-                if game is not None:
-                    bucket = bets_to_call_bucket(event.to_call / game.bet_sizes[event.round])
-                    params = _loki1_params(modeler, model, event, bucket)
+            game = getattr(self.inner, "_game", None)
+            try:  # what the modeler is about to use (read before it runs)
+                bucket = bets_to_call_bucket(event.to_call / game.bet_sizes[event.round]) if game is not None else 0
+                details = reweight_details_of(modeler, model, event, int(bucket))
+                if game is None:  # the bucket is unknown: the method only
+                    details = ReweightDetails(details.method)
             except Exception:  # noqa: BLE001 - an explanation detail must never stop the game
-                params = None
+                details = ReweightDetails(type(modeler).__name__)
             self.inner.observe(event)
             note = ReweightNote(
                 event,
                 before,
                 np.array(models[event.seat].weights, copy=True),
-                _method(modeler, event.round),
+                details.method,
                 self._board,
+                details.mu,
+                details.sigma,
+                details.lo,
+                details.hi,
+                details.frequencies,
             )
-            if params is not None:
-                note.mu, note.sigma, note.lo, note.hi, note.frequencies = params
             self._notes[event.seat] = note
             return
         self.inner.observe(event)

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from loki.assessment.weights import validate_weights
 from loki.cards import CLASS_NAMES, HOLDING_CLASS, N_CLASSES, live_holdings
-from loki.weights import validate_weights
 
 __all__ = ["GRID_RANKS", "GRID_NAMES", "grid_class_ids", "class_means", "class_grid", "likely_classes"]
 
@@ -42,7 +42,7 @@ def class_means(weights, dead: Iterable[int] = ()) -> np.ndarray:
     class with none left).
 
     Raises:
-        RangeError: invalid weights (:func:`loki.weights.validate_weights`).
+        RangeError: invalid weights (:func:`loki.assessment.weights.validate_weights`).
     """
     w = validate_weights(weights, "weights")
     live = live_holdings(list(dead))

@@ -135,7 +135,7 @@ class HeadsUpRecord(_Record):
 
 
 class SpotRecord(_Record):
-    """The public betting situation of a post-flop decision (:class:`loki.bettor.BettingSpot`), chips."""
+    """The public betting situation of a post-flop decision (:class:`loki.triples.spot.BettingSpot`), chips."""
 
     street: int
     pot: float
@@ -188,9 +188,9 @@ class RulesRecord(_Record):
     """The rule chain's verdict (Bettor: a pure triple; Action Selector: a mixed one).
 
     Attributes:
-        rule: the rule that fired (a name of :data:`loki.rule_chain.RULES`; ``"ev"`` for the EV generator).
+        rule: the rule that fired (a name of :data:`loki.triples.rule_chain.RULES`; ``"ev"`` for the EV generator).
         generator: the Triple Generator of feature B: ``"rules"`` (the rule chain, the paper's), ``"calling"`` (the
-            chain with folds overruled by EV(call)) or ``"ev"`` (one-step EVs, :mod:`loki.ev_triples`).
+            chain with folds overruled by EV(call)) or ``"ev"`` (one-step EVs, :mod:`loki.triples.ev`).
         triple: ``[f, c, r]``, the probability triple of the decision.
         u: the Action Selector's number for this hand (None for the Bettor, whose only draw is the
             check-raise coin).
@@ -219,6 +219,9 @@ class SimulationRecord(_Record):
         cutoff: True when the obvious-move rule stopped early; cutoff_rule: ``"paper"``, ``"paired"``, ``"none"``.
         always_call: the fast always-call play-out variant.
         to_call, can_raise: whether folding and raising were candidates.
+        play_outs: ``"uniform"`` (the paper's play-out) or ``"believed"`` (each opponent played by its model).
+        played_as: in the believed play-out, what each live opponent was played as, in acting order (its modeler's
+            :class:`loki.modeler.PlayoutPolicy` label, e.g. ``"specific mixture"`` or a plug-in's own).
     """
 
     ev_call: float
@@ -232,6 +235,8 @@ class SimulationRecord(_Record):
     always_call: bool
     to_call: float
     can_raise: bool
+    play_outs: Literal["uniform", "believed"] = "uniform"
+    played_as: list[str] = Field(default_factory=list, max_length=10)
 
 
 class ReweightRecord(_Record):
@@ -241,7 +246,8 @@ class ReweightRecord(_Record):
         action: ``"fold"``, ``"check"``, ``"call"``, ``"bet"`` or ``"raise"``; street: 0..3.
         method: ``"loki1"`` (μ/σ ramp on IR7 pre-flop, on EHS' post-flop), ``"triple"`` (each holding's
             weight times its probability triple's entry for the action), ``"specific"`` (the same with
-            opponent-specific triples, :mod:`loki.modeler.specific`), or ``"other"`` (another modeler).
+            opponent-specific triples, :mod:`loki.modeler.specific`), or a plug-in modeler's own name
+            (:class:`loki.modeler.ReweightDetails`).
         mu, sigma: the ramp's centre and half-width on the percentile scale (Loki-1 only).
         lo, hi: the ramp's ends on the value scale (IR ×1000 pre-flop, EHS' post-flop; Loki-1 only).
         frequencies: the blended ``[f, c, r]`` the thresholds came from (Loki-1 only).
@@ -251,7 +257,7 @@ class ReweightRecord(_Record):
 
     action: str
     street: int
-    method: Literal["loki1", "triple", "specific", "other"]
+    method: str = Field(max_length=80)
     mu: float | None = None
     sigma: float | None = None
     lo: float | None = None

@@ -142,6 +142,7 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
             f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
             + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
             + (", always-call play-outs" if sim.always_call else "")
+            + (f", believed play-outs (opponents played as: {', '.join(sim.played_as)})" if sim.played_as else "")
         )
         t = Table()
         for col in ("action", "EV (chips)", "sd (chips)"):

@@ -1,6 +1,6 @@
 """Where explanations come from besides live play: a hand history, or one spot given on the command line.
 
-- :func:`explain_log`: a hand history (PHH or ACPC log) replayed as :func:`loki.replay.replay_hands` does (one
+- :func:`explain_log`: a hand history (PHH or ACPC log) replayed as :func:`loki.tournament.replay.replay_hands` does (one
   bot per player, driven through the logged hands); every decision point of the chosen player is explained
   (what the bot would do there and why), with the logged action as ``played``.
 - :func:`explain_spot`: a spot given as our hole cards, the board and the betting so far (ACPC letters
@@ -57,10 +57,10 @@ def explain_log(
     """Explanations of every decision of player ``who`` in ``records`` (module docstring).
 
     Args:
-        records: the hands (:func:`loki.replay.load_log`).
+        records: the hands (:func:`loki.tournament.replay.load_log`).
         who: a player name or a 1-based seat of the first hand (:func:`resolve_player`).
         spec: the bot that sits in every seat (a registry spec).
-        seed: seeds the bots as :func:`~loki.replay.replay_hands` does.
+        seed: seeds the bots as :func:`~loki.tournament.replay.replay_hands` does.
         skip_bad: leave out hands that do not replay (returned second, as ``(hand id, message)``).
 
     Returns:
@@ -69,7 +69,7 @@ def explain_log(
     Raises:
         ConfigError: unknown player; PlayerSpecError: bad spec; HandHistoryError: a bad hand without ``skip_bad``.
     """
-    from loki.replay import replay_hands
+    from loki.tournament.replay import replay_hands
 
     name = resolve_player(records, who)
     box: dict[str, ExplainedPlayer] = {}

@@ -4,7 +4,7 @@ The dealer sends ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` for every ch
 hand's state; when it is our turn we answer ``<the same state>:<f|c|r>``.  The client rebuilds
 each hand on the engine from the betting string and the cards it can see (unknown opponent cards
 are stand-ins that never reach a computation: they are only used until shown), and drives the
-player exactly as :func:`loki.table.play_hand` does (``begin_hand``, ``observe`` for every event,
+player exactly as :func:`loki.players.table.play_hand` does (``begin_hand``, ``observe`` for every event,
 ``act`` on our turns, ``end_hand``).  The same player object is kept for the whole match.
 
 Seats: by default (``fixed_seats=True``) the player sees a fixed table — seat ``(position +
@@ -28,7 +28,7 @@ from loki.cards import parse_cards
 from loki.engine import CALL, Action, HandState, new_hand
 from loki.errors import ConfigError, PeerError, ProtocolError
 from loki.io.gamedef import AcpcGame
-from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, send_line
+from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, clip, send_line
 
 __all__ = [
     "MatchState",
@@ -188,19 +188,8 @@ class HandTracker:
         return a
 
 
-CLIP = 200
 #: Problems kept in :attr:`AcpcClient.errors` (all are counted in :attr:`AcpcClient.error_count`).
 MAX_ERRORS = 100
-
-
-def _clip(text: str, limit: int = CLIP) -> str:
-    """``repr(text)`` cut to ``limit`` characters, with the full length, for logs and errors
-    (a dealer may send an enormous garbage line).
-
-    >>> _clip("x" * 1000, 5)
-    "'xxxxx'... (1000 chars)"
-    """
-    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} chars)"
 
 
 def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
@@ -312,14 +301,14 @@ class AcpcClient:
         if self._hand is not None and ms.hand < self._hand:
             self._error(
                 f"hand number {ms.hand} after hand {self._hand}: hand numbers must not go backwards; "
-                f"message ignored (line {_clip(line)})"
+                f"message ignored (line {clip(line)})"
             )
             return None
         if ms.hand != self._hand:
             self._hand = ms.hand
             self._answered.clear()
         if ms.text in self._answered:
-            self._error(f"state {_clip(ms.text)} came again: it was answered already and is not answered twice")
+            self._error(f"state {clip(ms.text)} came again: it was answered already and is not answered twice")
             return None
         try:
             a = self.tracker.update(ms)
@@ -331,8 +320,8 @@ class AcpcClient:
         return f"{ms.text}:{a.char}"
 
     def _untrusted(self, line: str, why: str) -> str | None:
-        shown = _clip(line)
-        self._error(f"unexpected message: {_clip(why)} (line {shown})")
+        shown = clip(line)
+        self._error(f"unexpected message: {clip(why)} (line {shown})")
         self.tracker.finished = True  # re-synchronise at the next hand
         turn = _our_turn_without_cards(self.game, line) if line.startswith("MATCHSTATE:") else False
         if turn and line not in self._answered:

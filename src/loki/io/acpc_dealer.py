@@ -47,11 +47,11 @@ from typing import Any
 from loki.cards import format_cards
 from loki.engine import CALL, Action, new_hand
 from loki.errors import ConfigError, OutputPathError
-from loki.io.acpc_client import _clip, format_matchstate
+from loki.io.acpc_client import format_matchstate
 from loki.io.acpc_deal import AcpcDeals
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
-from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, send_line
+from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, clip, send_line
 
 __all__ = ["AcpcDealer", "DealerResult", "MatchAbort", "MAX_WARNINGS"]
 
@@ -141,7 +141,7 @@ class DealerResult:
     def sb_per_hand(self, level: float = 0.95) -> list[tuple[float, float | None]]:
         """Per player: small bets won per hand and the half-width of its Student-t interval over the
         hands (None with fewer than 2 hands); NaN mean with no hand."""
-        from loki.tournament.stats import mean_ci
+        from loki.stats import mean_ci
 
         out: list[tuple[float, float | None]] = []
         for p in range(len(self.names)):
@@ -355,7 +355,7 @@ class AcpcDealer:
             except PeerClosed:
                 raise self._abort(i, None, "closed", "closed the connection before VERSION:2.0.0") from None
             if not line.startswith("VERSION:2."):
-                raise self._abort(i, None, "bad-version", f"sent {_clip(line, 80)} instead of VERSION:2.0.0")
+                raise self._abort(i, None, "bad-version", f"sent {clip(line, 80)} instead of VERSION:2.0.0")
         self._listeners = []
 
     # ------------------------------------------------------------------ the match
@@ -411,10 +411,10 @@ class AcpcDealer:
                 continue
             head, sep, act = line.rpartition(":")
             if not sep or not head.startswith("MATCHSTATE:") or head.count(":") != 4:
-                self._warn(result, st, f"{who} in hand {hand}: skipped a malformed line {_clip(line, 120)}")
+                self._warn(result, st, f"{who} in hand {hand}: skipped a malformed line {clip(line, 120)}")
                 continue
             if head != msg:
-                self._warn(result, st, f"{who} in hand {hand}: skipped an answer to another state {_clip(line, 120)}")
+                self._warn(result, st, f"{who} in hand {hand}: skipped an answer to another state {clip(line, 120)}")
                 continue
             now = time.monotonic()
             st.used_hand += now - t_sent
@@ -424,7 +424,7 @@ class AcpcDealer:
             a = Action.parse(act) if act in ("f", "c", "r") else None
             if a is None or a not in legal:
                 st.invalid += 1
-                what = f"the bad action {_clip(act, 20)}" if a is None else f"the illegal {a.name}"
+                what = f"the bad action {clip(act, 20)}" if a is None else f"the illegal {a.name}"
                 self._warn(result, st, f"{who} in hand {hand}: sent {what} in answer to {msg!r}; taken as a call")
                 if self.max_invalid is not None and st.invalid > self.max_invalid:
                     raise self._abort(

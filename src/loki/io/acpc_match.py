@@ -153,7 +153,7 @@ def run_match(
     t_per_hand: float | None = None,
     t_connect: float = 60.0,
     max_invalid: int | None = None,
-    players: Sequence[Any] | None = None,
+    players: Sequence[Any],
     on_listen: Callable[[list[int]], None] | None = None,
 ) -> MatchResult:
     """Play a match: start a dealer, connect every seat, deal ``n_hands`` hands with ``seed``.
@@ -165,8 +165,8 @@ def run_match(
         log_path: the ACPC log to write (checked before anything starts).
         host: the dealer's address (loopback by default).
         t_response, t_hand, t_per_hand, t_connect, max_invalid: the dealer's limits (:class:`AcpcDealer`).
-        players: the loki player objects of the non-external seats (None entries for external ones);
-            default: built from their specs with :func:`player_seed`.
+        players: one entry per seat: the player object of a loki seat (built by the caller from its spec, e.g.
+            with :func:`loki.players.registry.make_player` and :func:`player_seed`), None for an external one.
         on_listen: called with the ports once the dealer listens.
 
     Returns:
@@ -177,17 +177,17 @@ def run_match(
         OutputPathError: an unwritable log.
     """
     from loki.io.acpc_client import AcpcClient
-    from loki.players.registry import make_player
 
     seats = list(seats)
     n = game.n_players
     if len(seats) != n:
         raise ConfigError(f"{len(seats)} seats for a {n}-player game: expected one --player per seat")
     names = _unique([s.name for s in seats])
-    if players is None:
-        players = [
-            None if s.external else make_player(s.spec, seed=player_seed(seed, i + 1)) for i, s in enumerate(seats)
-        ]
+    players = list(players)
+    if len(players) != n:
+        raise ConfigError(
+            f"{len(players)} players for {n} seats: expected one entry per seat (None for an external bot)"
+        )
     dealer = AcpcDealer(
         game,
         n_hands,

@@ -38,7 +38,7 @@ import time
 
 from loki.errors import PeerError
 
-__all__ = ["MAX_LINE", "LineReader", "PeerTimeout", "LineTooLong", "PeerClosed", "send_line"]
+__all__ = ["MAX_LINE", "CLIP", "LineReader", "PeerTimeout", "LineTooLong", "PeerClosed", "send_line", "clip"]
 
 #: Longest line accepted, in bytes without the line end.  ACPC messages of limit games are far
 #: shorter (a 10-player river state is about 150 bytes); the ACPC dealer's own bound is 4,096
@@ -133,3 +133,17 @@ def send_line(sock: socket.socket, text: str, deadline: float, peer: str) -> Non
         except OSError as e:
             raise PeerClosed(f"{peer}: connection lost ({e.strerror or e})") from None
         view = view[n:]
+
+
+#: Characters of a peer's line quoted in logs and errors (:func:`clip`).
+CLIP = 200
+
+
+def clip(text: str, limit: int = CLIP) -> str:
+    """``repr(text)`` cut to ``limit`` characters, with the full length, for logs and errors
+    (a dealer may send an enormous garbage line).
+
+    >>> clip("x" * 1000, 5)
+    "'xxxxx'... (1000 chars)"
+    """
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} chars)"

@@ -8,7 +8,9 @@
   observer's own Triple Generator;
 - :mod:`loki.modeler.specific`: triple re-weighting with opponent-specific triples: a per-opponent mixture of the
   rules, frequency-matched triples and card-blind frequencies, learned at showdowns (DEFAULT, issue 11);
-- :mod:`loki.modeler.quality`: model quality (showdown percentiles, log-likelihood, collapses).
+- :mod:`loki.modeler.quality`: model quality (showdown percentiles, log-likelihood, collapses);
+- :mod:`loki.modeler.situation`: what a post-flop decision reads of the models: our hand against the field of the
+  live opponents' weight tables, and the public betting spot (:class:`Situation`).
 """
 
 from loki.modeler.loki1 import (
@@ -29,16 +31,19 @@ from loki.modeler.model import (
     ModelStore,
     OpponentModel,
     OpponentModeler,
-    bets_to_call_bucket,
+    PlayoutPolicy,
+    ReweightDetails,
+    playout_policy_of,
+    reweight_details_of,
 )
 from loki.modeler.quality import ModelQuality, holding_percentile
+from loki.modeler.situation import Situation
 from loki.modeler.specific import SpecificModelConfig, SpecificModeler
 from loki.modeler.triple_model import TripleModeler, triple_reweight
 
 __all__ = [
     "DEFAULT_FREQUENCIES",
     "BLEND_OBSERVATIONS",
-    "bets_to_call_bucket",
     "ActionFrequencies",
     "threshold_mu_sigma",
     "ramp_factors",
@@ -58,4 +63,9 @@ __all__ = [
     "SpecificModeler",
     "SpecificModelConfig",
     "holding_percentile",
+    "Situation",
+    "PlayoutPolicy",
+    "ReweightDetails",
+    "playout_policy_of",
+    "reweight_details_of",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.rule_chain import _ramp, pt_kernel  # the rule chain, written once
+from loki.triples.rule_chain import pt_kernel, ramp  # the rule chain, written once
 
 #: Observations needed before a context's own frequencies are used unblended (papp/node56).
 BLEND_OBSERVATIONS = 20
@@ -47,8 +47,8 @@ def freq_triple(q, f, r, facing, softness, rho):
         top = r / keep
         if top > 1.0:
             top = 1.0
-        p_raise = keep * _ramp(q, 1.0 - top, softness)
-    p_fold = 1.0 - _ramp(q, f, softness) if f > 0.0 else 0.0
+        p_raise = keep * ramp(q, 1.0 - top, softness)
+    p_fold = 1.0 - ramp(q, f, softness) if f > 0.0 else 0.0
     over = p_raise + p_fold
     if over > 1.0:
         p_raise /= over
@@ -255,7 +255,7 @@ def triple_column(hs_n, ppot, npot, street, pot, to_call, bet_size, bets, vol_in
         hs_n, ppot, npot: ``(1326,) float64`` the board's uniform-range ``HS_1 ** n`` (``n`` the opponents the
             acting player faced; computed by numpy, whose array power can differ from libm's ``pow`` in the last
             bit), PPot1 and NPot1.
-        the spot's values, ``params`` and ``check_raise_flag``: as :func:`loki.rule_chain.chain_all` (no semi-bluff
+        the spot's values, ``params`` and ``check_raise_flag``: as :func:`loki.triples.rule_chain.chain_all` (no semi-bluff
             continuation).
         action: 1 check/call, 2 bet/raise.
         column: ``(1326,) float64`` output, every holding's probability of ``action``.

@@ -23,10 +23,11 @@ from functools import lru_cache
 import numpy as np
 
 from loki.assessment import ehs_prime, uniform_board_values
+from loki.assessment.income_rate import holding_ir
+from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS
 from loki.engine import Action, ActionTaken
 from loki.errors import InputError
-from loki.income_rate import holding_ir
 from loki.modeler.kernels import (
     loki1_observe_row,
     loki1_reweight_row,
@@ -35,8 +36,14 @@ from loki.modeler.kernels import (
     ramp_factor,
     ramp_factors_into,
 )
-from loki.modeler.model import COLLAPSE_WEIGHT, DEFAULT_FREQUENCIES, ModelingContext, OpponentModel
-from loki.weights import LOW_WEIGHT
+from loki.modeler.model import (
+    COLLAPSE_WEIGHT,
+    DEFAULT_FREQUENCIES,
+    ModelingContext,
+    OpponentModel,
+    PlayoutPolicy,
+    ReweightDetails,
+)
 
 __all__ = [
     "threshold_mu_sigma",
@@ -237,3 +244,16 @@ class Loki1Modeler:
             lo_c, hi_c, lo_r, hi_r = out[3:].tolist()
             model.trace.append((ev.round, ev.action, RampLikelihood(values, (lo_c, hi_c), (lo_r, hi_r), ev.action)))
         return collapsed
+
+    def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
+        """Loki-1's model has no triples of its own: the believed play-out plays the opponent by the observer's."""
+        return PlayoutPolicy(label="Loki-1 ramp model, played by the observer's triples")
+
+    def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
+        """The μ, σ, ramp ends and frequencies :meth:`reweight` is about to use for ``ev`` (pure; before it runs)."""
+        if ev.action == Action.FOLD:
+            return ReweightDetails("loki1")
+        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific)
+        mu, sigma = threshold_mu_sigma(Action(ev.action), freqs)
+        lo, hi = ramp_bounds(mu, sigma, preflop_hand_values()[1] if ev.round == 0 else None)
+        return ReweightDetails("loki1", mu, sigma, lo, hi, (float(freqs[0]), float(freqs[1]), float(freqs[2])))

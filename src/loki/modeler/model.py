@@ -15,24 +15,28 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.errors import InputError
 from loki.modeler.kernels import BLEND_OBSERVATIONS, any_above, blend_frequencies
 from loki.modeler.quality import ModelQuality, holding_percentile
-from loki.weights import LOW_WEIGHT
+from loki.triples.rule_chain import bets_to_call_bucket
 
 __all__ = [
     "COLLAPSE_WEIGHT",
     "ModelTables",
     "DEFAULT_FREQUENCIES",
     "BLEND_OBSERVATIONS",
-    "bets_to_call_bucket",
     "ActionFrequencies",
     "OpponentModel",
     "ModelStore",
     "ModelingContext",
     "OpponentModeler",
+    "PlayoutPolicy",
+    "ReweightDetails",
+    "playout_policy_of",
+    "reweight_details_of",
 ]
 
 #: Table B.2 (PAPP98 papp/node76): default frequencies d'[bets to call 0/1/2+][fold, check/call, bet/raise].
@@ -40,13 +44,6 @@ DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1
 DEFAULT_FREQUENCIES.setflags(write=False)
 #: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
 COLLAPSE_WEIGHT = LOW_WEIGHT * (1.0 + 1e-9)
-
-
-def bets_to_call_bucket(to_call_bets: float) -> int:
-    """Context bucket of an amount to call in bets: 0, 1 or 2 (= 2 or more). The small blind's half bet counts as 1."""
-    if to_call_bets <= 1e-9:
-        return 0
-    return 1 if to_call_bets < 2.0 - 1e-9 else 2
 
 
 @dataclass
@@ -458,6 +455,97 @@ class OpponentModeler(Protocol):
     are counted by :meth:`ModelStore.observe` after the call.  It may return whether the table collapsed (no
     holding sharing no card with ``ctx.dead_mask()`` above :data:`COLLAPSE_WEIGHT`), e.g. from the kernel that
     re-weighted it; None (or nothing) lets the store test the table.
+
+    Optional methods (every built-in modeler has them; a plug-in without them gets the defaults of
+    :func:`playout_policy_of` and :func:`reweight_details_of`):
+
+    - ``learn(model, holding, ctx)``: called at a showdown with the holding the opponent showed;
+    - ``playout_policy(model) -> PlayoutPolicy``: how the Simulator's believed play-out plays this opponent;
+    - ``reweight_details(model, ev, bucket) -> ReweightDetails``: what the re-weighting of ``ev`` is about to use, for
+      explanations (called before ``reweight``).
     """
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None: ...
+
+
+@dataclass(frozen=True)
+class PlayoutPolicy:
+    """How the Simulator's believed play-out plays one opponent: the opponent model as a play-out policy (issue 23).
+
+    The play-out kernel plays every simulated player by a mixture of three experts
+    (:class:`loki.simulator.playout.PlayoutPolicies`): the rule chain with ``rules``, the frequency expert on the
+    holding's percentile in the player's own range (:func:`loki.modeler.kernels.freq_triple`) with ``frequencies``,
+    ``check_raise`` and ``softness``, and the card-blind ``frequencies`` as they are.  A modeler supplies one per
+    opponent through ``playout_policy(model)``, so a plug-in model plays inside the Simulator as itself.
+
+    Attributes:
+        label: what the opponent is believed to be, for explanations (e.g. ``"observer triples"``).
+        rules: the rule chain's parameters (:class:`loki.triples.TripleParams`); None: the observer's own Triple
+            Generator.
+        mix: weights of (rules, frequency expert, card-blind frequencies), non-negative, summing to 1.
+        frequencies: ``(4, 3, 3) float64`` context frequencies [round][bets to call 0/1/2+][fold, call, raise] of the
+            two frequency experts; None (zeros) when ``mix`` gives them no weight.
+        check_raise: the frequency expert's check-raise propensity ρ in [0, 1].
+        softness: the frequency expert's ramp half-width, in percentile (DEFAULT 0.1).
+
+    Raises:
+        InputError: a mixture that is not a distribution, frequencies of the wrong shape, ρ outside [0, 1].
+    """
+
+    label: str = "observer triples"
+    rules: Any = None
+    mix: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    frequencies: np.ndarray | None = None
+    check_raise: float = 0.0
+    softness: float = 0.1
+
+    def __post_init__(self) -> None:
+        m = tuple(float(x) for x in self.mix)
+        if len(m) != 3 or min(m) < 0.0 or abs(sum(m) - 1.0) > 1e-9:
+            raise InputError(f"PlayoutPolicy.mix = {self.mix!r}: expected three non-negative weights summing to 1")
+        if self.frequencies is not None and np.shape(self.frequencies) != (4, 3, 3):
+            raise InputError(f"PlayoutPolicy.frequencies: expected shape (4, 3, 3), got {np.shape(self.frequencies)}")
+        if not 0.0 <= float(self.check_raise) <= 1.0 or not float(self.softness) > 0.0:
+            raise InputError(
+                f"PlayoutPolicy: check_raise={self.check_raise!r} must be in [0, 1], softness={self.softness!r} > 0"
+            )
+
+
+@dataclass(frozen=True)
+class ReweightDetails:
+    """What a re-weighting is about to use, for explanations (read before the modeler runs).
+
+    Attributes:
+        method: the rule: ``"loki1"`` (μ/σ ramp), ``"triple"`` (feature R), ``"specific"`` (opponent-specific triples)
+            or a plug-in's own name.
+        mu, sigma, lo, hi: Loki-1's threshold, its spread and the ramp's ends (None for other methods).
+        frequencies: the ``(fold, call, raise)`` frequencies Loki-1's thresholds came from (None for other methods).
+    """
+
+    method: str
+    mu: float | None = None
+    sigma: float | None = None
+    lo: float | None = None
+    hi: float | None = None
+    frequencies: tuple[float, float, float] | None = None
+
+
+def playout_policy_of(modeler: object, model: OpponentModel) -> PlayoutPolicy:
+    """The modeler's :class:`PlayoutPolicy` for ``model`` (its ``playout_policy`` method), or, for a modeler without
+    one, the observer's own Triple Generator labelled with the modeler's name."""
+    f = getattr(modeler, "playout_policy", None)
+    if f is None:
+        return PlayoutPolicy(label=f"{_name(modeler)} (played by the observer's triples)")
+    return f(model)
+
+
+def reweight_details_of(modeler: object, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
+    """The modeler's :class:`ReweightDetails` of ``ev`` (its ``reweight_details`` method), or its name alone."""
+    f = getattr(modeler, "reweight_details", None)
+    if f is None:
+        return ReweightDetails(method=_name(modeler))
+    return f(model, ev, bucket)
+
+
+def _name(modeler: object) -> str:
+    return str(getattr(modeler, "name", None) or type(modeler).__name__)

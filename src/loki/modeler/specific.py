@@ -7,7 +7,7 @@ opponent with the observer's own Triple Generator, and its triples are mostly pu
 a holding at the 0.01 floor.  This modeler (all **DEFAULT**; the sources give no formula) describes each opponent's
 action in context as a mixture of three experts and learns, per opponent, how much each explains its play:
 
-1. **rules** ``R(h)``: the Triple Generator (:mod:`loki.rule_chain`) in the opponent's situation — its hand rated as
+1. **rules** ``R(h)``: the Triple Generator (:mod:`loki.triples.rule_chain`) in the opponent's situation — its hand rated as
    it would rate it (HS_n and PPot1 against a uniform range), its check-raise condition from public facts
    (:meth:`~loki.modeler.model.ModelingContext.check_raise_condition`); right for opponents that play by rules like
    Loki's own;
@@ -44,7 +44,7 @@ from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import freq_triples_all
 from loki.modeler.loki1 import Loki1Modeler
-from loki.modeler.model import ModelingContext, OpponentModel
+from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
 from loki.modeler.triple_model import opponent_spot, triple_reweight
 from loki.triples import TripleConfig, opponent_triples
 
@@ -222,6 +222,28 @@ class SpecificModeler:
         if 0.0 < top < 1.0:
             model.weights = np.where(live, model.weights / top, model.weights)
         model.trace.append((ev.round, ev.action, _MixtureLikelihood(rules[:, a], freq[:, a], float(F[a]), pi)))
+
+    def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
+        """The believed play-out plays the opponent by its mixture: the rules with this modeler's Triple Generator, the
+        frequency expert and its card-blind frequencies, weighted by :meth:`weights` (issue 11)."""
+        freqs = np.zeros((4, 3, 3))
+        for r in range(1, 4):
+            for b in range(3):
+                freqs[r, b] = self.context_frequencies(model, r, b, b > 0)
+        return PlayoutPolicy(
+            label="specific mixture",
+            rules=self.triple.params(),
+            mix=self.weights(model),
+            frequencies=freqs,
+            check_raise=self.check_raise_propensity(model),
+            softness=self.config.softness,
+        )
+
+    def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
+        """Pre-flop the pre-flop modeler's details; after the flop ``"specific"``."""
+        if ev.round == 0:
+            return reweight_details_of(self.preflop, model, ev, bucket)
+        return ReweightDetails("specific")
 
     def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:
         """At a showdown: each expert's responsibility for the shown hand's traced post-flop actions is added to

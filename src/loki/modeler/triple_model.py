@@ -11,15 +11,15 @@ from functools import cached_property
 
 import numpy as np
 
-from loki.bettor import BettingSpot
+from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, N_HOLDINGS
 from loki.engine import Action, ActionTaken, GameConfig
 from loki.errors import InputError
 from loki.modeler.kernels import reweight_row, reweight_row_live, triple_column
 from loki.modeler.loki1 import Loki1Modeler
-from loki.modeler.model import ModelingContext, OpponentModel
+from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
 from loki.triples import TripleConfig, opponent_hand_values
-from loki.weights import LOW_WEIGHT
+from loki.triples.spot import BettingSpot
 
 __all__ = ["triple_reweight", "TripleModeler", "ColumnLikelihood", "opponent_spot", "action_column"]
 
@@ -112,6 +112,16 @@ class TripleModeler:
         reweight_row_live(model.tables.weights, model.row, column, ctx.dead_mask(), HOLDING_MASKS, LOW_WEIGHT)
         model.trace.append((ev.round, ev.action, ColumnLikelihood(column)))
         return None  # the store tests the table for a collapse
+
+    def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
+        """The believed play-out plays the opponent by this modeler's Triple Generator."""
+        return PlayoutPolicy(label="triples", rules=self._params)
+
+    def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
+        """Pre-flop the pre-flop modeler's details; after the flop ``"triple"``."""
+        if ev.round == 0:
+            return reweight_details_of(self.preflop, model, ev, bucket)
+        return ReweightDetails("triple")
 
 
 #: Columns :func:`action_column` computed, by everything they depend on (read-only arrays; cleared when full).  In a

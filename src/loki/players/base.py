@@ -1,6 +1,6 @@
 """The player protocol: what the table tells a player, and what it asks.
 
-A hand, as seen by a :class:`Player` at :func:`loki.table.play_hand`:
+A hand, as seen by a :class:`Player` at :func:`loki.players.table.play_hand`:
 
 1. ``begin_hand(seat, config, hole_cards, button)`` — its seat, the rules, its two hole cards
    (card ints) and the button seat;

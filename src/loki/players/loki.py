@@ -3,7 +3,7 @@
 A :class:`LokiPlayer` is
 
 - a :class:`~loki.preflop.PreflopPolicy` (income-rate tables and the strategies Make0…Make4, PAPP98 §6.1),
-- a post-flop policy: the Loki-1 Bettor (:class:`~loki.bettor.BettorPolicy`), the Action Selector on
+- a post-flop policy: the Loki-1 Bettor (:class:`~loki.triples.bettor.BettorPolicy`), the Action Selector on
   probability triples (:class:`~loki.selector.SelectorPolicy`, feature B) or the Simulator
   (:class:`~loki.simulator.SimulatorPolicy`, feature S), any object with ``begin_hand()`` and
   ``decide(situation) -> record with .action``;
@@ -33,7 +33,6 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field, field_serializer, field_validator, model_validator
 
-from loki.bettor import BettorConfig, BettorPolicy
 from loki.engine import (
     Action,
     ActionTaken,
@@ -47,25 +46,26 @@ from loki.engine import (
     legalise,
 )
 from loki.errors import ConfigError
-from loki.ev_triples import EVGeneratorConfig
 from loki.modeler import (
     Loki1Modeler,
     ModelingContext,
     ModelStore,
     OpponentModeler,
     SpecificModelConfig,
-    SpecificModeler,
-    TripleModeler,
 )
-from loki.players.base import Player, legal_probabilities, one_hot
+from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler
+from loki.modeler.situation import Situation
+from loki.players.base import Player, legal_probabilities
 from loki.players.registry import PlayerConfig
-from loki.preflop import AdaptiveSettings, PreflopDecision, PreflopPolicy
+from loki.preflop import AdaptiveSettings, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
-from loki.situation import Situation
 from loki.triples import DEFAULT_MAKE_WIDTH, DEFAULT_ODDS_WIDTH, TripleConfig
+from loki.triples.bettor import BettorConfig, BettorPolicy
+from loki.triples.ev import EVGeneratorConfig
 
 __all__ = [
+    "DecisionRecord",
     "PostflopPolicy",
     "LokiPlayer",
     "LokiOptions",
@@ -79,13 +79,23 @@ __all__ = [
 ]
 
 
+class DecisionRecord(Protocol):
+    """What a policy's ``decide`` returns (:class:`loki.preflop.PreflopDecision`, :class:`loki.triples.Decision`,
+    :class:`loki.selector.TripleDecision`, :class:`loki.simulator.SimDecision`, or your own): the ``action`` it wants,
+    and optionally ``probabilities`` (the ``(fold, call, raise)`` it drew the action from, None when it cannot say)
+    and a ``kind`` naming the explanation that reads it (:mod:`loki.explain`; ``"other"`` if absent)."""
+
+    @property
+    def action(self) -> Action: ...
+
+
 class PostflopPolicy(Protocol):
-    """A post-flop decision maker: ``begin_hand()`` each hand, ``decide(situation)`` returning a record with an
-    ``action`` (Bettor, Action Selector, Simulator, or your own)."""
+    """A post-flop decision maker: ``begin_hand()`` each hand, ``decide(situation)`` returning a
+    :class:`DecisionRecord` (Bettor, Action Selector, Simulator, or your own)."""
 
     def begin_hand(self) -> None: ...
 
-    def decide(self, sit: Situation) -> Any: ...
+    def decide(self, sit: Situation) -> DecisionRecord: ...
 
 
 class LokiPlayer(Player):
@@ -119,8 +129,8 @@ class LokiPlayer(Player):
         self.name = name
         self.config = config
         self.models = ModelStore()
-        self.last_decision: Any = None
-        self.last_postflop: Any = None
+        self.last_decision: DecisionRecord | None = None
+        self.last_postflop: DecisionRecord | None = None
         self._ctx: ModelingContext  # set by begin_hand
         self._game: GameConfig
 
@@ -166,6 +176,7 @@ class LokiPlayer(Player):
         Raises:
             IndexError: ``legal_actions`` empty (the table never asks then).
         """
+        d: DecisionRecord
         if view.round == 0:
             d = self.preflop.decide(view, legal_actions, self.models)
         else:
@@ -180,16 +191,9 @@ class LokiPlayer(Player):
         what the hand's earlier actions revealed of its number ``u``; None for a Simulator decision (its randomness
         is a seed) or a policy that does not say."""
         d = self.last_decision
-        if d is None:
-            return None
-        if isinstance(d, PreflopDecision):
-            return one_hot(legalise(d.action, self._last_legal))
-        probs = getattr(d, "probabilities", None)
+        probs = None if d is None else getattr(d, "probabilities", None)
         if probs is None:
-            triple = getattr(d, "triple", None)
-            if not isinstance(triple, tuple):
-                return None
-            probs = triple
+            return None
         return legal_probabilities(probs, self._last_legal)
 
     def reseat(self, mapping: dict[int, int]) -> None:
@@ -306,12 +310,13 @@ class Loki2Config(LokiOptions):
         features: a non-empty subset of B, R, S (a string such as ``"BRS"`` is accepted).
         make_width, odds_width: the Triple Generator's DEFAULT ramp half-widths (its thresholds are ``bettor``'s).
         sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator.
-        opponent_model: how feature R models an opponent's action: ``"observer"`` with our own Triple Generator
-            (the paper's Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
+        opponent_model: how feature R models an opponent's action, a name of
+            :data:`loki.modeler.registry.FEATURE_R_MODELS`: ``"observer"`` with our own Triple Generator (the paper's
+            Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
         specific_model: the DEFAULTs of the ``"specific"`` model.
-        generator: feature B's Triple Generator: ``"rules"`` (the Bettor's rules with ramps, :mod:`loki.rule_chain`)
+        generator: feature B's Triple Generator: ``"rules"`` (the Bettor's rules with ramps, :mod:`loki.triples.rule_chain`)
             ``"ev"`` (one-step action values mixed by a softmax) or ``"calling"`` (the rules, with folds overruled by
-            the call's value, slow-play and bluff frequencies), :mod:`loki.ev_triples`.
+            the call's value, slow-play and bluff frequencies), :mod:`loki.triples.ev`.
         ev: the DEFAULTs of the ``"ev"`` generator.
 
     Raises:
@@ -323,7 +328,7 @@ class Loki2Config(LokiOptions):
     make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
     odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
     sim: SimConfig = SimConfig()
-    opponent_model: Literal["observer", "specific"] = "observer"
+    opponent_model: str = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
     generator: Literal["rules", "ev", "calling"] = "rules"
     ev: EVGeneratorConfig = EVGeneratorConfig()
@@ -336,6 +341,13 @@ class Loki2Config(LokiOptions):
             if not t or any(ch not in "BRS" for ch in t) or len(set(t)) != len(t):
                 raise ValueError(f"expected a non-empty combination of B, R, S (e.g. 'BR', 'BRS'), got {v!r}")
             return frozenset(t)
+        return v
+
+    @field_validator("opponent_model")
+    @classmethod
+    def _known_model(cls, v: str) -> str:
+        if v not in FEATURE_R_MODELS:
+            raise ValueError(f"expected one of {', '.join(sorted(FEATURE_R_MODELS))}, got {v!r}")
         return v
 
     @field_serializer("features")
@@ -441,10 +453,8 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
     else:
         post = BettorPolicy(config.bettor, config.lookahead, seed)
     default: OpponentModeler = Loki1Modeler(specific)
-    if "R" in f and config.opponent_model == "specific":
-        default = SpecificModeler(config.triple, config.specific_model, Loki1Modeler(specific))
-    elif "R" in f:
-        default = TripleModeler(config.triple, Loki1Modeler(specific))
+    if "R" in f:
+        default = feature_r_modeler(config.opponent_model, config, Loki1Modeler(specific))
     return LokiPlayer(
         _preflop(config),
         post,

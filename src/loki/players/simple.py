@@ -128,8 +128,8 @@ class EquityPlayer(Player):
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """RAISE if legal and the equity is over 0.5, else CALL."""
         from loki.assessment import equity
+        from loki.assessment.income_rate import load_tables
         from loki.cards import HOLDING_CLASS, HOLDING_INDEX
-        from loki.income_rate import load_tables
 
         c0, c1 = view.hole_cards
         if view.round == 0:

@@ -9,6 +9,7 @@
 (12, ['random', 'calling'])
 """
 
+from loki.stats import mean_ci
 from loki.tournament.config import (
     Comparison,
     PlayerEntry,
@@ -21,7 +22,7 @@ from loki.tournament.config import (
 )
 from loki.tournament.runner import JournalError, ResumeError, TournamentRun, play_block, read_journal, run_tournament
 from loki.tournament.schedule import deal_cards, seatings
-from loki.tournament.stats import mean_ci, summarize
+from loki.tournament.stats import summarize
 
 __all__ = [
     "Comparison",

@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 
 from loki.errors import JournalError, TournamentConfigError
-from loki.handstats import COUNTERS
 from loki.tournament.config import TournamentConfig, config_from_dict
+from loki.tournament.handstats import COUNTERS
 from loki.tournament.schedule import block_deals
 
 __all__ = ["JOURNAL", "read_journal", "signed_line", "JournalWriter"]

@@ -35,8 +35,9 @@ import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
 from loki.io.files import atomic_target, atomic_write_text
+from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
-from loki.tournament.stats import per_deal_sb, summarize, t_quantile
+from loki.tournament.stats import per_deal_sb, summarize
 
 __all__ = [
     "write_results",
@@ -68,7 +69,7 @@ class PlayerResult(BaseModel):
     """One player of ``summary.json``: who (``index`` 0-based in table order, ``name``, ``type`` label,
     ``spec``), sb/hand with the half-width ``ci`` of its 95 % interval over ``deals`` deals (``ci``
     None with fewer than 2 deals), and the style statistics over ``hands`` hands as fractions (None
-    when undefined; :meth:`loki.handstats.HandCounts.fractions`)."""
+    when undefined; :meth:`loki.tournament.handstats.HandCounts.fractions`)."""
 
     model_config = _RECORD
 

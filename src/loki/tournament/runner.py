@@ -41,10 +41,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loki.errors import JournalError, TournamentConfigError
-from loki.handstats import COUNTERS, HandCounts, hand_counts
 from loki.io.files import atomic_write_text
 from loki.io.phh import hand_text, phhs_text
 from loki.tournament.config import TournamentConfig, config_from_dict
+from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
 from loki.tournament.journal import JOURNAL, JournalWriter, read_journal, signed_line
 from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 
@@ -87,7 +87,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     import time
 
     from loki.players.registry import make_player
-    from loki.table import play_hand
+    from loki.players.table import play_hand
 
     t0 = time.perf_counter()
     cpu0 = time.process_time()

@@ -15,7 +15,7 @@ section next to the plain figures: the AIVAT estimate with its interval, the var
 ``var(y) / var(x)`` (deals needed for a given interval scale with it), both standard deviations and the mean
 chance and action corrections (each has expectation 0).
 
-Style statistics (counted over all hands played, :mod:`loki.handstats` has the definitions): ``vpip``,
+Style statistics (counted over all hands played, :mod:`loki.tournament.handstats` has the definitions): ``vpip``,
 ``pfr``, ``af`` (post-flop aggression factor), ``wtsd`` and ``wsd`` (W$SD), as fractions (0..1; AF
 is bets+raises per call), None when the denominator is 0.
 
@@ -32,71 +32,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from loki.errors import ConfigError
-from loki.handstats import HandCounts
+from loki.stats import mean_ci
+from loki.tournament.handstats import HandCounts
 
-__all__ = ["mean_ci", "t_quantile", "summarize", "per_deal_sb", "aivat_summary", "quality_summary"]
-
-
-def t_quantile(p: float, df: int) -> float:
-    """Quantile ``p`` of Student's t distribution with ``df`` degrees of freedom.
-
-    Args:
-        p: probability, in (0, 1) (e.g. 0.975 for a two-sided 95 % interval).
-        df: degrees of freedom, >= 1 (``D - 1`` for ``D`` deals).
-
-    Returns:
-        The quantile (a float, unitless); the normal quantile for ``df > 10**6``, where the two agree.
-
-    Raises:
-        ConfigError: ``p`` outside (0, 1) or ``df`` < 1 (a ``ValueError``).
-
-    Source: Student's t (``scipy.stats.t.ppf``).
-
-    >>> round(t_quantile(0.975, 3), 3)
-    3.182
-    """
-    from scipy.stats import norm, t
-
-    if not 0.0 < p < 1.0:
-        raise ConfigError(f"t_quantile: p={p!r}: expected a probability in (0, 1)")
-    if df < 1:
-        raise ConfigError(f"t_quantile: df={df!r}: expected at least 1 degree of freedom")
-    if df > 10**6:
-        return float(norm.ppf(p))
-    return float(t.ppf(p, df))
-
-
-def mean_ci(x: Sequence[float] | np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """Mean and half-width of the two-sided Student-t confidence interval of the mean.
-
-    ``mean ± t(0.5 + level/2, D - 1) · sd(x, ddof=1) / sqrt(D)`` (module docstring).
-
-    Args:
-        x: ``(D,)`` values, one per deal (in the tournament: sb/hand, :func:`per_deal_sb`).
-        level: confidence level in (0, 1) (default 95 %).
-
-    Returns:
-        ``(mean, half_width)`` in the units of ``x`` (sb/hand); the mean is NaN with no values,
-        the half-width NaN with fewer than 2 values.
-
-    Raises:
-        ConfigError: ``level`` outside (0, 1), or ``x`` not a flat sequence of numbers (a ``ValueError``).
-
-    Source: Student's t interval for a mean (sampling unit: the deal, module docstring).
-    """
-    if not 0.0 < level < 1.0:
-        raise ConfigError(f"mean_ci: level={level!r}: expected a confidence level in (0, 1)")
-    a = np.asarray(x, dtype=float)
-    if a.ndim != 1:
-        raise ConfigError(f"mean_ci: expected a flat sequence of values, got shape {a.shape}")
-    n = a.size
-    if n == 0:
-        return math.nan, math.nan
-    m = float(a.mean())
-    if n < 2:
-        return m, math.nan
-    sd = float(a.std(ddof=1))
-    return m, t_quantile(0.5 + level / 2, n - 1) * sd / math.sqrt(n)
+__all__ = ["summarize", "per_deal_sb", "aivat_summary", "quality_summary"]
 
 
 def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int) -> np.ndarray:
@@ -149,7 +88,7 @@ def summarize(config, chips, counters, level: float = 0.95, corrections=None, qu
     Args:
         config: the :class:`~loki.tournament.config.TournamentConfig`.
         chips: net chips per deal and player (deal order).
-        counters: per-player counters (dicts with the :data:`loki.handstats.COUNTERS` keys).
+        counters: per-player counters (dicts with the :data:`loki.tournament.handstats.COUNTERS` keys).
         corrections: None, or the AIVAT corrections ``(chance, action)``, each ``(D, n)`` chips like
             ``chips`` (:attr:`loki.tournament.runner.TournamentRun.corrections`); adds the ``aivat``
             section (:func:`aivat_summary`).

@@ -30,8 +30,8 @@ from loki.engine import Action, GameConfig, HandState, new_hand
 from loki.errors import ConfigError, IllegalActionError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
+from loki.io.tableview import HandLog, describe_pots, hand_results, position_names
 from loki.players.base import Player
-from loki.tableview import HandLog, describe_pots, hand_results, position_names
 
 __all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP"]
 
@@ -80,8 +80,7 @@ class TableSession:
         phh_path: str | Path | None = None,
         config: GameConfig | None = None,
     ):
-        from loki.cli._common import tagged
-        from loki.errors import LokiError
+        from loki.errors import LokiError, tagged
         from loki.players.registry import make_player
 
         specs = list(specs)

@@ -62,12 +62,12 @@ rank are pairwise distinct (a test re-verifies this); the 73,775 multisets of 5,
 Tables, kernels and modules
 ---------------------------
 The tables are built on first use, not at import (:func:`tables`; about 0.1 s once the
-construction kernels are cached, :mod:`loki.evaluator_tables`): every rank multiset and suited
+construction kernels are cached, :mod:`loki.evaluator.build`): every rank multiset and suited
 mask is scored directly (category, then tie-break ranks packed in nibbles), and the 7,462
 distinct 5-card scores are sorted and densely numbered.  Importing this module imports neither
 numba nor builds anything.
 
-The numba kernels (:mod:`loki.evaluator_kernels`: :func:`rank_from_key`, ``rank5/6/7``,
+The numba kernels (:mod:`loki.evaluator.kernels`: :func:`rank_from_key`, ``rank5/6/7``,
 ``rank_cards``, ``rank_batch``) take the tables as their last argument ``tables``
 (:func:`kernel_tables`), and every kernel that ranks hands elsewhere in loki passes ``tables`` down
 the same way: no kernel reads a table as a global, so numba freezes no table into compiled
@@ -95,38 +95,21 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Iterable
-from typing import NamedTuple
 
 import numpy as np
 
 from loki.cards import RANKS, parse_cards
 from loki.errors import CardError, InputError
+from loki.evaluator.keys import CATEGORY_FIRST_RANK, CATEGORY_NAMES, N_RANKS, EvalTables
 
 __all__ = [
-    "N_RANKS",
-    "CATEGORY_NAMES",
-    "CATEGORY_FIRST_RANK",
-    "RANK_KEYS",
-    "CARD_KEY",
-    "CARD_BIT",
-    "SUIT_BIAS",
-    "FLUSH_CHECK",
-    "FLUSH_TABLE",  # noqa: F822 - resolved on first access by __getattr__
-    "RANK_TABLE",  # noqa: F822 - resolved on first access by __getattr__
-    "HASH_OFFSETS",  # noqa: F822 - resolved on first access by __getattr__
-    "HASH_MULT",
-    "HASH_BITS",
-    "HASH_SHIFT",
-    "EvalTables",
     "tables",
     "kernel_tables",
-    "rank_from_key",  # noqa: F822 - resolved on first access by __getattr__
     "rank5",
     "rank6",
     "rank7",
     "rank_cards",
     "rank_batch",
-    "hand_category",  # noqa: F822 - resolved on first access by __getattr__
     "evaluate",
     "evaluate_batch",
     "category_name",
@@ -134,82 +117,15 @@ __all__ = [
     "class_ranks",
 ]
 
-#: Number of distinct hand ranks (5-card equivalence classes).
-N_RANKS = 7462
-
-#: Category names indexed by :func:`hand_category` (0 = weakest).
-CATEGORY_NAMES = (
-    "high card",
-    "pair",
-    "two pair",
-    "three of a kind",
-    "straight",
-    "flush",
-    "full house",
-    "four of a kind",
-    "straight flush",
-)
-
-#: ``(9,) int64``: the lowest rank of each category (index = category 0..8).
-CATEGORY_FIRST_RANK = np.array([1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453], dtype=np.int64)
-
-#: ``(13,) int64``: per-rank additive keys (index = rank 0..12 for 2..A); sums over
-#: any multiset of at most 7 ranks with at most 4 of each are distinct.
-RANK_KEYS = np.array([1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520], dtype=np.int64)
-
-#: Bias added to the 16 suit-count bits of a key: bit ``4 * suit + 3`` of
-#: ``key + SUIT_BIAS`` is set iff that suit has 5 or more cards.
-SUIT_BIAS = 0x3333
-#: Mask of the four flush-indicator bits (see :data:`SUIT_BIAS`).
-FLUSH_CHECK = 0x8888
-_RANK_SHIFT = 16
-#: Perfect hash on the rank-key sum ``r``: ``h = (r * HASH_MULT) & (2**HASH_BITS - 1)``,
-#: ``slot = h + HASH_OFFSETS[h >> HASH_SHIFT]`` (multiplier chosen offline for a tight table).
-HASH_MULT = 32928279
-HASH_BITS = 25
-HASH_SHIFT = 11
-_HASH_MASK = (1 << HASH_BITS) - 1
-
-_S = np.arange(52, dtype=np.int64) & 3
-_R = np.arange(52, dtype=np.int64) >> 2
-#: ``(52,) int64``: additive key of each card: ``RANK_KEYS[rank] << 16 | 1 << (4 * suit)``.
-CARD_KEY = (RANK_KEYS[_R] << _RANK_SHIFT) | (np.int64(1) << (4 * _S))
-#: ``(52,) int64``: ``1 << (13 * suit + rank)``; OR them for a card set's suit masks.
-CARD_BIT = np.int64(1) << (13 * _S + _R)
-CARD_KEY.setflags(write=False)
-CARD_BIT.setflags(write=False)
-del _S, _R
-
 
 # --------------------------------------------------------------------------- #
 # the tables, built on first use
 # --------------------------------------------------------------------------- #
 
 
-class EvalTables(NamedTuple):
-    """The five read-only arrays every ranking kernel takes (as its last argument ``tables``).
-
-    Attributes:
-        card_key: ``(52,) int64``, :data:`CARD_KEY`.
-        card_bit: ``(52,) int64``, :data:`CARD_BIT`.
-        rank_table: ``(T,) int16`` (T = 74,338 with the shipped constants): rank of each
-            non-flush rank multiset at its perfect-hash slot.
-        flush_table: ``(8192,) int16``: rank of the best flush in a suit's 13-bit rank mask
-            (0 below 5 bits).
-        hash_offsets: ``(2**(HASH_BITS - HASH_SHIFT),) int32``: perfect-hash displacements,
-            ``slot = h + hash_offsets[h >> HASH_SHIFT]`` with ``h`` the mixed rank-key sum.
-    """
-
-    card_key: np.ndarray
-    card_bit: np.ndarray
-    rank_table: np.ndarray
-    flush_table: np.ndarray
-    hash_offsets: np.ndarray
-
-
 @functools.cache
 def _built() -> tuple[EvalTables, np.ndarray]:
-    from loki.evaluator_tables import build_tables
+    from loki.evaluator.build import build_tables
 
     return build_tables()
 
@@ -241,22 +157,6 @@ def _class_scores() -> np.ndarray:
     return _built()[1]
 
 
-_LAZY_TABLES = {"RANK_TABLE": "rank_table", "FLUSH_TABLE": "flush_table", "HASH_OFFSETS": "hash_offsets"}
-_LAZY_KERNELS = ("rank_from_key", "hand_category")
-
-
-def __getattr__(name: str):
-    # RANK_TABLE & co. and the table-free kernels, resolved on first access (PEP 562) so that
-    # importing this module neither builds the tables nor imports numba.
-    if name in _LAZY_TABLES:
-        return getattr(tables(), _LAZY_TABLES[name])
-    if name in _LAZY_KERNELS:
-        from loki import evaluator_kernels
-
-        return getattr(evaluator_kernels, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 # the kernel module and kernel_tables(), bound on the first call of a wrapper (rank7 is called
 # once per player at every showdown of the engine: keep its Python overhead small)
 _K = None
@@ -266,10 +166,10 @@ _KT: tuple = ()
 def _kernels():
     global _K, _KT
     if _K is None:
-        from loki import evaluator_kernels
+        from loki.evaluator import kernels
 
         _KT = kernel_tables()
-        _K = evaluator_kernels
+        _K = kernels
     return _K
 
 

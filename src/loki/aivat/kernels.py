@@ -18,7 +18,7 @@ Two ways to get there:
 
 Both build the rank keys incrementally (:mod:`loki.evaluator`: a card set's key is the sum of its cards'
 keys, its suit bits their OR): each nesting level of the enumeration adds one card to the partial key of
-the level above, so the innermost loop costs one addition and one :func:`~loki.evaluator_kernels.rank_from_key`
+the level above, so the innermost loop costs one addition and one :func:`~loki.evaluator.kernels.rank_from_key`
 lookup per hand and board.  Tables are passed as the last argument ``tables`` (:func:`loki.evaluator.kernel_tables`).
 
 Inputs are not checked here (distinct card ints 0..51, a deck without the hands' or the board's cards,
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.evaluator_kernels import rank_from_key
+from loki.evaluator.kernels import rank_from_key
 
 __all__ = ["SHARE_UNITS", "n_boards", "fill_board_ranks", "row_share_counts", "runout_share_counts"]
 

@@ -3,7 +3,7 @@
 :func:`hand_counts` reads the events of a finished hand (:mod:`loki.engine` events) and returns one
 :class:`HandCounts` per seat; :class:`HandCounts` also accumulates hands (``+=``, ``sum``) and gives
 the ratios.  The tournament (:mod:`loki.tournament.runner`, :mod:`loki.tournament.stats`), the
-replay of real logs (:mod:`loki.replay`) and ``scripts/calibrate_preflop.py`` all count with it.
+replay of real logs (:mod:`loki.tournament.replay`) and ``scripts/calibrate_preflop.py`` all count with it.
 
 Counters (per seat; one hand gives 0 or 1 for each but the two post-flop action counts):
 

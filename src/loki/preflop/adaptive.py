@@ -51,7 +51,7 @@ class AdaptiveSettings:
        ``short_handed`` players; :class:`HeadsUpSpot`): the hand is valued
        against that opponent's current weight table — the range its observed pre-flop frequencies give it through the
        modeler's re-weighting (papp/node58-60) — as ``IR2 against the range = 1000·(2·equity − 1)``
-       (:func:`loki.income_rate.holding_equity`), re-evaluated at every decision.  It raises when that value reaches
+       (:func:`loki.assessment.income_rate.holding_equity`), re-evaluated at every decision.  It raises when that value reaches
        Table B.1's group-2 Make4 threshold, or Make2's with fewer than two bets in; it checks when free; it calls
        when its equity is at least ``realization × to_call / (pot + to_call)`` (pot odds with a margin for playing
        the later streets), and folds otherwise.  This replaces the small blind's Call1/Call2 and Make1's

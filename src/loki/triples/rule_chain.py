@@ -9,7 +9,7 @@ getting only the probability left over by the rules before it::
     ramp(x, t, w) = clip((x − (t − w)) / (2w), 0, 1)          (the step x ≥ t when w = 0)
     P(rule i fires) = g_i · Π_{j<i} (1 − g_j)
 
-This module is the **single source** of those rules.  The Bettor (:func:`loki.bettor.decide`) is the
+This module is the **single source** of those rules.  The Bettor (:func:`loki.triples.bettor.decide`) is the
 chain with zero widths (a pure triple, plus the check-raise coin); the Triple Generator
 (:mod:`loki.triples`) is the chain with the DEFAULT widths, for our own hand (feature B), for every
 holding of an opponent (feature R, :func:`chain_all`) and for every player inside the Simulator's
@@ -60,6 +60,13 @@ from loki._jit import njit
 
 __all__ = [
     "TripleParams",
+    "ramp",
+    "ramp_above",
+    "pot_odds",
+    "pot_odds2",
+    "showdown_odds",
+    "semi_bluff_gate",
+    "bets_to_call_bucket",
     "RULES",
     "RULE_ACTIONS",
     "N_RULES",
@@ -117,7 +124,8 @@ _CR, _MAKE2, _MAKE1, _MAKE1_AGG, _SB, _SB_CONT, _PO, _PO_AGG, _SD, _CHECK, _FOLD
 
 
 @njit(cache=True, inline="always")
-def _ramp(x, t, w):
+def ramp(x, t, w):
+    """The soft gate: ``clip((x − (t − w)) / (2w), 0, 1)``, the step ``x ≥ t`` when ``w = 0`` (pena/node31)."""
     if w <= 0.0:
         return 1.0 if x >= t else 0.0
     v = (x - (t - w)) / (2.0 * w)
@@ -129,11 +137,72 @@ def _ramp(x, t, w):
 
 
 @njit(cache=True, inline="always")
-def _ramp_above(x, t, w):
-    # the aggressive-raise gate: a strict step x > t at zero width (bettor: "raises above EHS' t")
+def ramp_above(x, t, w):
+    """The aggressive-raise gate: :func:`ramp`, but a strict step ``x > t`` at zero width (the Bettor "raises above
+    EHS' t")."""
     if w <= 0.0:
         return 1.0 if x > t else 0.0
-    return _ramp(x, t, w)
+    return ramp(x, t, w)
+
+
+@njit(cache=True, inline="always")
+def pot_odds(pot, to_call):
+    """Pot_Odds = to_call / (pot + to_call), PAPP98 Eq. 6.6 (RECONSTRUCTED from the $20 pot / $4 call example); ``pot``
+    includes the opponent's bet; 0 when checking is free.  Chips in, a probability out.
+
+    >>> round(pot_odds(20.0, 4.0), 4)
+    0.1667
+    """
+    return to_call / (pot + to_call) if to_call > 0 else 0.0
+
+
+@njit(cache=True, inline="always")
+def pot_odds2(pot, bet_size):
+    """Pot_Odds2 = 2B / ((pot + 4B) + 2B), PAPP98 Eq. 6.5: the odds a semi-bluff needs (we could call a bet and a
+    raise).  Chips in (``bet_size`` = B), a probability out.
+
+    >>> round(pot_odds2(40.0, 10.0), 4)
+    0.2
+    """
+    return 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size)
+
+
+@njit(cache=True, inline="always")
+def showdown_odds(pot, to_call, next_bet):
+    """DEFAULT showdown odds (loki-algorithms.md §3 rule 5): (to_call + B_next) / (pot + to_call + 2·B_next), one more
+    bet of the next street that the opponent also calls.  Chips in, a probability out."""
+    return (to_call + next_bet) / (pot + to_call + 2.0 * next_bet)
+
+
+@njit(cache=True, inline="always")
+def semi_bluff_gate(e, ppot, pot, bet_size, params):
+    """Whether a bet with EHS' ``e`` and PPot ``ppot`` is a semi-bluff (rule 4, PAPP98 Eq. 6.5), so that the player
+    keeps betting in later rounds while nobody else bets (rule 5): semi-bluffs enabled, ``e`` below the Make1 ramp
+    (``make1 − make_width``) and ``ppot`` at least ``Pot_Odds2 − odds_width``.  DEFAULT: only such a bet counts (the
+    Action Selector's players and the believed play-out track it the same way).
+
+    >>> p = TripleParams(0.5, 0.85, 0.05, 0.05, True, -1.0, 0.5)
+    >>> semi_bluff_gate(0.3, 0.3, 40.0, 10.0, p), semi_bluff_gate(0.6, 0.3, 40.0, 10.0, p)
+    (True, False)
+    """
+    return (
+        params.semi_bluff
+        and e < params.make1 - params.make_width
+        and ppot >= pot_odds2(pot, bet_size) - params.odds_width
+    )
+
+
+@njit(cache=True, inline="always")
+def bets_to_call_bucket(to_call_bets):
+    """Context bucket of an amount to call, in bets: 0, 1 or 2 (= 2 or more); the small blind's half bet counts as 1.
+    The frequencies of the Opponent Modeler and of the play-out's frequency expert are kept by it (papp/node56).
+
+    >>> [int(bets_to_call_bucket(x)) for x in (0.0, 0.5, 1.0, 1.5, 2.0, 3.0)]
+    [0, 1, 1, 1, 2, 2]
+    """
+    if to_call_bets <= 1e-9:
+        return 0
+    return 1 if to_call_bets < 2.0 - 1e-9 else 2
 
 
 @njit(cache=True, inline="always")
@@ -184,8 +253,8 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
     c = 0.0
     r = 0.0
     left = 1.0
-    p2 = _ramp(e, params.make2, mw)
-    p1 = _ramp(e, params.make1, mw)
+    p2 = ramp(e, params.make2, mw)
+    p1 = ramp(e, params.make1, mw)
     if to_call <= 1e-9:  # checking is free: never folds
         if check_raise_flag:
             g = params.check_raise_probability * p2
@@ -196,7 +265,7 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
         c, r = _give(contrib, _MAKE1, bets == 0 and can_raise, left * p1, c, r)
         left *= 1.0 - p1
         if params.semi_bluff and can_raise:
-            g = _ramp(ppot, 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size), ow)
+            g = ramp(ppot, pot_odds2(pot, bet_size), ow)
             c, r = _give(contrib, _SB, True, left * g, c, r)
             left *= 1.0 - g
             if semi_bluffing and bets == 0:
@@ -208,16 +277,16 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
     c, r = _give(contrib, _MAKE2, bets < 2 and can_raise, left * p2, c, r)
     left *= 1.0 - p2
     acr = params.aggressive_call_raise
-    ga = _ramp_above(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
+    ga = ramp_above(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
     if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):  # Make1's fold rule closes the gate
         c, r = _split(contrib, _MAKE1, _MAKE1_AGG, left * p1, ga, c, r)
         left *= 1.0 - p1
     chance = hs_n if street == 3 else ppot
-    g = _ramp(chance, to_call / (pot + to_call), ow)
+    g = ramp(chance, pot_odds(pot, to_call), ow)
     c, r = _split(contrib, _PO, _PO_AGG, left * g, ga, c, r)
     left *= 1.0 - g
     if street >= 2:
-        g = _ramp(ehs_, (to_call + next_bet) / (pot + to_call + 2.0 * next_bet), ow)
+        g = ramp(ehs_, showdown_odds(pot, to_call, next_bet), ow)
         c, r = _give(contrib, _SD, False, left * g, c, r)
         left *= 1.0 - g
     if contrib is not None:
@@ -256,7 +325,7 @@ def chain_all(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_in,
 
 def spot_args(spot) -> tuple:
     """The public spot's arguments of the kernels, ``(street, pot, to_call, bet_size, bets, vol_in, can_raise,
-    next_bet)``, from a :class:`loki.bettor.BettingSpot`."""
+    next_bet)``, from a :class:`loki.triples.spot.BettingSpot`."""
     return (
         int(spot.street),
         float(spot.pot),
@@ -270,8 +339,8 @@ def spot_args(spot) -> tuple:
 
 
 def chain_spot(values, spot, params: TripleParams, check_raise_flag: bool, contrib: np.ndarray | None = None):
-    """:func:`chain_rules` for one hand given as a :class:`loki.bettor.HandValues` in a
-    :class:`loki.bettor.BettingSpot` (its ``semi_bluffing`` flag included); returns ``(f, c, r)``."""
+    """:func:`chain_rules` for one hand given as a :class:`loki.triples.spot.HandValues` in a
+    :class:`loki.triples.spot.BettingSpot` (its ``semi_bluffing`` flag included); returns ``(f, c, r)``."""
     return chain_rules(
         values.ehs_prime,
         values.ehs,

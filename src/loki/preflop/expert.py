@@ -43,14 +43,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
+from loki.assessment.income_rate import holding_equity, load_tables
 from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
-from loki.engine import Action, PlayerView, preflop_situation
+from loki.engine import Action, PlayerView
 from loki.errors import ConfigError, InputError
-from loki.income_rate import holding_equity, load_tables
-from loki.preflop_model import (
+from loki.preflop.adaptive import (
     PREFLOP_MODELS,
     PROBABILITY_PLAY,
     AdaptiveSettings,
@@ -58,13 +59,10 @@ from loki.preflop_model import (
     SeatModels,
     model_of,
     modelled_expected_players,
-    play_probability,
-    yet_to_act_seats,
 )
-from loki.strategies import Strategy, strategy_action
+from loki.preflop.strategies import Strategy, strategy_action
 
 __all__ = [
-    "PROBABILITY_PLAY",
     "GROUPS",
     "TIGHTNESS",
     "GROUP_TABLE",
@@ -73,17 +71,11 @@ __all__ = [
     "group_for",
     "PreflopThresholds",
     "choose_strategy",
-    "preflop_situation",
     "SB_CALL_LIMIT",
+    "SB_CALL_MARGIN",
     "PreflopChoice",
     "PreflopDecision",
     "PreflopPolicy",
-    "PREFLOP_MODELS",
-    "AdaptiveSettings",
-    "HeadsUpSpot",
-    "yet_to_act_seats",
-    "play_probability",
-    "modelled_expected_players",
 ]
 
 GROUPS = ("2", "3-4", "5+")
@@ -317,10 +309,20 @@ class PreflopChoice:
 
 @dataclass(frozen=True)
 class PreflopDecision:
-    """One pre-flop action: the action the hand's strategy takes now, and the :class:`PreflopChoice`."""
+    """One pre-flop action: the action the hand's strategy takes now, and the :class:`PreflopChoice`.
+
+    ``probabilities`` is the pure choice's one-hot ``(fold, call, raise)`` (a decision record's distribution)."""
+
+    kind: ClassVar[str] = "preflop"
 
     action: Action
     choice: PreflopChoice
+
+    @property
+    def probabilities(self) -> tuple[float, float, float]:
+        out = [0.0, 0.0, 0.0]
+        out[int(self.action)] = 1.0
+        return out[0], out[1], out[2]
 
 
 class PreflopPolicy:
@@ -409,7 +411,7 @@ class PreflopPolicy:
         return PreflopChoice(strategy, group, ir, t, inpot, yet, pos, sb_first, limit, expected)
 
     def decide(self, view: PlayerView, legal: Sequence[Action], models: SeatModels | None = None) -> PreflopDecision:
-        """The action of this hand's strategy now (:func:`loki.strategies.strategy_action`), the strategy being
+        """The action of this hand's strategy now (:func:`loki.preflop.strategies.strategy_action`), the strategy being
         chosen at the first call of the hand; the adaptive model decides heads-up contests at every decision
         at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
         if self.model_for(view) == "adaptive":

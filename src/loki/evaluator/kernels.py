@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.evaluator import _HASH_MASK, _RANK_SHIFT, FLUSH_CHECK, HASH_MULT, HASH_SHIFT, SUIT_BIAS
+from loki.evaluator.keys import FLUSH_CHECK, HASH_MASK, HASH_MULT, HASH_SHIFT, RANK_SHIFT, SUIT_BIAS
 
 __all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "rank_batch_into", "hand_category"]
 
@@ -50,7 +50,7 @@ def rank_from_key(key, bits, tables):
     compiled function holds no reference-count call.
     """
     f = (key + SUIT_BIAS) & FLUSH_CHECK
-    h = ((key >> _RANK_SHIFT) * HASH_MULT) & _HASH_MASK
+    h = ((key >> RANK_SHIFT) * HASH_MULT) & HASH_MASK
     _, _, rank_table, flush_table, hash_offsets = tables
     by_hash = rank_table[np.uint64(h + hash_offsets[h >> HASH_SHIFT])]
     if f == 0:

@@ -5,7 +5,7 @@ suited 13-bit rank mask directly (category, then tie-break ranks packed in nibbl
 7,462 distinct 5-card scores and numbers them densely, places the multisets' rank-key sums in a
 row-displacement perfect hash (Tarjan and Yao, "Storing a sparse table", CACM 1979; first-fit
 decreasing) and returns the tables as an :class:`~loki.evaluator.EvalTables`.  It runs once per
-process, on first use (:func:`loki.evaluator.tables`), in about 0.1 s with warm kernels.
+process, on first use (:func:`loki.evaluator.build`), in about 0.1 s with warm kernels.
 
 The construction kernels here read only the integer constants of :mod:`loki.evaluator`
 (``RANK_KEYS`` is passed as an argument); their results are not frozen into any other kernel.
@@ -16,16 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.evaluator import (
-    CARD_BIT,
-    CARD_KEY,
-    HASH_BITS,
-    HASH_MULT,
-    HASH_SHIFT,
-    N_RANKS,
-    RANK_KEYS,
-    EvalTables,
-)
+from loki.evaluator.keys import CARD_BIT, CARD_KEY, HASH_BITS, HASH_MULT, HASH_SHIFT, N_RANKS, RANK_KEYS, EvalTables
 
 __all__ = ["build_tables"]
 

@@ -31,8 +31,8 @@ from loki.engine import (
     Showdown,
 )
 from loki.errors import ConfigError
+from loki.io.tableview import HandLog, describe_pots, position_names, pot_results
 from loki.players.base import Player
-from loki.tableview import HandLog, describe_pots, position_names, pot_results
 
 __all__ = ["HumanPlayer", "QuitSession", "play_human_session", "SessionSummary"]
 
@@ -308,7 +308,7 @@ def play_human_session(
     from rich.table import Table
 
     from loki.players.registry import make_player
-    from loki.table import play_hand
+    from loki.players.table import play_hand
 
     if not 1 <= opponents <= 9:
         raise ConfigError(f"opponents = {opponents}: expected 1..9 bots")

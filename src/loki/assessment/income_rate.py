@@ -55,7 +55,7 @@ from loki.cards import (
 )
 from loki.errors import ConfigError, OutputPathError, RangeError
 from loki.evaluator import kernel_tables
-from loki.evaluator_kernels import rank_from_key
+from loki.evaluator.kernels import rank_from_key
 
 __all__ = [
     "TABLE_PLAYERS",
@@ -224,7 +224,7 @@ def write_class_equity(matrix: np.ndarray, path: str | Path, command: str = "") 
     """Write a class-equity matrix as CSV: a header of class names, then one row per class (4 decimals)."""
     with open(path, "w", newline="") as fh:
         fh.write(
-            "# All-in equity of the row class against the column class (ties split), loki.income_rate.class_equity_matrix\n"
+            "# All-in equity of the row class against the column class (ties split), loki.assessment.income_rate.class_equity_matrix\n"
         )
         if command:
             fh.write(f"# regenerate with: {command}\n")

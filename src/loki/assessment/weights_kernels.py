@@ -1,7 +1,7 @@
-"""Numba kernels of :mod:`loki.weights`: the field array of several weight tables in one pass (issue 15).
+"""Numba kernels of :mod:`loki.assessment.weights`: the field array of several weight tables in one pass (issue 15).
 
 :func:`field_kernel` gives, entry for entry, the floats of the numpy rule it replaces in
-:func:`loki.weights.combine_field` (copy, zero the clashing holdings, divide by the sum, add up, divide by the
+:func:`loki.assessment.weights.combine_field` (copy, zero the clashing holdings, divide by the sum, add up, divide by the
 number of tables).  The one operation whose order matters is the sum: :func:`pairwise_sum` is numpy's pairwise
 summation of a contiguous float64 array (blocks of eight partial sums up to 128 elements, halves beyond), so the
 sum, and so every decision that reads the field, is the same as numpy's; a test checks it against ``np.sum``.
@@ -102,7 +102,7 @@ def pairwise_sum(a, skip, lo, n):
 def field_kernel(tables, clash, out):
     """The field array of the rows of ``tables`` ``(k, m) float64`` into ``out`` ``(m,) float64``: each row with the
     ``clash`` ``(m,) bool`` entries zeroed and divided by its sum, the rows added in order, the total divided by
-    ``k`` (DEFAULT, loki-algorithms.md §1.2; the floats of :func:`loki.weights.combine_field`'s numpy rule).
+    ``k`` (DEFAULT, loki-algorithms.md §1.2; the floats of :func:`loki.assessment.weights.combine_field`'s numpy rule).
     Every row must have a positive sum off ``clash`` (not checked)."""
     k, m = tables.shape
     for h in range(m):

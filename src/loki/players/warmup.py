@@ -185,7 +185,7 @@ def warm_up(
 
     from loki.engine import GameConfig
     from loki.players.registry import make_player
-    from loki.table import play_hand
+    from loki.players.table import play_hand
 
     cfg = config if config is not None else GameConfig(n_players=2)
     n = cfg.n_players

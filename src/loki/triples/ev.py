@@ -1,7 +1,7 @@
 """A Triple Generator that weighs what each action is worth (issue 11, item 6; all **DEFAULT**).
 
 AAAI99 §4 says Loki-2's generator "out-performs our previous best rule-based betting strategy"; the Bettor's rules
-in triple form (:mod:`loki.rule_chain`) barely differ from the Bettor.  This generator keeps the same inputs —
+in triple form (:mod:`loki.triples.rule_chain`) barely differ from the Bettor.  This generator keeps the same inputs —
 HS_n, PPot, NPot, EHS, EHS' against the field of the opponents' weight tables, pot odds, bets to call — adds what
 the opponent models know (each live opponent's fold frequency facing a bet), and turns a one-step estimate of the
 money each action wins from now on into a probability triple:
@@ -26,7 +26,7 @@ the call estimate overrule its folds: facing a bet, the fold share moves to a ca
 ``logistic(EV(call) / (τ · B))``; it adds the same slow-play and a bluff frequency (``bluff``: a share of the
 checks of hands below ``make1`` bet when the fold equity ``φ`` is at least ``bluff_fold_equity``).
 
-The Bettor-like generator (:mod:`loki.rule_chain`) stays selectable (``Loki2Config.generator = "rules"``).
+The Bettor-like generator (:mod:`loki.triples.rule_chain`) stays selectable (``Loki2Config.generator = "rules"``).
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from loki.bettor import BettingSpot, HandValues
 from loki.config import LokiModel
-from loki.triples import ProbabilityTriple
+from loki.triples.generator import ProbabilityTriple
+from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = ["EVGeneratorConfig", "ActionEVs", "action_evs", "ev_triple", "calling_triple"]
 

@@ -16,15 +16,16 @@ when checking is free, and it calls when raising is not allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
-from loki.bettor import BettingSpot, HandValues, pot_odds2
 from loki.engine import Action, legalise
 from loki.errors import ConfigError, InputError
-from loki.ev_triples import EVGeneratorConfig, calling_triple, ev_triple
-from loki.rule_chain import RULES, attribute
 from loki.triples import ProbabilityTriple, TripleConfig, generate_triple_with_rules
+from loki.triples.ev import EVGeneratorConfig, calling_triple, ev_triple
+from loki.triples.rule_chain import RULES, attribute, semi_bluff_gate
+from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = ["select_action", "ActionSelector", "SelectorPolicy", "TripleDecision", "interval_probabilities"]
 
@@ -84,7 +85,11 @@ class ActionSelector:
 @dataclass(frozen=True)
 class TripleDecision:
     """One decision of the Action Selector: the action, the triple, the hand's ``u``, the rule of the chain that
-    gave the action (:func:`loki.rule_chain.attribute`), and the hand values and spot the triple came from."""
+    gave the action (:func:`loki.triples.rule_chain.attribute`), and the hand values and spot the triple came from;
+    ``probabilities`` the distribution the action was drawn from, given what the hand's earlier actions revealed of
+    ``u`` (:func:`interval_probabilities`)."""
+
+    kind: ClassVar[str] = "selector"
 
     action: Action
     triple: ProbabilityTriple
@@ -163,7 +168,7 @@ class SelectorPolicy:
         self._lo, self._hi = 0.0, 1.0  # what this hand's actions so far reveal of u (for action_probabilities)
 
     def decide(self, sit) -> TripleDecision:
-        """The selector's action for the :class:`loki.situation.Situation` ``sit``."""
+        """The selector's action for the :class:`loki.modeler.situation.Situation` ``sit``."""
         values = sit.hand_values(self.lookahead)
         spot = sit.betting_spot(self.semi_bluffing)
         if self.generator == "ev":
@@ -176,13 +181,10 @@ class SelectorPolicy:
                 pt, values, spot, self._fold_frequencies(sit, spot), self.triple.bettor.make1, self.ev
             )
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
-        b, mw, ow = self.triple.bettor, self.triple.make_width, self.triple.odds_width
         if (
             a is Action.RAISE
             and spot.to_call <= 1e-9
-            and values.ehs_prime < b.make1 - mw
-            and b.semi_bluff
-            and values.ppot >= pot_odds2(spot.pot, spot.bet_size) - ow
+            and semi_bluff_gate(values.ehs_prime, values.ppot, spot.pot, spot.bet_size, self.triple.params())
         ):
             self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
         u = self.selector.u
@@ -199,7 +201,7 @@ class SelectorPolicy:
         return [float(sit.models[s].frequencies.blended(spot.street, bucket)[0]) for s in sit.live_opponents]
 
     def _decide_ev(self, sit, values: HandValues, spot: BettingSpot) -> TripleDecision:
-        """The EV generator's triple (:mod:`loki.ev_triples`), sampled with this hand's ``u``."""
+        """The EV generator's triple (:mod:`loki.triples.ev`), sampled with this hand's ``u``."""
         folds = self._fold_frequencies(sit, spot)
         p_called = sit.called_strength(folds, self.lookahead) if spot.can_raise else None
         pt, _evs = ev_triple(values, spot, folds, self.ev, p_called)

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from loki.assessment import assess, assess_field
-from loki.bettor import BettingSpot, HandValues
+from loki.assessment import Assessment, assess, assess_field
 from loki.engine import Action, PlayerView
-from loki.modeler import ModelStore
+from loki.modeler.model import ModelStore
+from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = ["Situation"]
 
@@ -35,7 +35,7 @@ class Situation:
         view, legal, models, modeler: as given; ``seat`` the deciding seat.
     """
 
-    __slots__ = ("view", "legal", "models", "modeler", "seat", "_values")
+    __slots__ = ("view", "legal", "models", "modeler", "seat", "_values", "_assessments")
 
     def __init__(self, view: PlayerView, legal: Sequence[Action], models: ModelStore, modeler: object = None):
         self.view = view
@@ -44,6 +44,7 @@ class Situation:
         self.modeler = modeler
         self.seat = view.seat
         self._values: dict[int, HandValues] = {}
+        self._assessments: dict[int, Assessment] = {}
 
     @property
     def live_opponents(self) -> list[int]:
@@ -51,9 +52,10 @@ class Situation:
         folded = self.view.folded
         return [s for s in range(self.view.n_players) if s != self.seat and not folded[s]]
 
-    def hand_values(self, lookahead: int = 1) -> HandValues:
+    def assessment(self, lookahead: int = 1) -> Assessment:
         """Our hand assessed against the field array of the live opponents' weight tables (HS_n with n = live
-        opponents, PPot/NPot with ``lookahead`` 1 or 2 on the flop, 1 later; PAPP98 papp/node39-41, §6.2).
+        opponents, PPot/NPot with ``lookahead`` 1 or 2 on the flop, 1 later; PAPP98 papp/node39-41, §6.2): the full
+        :class:`loki.assessment.Assessment` (counts included; explanations show it).
 
         Computed once per lookahead and cached for this decision.
 
@@ -62,17 +64,25 @@ class Situation:
                 happen with the 0.01 floor of the modelers).
         """
         la = lookahead if self.view.round == 1 else 1
-        v = self._values.get(la)
-        if v is None:
+        a = self._assessments.get(la)
+        if a is None:
             opps = self.live_opponents
-            a = assess_field(
+            a = self._assessments[la] = assess_field(
                 self.view.hole_cards, self.view.board, [self.models[s].weights for s in opps], len(opps), la
             )
+        return a
+
+    def hand_values(self, lookahead: int = 1) -> HandValues:
+        """The four numbers of :meth:`assessment` the betting rules read (EHS', EHS, HS_n, PPot)."""
+        la = lookahead if self.view.round == 1 else 1
+        v = self._values.get(la)
+        if v is None:
+            a = self.assessment(la)
             v = self._values[la] = HandValues(ehs_prime=a.ehs_prime, ehs=a.ehs, hs_n=a.hs_n, ppot=a.ppot)
         return v
 
     def betting_spot(self, semi_bluffing: bool = False) -> BettingSpot:
-        """The public betting situation of our decision (:class:`loki.bettor.BettingSpot`), with our own
+        """The public betting situation of our decision (:class:`loki.triples.spot.BettingSpot`), with our own
         semi-bluff state (Bettor rule 4's continuation; only the player knows it).
 
         ``first_to_act`` is "nobody has acted yet this round"; ``aggressor_behind`` is "an opponent who bet or

@@ -15,7 +15,7 @@ the decision point on (chips already in the pot are sunk).  Up to ``trials`` (de
    decisions of the trial (the Action Selector's rule); or, in the **always-call** variant
    (pena/node46), everyone just checks/calls to the showdown.
 
-The play-out is a numba kernel (:mod:`loki.playout`; this module is the Python driver) whose betting
+The play-out is a numba kernel (:mod:`loki.simulator.playout`; this module is the Python driver) whose betting
 (acting order, cap, legal actions, pot, payoff with the ``"split"`` rule) is the :mod:`loki.betting`
 core the rules engine uses too; :func:`spot_state` turns a :class:`SimSpot` into its state vector.
 Hand values inside the play-out (the paper recomputes HS and potential for every active hand at
@@ -54,13 +54,18 @@ import numpy as np
 from pydantic import Field
 
 from loki import betting as bt
-from loki.assessment.outs import ppot_outs
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
-from loki.playout import next_ranks_cache, sim_batch
+from loki.simulator.playout import (
+    PlayoutPolicies,
+    PlayoutRanges,
+    PlayoutSpot,
+    next_ranks_cache,
+    sim_batch,
+)
 from loki.triples import TripleConfig, board_values
 
 __all__ = [
@@ -70,10 +75,8 @@ __all__ = [
     "SimResult",
     "simulate",
     "decide_from_evs",
-    "ppot_outs",
+    "playout_policies",
     "CUTOFF_RULES",
-    "SimDecision",
-    "SimulatorPolicy",
     "PlayoutBeliefs",
 ]
 
@@ -112,30 +115,32 @@ class SimConfig(LokiModel):
 
 @dataclass(frozen=True)
 class PlayoutBeliefs:
-    """Who each simulated player is believed to be, in post-flop acting order (the believed play-out, issue 11).
+    """Who each simulated player is believed to be, in post-flop acting order (the believed play-out, issue 11): the
+    rows of :class:`loki.simulator.playout.PlayoutPolicies`, from each opponent's model
+    (:meth:`loki.modeler.PlayoutPolicy`, via :func:`loki.simulator.policy.beliefs_of`).
 
     Attributes:
-        mode: ``(m,) int64``: 0 the Triple Generator's rules, 1 the opponent-specific mixture
-            (:mod:`loki.modeler.specific`).
-        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.rule_chain.TripleParams` as a
-            row).
-        pi: ``(m, 3) float64``: mixture weights (rules, frequency expert, card-blind) of mode-1 players.
-        freqs: ``(m, 4, 3, 3) float64``: their context frequencies [round][bets to call 0/1/2+][fold, call, raise].
-        rho: ``(m,) float64``: their check-raise propensities; softness: the frequency expert's ramp half-width.
+        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
+        mix: ``(m, 3) float64``: mixture weights of (rules, frequency expert, card-blind frequencies); ``(1, 0, 0)``
+            plays by the rules alone.
+        freqs: ``(m, 4, 3, 3) float64``: context frequencies [round][bets to call 0/1/2+][fold, call, raise].
+        rho: ``(m,) float64``: check-raise propensities; softness: ``(m,) float64`` the frequency expert's ramp
+            half-widths.
         semi: ``(m,) bool``: semi-bluffs in progress at the decision (ours; the opponents' are not known).
         raised_last: ``(m,) bool``: who bet or raised in the previous round; actions_this_round: actions taken this
             round before our decision (the check-raise condition in the play-out).
+        labels: ``(m,)`` what each player is believed to be, for explanations (e.g. ``"specific mixture"``).
     """
 
-    mode: np.ndarray
     params: np.ndarray
-    pi: np.ndarray
+    mix: np.ndarray
     freqs: np.ndarray
     rho: np.ndarray
-    softness: float
+    softness: np.ndarray
     semi: np.ndarray
     raised_last: np.ndarray
     actions_this_round: int = 0
+    labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -357,40 +362,53 @@ def spot_state(spot: SimSpot) -> np.ndarray:
     return st
 
 
-def _models(b: PlayoutBeliefs | None, m: int, believed: bool, params=None) -> tuple:
-    """The play-out kernels' action-model arguments ``(believed, params, mode, pi, freqs, rho, softness, semi0)``:
-    from the beliefs, or everybody on the one Triple Generator ``params`` (the paper's play-out)."""
+def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=None) -> PlayoutPolicies:
+    """The play-out kernels' :class:`~loki.simulator.playout.PlayoutPolicies`: from the beliefs ``b`` (the believed
+    play-out), or everybody on the one Triple Generator ``params`` (:class:`loki.triples.TripleParams`; the paper's
+    play-out, ``b`` None).
+
+    Args:
+        b: the beliefs, or None.
+        m: players in the play-out.
+        believed: the believed play-out's rules (ignored, and False, when ``b`` is None).
+        params: the Triple Generator of the paper's play-out (when ``b`` is None).
+    """
     if b is None:
         row = np.array([float(x) for x in params])
-        return (
+        mix = np.zeros((m, 3))
+        mix[:, 0] = 1.0
+        return PlayoutPolicies(
             False,
             np.ascontiguousarray(np.tile(row, (m, 1))),
-            np.zeros(m, dtype=np.int64),
-            np.zeros((m, 3)),
+            mix,
             np.zeros((m, 4, 3, 3)),
             np.zeros(m),
-            0.1,
+            np.full(m, 0.1),
             np.zeros(m, dtype=np.bool_),
         )
-    return (
+    return PlayoutPolicies(
         believed,
         np.ascontiguousarray(b.params, dtype=np.float64),
-        np.ascontiguousarray(b.mode, dtype=np.int64),
-        np.ascontiguousarray(b.pi, dtype=np.float64),
+        np.ascontiguousarray(b.mix, dtype=np.float64),
         np.ascontiguousarray(b.freqs, dtype=np.float64),
         np.ascontiguousarray(b.rho, dtype=np.float64),
-        float(b.softness),
+        np.ascontiguousarray(b.softness, dtype=np.float64),
         np.ascontiguousarray(b.semi, dtype=np.bool_),
     )
 
 
+def _mixed_row(mix: np.ndarray) -> bool:
+    """A player whose triple is not the rules alone (the frequency expert reads its percentile in its range)."""
+    return not (mix[0] == 1.0 and mix[1] == 0.0 and mix[2] == 0.0)
+
+
 def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(field_w, hs_now, q_now)``, each ``(m, 1326) float64``: every player's field (the other live players'
-    weight tables, ours uniform, combined by :func:`loki.weights.field_array`), HS_1 of every holding against it on
-    the board, and every holding's percentile in the player's own range (HS_1 against its own table; mode-1
-    players only, else 0.5)."""
+    weight tables, ours uniform, combined by :func:`loki.assessment.weights.field_array`), HS_1 of every holding against it on
+    the board, and every holding's percentile in the player's own range (HS_1 against its own table; players the
+    frequency expert plays only, else 0.5)."""
     from loki.assessment import hand_strength_all
-    from loki.weights import field_array
+    from loki.assessment.weights import field_array
 
     m = len(spot.active)
     board = list(spot.board)
@@ -404,7 +422,7 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
         tables = [w[o] if o != spot.me else np.ones(N_HOLDINGS) for o in range(m) if o != p and spot.active[o]]
         field_w[p] = field_array(tables, board)
         hs_now[p] = hand_strength_all(board, field_w[p], fill=0.0)
-        if b is not None and int(b.mode[p]) == 1:
+        if b is not None and _mixed_row(b.mix[p]):
             q_now[p] = hand_strength_all(board, w[p], fill=0.5)
     return field_w, hs_now, q_now
 
@@ -430,22 +448,28 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     cum = np.cumsum(w, axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_uniform, pp_now, nn_now = board_values(spot.board)
-    pp_now = np.ascontiguousarray(pp_now)
-    nn_now = np.ascontiguousarray(nn_now)
-    hole = np.asarray(spot.hole, dtype=np.int64)
-    board = np.asarray(spot.board, dtype=np.int64)
-    bet_sizes = np.asarray(spot.bet_sizes, dtype=np.float64)
     believed = config.play_outs == "believed" and not config.always_call
     if believed:
         if spot.beliefs is None:
             raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")
         field_w, hs_now, q_now = _believed_values(spot, w)
-        models = _models(spot.beliefs, m, True)
+        policies = playout_policies(spot.beliefs, m, True)
     else:
         field_w = np.ones((m, N_HOLDINGS))
         hs_now = np.ascontiguousarray(np.broadcast_to(hs_uniform, (m, N_HOLDINGS)))
         q_now = np.full((m, N_HOLDINGS), 0.5)
-        models = _models(None, m, False, config.triple.params())
+        policies = playout_policies(None, m, False, config.triple.params())
+    pspot = PlayoutSpot(
+        spot.me,
+        st0,
+        np.asarray(spot.bet_sizes, dtype=np.float64),
+        np.asarray(spot.hole, dtype=np.int64),
+        np.asarray(spot.board, dtype=np.int64),
+        config.always_call,
+    )
+    ranges = PlayoutRanges(
+        w, cum, totals, field_w, hs_now, q_now, np.ascontiguousarray(pp_now), np.ascontiguousarray(nn_now)
+    )
     tables = kernel_tables()
     n = config.trials
     oc = np.zeros(n)
@@ -461,30 +485,9 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         k = min(config.check_every, n - done)
         bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
         sim_batch(
-            bseed,
-            k,
-            hole,
-            board,
-            len(board),
-            spot.me,
-            st0,
-            bet_sizes,
-            w,
-            cum,
-            totals,
-            field_w,
-            hs_now,
-            q_now,
-            pp_now,
-            nn_now,
-            config.always_call,
-            *models,
-            oc[done : done + k],
-            orr[done : done + k],
-            holes[done : done + k],
-            next_ranks,
-            tables,
-        )
+            bseed, k, pspot, ranges, policies, oc[done : done + k], orr[done : done + k], holes[done : done + k],
+            next_ranks, tables,
+        )  # fmt: skip
         done += k
         batch += 1
         if config.cutoff != "none" and done >= config.min_trials and done < n:
@@ -499,98 +502,3 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     if return_samples:
         return res, (oc, orr, holes)
     return res
-
-
-# ---------------------------------------------------------------------------------------- policy
-@dataclass(frozen=True)
-class SimDecision:
-    """One decision of the Simulator: the action, the :class:`SimResult` (EVs, sds, trials, cut-off) and the
-    :class:`SimSpot` it simulated."""
-
-    action: Action
-    result: SimResult
-    spot: SimSpot
-
-
-class SimulatorPolicy:
-    """Loki-2 feature S (AAAI99 §5): every post-flop decision asks the Simulator for EV(call) and EV(raise) and
-    takes the best (EV(fold) = 0, ties to the more aggressive).
-
-    Args:
-        config: the Simulator's settings (trials, cut-off rule, always-call variant, Triple Generator).
-        seed: seeds each decision's simulation (a generator on ``[seed, 3]``, one draw per decision).
-    """
-
-    def __init__(self, config: SimConfig = SimConfig(), seed: int = 0):
-        self.config = config
-        self.rng = np.random.default_rng([seed, 3])
-
-    def begin_hand(self) -> None:
-        """Nothing to reset: the Simulator keeps no per-hand state."""
-
-    def beliefs(self, sit, order) -> PlayoutBeliefs:
-        """Who each player of the play-out is believed to be (:class:`PlayoutBeliefs`): us by our own Triple
-        Generator; an opponent modelled by an opponent-specific modeler (:class:`loki.modeler.SpecificModeler`) by
-        its mixture, the others by the Triple Generator the modeler uses (or ours)."""
-        from loki.modeler import SpecificModeler, TripleModeler
-
-        v = sit.view
-        m = len(order)
-        modeler = getattr(sit, "modeler", None)
-        own = np.array([float(x) for x in self.config.triple.params()])
-        params = np.tile(own, (m, 1))
-        mode = np.zeros(m, dtype=np.int64)
-        pi = np.zeros((m, 3))
-        freqs = np.zeros((m, 4, 3, 3))
-        rho = np.zeros(m)
-        softness = 0.1
-        folded = v.folded
-        for i, s in enumerate(order):
-            if s == sit.seat or folded[s] or s not in sit.models:
-                continue
-            if isinstance(modeler, (SpecificModeler, TripleModeler)):
-                params[i] = [float(x) for x in modeler.triple.params()]
-            if isinstance(modeler, SpecificModeler):
-                model = sit.models[s]
-                mode[i] = 1
-                pi[i] = modeler.weights(model)
-                for r in range(1, 4):
-                    for b in range(3):
-                        freqs[i, r, b] = modeler.context_frequencies(model, r, b, b > 0)
-                rho[i] = modeler.check_raise_propensity(model)
-                softness = modeler.config.softness
-        raised = v.raised_last_round
-        return PlayoutBeliefs(
-            mode, params, pi, freqs, rho, softness, np.zeros(m, dtype=np.bool_),
-            np.array([bool(raised[s]) for s in order]), int(v.actions_this_round),
-        )  # fmt: skip
-
-    def sim_spot(self, sit) -> SimSpot:
-        """The :class:`SimSpot` of the :class:`loki.situation.Situation` ``sit`` (post-flop acting order)."""
-        v = sit.view
-        g = v.config
-        order = v.postflop_order
-        folded, committed = v.folded, v.committed
-        acted, vol = v.acted_this_round, v.voluntary_this_round
-        beliefs = self.beliefs(sit, order) if self.config.play_outs == "believed" else None
-        return SimSpot(
-            hole=v.hole_cards,
-            board=tuple(v.board),
-            me=order.index(sit.seat),
-            active=np.array([not folded[s] for s in order]),
-            round_bets=np.array([float(committed[s]) for s in order]),
-            acted=np.array([acted[s] for s in order]),
-            vol_in=np.array([vol[s] for s in order]),
-            weights=sit.weights_in_order(order),
-            pot=float(v.pot),
-            bets_this_round=int(v.bets_this_round),
-            max_bets=int(g.max_bets),
-            bet_sizes=tuple(float(b) for b in g.bet_sizes),
-            beliefs=beliefs,
-        )
-
-    def decide(self, sit) -> SimDecision:
-        """Simulate the decision of ``sit`` and return the best action."""
-        spot = self.sim_spot(sit)
-        res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
-        return SimDecision(res.action, res, spot)

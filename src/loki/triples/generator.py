@@ -5,7 +5,7 @@ check/call or a bet/raise (:class:`ProbabilityTriple`; non-negative, summing to 
 
 The **Triple Generator** (pena/node31: "translate the Loki-1 Bettor into pure triples, then smooth
 the boundaries between actions by linear interpolation") is the soft priority chain of
-:mod:`loki.rule_chain`, the one place where the betting rules are written: every rule of the Bettor
+:mod:`loki.triples.rule_chain`, the one place where the betting rules are written: every rule of the Bettor
 becomes a gate that fires with a linear ramp around its threshold instead of a step.  This module
 holds the PT type and the generator's configuration (:class:`TripleConfig`: the Bettor's thresholds
 plus the ramp half-widths) and applies the chain to our hand (feature B, :func:`generate_triple`) and
@@ -35,11 +35,12 @@ from functools import lru_cache
 import numpy as np
 from pydantic import Field
 
-from loki.bettor import BettingSpot, BettorConfig, HandValues
 from loki.config import LokiModel
 from loki.engine import Action
 from loki.errors import InputError
-from loki.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, pt_kernel, spot_args
+from loki.triples.bettor import BettorConfig
+from loki.triples.rule_chain import N_RULES, TripleParams, chain_all, chain_spot, spot_args
+from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = [
     "ProbabilityTriple",
@@ -52,7 +53,6 @@ __all__ = [
     "generate_triple_with_rules",
     "triples_all",
     "triples_from_potentials",
-    "pt_kernel",
     "board_values",
     "opponent_triples",
 ]
@@ -141,7 +141,7 @@ class TripleConfig(LokiModel):
     """The Triple Generator: the Bettor's thresholds plus the DEFAULT interpolation half-widths.
 
     Attributes:
-        bettor: the thresholds and style knobs (:class:`loki.bettor.BettorConfig`; a Loki-1 style preset
+        bettor: the thresholds and style knobs (:class:`loki.triples.bettor.BettorConfig`; a Loki-1 style preset
             drives the generator through it).
         make_width: ramp half-width around make1/make2 and the aggressive-raise threshold (DEFAULT 0.05).
         odds_width: ramp half-width around Pot_Odds, Pot_Odds2 and the showdown odds (DEFAULT 0.05).
@@ -164,7 +164,7 @@ class TripleConfig(LokiModel):
         return cls(bettor=b, make_width=make_width, odds_width=odds_width)
 
     def params(self) -> TripleParams:
-        """The typed record the kernels read (:class:`loki.rule_chain.TripleParams`)."""
+        """The typed record the kernels read (:class:`loki.triples.rule_chain.TripleParams`)."""
         return self.bettor.params(self.make_width, self.odds_width)
 
 
@@ -178,11 +178,11 @@ def triples_all(
     check_raise_flag: bool = False,
     semi_bluffing: bool | None = None,
 ) -> np.ndarray:
-    """The Triple Generator for many holdings at once (the rule chain's :func:`~loki.rule_chain.chain_all`).
+    """The Triple Generator for many holdings at once (the rule chain's :func:`~loki.triples.rule_chain.chain_all`).
 
     Args:
         ehs_prime, ehs, hs_n, ppot: ``(k,)`` arrays (or floats) of the holdings' values.
-        spot: the public situation of the player to act (:class:`loki.bettor.BettingSpot`).
+        spot: the public situation of the player to act (:class:`loki.triples.spot.BettingSpot`).
         config: thresholds and widths.
         check_raise_flag: the check-raise rule applies (first to act, an aggressor of the last round behind).
         semi_bluffing: defaults to ``spot.semi_bluffing``.
@@ -205,7 +205,7 @@ def generate_triple_with_rules(
     values: HandValues, spot: BettingSpot, config: TripleConfig = TripleConfig(), check_raise_flag: bool = False
 ) -> tuple[ProbabilityTriple, np.ndarray]:
     """:func:`generate_triple` and each rule's share of each action, ``(N_RULES, 3) float64`` (rows in the order
-    of :data:`loki.rule_chain.RULES`), for explanations and for attributing a sampled action to its rule."""
+    of :data:`loki.triples.rule_chain.RULES`), for explanations and for attributing a sampled action to its rule."""
     contrib = np.zeros((N_RULES, 3))
     f, c, r = chain_spot(values, spot, config.params(), check_raise_flag, contrib)
     t = np.clip(np.array([f, c, r]), 0.0, 1.0)

@@ -38,9 +38,9 @@ import numpy as np
 
 from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
-from loki.handstats import HandCounts, hand_counts
 from loki.io.acpc_log import HandRecord
 from loki.modeler.quality import ModelQuality, holding_percentile
+from loki.tournament.handstats import HandCounts, hand_counts
 
 if TYPE_CHECKING:
     from loki.players.base import Player
@@ -62,7 +62,7 @@ PLOT_SUFFIXES = (".png", ".pdf", ".svg")
 
 @dataclass
 class PlayerStats(HandCounts):
-    """Per player: the :class:`~loki.handstats.HandCounts` of its hands (``vpip_pct``, ``pfr_pct``,
+    """Per player: the :class:`~loki.tournament.handstats.HandCounts` of its hands (``vpip_pct``, ``pfr_pct``,
     ``af``, ...), ``name``, ``decisions`` asked of the bot and how many ``agree`` with the log,
     ``chips`` won."""
 
@@ -154,7 +154,7 @@ class ReplayReport:
         """
         import math
 
-        from loki.tournament.stats import mean_ci
+        from loki.stats import mean_ci
 
         out = []
         for nm, chips in self.hand_chips.items():

@@ -32,23 +32,19 @@ would never fire), ``semi_bluff`` switches rule 4.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from pydantic import Field, model_validator
 
 from loki.config import LokiModel
 from loki.engine import Action
-from loki.errors import InputError
-from loki.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
+from loki.triples.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
+from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = [
     "BettorConfig",
-    "BettingSpot",
-    "HandValues",
     "Decision",
-    "pot_odds",
-    "pot_odds2",
-    "showdown_odds",
     "decide",
     "pick_action",
     "BettorPolicy",
@@ -88,7 +84,7 @@ class BettorConfig(LokiModel):
         return self
 
     def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
-        """The rule-chain record (:class:`loki.rule_chain.TripleParams`) of these thresholds with the given ramp
+        """The rule-chain record (:class:`loki.triples.rule_chain.TripleParams`) of these thresholds with the given ramp
         half-widths (0, 0: the Bettor itself)."""
         key = (id(self), make_width, odds_width)
         hit = _PARAMS_BY_ID.get(key)
@@ -120,68 +116,13 @@ def _params(b: BettorConfig, make_width: float, odds_width: float) -> TriplePara
 
 
 @dataclass(frozen=True)
-class HandValues:
-    """Hand assessment inputs of the Bettor (see :mod:`loki.assessment`), all probabilities in 0..1.
-
-    ``ehs_prime`` = HS_n + (1 − HS_n)·PPot; ``ehs`` = HS_n·(1 − NPot) + (1 − HS_n)·PPot;
-    ``ppot`` is the one-card PPot1 (DEFAULT, loki-algorithms.md §1.3).
-    """
-
-    ehs_prime: float
-    ehs: float
-    hs_n: float
-    ppot: float
-
-
-@dataclass(frozen=True)
-class BettingSpot:
-    """The public betting situation of our decision.
-
-    Attributes:
-        street: 1 flop, 2 turn, 3 river.
-        pot: chips in the pot now, including every bet already made this round.
-        to_call: chips we must add to call (0 if checking is free).
-        bet_size: B, the bet size of this street in chips (small bet flop, big bet turn/river).
-        bets_this_round: bets and raises so far this street.
-        voluntarily_in: we already put chips in voluntarily this street.
-        can_raise: a bet/raise is legal.
-        first_to_act: nobody has acted before us this street.
-        aggressor_behind: a live opponent who acts after us bet or raised on the previous street.
-        semi_bluffing: we semi-bluffed on an earlier street of this hand.
-        next_bet_size: bet size of the next street (0 on the river), for showdown odds.
-    """
-
-    street: int
-    pot: float
-    to_call: float
-    bet_size: float
-    bets_this_round: int
-    voluntarily_in: bool = False
-    can_raise: bool = True
-    first_to_act: bool = False
-    aggressor_behind: bool = False
-    semi_bluffing: bool = False
-    next_bet_size: float | None = None
-
-    @property
-    def next_bet(self) -> float:
-        """B_next for the showdown odds: ``next_bet_size``, or by default the big bet on the turn, 0 on the river."""
-        if self.next_bet_size is not None:
-            return self.next_bet_size
-        return self.bet_size if self.street == 2 else 0.0
-
-    def __post_init__(self):
-        if self.street not in (1, 2, 3):
-            raise InputError(f"street={self.street!r}: the Bettor plays post-flop (1 flop, 2 turn, 3 river)")
-        if self.pot < 0 or self.to_call < 0 or self.bet_size <= 0:
-            raise InputError(f"bad amounts pot={self.pot!r}, to_call={self.to_call!r}, bet_size={self.bet_size!r}")
-
-
-@dataclass(frozen=True)
 class Decision:
-    """The Bettor's choice and the rule that produced it (a name from :data:`loki.rule_chain.RULES`); a
+    """The Bettor's choice and the rule that produced it (a name from :data:`loki.triples.rule_chain.RULES`); a
     :class:`BettorPolicy` also records the hand values and the spot it decided on.  ``triple`` is the chain's
-    ``(f, c, r)`` at zero width: one-hot, except ``[0, p_cr, 1 − p_cr]`` when the check-raise coin decided."""
+    ``(f, c, r)`` at zero width: one-hot, except ``[0, p_cr, 1 − p_cr]`` when the check-raise coin decided; it is the
+    distribution the action was drawn from (``probabilities``)."""
+
+    kind: ClassVar[str] = "bettor"
 
     action: Action
     rule: str
@@ -189,30 +130,15 @@ class Decision:
     spot: BettingSpot | None = None
     triple: tuple[float, float, float] = (0.0, 1.0, 0.0)
 
-
-def pot_odds(pot: float, to_call: float) -> float:
-    """Pot_Odds = to_call / (pot + to_call), PAPP98 Eq. 6.6 (RECONSTRUCTED); pot includes the opponent's bet.
-
-    >>> round(pot_odds(20, 4), 4)
-    0.1667
-    """
-    return to_call / (pot + to_call) if to_call > 0 else 0.0
-
-
-def pot_odds2(pot: float, bet_size: float) -> float:
-    """Pot_Odds2 = 2B / ((pot + 4B) + 2B), PAPP98 Eq. 6.5 (semi-bluff: we could call a bet and a raise)."""
-    return 2.0 * bet_size / ((pot + 4.0 * bet_size) + 2.0 * bet_size)
-
-
-def showdown_odds(pot: float, to_call: float, next_bet: float) -> float:
-    """DEFAULT showdown odds: (to_call + B_next) / (pot + to_call + 2·B_next) (loki-algorithms.md §3 rule 5)."""
-    return (to_call + next_bet) / (pot + to_call + 2.0 * next_bet)
+    @property
+    def probabilities(self) -> tuple[float, float, float]:
+        return self.triple
 
 
 def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorConfig(), u: float = 1.0) -> Decision:
     """Run the priority chain (module docstring) and return the action with the rule that fired.
 
-    The rules are those of :mod:`loki.rule_chain` with zero ramp widths: the chain gives a pure triple
+    The rules are those of :mod:`loki.triples.rule_chain` with zero ramp widths: the chain gives a pure triple
     (or, when the check-raise rule applies, ``[0, p_cr, 1 − p_cr]``), and ``u`` picks the action as the
     Action Selector would (fold if ``u < f``, call if ``u < f + c``, else raise).
 
@@ -272,7 +198,7 @@ class BettorPolicy:
         self.semi_bluffing = False
 
     def decide(self, sit) -> Decision:
-        """The Bettor's action for the :class:`loki.situation.Situation` ``sit``, with the rule that fired."""
+        """The Bettor's action for the :class:`loki.modeler.situation.Situation` ``sit``, with the rule that fired."""
         values = sit.hand_values(self.lookahead)
         spot = sit.betting_spot(self.semi_bluffing)
         d = decide(values, spot, self.config, u=float(self.rng.random()))

@@ -307,10 +307,12 @@ def combine_field(tables: Sequence[np.ndarray], clash: np.ndarray) -> np.ndarray
         clash: ``(1326,) bool``, the holdings that share a card with the dead cards.
 
     Returns:
-        ``(1326,) float64`` array summing to 1.  One compiled pass (:func:`loki.weights_kernels.field_kernel`) with
+        ``(1326,) float64`` array summing to 1.  One compiled pass (:func:`loki.assessment.weights_kernels.field_kernel`) with
         the floats of numpy's ``x = t.copy(); x[clash] = 0; x /= x.sum(); out += x`` per table, then ``out /= k``.
     """
-    from loki.weights_kernels import field_kernel  # numba is imported on first use, not with loki.weights
+    from loki.assessment.weights_kernels import (
+        field_kernel,  # numba is imported on first use, not with loki.assessment.weights
+    )
 
     out = np.empty(N_HOLDINGS, dtype=np.float64)
     field_kernel(np.array(tables, dtype=np.float64, ndmin=2), np.ascontiguousarray(clash, dtype=np.bool_), out)

@@ -1,0 +1,38 @@
+"""AIVAT-style variance reduction for duplicate tournaments and replays (Burch et al., AAAI-18): chance and action
+corrections of each hand's payoffs, with exact all-in equities.
+
+Modules: :mod:`~loki.aivat.estimator` (value function, corrections, :class:`AivatEstimator`),
+:mod:`~loki.aivat.kernels` (the equity kernels, numba).
+"""
+
+from __future__ import annotations
+
+from loki.aivat.estimator import (
+    POT_EQUITY,
+    VALUE_FUNCTION,
+    ActionRecorder,
+    AivatEstimator,
+    EquityOracle,
+    HandCorrections,
+    PotEquityValue,
+    hand_corrections,
+    heads_up_key,
+    heads_up_preflop_equity,
+    heads_up_preflop_shares,
+    pot_equity_values,
+)
+
+__all__ = [
+    "VALUE_FUNCTION",
+    "EquityOracle",
+    "heads_up_key",
+    "heads_up_preflop_equity",
+    "heads_up_preflop_shares",
+    "pot_equity_values",
+    "PotEquityValue",
+    "POT_EQUITY",
+    "ActionRecorder",
+    "HandCorrections",
+    "hand_corrections",
+    "AivatEstimator",
+]

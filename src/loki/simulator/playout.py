@@ -1,0 +1,688 @@
+"""The Simulator's numba kernels: sampling, play-out and a batch of trials (AAAI99 §5; reference §6).
+
+:func:`sim_batch` runs a batch of trials of one decision for :func:`loki.simulator.simulate`
+(which holds the rules, approximations and cut-off; read its docstring first): it samples the
+opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
+computes the hand values the play-out needs on later streets (:func:`_values_on_board`: HS_1 of each
+player's holding against a weighted field — uniform in the paper's play-out, the other players'
+weight tables in the believed one — and its percentile within its own range;
+:func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice (:func:`playout`, our first
+action forced to check/call, then to bet/raise).  The betting of a
+play-out (acting order, cap, legal actions, pot, payoff) is the :mod:`loki.betting` core, the same
+code as the rules engine's.
+
+Every kernel that ranks hands takes the evaluator tables as its last argument ``tables``
+(:func:`loki.evaluator.kernel_tables`).  The holding tables of :mod:`loki.cards`
+(``HOLDING_CARDS``, ``HOLDING_INDEX``, ``HOLDING_MASKS``) are read as globals: they are the fixed
+canonical holding order, and :mod:`loki._jit` keys the disk cache by ``cards.py`` too.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from loki._jit import njit
+from loki.assessment.outs import ppot_outs
+from loki.betting import apply_action, award, can_raise, legalise
+from loki.betting.layout import (
+    ACTED,
+    BET,
+    BETS,
+    CALL_A,
+    CUR,
+    FOLD_A,
+    FOLDED,
+    MAX_BET,
+    N_ACTIONS,
+    N_IN,
+    NMAX,
+    POT,
+    RAISE_A,
+    RAISED_LAST,
+    ROUND,
+    SIZE,
+    TOTAL,
+    VOLUNTARY,
+    N,
+)
+from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
+from loki.evaluator.kernels import rank7, rank_from_key
+from loki.modeler.kernels import freq_triple
+from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel, semi_bluff_gate
+
+__all__ = [
+    "PlayoutSpot",
+    "PlayoutRanges",
+    "PlayoutPolicies",
+    "PlayoutScratch",
+    "NextRanks",
+    "sim_batch",
+    "next_ranks_cache",
+    "playout",
+    "new_scratch",
+    "KU",
+]
+
+#: Uniform numbers drawn per player per trial in the believed play-out (one per decision; more decisions reuse
+#: the last).  The uniform play-out uses the first only (one per player per trial, the Action Selector's rule).
+KU = 12
+
+
+class PlayoutSpot(NamedTuple):
+    """The decision a batch of trials plays out, the same for every trial (:func:`loki.simulator.driver.simulate`).
+
+    Attributes:
+        me: our index in post-flop acting order (the players of a play-out are seats ``0..m-1`` in that order).
+        st0: ``(SIZE,) int64``: the :mod:`loki.betting` state vector at the decision
+            (:func:`loki.simulator.driver.spot_state`).
+        bet_sizes: ``(4,) float64``: chips per bet and raise by round (pre-flop, flop, turn, river).
+        hole: ``(2,) int64``: our hole cards.
+        board: ``(nb,) int64``: the visible board, 3 to 5 cards.
+        always_call: the fast variant (pena/node46): after our first action everybody checks or calls.
+    """
+
+    me: int
+    st0: np.ndarray
+    bet_sizes: np.ndarray
+    hole: np.ndarray
+    board: np.ndarray
+    always_call: bool
+
+
+class PlayoutRanges(NamedTuple):
+    """What each simulated player is believed to hold, and the values of every holding on the decision's street.
+
+    Attributes:
+        weights: ``(m, 1326) float64``: each player's weight table (the opponents' holdings are drawn from it; our row
+            and folded rows are unused).
+        cum, totals: ``(m, 1326) float64`` cumulative weights and ``(m,) float64`` their totals (the sampler's wheel).
+        field: ``(m, 1326) float64``: each player's field, the weights its hand is rated against on later streets
+            (all ones: the uniform range of the paper's play-out, counted exactly).
+        hs_now: ``(m, 1326) float64``: HS_1 of every holding against the player's field on the decision's board.
+        q_now: ``(m, 1326) float64``: every holding's percentile in the player's own range (read by the frequency
+            expert only).
+        pp_now, nn_now: ``(1326,) float64``: PPot1 and NPot1 of every holding against a uniform range.
+    """
+
+    weights: np.ndarray
+    cum: np.ndarray
+    totals: np.ndarray
+    field: np.ndarray
+    hs_now: np.ndarray
+    q_now: np.ndarray
+    pp_now: np.ndarray
+    nn_now: np.ndarray
+
+
+class PlayoutPolicies(NamedTuple):
+    """How each simulated player acts after our first action (the opponent models as play-out policies, issue 23).
+
+    Every player's triple is a mixture of three experts, ``mix[p] · (rules, frequency expert, card-blind)``: the
+    rule chain with its own parameters (:func:`loki.triples.rule_chain.pt_kernel`), the frequency expert on its
+    percentile in its own range (:func:`loki.modeler.kernels.freq_triple`) and its context frequencies as they are.
+    A row ``(1, 0, 0)`` is the rules alone (the paper's play-out: everybody on one Triple Generator); an opponent model
+    supplies its row through ``playout_policy`` (:class:`loki.modeler.PlayoutPolicy`).
+
+    Attributes:
+        believed: the believed play-out's rules (issue 11): one uniform number per decision, the check-raise condition
+            from the public state, semi-bluffs continued; False: the paper's play-out (one number per player per trial,
+            no check-raise, no semi-bluff continuation, rules only).
+        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
+        mix: ``(m, 3) float64``: the mixture weights (read in the believed play-out only).
+        freqs: ``(m, 4, 3, 3) float64``: context frequencies [round][bets to call 0/1/2+][fold, call, raise].
+        rho: ``(m,) float64``: check-raise propensities of the frequency expert.
+        softness: ``(m,) float64``: the frequency expert's ramp half-width (percentile).
+        semi0: ``(m,) bool``: semi-bluffs in progress at the decision.
+    """
+
+    believed: bool
+    params: np.ndarray
+    mix: np.ndarray
+    freqs: np.ndarray
+    rho: np.ndarray
+    softness: np.ndarray
+    semi0: np.ndarray
+
+
+class PlayoutScratch(NamedTuple):
+    """Work arrays of one play-out (:func:`new_scratch`); afterwards ``st`` holds the final state and ``win`` the chips
+    each player won.
+
+    Attributes:
+        st: ``(SIZE,) int64``; pots: ``(NMAX, 3) int64``; shares: ``(NMAX, m) float64``; win: ``(m,) float64``;
+        semi: ``(m,) bool`` (semi-bluffs in progress).
+    """
+
+    st: np.ndarray
+    pots: np.ndarray
+    shares: np.ndarray
+    win: np.ndarray
+    semi: np.ndarray
+
+
+class NextRanks(NamedTuple):
+    """The holding ranks on the next street's boards, shared by the batches of one decision (:func:`next_ranks_cache`;
+    one per decision board): ``n`` ``(52,) int64`` (−1 until the board with that card is ranked), then
+    ``(52, 1326)`` ``int64`` holdings, ``int32`` ranks and ``uint64`` card masks as :func:`_board_ranks` writes them."""
+
+    n: np.ndarray
+    h: np.ndarray
+    r: np.ndarray
+    m: np.ndarray
+
+
+class StreetValues(NamedTuple):
+    """Hand values of one trial, per player and round: ``hs1``, ``pp``, ``nn``, ``q`` ``(m, 4) float64`` (HS_1, PPot,
+    NPot, percentile in its own range)."""
+
+    hs1: np.ndarray
+    pp: np.ndarray
+    nn: np.ndarray
+    q: np.ndarray
+
+
+class _Trial(NamedTuple):
+    # what computing a later street's values needs: the trial's cards, the ranges and scratch (see _street_values)
+    board: np.ndarray
+    nb0: int
+    hole: np.ndarray
+    active: np.ndarray
+    field: np.ndarray
+    weights: np.ndarray
+    want_q: np.ndarray
+    unit: np.ndarray
+    hs_tmp: np.ndarray
+    q_tmp: np.ndarray
+    live_h: np.ndarray
+    live_r: np.ndarray
+    live_m: np.ndarray
+    next_ranks: NextRanks
+
+
+def new_scratch(m: int) -> PlayoutScratch:
+    """Fresh :class:`PlayoutScratch` for ``m`` players."""
+    return PlayoutScratch(
+        np.zeros(SIZE, dtype=np.int64),
+        np.zeros((NMAX, 3), dtype=np.int64),
+        np.zeros((NMAX, m)),
+        np.zeros(m),
+        np.zeros(m, dtype=np.bool_),
+    )
+
+
+_HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
+_HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
+
+
+@njit(cache=True)
+def _sample_holding(w, cum, total, used):
+    """Roulette-wheel draw from weights ``w`` among holdings disjoint from mask ``used``; −1 if none."""
+    if total > 0.0:
+        for _ in range(64):
+            x = np.random.random() * total
+            lo = 0
+            hi = N_HOLDINGS - 1
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if cum[mid] > x:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if w[lo] > 0.0 and (_HM[lo] & used) == 0:
+                return lo
+        # fallback: exact linear roulette over the live holdings
+        s = 0.0
+        for h in range(N_HOLDINGS):
+            if (_HM[h] & used) == 0:
+                s += w[h]
+        if s > 0.0:
+            x = np.random.random() * s
+            acc = 0.0
+            last = -1
+            for h in range(N_HOLDINGS):
+                if (_HM[h] & used) == 0 and w[h] > 0.0:
+                    acc += w[h]
+                    last = h
+                    if acc > x:
+                        return h
+            return last
+    # no live weight: uniform over live holdings
+    n = 0
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & used) == 0:
+            n += 1
+    if n == 0:
+        return -1
+    k = int(np.random.random() * n)
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & used) == 0:
+            if k == 0:
+                return h
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def _board_ranks(board, nb, live_h, live_r, live_m, tables):
+    """Ranks of every holding on ``board[:nb]`` that shares no card with it, in holding order: writes its index
+    ``live_h[j]``, rank ``live_r[j]`` (int32) and card mask ``live_m[j]``; returns ``(n, key, bits)``, the count
+    and the board's evaluator key and suit bits."""
+    card_key, card_bit = tables[0], tables[1]
+    bk = 0
+    bb = 0
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bk += card_key[board[i]]
+        bb |= card_bit[board[i]]
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    n = 0
+    for h in range(N_HOLDINGS):
+        hm = _HM[h]
+        if (hm & bmask) == 0:
+            a = _HC[h, 0]
+            b = _HC[h, 1]
+            live_h[n] = h
+            live_m[n] = hm
+            live_r[n] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            n += 1
+    return n, bk, bb
+
+
+def next_ranks_cache() -> NextRanks:
+    """A fresh, empty :class:`NextRanks` cache for :func:`sim_batch` (one per decision board)."""
+    return NextRanks(
+        np.full(52, -1, dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int64),
+        np.empty((52, N_HOLDINGS), dtype=np.int32),
+        np.empty((52, N_HOLDINGS), dtype=np.uint64),
+    )
+
+
+@njit(cache=True)
+def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
+    """For every active player ``p`` of the trial ``t`` (:class:`_Trial`): HS_1 of its holding on ``board[:nb]``
+    against its field ``t.field[p]``
+    (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) into
+    ``t.hs_tmp[p]`` and, if ``t.want_q[p]``, its percentile within its own range ``t.weights[p]`` (the weight it beats
+    plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
+
+    The board's holding ranks are computed once for all players: the ``n`` live holdings ``live_h``, their ranks
+    ``live_r`` and card masks ``live_m`` (:func:`_board_ranks`).  The per-player sums are branch-free and add the weights in holding
+    order, so they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the
+    uniform play-out) gets its sums as exact integer counts (a sum of ones is exact), vectorised.
+    """
+    hole, active, field_w, own_w, want_q, unit, out_hs, out_q = (
+        t.hole, t.active, t.field, t.weights, t.want_q, t.unit, t.hs_tmp, t.q_tmp
+    )  # fmt: skip
+    m = hole.shape[0]
+    card_key, card_bit = tables[0], tables[1]
+    bk = 0
+    bb = 0
+    for i in range(nb):
+        bk += card_key[board[i]]
+        bb |= card_bit[board[i]]
+    for p in range(m):
+        if not active[p]:
+            continue
+        a = hole[p, 0]
+        b = hole[p, 1]
+        pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+        rp = np.int32(rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables))
+        fw = field_w[p]
+        ow = own_w[p]
+        ahead = 0.0
+        tied = 0.0
+        tot = 0.0
+        if unit[p]:
+            na = 0
+            nt = 0
+            ntot = 0
+            for j in range(n):
+                ok = np.int64((live_m[j] & pm) == 0)
+                r = live_r[j]
+                na += ok & np.int64(r < rp)
+                nt += ok & np.int64(r == rp)
+                ntot += ok
+            ahead = float(na)
+            tied = float(nt)
+            tot = float(ntot)
+            if want_q[p]:
+                qa = 0.0
+                qt = 0.0
+                qtot = 0.0
+                for j in range(n):
+                    ok = (live_m[j] & pm) == 0
+                    r = live_r[j]
+                    v = ow[live_h[j]] if ok else 0.0
+                    qtot += v
+                    qa += v if r < rp else 0.0
+                    qt += v if r == rp else 0.0
+                out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        elif want_q[p]:
+            qa = 0.0
+            qt = 0.0
+            qtot = 0.0
+            for j in range(n):
+                ok = (live_m[j] & pm) == 0
+                h = live_h[j]
+                r = live_r[j]
+                w = fw[h] if ok else 0.0
+                v = ow[h] if ok else 0.0
+                lt = r < rp
+                eq = r == rp
+                tot += w
+                ahead += w if lt else 0.0
+                tied += w if eq else 0.0
+                qtot += v
+                qa += v if lt else 0.0
+                qt += v if eq else 0.0
+            out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        else:
+            for j in range(n):
+                ok = (live_m[j] & pm) == 0
+                r = live_r[j]
+                w = fw[live_h[j]] if ok else 0.0
+                tot += w
+                ahead += w if r < rp else 0.0
+                tied += w if r == rp else 0.0
+        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+
+
+@njit(cache=True)
+def _street_values(s, t, v, tables):
+    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for every active player of
+    the trial ``t`` (:class:`_Trial`) into ``v`` (:class:`StreetValues`): ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]``
+    (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``.
+
+    The holding ranks on the board of the next street (the decision's board and one card, at most 49 boards a
+    decision) are kept in the trial's :class:`NextRanks` cache, keyed by that card; later boards are ranked afresh."""
+    board, hole, active, nb0, cache = t.board, t.hole, t.active, t.nb0, t.next_ranks
+    m = hole.shape[0]
+    nb = s + 2
+    if nb == nb0 + 1:
+        c = board[nb0]
+        if cache.n[c] < 0:
+            cache.n[c] = _board_ranks(board, nb, cache.h[c], cache.r[c], cache.m[c], tables)[0]
+        _values_on_board(board, nb, cache.n[c], cache.h[c], cache.r[c], cache.m[c], t, tables)
+    else:
+        n = _board_ranks(board, nb, t.live_h, t.live_r, t.live_m, tables)[0]
+        _values_on_board(board, nb, n, t.live_h, t.live_r, t.live_m, t, tables)
+    for p in range(m):
+        if active[p]:
+            v.hs1[p, s] = t.hs_tmp[p]
+            v.q[p, s] = t.q_tmp[p]
+            v.pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
+            v.nn[p, s] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _row_params(pa, p):
+    return TripleParams(pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6])
+
+
+@njit(cache=True)
+def _check_raise_condition(st, p, m):
+    """Public check-raise condition of ``p`` to act: first to act this round, with a live player behind it who
+    raised in the previous round and has not acted yet (loki-algorithms.md §3 rule 6)."""
+    if st[N_ACTIONS] != 0:
+        return False
+    for q in range(m):
+        if q != p and st[RAISED_LAST + q] != 0 and st[FOLDED + q] == 0 and st[ACTED + q] == 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _mixed(mix, p):
+    # a player whose triple is not the rules alone (the frequency expert or the card-blind expert has weight)
+    return mix[p, 0] != 1.0 or mix[p, 1] != 0.0 or mix[p, 2] != 0.0
+
+
+@njit(cache=True)
+def playout(forced, spot, values, u, ranks, policies, scratch, trace):
+    """Play one trial from the decision point; returns our chips won minus chips put in from now on.
+
+    The betting is the :mod:`loki.betting` core on a copy of the state vector ``spot.st0`` (the spot: players in
+    post-flop acting order, ``spot.me`` to act, unlimited stacks, the ``"split"`` pot rule, chips already in the pot
+    as ``DEAD``).  Our first action is ``forced`` (1 check/call, 2 bet/raise); afterwards each player samples its
+    PT, or checks/calls in the ``always_call`` variant; a wanted action that is not legal becomes the nearest legal
+    one (:func:`loki.betting.legalise`).  The pot goes to the best ``ranks`` (:func:`loki.betting.award`).
+
+    A player's PT is its rule chain (:func:`loki.triples.rule_chain.pt_kernel` with its own parameters
+    ``policies.params[p]`` and its hand values), in the believed play-out mixed with the frequency expert and its
+    card-blind frequencies by ``policies.mix[p]`` (:class:`PlayoutPolicies`).  The paper's play-out
+    (``policies.believed`` False) gives every player one uniform number ``u[p, 0]`` for all its decisions of the
+    trial, no check-raise and no semi-bluff continuation; the believed play-out draws one number per decision
+    (``u[p, k]``), gives the rules their check-raise condition from the public state and keeps each player's
+    semi-bluff (:func:`loki.triples.rule_chain.semi_bluff_gate`; ``policies.semi0`` at the start).
+
+    Args:
+        forced: our first action (``CALL_A`` or ``RAISE_A``).
+        spot: :class:`PlayoutSpot`.
+        values: :class:`StreetValues` of every player and round the play-out reaches (all computed beforehand).
+        u: ``(m, k) float64`` uniform numbers per player (``k = 1`` in the paper's play-out).
+        ranks: ``(m,) int64`` each player's 7-card rank on the full board.
+        policies: :class:`PlayoutPolicies`.
+        scratch: :class:`PlayoutScratch` (:func:`new_scratch`).
+        trace: ``(k, SIZE + 1) int64``: if ``k > 0``, row ``i`` receives the state vector before the ``i``-th action
+            of the play-out and, in its last column, the action taken (tests compare the play-out with the engine);
+            ``k = 0`` in play.
+
+    Returns:
+        float64 chips: ``win[me] - invest`` if we win (a share of) the pot, else ``-invest``, where ``invest`` is
+        what we put in from the decision on.
+    """
+    return _play(forced, spot, values, u, ranks, policies, scratch, trace, None)
+
+
+@njit(cache=True)
+def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
+    """:func:`playout`, with the hand values of a later street computed when the play-out first needs them.
+
+    ``lazy`` is None (every street's values are given) or ``(trial, ready, tables)``: ``ready[s]`` tells whether
+    ``values`` hold street ``s``; if not, the first decision on street ``s`` computes them (:func:`_street_values`
+    for the :class:`_Trial` ``trial``, into the same arrays) and sets ``ready[s]``, so the other branch of the trial
+    reuses them and a street the play-out never reaches costs nothing.  The values do not depend on the play-out (no
+    random numbers are drawn), so the result is the same as computing them all first.
+    """
+    st0, me, bet_sizes, always_call = spot.st0, spot.me, spot.bet_sizes, spot.always_call
+    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
+    believed, params, mix, freqs, rho, softness = (
+        policies.believed, policies.params, policies.mix, policies.freqs, policies.rho, policies.softness
+    )  # fmt: skip
+    st, pots, shares, win, semi = scratch.st, scratch.pots, scratch.shares, scratch.win, scratch.semi
+    st[:] = st0
+    m = st0[N]
+    for p in range(m):
+        semi[p] = policies.semi0[p]
+    ku = u.shape[1]
+    k_used = np.zeros(m, dtype=np.int64)
+    first = True
+    i = 0
+    while st[CUR] >= 0:
+        p = st[CUR]
+        s = st[ROUND]
+        if first:
+            a = forced
+            first = False
+        elif always_call:
+            a = CALL_A
+        else:
+            if lazy is not None:
+                trial, ready, tables = lazy
+                if not ready[s]:
+                    _street_values(s, trial, values, tables)
+                    ready[s] = True
+            n_opp = st[N_IN] - 1
+            h1 = hs1[p, s]
+            hs_n = h1**n_opp if n_opp > 0 else 1.0
+            ppp = pp[p, s]
+            e = hs_n + (1.0 - hs_n) * ppp
+            eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
+            nb = bet_sizes[s + 1] if s < 3 else 0.0
+            to_call = float(st[MAX_BET] - st[BET + p])
+            bs = bet_sizes[s]
+            prm = _row_params(params, p)
+            crf = False
+            sb = False
+            if believed:
+                crf = _check_raise_condition(st, p, m)
+                sb = semi[p]
+            f, c, r = pt_kernel(
+                e,
+                eh,
+                hs_n,
+                ppp,
+                s,
+                float(st[POT]),
+                to_call,
+                bs,
+                st[BETS],
+                st[VOLUNTARY + p] != 0,
+                can_raise(st, p),
+                nb,
+                prm,
+                crf,
+                sb,
+            )
+            x = u[p, 0]
+            if believed:
+                x = u[p, k_used[p] if k_used[p] < ku else ku - 1]
+                k_used[p] += 1
+                if _mixed(mix, p):
+                    facing = to_call > 1e-9
+                    bucket = bets_to_call_bucket(to_call / bs)
+                    ff, fc, fr = freqs[p, s, bucket, 0], freqs[p, s, bucket, 1], freqs[p, s, bucket, 2]
+                    mf, mc, mr = freq_triple(q[p, s], ff, fr, facing, softness[p], rho[p])
+                    f = mix[p, 0] * f + mix[p, 1] * mf + mix[p, 2] * ff
+                    c = mix[p, 0] * c + mix[p, 1] * mc + mix[p, 2] * fc
+                    r = mix[p, 0] * r + mix[p, 1] * mr + mix[p, 2] * fr
+            if x < f:
+                a = FOLD_A
+            elif x < f + c:
+                a = CALL_A
+            else:
+                a = RAISE_A
+            if believed and a == RAISE_A and to_call <= 1e-9 and semi_bluff_gate(e, ppp, float(st[POT]), bs, prm):
+                semi[p] = True  # a bet inside the semi-bluff gate (as the Action Selector's players track it)
+        a = legalise(st, a)
+        if i < trace.shape[0]:
+            trace[i, :SIZE] = st
+            trace[i, SIZE] = a
+            i += 1
+        apply_action(st, a)
+    k = award(st, ranks, pots, shares, win)
+    invest = float(st[TOTAL + me] - st0[TOTAL + me])
+    for j in range(k):
+        if (pots[j, 2] >> me) & 1:
+            return win[me] - invest
+    return -invest
+
+
+@njit(cache=True)
+def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, next_ranks, tables):
+    """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator.driver`), both branches each.
+
+    Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the decision on, first
+    action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the holding sampled for opponent ``p``;
+    untouched for us and folded players).  The decision is ``spot`` (:class:`PlayoutSpot`), the players' beliefs and
+    hand values on the decision's street ``ranges`` (:class:`PlayoutRanges`), how they act ``policies``
+    (:class:`PlayoutPolicies`); on later streets the values come from :func:`_values_on_board` with the ranges'
+    fields.  ``next_ranks`` is the decision board's :class:`NextRanks` cache, shared by its batches; ``tables`` the
+    evaluator tables.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+    """
+    np.random.seed(seed)
+    st0, me, hole_me, board0, always_call = spot.st0, spot.me, spot.hole, spot.board, spot.always_call
+    believed, mix = policies.believed, policies.mix
+    weights, cum, totals, field_w = ranges.weights, ranges.cum, ranges.totals, ranges.field
+    hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
+    nb0 = board0.shape[0]
+    m = st0[N]
+    street = nb0 - 2
+    active0 = np.zeros(m, dtype=np.bool_)
+    for p in range(m):
+        active0[p] = st0[FOLDED + p] == 0
+    hole = np.zeros((m, 2), dtype=np.int64)
+    hole[me, 0] = hole_me[0]
+    hole[me, 1] = hole_me[1]
+    board = np.zeros(5, dtype=np.int64)
+    for i in range(nb0):
+        board[i] = board0[i]
+    values = StreetValues(np.zeros((m, 4)), np.zeros((m, 4)), np.zeros((m, 4)), np.zeros((m, 4)))
+    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
+    u = np.zeros((m, KU if believed else 1))
+    ranks = np.zeros(m, dtype=np.int64)
+    deck = np.zeros(52, dtype=np.int64)
+    scratch = PlayoutScratch(
+        np.zeros(SIZE, dtype=np.int64), np.zeros((NMAX, 3), dtype=np.int64), np.zeros((NMAX, m)), np.zeros(m),
+        np.zeros(m, dtype=np.bool_),
+    )  # fmt: skip
+    no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
+    ready = np.ones(4, dtype=np.bool_)
+    unit = np.zeros(m, dtype=np.bool_)  # fields of all ones (the uniform play-out): exact integer sums
+    for p in range(m):
+        unit[p] = True
+        for h in range(N_HOLDINGS):
+            if field_w[p, h] != 1.0:
+                unit[p] = False
+                break
+    want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the frequency expert only
+    for p in range(m):
+        want_q[p] = believed and _mixed(mix, p)
+    trial = _Trial(
+        board, nb0, hole, active0, field_w, weights, want_q, unit, np.zeros(m), np.zeros(m),
+        np.zeros(N_HOLDINGS, dtype=np.int64), np.zeros(N_HOLDINGS, dtype=np.int32),
+        np.zeros(N_HOLDINGS, dtype=np.uint64), next_ranks,
+    )  # fmt: skip
+    lazy = (trial, ready, tables)
+    base_used = np.uint64(0)
+    base_used |= np.uint64(1) << np.uint64(hole_me[0])
+    base_used |= np.uint64(1) << np.uint64(hole_me[1])
+    for i in range(nb0):
+        base_used |= np.uint64(1) << np.uint64(board0[i])
+    for i_trial in range(n_trials):
+        used = base_used
+        for p in range(m):
+            if p == me or not active0[p]:
+                continue
+            h = _sample_holding(weights[p], cum[p], totals[p], used)
+            hole[p, 0] = _HC[h, 0]
+            hole[p, 1] = _HC[h, 1]
+            used |= _HM[h]
+            out_holes[i_trial, p] = h
+        # deal the rest of the board
+        nd = 0
+        for c in range(52):
+            if (used >> np.uint64(c)) & np.uint64(1) == 0:
+                deck[nd] = c
+                nd += 1
+        for i in range(nb0, 5):
+            j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
+            tmp = deck[i - nb0]
+            deck[i - nb0] = deck[j]
+            deck[j] = tmp
+            board[i] = deck[i - nb0]
+        for p in range(m):
+            u[p, 0] = np.random.random()
+            if active0[p]:
+                a0 = hole[p, 0]
+                a1 = hole[p, 1]
+                ranks[p] = rank7(a0, a1, board[0], board[1], board[2], board[3], board[4], tables)
+        if believed:
+            for p in range(m):
+                for k in range(1, KU):
+                    u[p, k] = np.random.random()
+        if not always_call:
+            for p in range(m):
+                if active0[p]:
+                    h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                    hs1[p, street] = hs_now[p, h]
+                    q[p, street] = q_now[p, h]
+                    pp[p, street] = pp_now[h]
+                    nn[p, street] = nn_now[h]
+            for s in range(street + 1, 4):
+                ready[s] = False
+        out_call[i_trial] = _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
+        out_raise[i_trial] = _play(RAISE_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)

@@ -1,0 +1,126 @@
+"""Loki-2 feature S as a post-flop policy (AAAI99 §5): each decision simulated by :func:`loki.simulator.simulate`.
+
+:class:`SimulatorPolicy` turns a :class:`loki.modeler.Situation` into a :class:`~loki.simulator.SimSpot` (post-flop
+acting order) and takes the action of greatest expected value.  For the believed play-out it asks each opponent's
+modeler how the opponent plays (:func:`beliefs_of`, through the modeler's ``playout_policy``: no concrete modeler class
+is tested, so a plug-in model plays inside the play-outs as itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from loki.engine import Action
+from loki.modeler import Situation, playout_policy_of
+from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate
+
+__all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
+
+
+@dataclass(frozen=True)
+class SimDecision:
+    """One decision of the Simulator: the action, the :class:`~loki.simulator.SimResult` (EVs, sds, trials, cut-off)
+    and the :class:`~loki.simulator.SimSpot` it simulated.  ``probabilities`` is None: the choice is the argmax of two
+    estimates, its randomness a seed."""
+
+    kind: ClassVar[str] = "simulator"
+    probabilities: ClassVar[None] = None
+
+    action: Action
+    result: SimResult
+    spot: SimSpot
+
+
+def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
+    """Who each player of the believed play-out is believed to be (:class:`~loki.simulator.PlayoutBeliefs`), in
+    post-flop acting ``order``: us by our own Triple Generator ``own`` (:class:`loki.triples.TripleParams`), each live
+    opponent by the :class:`loki.modeler.PlayoutPolicy` its modeler gives (:func:`loki.modeler.playout_policy_of`;
+    rules None: our own Triple Generator).
+
+    Args:
+        sit: the decision's situation (its ``modeler`` and ``models``).
+        order: the seats in post-flop acting order.
+        own: our Triple Generator's parameters.
+    """
+    v = sit.view
+    m = len(order)
+    params = np.tile(np.array([float(x) for x in own]), (m, 1))
+    mix = np.zeros((m, 3))
+    mix[:, 0] = 1.0
+    freqs = np.zeros((m, 4, 3, 3))
+    rho = np.zeros(m)
+    softness = np.full(m, 0.1)
+    labels = []
+    folded = v.folded
+    for i, s in enumerate(order):
+        if s == sit.seat:
+            labels.append("us")
+            continue
+        if folded[s] or s not in sit.models:
+            labels.append("out")
+            continue
+        pol = playout_policy_of(sit.modeler, sit.models[s])
+        if pol.rules is not None:
+            params[i] = [float(x) for x in pol.rules]
+        mix[i] = pol.mix
+        if pol.frequencies is not None:
+            freqs[i] = pol.frequencies
+        rho[i] = pol.check_raise
+        softness[i] = pol.softness
+        labels.append(pol.label)
+    raised = v.raised_last_round
+    return PlayoutBeliefs(
+        params, mix, freqs, rho, softness, np.zeros(m, dtype=np.bool_), np.array([bool(raised[s]) for s in order]),
+        int(v.actions_this_round), tuple(labels),
+    )  # fmt: skip
+
+
+class SimulatorPolicy:
+    """Loki-2 feature S (AAAI99 §5): every post-flop decision asks the Simulator for EV(call) and EV(raise) and
+    takes the best (EV(fold) = 0, ties to the more aggressive).
+
+    Args:
+        config: the Simulator's settings (trials, cut-off rule, always-call variant, Triple Generator).
+        seed: seeds each decision's simulation (a generator on ``[seed, 3]``, one draw per decision).
+    """
+
+    def __init__(self, config: SimConfig = SimConfig(), seed: int = 0):
+        self.config = config
+        self.rng = np.random.default_rng([seed, 3])
+
+    def begin_hand(self) -> None:
+        """Nothing to reset: the Simulator keeps no per-hand state."""
+
+    def sim_spot(self, sit: Situation) -> SimSpot:
+        """The :class:`~loki.simulator.SimSpot` of ``sit`` (post-flop acting order)."""
+        v = sit.view
+        g = v.config
+        order = v.postflop_order
+        folded, committed = v.folded, v.committed
+        acted, vol = v.acted_this_round, v.voluntary_this_round
+        beliefs = beliefs_of(sit, order, self.config.triple.params()) if self.config.play_outs == "believed" else None
+        return SimSpot(
+            hole=v.hole_cards,
+            board=tuple(v.board),
+            me=order.index(sit.seat),
+            active=np.array([not folded[s] for s in order]),
+            round_bets=np.array([float(committed[s]) for s in order]),
+            acted=np.array([acted[s] for s in order]),
+            vol_in=np.array([vol[s] for s in order]),
+            weights=sit.weights_in_order(order),
+            pot=float(v.pot),
+            bets_this_round=int(v.bets_this_round),
+            max_bets=int(g.max_bets),
+            bet_sizes=tuple(float(b) for b in g.bet_sizes),
+            beliefs=beliefs,
+        )
+
+    def decide(self, sit: Situation) -> SimDecision:
+        """Simulate the decision of ``sit`` and return the best action."""
+        spot = self.sim_spot(sit)
+        res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
+        return SimDecision(res.action, res, spot)

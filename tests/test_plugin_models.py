@@ -1,0 +1,132 @@
+"""Opponent models as plug-ins (issue 23): a model outside loki plays inside the Simulator as itself, is labelled by its
+own name in explanations, and a built-in model is one registration line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from loki.engine import Action, ActionTaken, GameConfig, new_hand
+from loki.errors import ConfigError
+from loki.modeler import (
+    Loki1Modeler,
+    ModelStore,
+    PlayoutPolicy,
+    Situation,
+    TripleModeler,
+    playout_policy_of,
+    reweight_details_of,
+)
+from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler
+from loki.players.loki import Loki2Config, build_loki2
+from loki.simulator import SimConfig, SimulatorPolicy
+from loki.triples import TripleConfig
+
+
+class FoldsToBets:
+    """A plug-in model: Loki-1's re-weighting, and the belief that the opponent folds to every bet and checks
+    otherwise, whatever its cards (card-blind frequencies)."""
+
+    name = "folds-to-bets"
+
+    def __init__(self):
+        self.loki1 = Loki1Modeler()
+
+    def reweight(self, model, event, bucket, context):
+        return self.loki1.reweight(model, event, bucket, context)
+
+    def playout_policy(self, model):
+        freqs = np.zeros((4, 3, 3))
+        freqs[:, 0] = (0.0, 1.0, 0.0)  # nothing to call: check
+        freqs[:, 1:] = (1.0, 0.0, 0.0)  # facing a bet: fold
+        return PlayoutPolicy(label="folds to bets", mix=(0.0, 0.0, 1.0), frequencies=freqs)
+
+
+def _flop_situation(modeler):
+    """Three players saw the flop for one bet each; the first to act on the flop decides."""
+    s = new_hand(GameConfig(n_players=3), button=0, rng=1)
+    while s.round == 0:
+        s.apply(Action.CALL)
+    seat = s.current_player
+    models = ModelStore()
+    models.begin_hand(seat, 3)
+    return Situation(s.view(seat), s.legal_actions(), models, modeler), float(s.pot)
+
+
+def test_a_plugin_model_plays_inside_the_simulator_as_itself():
+    cfg = SimConfig(play_outs="believed", trials=200, cutoff="none")
+    sit, pot = _flop_situation(FoldsToBets())
+    d = SimulatorPolicy(cfg, seed=3).decide(sit)
+    # every simulated opponent folds to our bet: betting wins the pot in every trial, exactly
+    assert d.result.ev_raise == pot and d.result.sd_raise == 0.0
+    assert d.spot.beliefs is not None and d.spot.beliefs.labels.count("folds to bets") == 2
+    # the same spot with the paper's model of the opponents: some of them call, so betting does not always win the pot
+    sit2, _ = _flop_situation(TripleModeler(TripleConfig()))
+    d2 = SimulatorPolicy(cfg, seed=3).decide(sit2)
+    assert d2.result.sd_raise > 0.0 and d2.spot.beliefs.labels.count("triples") == 2
+
+
+def test_a_modeler_without_the_optional_methods_gets_the_defaults():
+    class Bare:
+        def reweight(self, model, event, bucket, context):
+            return None
+
+    sit, _ = _flop_situation(Bare())
+    pol = playout_policy_of(Bare(), sit.models[(sit.seat + 1) % 3])
+    assert pol.rules is None and pol.mix == (1.0, 0.0, 0.0) and "Bare" in pol.label
+    ev = ActionTaken(seat=1, action=Action.RAISE, amount=10, round=1, pot=30, n_active=3)
+    assert reweight_details_of(Bare(), sit.models[(sit.seat + 1) % 3], ev, 0).method == "Bare"
+
+
+def test_playout_policy_rejects_a_mixture_that_is_not_a_distribution():
+    with pytest.raises(Exception, match="mix"):
+        PlayoutPolicy(mix=(0.5, 0.6, 0.0))
+    with pytest.raises(Exception, match="frequencies"):
+        PlayoutPolicy(mix=(0.0, 0.0, 1.0), frequencies=np.zeros((3, 3)))
+
+
+def test_feature_r_models_come_from_the_registry():
+    cfg = Loki2Config(features="BR", opponent_model="specific")
+    p = build_loki2(cfg, seed=1)
+    assert type(p.modeler).__name__ == "SpecificModeler"
+    assert set(FEATURE_R_MODELS) == {"observer", "specific"}
+    with pytest.raises(ConfigError, match="opponent_model"):
+        Loki2Config(features="BR", opponent_model="psychic")
+    with pytest.raises(ConfigError, match="expected one of"):
+        feature_r_modeler("psychic", cfg, Loki1Modeler())
+
+
+def test_explanations_name_a_plugin_model_and_how_the_simulator_played_it(tmp_path, monkeypatch):
+    """A Loki-2 B+R+S player whose modeler is the plug-in: its re-weightings are labelled by the plug-in's name and its
+    Simulator decisions say how the opponents were played."""
+    import sys
+
+    from loki.explain import ExplainedPlayer
+    from loki.players.registry import make_player
+    from loki.players.table import play_session
+
+    (tmp_path / "plugin_model.py").write_text(
+        "from loki.modeler import Loki1Modeler\n"
+        "class Plain:\n"
+        "    name = 'plain-plugin'\n"
+        "    def __init__(self):\n"
+        "        self.loki1 = Loki1Modeler()\n"
+        "    def reweight(self, model, event, bucket, context):\n"
+        "        return self.loki1.reweight(model, event, bucket, context)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "plugin_model", raising=False)
+    spec = {
+        "kind": "loki2",
+        "features": "BRS",
+        "modeler": "plugin_model:Plain",
+        "sim": {"play_outs": "believed", "trials": 30},
+    }
+    me = ExplainedPlayer(make_player(spec, seed=1))
+    others = [make_player("calling", seed=2), make_player("loki1", seed=3)]
+    play_session(GameConfig(n_players=3), [me, *others], 12, seed=5)
+    methods = {o.reweight.method for e in me.explanations for o in (e.opponents or []) if o.reweight is not None}
+    assert "plain-plugin" in methods and "other" not in methods
+    sims = [e.simulation for e in me.explanations if e.simulation is not None]
+    assert sims and all(s.play_outs == "believed" for s in sims)
+    assert any("plain-plugin (played by the observer's triples)" in s.played_as for s in sims)
