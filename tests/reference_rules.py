@@ -13,7 +13,8 @@ import numpy as np
 from loki.engine import Action
 from loki.preflop.strategies import Strategy, strategy_action
 from loki.triples.bettor import Decision
-from loki.triples.spot import BettingSpot, HandValues, pot_odds, pot_odds2, showdown_odds
+from loki.triples.rule_chain import pot_odds, pot_odds2, showdown_odds
+from loki.triples.spot import BettingSpot, HandValues
 
 
 def reference_decide(values: HandValues, spot: BettingSpot, config, u: float = 1.0) -> Decision:

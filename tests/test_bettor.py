@@ -5,7 +5,8 @@ import pytest
 from loki.engine import Action
 from loki.preflop.strategies import Strategy, strategy_action
 from loki.triples.bettor import BettorConfig, decide
-from loki.triples.spot import BettingSpot, HandValues, pot_odds, pot_odds2, showdown_odds
+from loki.triples.rule_chain import pot_odds, pot_odds2, showdown_odds
+from loki.triples.spot import BettingSpot, HandValues
 
 F, C, R = Action.FOLD, Action.CALL, Action.RAISE
 
