@@ -30,7 +30,7 @@ _WINDOWS = np.array([0b1000000001111] + [0b11111 << lo for lo in range(9)], dtyp
 
 
 @njit(cache=True)
-def ppot_outs(c0, c1, board, nb, tables):
+def ppot_outs(c0, c1, board, nb, tables):  # noqa: C901 - one pass over the outs of a numba kernel; split, it would be read in pieces
     """DEFAULT cheap potential PPOT_c (reference §4.4): weighted outs / unseen cards, one card to come.
 
     Outs: flush draw 9 (with one suited hole card and 3 suited board cards: 9 × (0.5 + 0.5·rank/12) of

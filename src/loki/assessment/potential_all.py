@@ -413,7 +413,7 @@ def _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, itse
 
 
 @njit(cache=True)
-def hp1_all_uniform_kernel(board, dead, tables, r3, pos):
+def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the counting sweep of a numba kernel, kept whole
     """:func:`hp1_all_kernel` against the **uniform** range (every weight 1.0), counted in integers.
 
     The same ``hp``, ``hp_total`` and ``npos``, bit for bit: against the uniform range every sum

@@ -44,7 +44,7 @@ def _best_in(st, ranks, mask):
 
 
 @njit(cache=True)
-def award(st, ranks, pots, shares, win):
+def award(st, ranks, pots, shares, win):  # noqa: C901 - the pot layers and the odd chip in one numba kernel
     """Award the pot(s) of a finished hand.
 
     Args:

@@ -433,7 +433,7 @@ def bets_this_round(st):
 
 
 @njit(cache=True)
-def apply_action(st, a):
+def apply_action(st, a):  # noqa: C901 - the betting rules of one action, in one numba kernel
     """Apply action ``a`` (0 fold, 1 check/call, 2 bet/raise) of the seat to act.
 
     Records the action in the ``LAST`` block, updates bets, stacks, pot and the per-round flags,

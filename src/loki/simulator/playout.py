@@ -581,6 +581,43 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
     return -invest
 
 
+@njit(cache=True, inline="always")
+def _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks, holes_out, tables):
+    """One trial's cards and numbers, in the order the random numbers are drawn: each live opponent's holding from its
+    weights (:func:`_sample_holding`, written to ``hole`` and ``holes_out``), the rest of the board, each player's
+    uniform numbers ``u`` and 7-card ``ranks``."""
+    m = hole.shape[0]
+    used = base_used
+    for p in range(m):
+        if p == me or not active0[p]:
+            continue
+        h = _sample_holding(ranges.weights[p], ranges.cum[p], ranges.totals[p], used)
+        hole[p, 0] = _HC[h, 0]
+        hole[p, 1] = _HC[h, 1]
+        used |= _HM[h]
+        holes_out[p] = h
+    # deal the rest of the board
+    nd = 0
+    for c in range(52):
+        if (used >> np.uint64(c)) & np.uint64(1) == 0:
+            deck[nd] = c
+            nd += 1
+    for i in range(nb0, 5):
+        j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
+        tmp = deck[i - nb0]
+        deck[i - nb0] = deck[j]
+        deck[j] = tmp
+        board[i] = deck[i - nb0]
+    for p in range(m):
+        u[p, 0] = np.random.random()
+        if active0[p]:
+            ranks[p] = rank7(hole[p, 0], hole[p, 1], board[0], board[1], board[2], board[3], board[4], tables)
+    if u.shape[1] > 1:  # the believed play-out: one number per decision
+        for p in range(m):
+            for k in range(1, u.shape[1]):
+                u[p, k] = np.random.random()
+
+
 @njit(cache=True)
 def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, next_ranks, tables):
     """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator.driver`), both branches each.
@@ -596,7 +633,7 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
     np.random.seed(seed)
     st0, me, hole_me, board0, always_call = spot.st0, spot.me, spot.hole, spot.board, spot.always_call
     believed, mix = policies.believed, policies.mix
-    weights, cum, totals, field_w = ranges.weights, ranges.cum, ranges.totals, ranges.field
+    weights, field_w = ranges.weights, ranges.field
     hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     nb0 = board0.shape[0]
     m = st0[N]
@@ -643,37 +680,7 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
     for i in range(nb0):
         base_used |= np.uint64(1) << np.uint64(board0[i])
     for i_trial in range(n_trials):
-        used = base_used
-        for p in range(m):
-            if p == me or not active0[p]:
-                continue
-            h = _sample_holding(weights[p], cum[p], totals[p], used)
-            hole[p, 0] = _HC[h, 0]
-            hole[p, 1] = _HC[h, 1]
-            used |= _HM[h]
-            out_holes[i_trial, p] = h
-        # deal the rest of the board
-        nd = 0
-        for c in range(52):
-            if (used >> np.uint64(c)) & np.uint64(1) == 0:
-                deck[nd] = c
-                nd += 1
-        for i in range(nb0, 5):
-            j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
-            tmp = deck[i - nb0]
-            deck[i - nb0] = deck[j]
-            deck[j] = tmp
-            board[i] = deck[i - nb0]
-        for p in range(m):
-            u[p, 0] = np.random.random()
-            if active0[p]:
-                a0 = hole[p, 0]
-                a1 = hole[p, 1]
-                ranks[p] = rank7(a0, a1, board[0], board[1], board[2], board[3], board[4], tables)
-        if believed:
-            for p in range(m):
-                for k in range(1, KU):
-                    u[p, k] = np.random.random()
+        _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks, out_holes[i_trial], tables)
         if not always_call:
             for p in range(m):
                 if active0[p]:

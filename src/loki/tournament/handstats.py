@@ -144,6 +144,37 @@ class HandCounts:
 COUNTERS = tuple(f.name for f in fields(HandCounts))
 
 
+def _events_of(hand, n_players: int | None) -> tuple[list, int]:
+    """``(events, n)`` of a finished hand given as a state or as its events (see :func:`hand_counts`)."""
+    if hasattr(hand, "events") and hasattr(hand, "n_players"):
+        if not hand.events:
+            raise HandHistoryError("hand_counts: the hand has no events (recording was disabled)")
+        return hand.events, hand.n_players
+    events = list(hand)
+    n = n_players
+    if n is None:
+        n = next((ev.n_players for ev in events if ev.__class__ is HandStarted), None)
+        if n is None:
+            raise HandHistoryError("hand_counts: n_players is needed: no HandStarted event among the events")
+    return events, n
+
+
+def _count_action(c: HandCounts, ev: ActionTaken, folded: list[bool]) -> None:
+    """One action into its seat's counters: pre-flop VPIP/PFR, post-flop bets/raises and calls (AF), folds."""
+    a = ev.action
+    if a == FOLD:
+        folded[ev.seat] = True
+    elif ev.round == 0:
+        if a == RAISE:
+            c.vpip = c.pfr = 1
+        elif ev.amount > 0:
+            c.vpip = 1
+    elif a == RAISE:
+        c.pf_raises += 1
+    elif ev.amount > 0:
+        c.pf_calls += 1
+
+
 def hand_counts(hand, n_players: int | None = None) -> list[HandCounts]:
     """Per-seat :class:`HandCounts` of one finished hand (``hands`` = 1 for every seat).
 
@@ -156,37 +187,14 @@ def hand_counts(hand, n_players: int | None = None) -> list[HandCounts]:
         HandHistoryError: the hand is not finished (no ``HandEnded`` event), no events were
             recorded, or the number of seats is unknown (a ``ValueError``).
     """
-    if hasattr(hand, "events") and hasattr(hand, "n_players"):
-        events = hand.events
-        n = hand.n_players
-        if not events:
-            raise HandHistoryError("hand_counts: the hand has no events (recording was disabled)")
-    else:
-        events = list(hand)
-        n = n_players
-        if n is None:
-            n = next((ev.n_players for ev in events if ev.__class__ is HandStarted), None)
-            if n is None:
-                raise HandHistoryError("hand_counts: n_players is needed: no HandStarted event among the events")
+    events, n = _events_of(hand, n_players)
     counts = [HandCounts(hands=1) for _ in range(n)]
     folded = [False] * n
     ended = False
     for ev in events:
         cls = ev.__class__
         if cls is ActionTaken:
-            c = counts[ev.seat]
-            a = ev.action
-            if a == FOLD:
-                folded[ev.seat] = True
-            elif ev.round == 0:
-                if a == RAISE:
-                    c.vpip = c.pfr = 1
-                elif ev.amount > 0:
-                    c.vpip = 1
-            elif a == RAISE:
-                c.pf_raises += 1
-            elif ev.amount > 0:
-                c.pf_calls += 1
+            _count_action(counts[ev.seat], ev, folded)
         elif cls is BoardDealt:
             if ev.round == 1:
                 for s in range(n):
