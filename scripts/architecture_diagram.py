@@ -23,6 +23,7 @@ BOXES = {
     "cli": "the loki command",
     "web": "the browser table",
     "explain": "decision explanations",
+    "tune": "tuning studies (Optuna)",
     "tournament": "duplicate tournaments, replays",
     "aivat": "AIVAT variance reduction",
     "players": "Loki composed of parts; reference players",

@@ -19,13 +19,14 @@ loki.errors.ConfigError: Knobs: make1 = 2: Input should be less than or equal to
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from loki.errors import ConfigError
 
-__all__ = ["LokiModel", "format_validation_error"]
+__all__ = ["LokiModel", "format_validation_error", "tunable", "derived", "TunableParam", "tunable_params"]
 
 
 def format_validation_error(what: str, err: ValidationError) -> str:
@@ -71,3 +72,90 @@ class LokiModel(BaseModel):
         # nested error into its parent's); the error is converted once, at the outermost record.
         cls.__pydantic_custom_init__ = False
         cls.model_rebuild(force=True)
+
+
+def tunable(
+    default: Any, low: float, high: float, *, source: str, log: bool = False, step: float | None = None, **kw: Any
+):
+    """A pydantic ``Field`` whose value a tuning study may search (``loki tune``, issue 27): its range
+    ``[low, high]`` (log scale when ``log``; integers when the default is an ``int``, on a grid of ``step`` if given)
+    and the source of its default (a paper tag, or ``"DEFAULT"`` for a value the sources leave open) are kept in the
+    field's metadata (:func:`tunable_params` reads them).  Other keyword arguments (``ge``, ``le``, ...) go to
+    ``Field``.
+
+    Raises:
+        ConfigError: an empty range or a default outside it.
+
+    >>> class Knobs(LokiModel):
+    ...     width: float = tunable(0.05, 0.0, 0.2, source="DEFAULT", ge=0.0)
+    >>> [(t.path, t.low, t.high, t.source) for t in tunable_params(Knobs())]
+    [('width', 0.0, 0.2, 'DEFAULT')]
+    """
+    if not low < high or (default is not None and not low <= default <= high):
+        raise ConfigError(f"tunable: need low < high and the default {default!r} in [{low!r}, {high!r}]")
+    meta: dict[str, Any] = {"low": low, "high": high, "log": bool(log), "step": step, "source": source}
+    return Field(default, json_schema_extra={"tune": meta}, **kw)
+
+
+def derived(default: Any, **kw: Any):
+    """A pydantic ``Field`` for a nested record that its owner overrides (e.g. the Simulator's Triple Generator, set
+    from the player's): :func:`tunable_params` does not search inside it."""
+    return Field(default, json_schema_extra={"tune": "derived"}, **kw)
+
+
+@dataclass(frozen=True)
+class TunableParam:
+    """One tunable field of a configuration (:func:`tunable`).
+
+    Attributes:
+        path: the field's dotted path from the configuration (``"bettor.make1"``, ``"sim.trials"``).
+        low, high: the search range; log: search on a log scale; step: grid step or None; integer: an int field.
+        value: the field's value in the configuration; default: its class default.
+        source: where the default comes from (a paper tag, ``"DEFAULT"``, or ``"DEFAULT (tuned: <study>)"``).
+        doc: the field's description, if any.
+    """
+
+    path: str
+    low: float
+    high: float
+    log: bool
+    step: float | None
+    integer: bool
+    value: Any
+    default: Any
+    source: str
+    doc: str = ""
+
+
+def tunable_params(config: BaseModel, prefix: str = "") -> list[TunableParam]:
+    """Every :func:`tunable` field of ``config`` and of the records nested in it, depth first in field order.
+
+    Args:
+        config: a configuration record (e.g. a player's :class:`loki.players.loki.Loki2Config`).
+        prefix: prepended to the paths (used in the recursion).
+    """
+    out: list[TunableParam] = []
+    for name, f in type(config).model_fields.items():
+        value = getattr(config, name)
+        extra: dict[str, Any] = f.json_schema_extra if isinstance(f.json_schema_extra, dict) else {}
+        meta: Any = extra.get("tune")
+        if meta == "derived":
+            continue
+        if isinstance(meta, dict):
+            out.append(
+                TunableParam(
+                    prefix + name,
+                    float(meta["low"]),
+                    float(meta["high"]),
+                    bool(meta["log"]),
+                    meta.get("step"),
+                    isinstance(f.default, int) and not isinstance(f.default, bool),
+                    value,
+                    f.default,
+                    str(meta["source"]),
+                    f.description or "",
+                )
+            )
+        elif isinstance(value, BaseModel):
+            out += tunable_params(value, prefix + name + ".")
+    return out

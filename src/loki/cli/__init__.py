@@ -33,6 +33,7 @@ from loki.cli import play as _play
 from loki.cli import replay as _replay
 from loki.cli import tables as _tables
 from loki.cli import tournament as _tournament
+from loki.cli import tune as _tune
 from loki.cli import warmup as _warmup
 from loki.cli import web as _web
 from loki.cli._common import LokiGroup
@@ -77,6 +78,7 @@ def version() -> None:
 
 
 app.command("tournament")(_tournament.tournament)
+app.command("tune")(_tune.tune)
 app.command("acpc")(_acpc.acpc)
 app.command("dealer")(_acpc.dealer)
 app.command("match")(_match.match)

@@ -35,6 +35,7 @@ from typer.core import TyperGroup
 from loki.errors import ConfigError, LokiError
 
 __all__ = [
+    "dask_client",
     "Stopped",
     "signals_stop_the_run",
     "EXIT_ERROR",
@@ -234,3 +235,18 @@ def signals_stop_the_run() -> Iterator[None]:
     finally:
         for s, h in old.items():
             signal.signal(s, h)
+
+
+def dask_client(scheduler: str) -> Any:
+    """A Dask ``distributed.Client`` connected to ``scheduler`` (``tcp://host:8786``), for ``--scheduler``.
+
+    Exits with one ``error:`` line when Dask is not installed or the scheduler does not answer within 20 s.
+    """
+    try:
+        from distributed import Client
+    except ImportError:
+        fail("--scheduler needs Dask: pip install 'loki-poker[cluster]'")
+    try:
+        return Client(scheduler, timeout="20s")
+    except Exception as e:  # noqa: BLE001 - report any connection failure on one line
+        fail(f"--scheduler {scheduler}: cannot connect to the Dask scheduler: {e}")

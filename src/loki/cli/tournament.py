@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import fail, out_option, seed_option, signals_stop_the_run
+from loki.cli._common import dask_client, out_option, seed_option, signals_stop_the_run
 
 __all__ = ["tournament"]
 
@@ -140,17 +140,8 @@ def _run(
             sp = task.finished_speed or task.speed
             return Text("-- hands/s" if sp is None else f"{sp:,.1f} hands/s", style="cyan")
 
-    executor = client = None
-    if scheduler:
-        try:
-            from distributed import Client
-        except ImportError:
-            fail("--scheduler needs Dask: pip install 'loki-poker[cluster]'")
-        try:
-            client = Client(scheduler, timeout="20s")
-        except Exception as e:  # noqa: BLE001 - report any connection failure on one line
-            fail(f"--scheduler {scheduler}: cannot connect to the Dask scheduler: {e}")
-        executor = client.get_executor()
+    client = dask_client(scheduler) if scheduler else None
+    executor = client.get_executor() if client is not None else None
     progress = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

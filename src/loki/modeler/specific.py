@@ -40,7 +40,7 @@ from pydantic import Field, field_validator
 
 from loki.assessment import uniform_board_values
 from loki.cards import HOLDING_MASKS, cards_mask
-from loki.config import LokiModel
+from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import freq_triples_all
 from loki.modeler.loki1 import Loki1Modeler
@@ -63,9 +63,9 @@ class SpecificModelConfig(LokiModel):
     """
 
     prior: tuple[float, float, float] = (0.6, 0.25, 0.15)
-    prior_weight: float = Field(20.0, gt=0.0)
-    softness: float = Field(0.10, gt=0.0, le=0.5)
-    min_frequency: float = Field(0.02, ge=0.0, le=0.3)
+    prior_weight: float = tunable(20.0, 1.0, 200.0, source="DEFAULT (issue 11)", log=True, gt=0.0)
+    softness: float = tunable(0.10, 0.02, 0.3, source="DEFAULT (issue 11)", gt=0.0, le=0.5)
+    min_frequency: float = tunable(0.02, 0.0, 0.1, source="DEFAULT (issue 11)", ge=0.0, le=0.3)
     check_raise_prior: float = Field(0.10, ge=0.0, lt=1.0)
     check_raise_weight: float = Field(10.0, gt=0.0)
 

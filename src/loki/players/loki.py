@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import Field, field_serializer, field_validator, model_validator
 
+from loki.config import TunableParam, tunable, tunable_params
 from loki.engine import (
     Action,
     ActionTaken,
@@ -325,8 +326,12 @@ class Loki2Config(LokiOptions):
 
     kind: Literal["loki2"] = "loki2"
     features: frozenset[str] = frozenset("BR")
-    make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
-    odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
+    make_width: float = tunable(
+        DEFAULT_MAKE_WIDTH, 0.0, 0.2, source="DEFAULT (pena/node31: widths not given)", ge=0.0, le=0.5
+    )
+    odds_width: float = tunable(
+        DEFAULT_ODDS_WIDTH, 0.0, 0.2, source="DEFAULT (pena/node31: widths not given)", ge=0.0, le=0.5
+    )
     sim: SimConfig = SimConfig()
     opponent_model: str = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
@@ -362,6 +367,21 @@ class Loki2Config(LokiOptions):
         if "S" not in self.features and self.sim != SimConfig():
             raise ValueError("the Simulator settings (sim) need feature S")
         return self
+
+    def search_space(self) -> list[TunableParam]:
+        """The tunable fields (:func:`loki.config.tunable`) that matter for this player, for ``loki tune``: the
+        Simulator's with feature S only, the opponent-specific model's with ``opponent_model = "specific"`` and
+        feature R only, the EV designs' with their generator and feature B without S only, the ramp widths when some
+        triples are made (B, R or S)."""
+        f = self.features
+        skip = []
+        if "S" not in f:
+            skip.append("sim.")
+        if "R" not in f or self.opponent_model != "specific":
+            skip.append("specific_model.")
+        if self.generator == "rules" or "B" not in f or "S" in f:
+            skip.append("ev.")
+        return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
 
     @property
     def features_text(self) -> str:

@@ -49,6 +49,8 @@ __all__ = [
     "parse_player",
     "make_player",
     "spec_of",
+    "read_player_file",
+    "MAX_PLAYER_FILE",
     "NoOptions",
     "PlayerConfig",
 ]
@@ -188,8 +190,9 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
     """The typed, frozen configuration of a player spec or configuration table.
 
     Args:
-        spec: a spec string (module docstring), a mapping with ``kind`` and the config's fields, or an already
-            parsed configuration (returned as it is).
+        spec: a spec string (module docstring), the path of a player file ending in ``.toml``
+            (:func:`read_player_file`), a mapping with ``kind`` and the config's fields, or an already parsed
+            configuration (returned as it is).
 
     Raises:
         PlayerSpecError: an empty spec, an unknown kind or option, a bad value; one line naming the spec.
@@ -199,6 +202,8 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
     if isinstance(spec, str):
         if not spec.strip():
             raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
+        if spec.strip().endswith(".toml"):  # a player file, e.g. the best.toml of loki tune
+            return parse_player(read_player_file(spec.strip()))
         if "{" in spec:  # the table form spec_of writes: kind{json}
             name, brace, text = spec.strip().partition("{")
             try:
@@ -225,6 +230,37 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
         except ConfigError as e:
             raise PlayerSpecError(f"player configuration of kind {kind.name!r}: {e}") from None
     raise PlayerSpecError(f"player spec must be a string or a configuration table, got {spec!r}")
+
+
+#: Largest player file read (bytes): a configuration is a few hundred bytes.
+MAX_PLAYER_FILE = 64 * 1024
+
+
+def read_player_file(path: str) -> dict[str, Any]:
+    """The ``[player]`` table of a player file (TOML; ``loki tune`` writes them as ``best.toml``, with a
+    ``[provenance]`` table that is not read here).
+
+    Raises:
+        PlayerSpecError: a file that is missing, larger than :data:`MAX_PLAYER_FILE`, not TOML, or without a
+            ``[player]`` table.
+    """
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(MAX_PLAYER_FILE + 1)
+    except OSError as e:
+        raise PlayerSpecError(f"player file {path!r}: cannot read it ({e.strerror or e})") from None
+    if len(raw) > MAX_PLAYER_FILE:
+        raise PlayerSpecError(f"player file {path!r}: larger than {MAX_PLAYER_FILE} bytes")
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
+        raise PlayerSpecError(f"player file {path!r}: not a TOML file ({e})") from None
+    table = doc.get("player")
+    if not isinstance(table, dict):
+        raise PlayerSpecError(f"player file {path!r}: expected a [player] table with the configuration")
+    return table
 
 
 def spec_of(config: PlayerConfig) -> str:

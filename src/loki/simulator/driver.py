@@ -55,7 +55,7 @@ from pydantic import Field
 
 from loki import betting as bt
 from loki.cards import N_HOLDINGS
-from loki.config import LokiModel
+from loki.config import LokiModel, derived, tunable
 from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
@@ -103,13 +103,13 @@ class SimConfig(LokiModel):
         ConfigError: a value out of range (one line naming the field).
     """
 
-    trials: int = Field(500, ge=1)
+    trials: int = tunable(500, 50, 5000, source="AAAI99 §5", log=True, ge=1)
     cutoff: Literal["paper", "paired", "none"] = "paper"
-    z: float = Field(3.0, gt=0.0)
-    min_trials: int = Field(50, ge=2)
+    z: float = tunable(3.0, 1.0, 5.0, source="DEFAULT", gt=0.0)
+    min_trials: int = tunable(50, 10, 400, source="DEFAULT", log=True, ge=2)
     check_every: int = Field(25, ge=1)
     always_call: bool = False
-    triple: TripleConfig = TripleConfig()
+    triple: TripleConfig = derived(TripleConfig())
     play_outs: Literal["uniform", "believed"] = "uniform"
 
 

@@ -54,6 +54,8 @@ __all__ = [
     "run_tournament",
     "read_journal",
     "signed_line",
+    "local_executor",
+    "cut_lifeline",
     "TournamentRun",
     "ResumeError",
     "JournalError",
@@ -255,10 +257,10 @@ def _exit_with_parent(lifeline) -> None:
     threading.Thread(target=watch, name="loki-lifeline", daemon=True).start()
 
 
-def _local_executor(workers: int | None) -> Executor | None:
+def local_executor(workers: int | None) -> Executor | None:
     """A process pool of ``workers`` (None or <= 1: play in this process).  Its workers hold the read
     end of a pipe whose write end only this process holds (``pool._loki_lifeline``): when this process
-    dies (SIGKILL included) or :func:`_cut_lifeline` closes it, they exit at once."""
+    dies (SIGKILL included) or :func:`cut_lifeline` closes it, they exit at once."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1:
         return None
@@ -275,7 +277,7 @@ def _local_executor(workers: int | None) -> Executor | None:
     return pool
 
 
-def _cut_lifeline(pool: Executor) -> None:
+def cut_lifeline(pool: Executor) -> None:
     """Close the pool's lifeline: its workers end now (used on interruption, and after shutdown)."""
     for end in getattr(pool, "_loki_lifeline", ()):
         end.close()
@@ -399,7 +401,7 @@ def run_tournament(
     try:
         ex = executor
         if ex is None and todo:
-            ex = own = _local_executor(min(workers if workers is not None else (os.cpu_count() or 1), len(todo)))
+            ex = own = local_executor(min(workers if workers is not None else (os.cpu_count() or 1), len(todo)))
         if ex is None:
             for b in todo:
                 finish(play_block(config, b, hist))
@@ -422,12 +424,12 @@ def run_tournament(
                         break
     except BaseException:
         if own is not None:  # Ctrl-C, SIGTERM, an error: the workers end now, not after their blocks
-            _cut_lifeline(own)
+            cut_lifeline(own)
         raise
     finally:
         if own is not None:
             own.shutdown(wait=True, cancel_futures=True)
-            _cut_lifeline(own)
+            cut_lifeline(own)
         if journal is not None:
             journal.close()
     ordered = [done[b] for b in range(config.n_blocks)]

@@ -35,7 +35,7 @@ from loki.errors import ConfigError
 from loki.stats import mean_ci
 from loki.tournament.handstats import HandCounts
 
-__all__ = ["summarize", "per_deal_sb", "aivat_summary", "quality_summary"]
+__all__ = ["summarize", "comparison_series", "per_deal_sb", "aivat_summary", "quality_summary"]
 
 
 def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int) -> np.ndarray:
@@ -185,6 +185,23 @@ def _groups(config, x: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray], 
         for c in config.compare
     ]
     return players, list(type_x.values()), comps
+
+
+def comparison_series(config, chips, chance=None, action=None) -> list[np.ndarray]:
+    """Each comparison's per-deal series ``(D,) float64`` in sb/hand (enhanced types' mean minus control types' mean,
+    paired by deal, as :func:`summarize` forms it); with the AIVAT corrections ``chance`` and ``action`` (``(D, n)``
+    chips like ``chips``) the AIVAT series of :func:`aivat_summary`.  A tuning study's objective
+    (:mod:`loki.tune`).
+
+    Raises:
+        ConfigError: arrays that are not ``D`` rows of ``n`` numbers.
+    """
+    n = config.n_players
+    sb = config.game_config().small_bet
+    x = per_deal_sb(chips, n, sb)
+    if chance is not None and action is not None:
+        x = x + per_deal_sb(chance, n, sb) + per_deal_sb(action, n, sb)
+    return _groups(config, x)[2]
 
 
 def _sd(x: np.ndarray) -> float | None:

@@ -37,7 +37,7 @@ from typing import ClassVar
 import numpy as np
 from pydantic import Field, model_validator
 
-from loki.config import LokiModel
+from loki.config import LokiModel, tunable
 from loki.engine import Action
 from loki.triples.rule_chain import N_RULES, RULES, TripleParams, attribute, chain_spot
 from loki.triples.spot import BettingSpot, HandValues
@@ -71,10 +71,10 @@ class BettorConfig(LokiModel):
     loki.errors.ConfigError: BettorConfig: need make1 ≤ make2, got make1=0.6, make2=0.5
     """
 
-    make1: float = Field(0.50, ge=0.0, le=1.0)
-    make2: float = Field(0.85, ge=0.0, le=1.0)
+    make1: float = tunable(0.50, 0.30, 0.70, source="PAPP98 papp/node76", ge=0.0, le=1.0)
+    make2: float = tunable(0.85, 0.65, 0.97, source="PAPP98 papp/node76", ge=0.0, le=1.0)
     semi_bluff: bool = True
-    check_raise_probability: float = Field(0.5, ge=0.0, le=1.0)
+    check_raise_probability: float = tunable(0.5, 0.0, 1.0, source="DEFAULT (rule 1)", ge=0.0, le=1.0)
     aggressive_call_raise: float | None = Field(None, ge=0.0, le=1.0)
 
     @model_validator(mode="after")

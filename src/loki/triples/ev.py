@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from pydantic import Field
 
-from loki.config import LokiModel
+from loki.config import LokiModel, tunable
 from loki.triples.generator import ProbabilityTriple
 from loki.triples.spot import BettingSpot, HandValues
 
@@ -57,13 +57,13 @@ class EVGeneratorConfig(LokiModel):
         bluff_fold_equity: the fold equity φ from which it bluffs.
     """
 
-    implied: float = Field(0.5, ge=0.0, le=4.0)
+    implied: float = tunable(0.5, 0.0, 2.0, source="DEFAULT", ge=0.0, le=4.0)
     caller_discount: float = Field(0.85, gt=0.0, le=1.0)
-    temperature: float = Field(0.35, gt=0.0, le=10.0)
-    slowplay: float = Field(0.15, ge=0.0, le=1.0)
-    slowplay_strength: float = Field(0.9, ge=0.0, le=1.0)
-    bluff: float = Field(0.10, ge=0.0, le=1.0)
-    bluff_fold_equity: float = Field(0.4, ge=0.0, le=1.0)
+    temperature: float = tunable(0.35, 0.05, 2.0, source="DEFAULT", log=True, gt=0.0, le=10.0)
+    slowplay: float = tunable(0.15, 0.0, 0.5, source="DEFAULT", ge=0.0, le=1.0)
+    slowplay_strength: float = tunable(0.9, 0.7, 1.0, source="DEFAULT", ge=0.0, le=1.0)
+    bluff: float = tunable(0.10, 0.0, 0.5, source="DEFAULT", ge=0.0, le=1.0)
+    bluff_fold_equity: float = tunable(0.4, 0.1, 0.9, source="DEFAULT", ge=0.0, le=1.0)
 
 
 @dataclass(frozen=True)

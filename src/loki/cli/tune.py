@@ -1,0 +1,236 @@
+"""``loki tune``: the command-line face of :mod:`loki.tune` (issue 27).
+
+    loki tune fig3-B --trials 100 --deals 1000 --out results/tune-b     # a study (resumable: run it again)
+    loki tune --list-params loki2:B                                       # what can be tuned, with ranges and sources
+
+The study is kept in ``<out>/study.db``; killing the command and running it again continues it, and several
+commands (or one with ``--scheduler``) may work on one study.  When the target count of trials is reached the best
+values are validated against the defaults on seeds the search never saw, and ``best.toml``, ``history.png``,
+``importances.png`` and ``tune.json`` are written.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from loki.cli._common import dask_client, echo_json, fail, json_option, signals_stop_the_run
+
+__all__ = ["tune"]
+
+
+def _ints(text: str, option: str) -> tuple[int, ...]:
+    try:
+        out = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        fail(f"{option} {text!r}: expected comma-separated integers")
+    if not out:
+        fail(f"{option}: expected at least one seed")
+    return out
+
+
+def tune(
+    target: str | None = typer.Argument(None, help="A preset (fig3-B, fig3-S, ...) or a tournament TOML file."),
+    label: str | None = typer.Option(
+        None, "--label", help="The player type to tune (default: the first comparison's first enhanced type)."
+    ),
+    param: list[str] | None = typer.Option(
+        None, "--param", help="A field to tune (repeat; default: every field that matters for the player)."
+    ),
+    trials: int = typer.Option(100, "--trials", min=1, max=100_000, help="Complete or pruned trials to reach."),
+    deals: int = typer.Option(1000, "--deals", "-n", min=1, max=1_000_000, help="Deals per tuning seed per trial."),
+    seeds: str = typer.Option("1000", "--seeds", help="Tuning seeds (>= 1000), comma-separated: the panel."),
+    fresh: bool = typer.Option(False, "--fresh-seeds", help="Trial k plays seed <first>+k instead of the panel."),
+    block_deals: int = typer.Option(25, "--block-deals", min=1, help="Deals per block (the pruner's step)."),
+    sampler: str = typer.Option("tpe", "--sampler", help="tpe, cmaes or random."),
+    sampler_seed: int = typer.Option(0, "--sampler-seed", min=0, help="Seed of the sampler."),
+    pruner: str = typer.Option("median", "--pruner", help="median or none."),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", min=0, max=1024, help="Local worker processes (default: all cores)."
+    ),
+    scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="The study's folder (default results/tune-<target>)."),
+    validate_deals: int = typer.Option(
+        1000, "--validate-deals", min=0, max=1_000_000, help="Deals per validation seed (0: no validation)."
+    ),
+    validate_seeds: str | None = typer.Option(
+        None, "--validate-seeds", help="Validation seeds (default: two seeds >= 1000 above the panel)."
+    ),
+    list_params: str | None = typer.Option(
+        None, "--list-params", help="List the tunable fields of a player spec (e.g. loki2:B) and exit."
+    ),
+    json_out: bool = json_option(),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Tune the values the sources leave open (Optuna): AIVAT enhanced-minus-control on tuning seeds >= 1000.
+
+    A study is resumable (its SQLite file in --out); the best values are validated on unseen seeds next to the
+    defaults, and written as a player file (--player best.toml plays it).
+    """
+    from loki.errors import LokiError, tagged
+
+    if list_params is not None:
+        _list(list_params, json_out)
+        return
+    if target is None:
+        fail("give a target (a preset or a tournament TOML file), or --list-params SPEC")
+    from loki.tune import StudySpec, base_player, load_target, search_space
+
+    try:
+        cfg = load_target(target)
+    except LokiError as e:
+        raise tagged("TARGET", e) from None
+    lab = label or (cfg.compare[0].enhanced[0] if cfg.compare else None)
+    if lab is None:
+        fail(f"{target}: no [[compare]] section; name the player type with --label")
+    try:
+        player = base_player(cfg, lab)
+        space = search_space(player, param or None)
+    except LokiError as e:
+        raise tagged("--param" if param else "--label", e) from None
+    spec = StudySpec(
+        target=target,
+        label=lab,
+        params=tuple(p.path for p in space),
+        deals=deals,
+        seeds=_ints(seeds, "--seeds"),
+        fresh_seeds=fresh,
+        block_deals=min(block_deals, deals),
+        sampler=sampler,
+        sampler_seed=sampler_seed,
+        pruner=pruner,
+    )
+    folder = out if out is not None else Path("results") / f"tune-{Path(target).stem}"
+    vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None
+    try:
+        with signals_stop_the_run():
+            record = _run(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
+    except KeyboardInterrupt as e:
+        signum = getattr(e, "signum", signal.SIGINT)
+        typer.echo(
+            f"error: interrupted ({signal.Signals(signum).name}): the study is kept in {folder}/study.db; run the "
+            "same command to continue it",
+            err=True,
+        )
+        raise typer.Exit(128 + signum) from None
+    if json_out:
+        echo_json(record)
+    else:
+        _print(record, folder)
+
+
+def _list(spec: str, json_out: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from loki.errors import LokiError, tagged
+    from loki.players.registry import parse_player
+    from loki.tune import search_space
+
+    try:
+        space = search_space(parse_player(spec))
+    except LokiError as e:
+        raise tagged("--list-params", e) from None
+    if json_out:
+        for p in space:
+            echo_json(
+                {"param": p.path, "low": p.low, "high": p.high, "log": p.log, "integer": p.integer, "value": p.value,
+                 "default": p.default, "source": p.source}
+            )  # fmt: skip
+        return
+    t = Table(title=f"tunable fields of {spec}")
+    for c in ("param", "range", "scale", "value", "source"):
+        t.add_column(c)
+    for p in space:
+        rng = f"{int(p.low)}..{int(p.high)}" if p.integer else f"{p.low:g}..{p.high:g}"
+        t.add_row(p.path, rng, "log" if p.log else "linear", repr(p.value), p.source)
+    Console().print(t)
+
+
+def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vseeds, quiet) -> dict[str, Any]:
+    import os
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from loki.cli.warmup import ensure_warm
+    from loki.io.files import folder_lock
+    from loki.players.warmup import warm_specs
+    from loki.tournament.runner import cut_lifeline, local_executor
+    from loki.tune import counted, finish_study, load_target, run_study
+
+    cfg = load_target(spec.target)
+    specs = [si.player for si in cfg.seats]
+    ensure_warm(specs, cfg.n_players, quiet=quiet)
+    client = dask_client(scheduler) if scheduler else None
+    own = None
+    if client is not None:
+        client.run(warm_specs, specs, cfg.game_config())
+        executor = client.get_executor()
+    else:
+        executor = own = local_executor(workers if workers is not None else (os.cpu_count() or 1))
+    console = Console(stderr=True)
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("trials  {task.fields[best]}"),
+        TimeElapsedColumn(),
+        console=console,
+        disable=quiet,
+    )
+
+    def best_text(study) -> str:
+        try:
+            b = study.best_trial
+        except ValueError:
+            return "best: none yet"
+        ci = b.user_attrs.get("ci")
+        return f"best {b.value:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + f" sb/hand (trial {b.number})"
+
+    try:
+        with folder_lock(folder), progress:
+            task = progress.add_task(f"tune {spec.target} [{spec.label}]", total=trials, best="")
+
+            def report(study) -> None:
+                progress.update(task, completed=min(trials, counted(study)), best=best_text(study))
+
+            study = run_study(spec, folder, trials, executor, report)
+            report(study)
+            progress.update(task, description="validating", best=best_text(study))
+            return finish_study(study, spec, folder, executor, validate_deals, vseeds)
+    except BaseException:
+        if own is not None:
+            cut_lifeline(own)
+        raise
+    finally:
+        if own is not None:
+            own.shutdown(wait=True, cancel_futures=True)
+            cut_lifeline(own)
+
+
+def _print(record: dict[str, Any], folder: Path) -> None:
+    from rich.console import Console
+
+    c = Console()
+    b = record["best"]
+    c.print(f"[bold]best trial {b['trial']}[/]: " + json.dumps(b["params"]), highlight=False)
+    ci = b["search_ci"]
+    c.print(
+        f"search: {b['search_value']:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + " sb/hand (optimistic)",
+        highlight=False,
+    )
+    v = record.get("validation")
+    if v:
+        for k in ("tuned", "default"):
+            r = v[k]
+            h = f" ± {r['ci']:.4f}" if r["ci"] is not None else ""
+            c.print(f"validation {k:7}: {r['value']:+.4f}{h} sb/hand (seeds {v['seeds']})", highlight=False)
+        d = v["tuned_minus_default"]
+        h = f" ± {d['ci']:.4f}" if d["ci"] is not None else ""
+        c.print(f"tuned minus default: {d['value']:+.4f}{h} sb/hand (paired by deal)", highlight=False)
+    c.print(f"study and outputs in [bold]{folder}[/]: {', '.join(record['files'])}", highlight=False)

@@ -1,0 +1,43 @@
+"""The tuning lab (issue 27): Optuna studies of the values the sources leave open, scored by AIVAT duplicate
+tournaments on tuning seeds (≥ 1000), resumable, validated on seeds the search never saw (``loki tune``).
+
+Modules: :mod:`~loki.tune.study` (the study: spec, objective, storage, recovery of killed trials, outputs).
+"""
+
+from __future__ import annotations
+
+from loki.tune.study import (
+    GRACE,
+    Evaluation,
+    Pruned,
+    StudySpec,
+    apply_values,
+    base_player,
+    counted,
+    evaluate,
+    finish_study,
+    load_target,
+    open_study,
+    recover_stale,
+    run_study,
+    search_space,
+    trial_config,
+)
+
+__all__ = [
+    "GRACE",
+    "StudySpec",
+    "Evaluation",
+    "Pruned",
+    "load_target",
+    "base_player",
+    "search_space",
+    "apply_values",
+    "trial_config",
+    "evaluate",
+    "open_study",
+    "recover_stale",
+    "counted",
+    "run_study",
+    "finish_study",
+]

@@ -1,0 +1,702 @@
+"""Tuning studies (issue 27): search the values the sources leave open, on Optuna, with honest validation.
+
+A study tunes the configuration of **one player type** of a tournament (a preset such as ``fig3-B`` or a TOML file):
+each trial draws values for the type's tunable fields (:func:`loki.config.tunable`; ``loki tune --list-params SPEC``
+lists them with their ranges and sources), plays the tournament with those values on the tuning seeds (≥ 1000,
+AIVAT estimator) and scores the trial by the first comparison's AIVAT estimate (enhanced minus control, sb/hand,
+paired by deal).  The blocks are reported as they finish, so a pruner can stop a trial that is clearly worse.
+
+* **Seeds.**  A fixed panel (default: every trial plays the same deals, so trials are compared on common random
+  numbers) or ``fresh`` seeds (trial ``k`` plays seed ``panel[0] + k``; avoids fitting the panel).  Tuning seeds are
+  ≥ 1000; seeds 0 and 1 are for reporting (docs/EXPERIMENTS.md).
+* **Storage.**  A study is a SQLite file (``<out>/study.db``, Optuna's RDB storage): run the same command again to
+  resume it; several processes may work on one study at once.  A trial left running by a process that died
+  (SIGKILL included: same host and a dead pid, or no sign of life for :data:`GRACE` seconds) is marked failed and
+  its parameters are queued again, so no trial is lost; completed and pruned trials count towards ``--trials`` once.
+* **Outputs** (:func:`finish_study`): the best trial's configuration as a TOML player file with provenance
+  (``best.toml``; ``--player best.toml`` plays it), a history plot and parameter importances (matplotlib), and a
+  validation of the best values against the defaults on seeds the search never saw (``tune.json``): the search's
+  best value is optimistic (the winner's curse; reference/tuning-and-adaptation.md), the validation is the number
+  to report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from loki.config import TunableParam, tunable_params
+from loki.errors import ConfigError, LokiError
+from loki.stats import mean_ci
+from loki.tournament.config import TournamentConfig, config_from_dict, list_presets, load_config, load_preset
+from loki.tournament.runner import play_block
+from loki.tournament.stats import comparison_series
+
+__all__ = [
+    "GRACE",
+    "StudySpec",
+    "Evaluation",
+    "Pruned",
+    "load_target",
+    "base_player",
+    "search_space",
+    "apply_values",
+    "trial_config",
+    "evaluate",
+    "open_study",
+    "recover_stale",
+    "counted",
+    "run_study",
+    "finish_study",
+]
+
+STUDY_NAME = "loki-tune"
+#: Seconds without a sign of life (a finished block) after which a running trial of another host counts as dead.
+GRACE = 900.0
+#: Tuning seeds start here (seeds 0 and 1 are for reporting).
+MIN_TUNING_SEED = 1000
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """What a study is: the same spec is required to resume it (kept in the study's storage).
+
+    Attributes:
+        target: the tournament, a preset name or a TOML path, as given.
+        label: the player type whose configuration is tuned (default: the first comparison's first enhanced type).
+        params: the tuned fields' dotted paths (:func:`search_space`).
+        deals: deals per seed per trial.
+        seeds: the tuning panel (each ≥ 1000).
+        fresh_seeds: trial ``k`` plays the one seed ``seeds[0] + k`` instead of the panel.
+        block_deals: deals per block (the pruner's step).
+        sampler: ``"tpe"`` (Optuna's default, mixed spaces), ``"cmaes"`` (a handful of continuous parameters; needs the
+            ``cmaes`` package) or ``"random"``; sampler_seed: its seed.
+        pruner: ``"median"`` (stop a trial whose running AIVAT mean is below the median of earlier trials at the same
+            number of deals, after ``warmup`` of the deals and 8 complete trials) or ``"none"``.
+        warmup: the share of a trial's deals played before the pruner may stop it.
+    """
+
+    target: str
+    label: str
+    params: tuple[str, ...]
+    deals: int = 1000
+    seeds: tuple[int, ...] = (1000,)
+    fresh_seeds: bool = False
+    block_deals: int = 25
+    sampler: str = "tpe"
+    sampler_seed: int = 0
+    pruner: str = "median"
+    warmup: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not self.seeds or any(s < MIN_TUNING_SEED for s in self.seeds):
+            raise ConfigError(f"--seeds {list(self.seeds)}: tuning seeds must be >= {MIN_TUNING_SEED} (0 and 1 report)")
+        if self.sampler not in ("tpe", "cmaes", "random"):
+            raise ConfigError(f"--sampler {self.sampler!r}: expected tpe, cmaes or random")
+        if self.pruner not in ("median", "none"):
+            raise ConfigError(f"--pruner {self.pruner!r}: expected median or none")
+        if not 1 <= self.block_deals <= self.deals:
+            raise ConfigError(f"block_deals {self.block_deals}: expected 1..deals ({self.deals})")
+        if not 0.0 <= self.warmup <= 1.0:
+            raise ConfigError(f"warmup {self.warmup}: expected a share in [0, 1]")
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> StudySpec:
+        d = json.loads(text)
+        return cls(**{**d, "params": tuple(d["params"]), "seeds": tuple(d["seeds"])})
+
+    def trial_seeds(self, number: int) -> tuple[int, ...]:
+        """The seeds trial ``number`` plays."""
+        return (self.seeds[0] + number,) if self.fresh_seeds else self.seeds
+
+
+def load_target(target: str) -> TournamentConfig:
+    """A preset by name, else a tournament TOML file.
+
+    Raises:
+        TournamentConfigError: neither a preset nor a readable, valid tournament file.
+    """
+    if target in list_presets():
+        return load_preset(target)
+    return load_config(target)
+
+
+def base_player(cfg: TournamentConfig, label: str) -> Any:
+    """The configuration (:class:`loki.players.registry.PlayerConfig`) of the player type ``label`` of ``cfg``.
+
+    Raises:
+        ConfigError: no such type, or entries of that type built from different configurations.
+    """
+    from loki.players.registry import parse_player
+
+    entries = [e for e in cfg.players if e.label == label]
+    if not entries:
+        raise ConfigError(f"--label {label!r}: the tournament's player types are {list(cfg.labels)}")
+    configs = {json.dumps(parse_player(e.player).model_dump(mode="json"), sort_keys=True) for e in entries}
+    if len(configs) > 1:
+        raise ConfigError(f"--label {label!r}: its players are built from different configurations")
+    return parse_player(entries[0].player)
+
+
+def search_space(player: Any, params: Sequence[str] | None = None) -> list[TunableParam]:
+    """The tunable fields of a player configuration that matter for it (its ``search_space()`` if it has one, else
+    every :func:`~loki.config.tunable` field), restricted to ``params`` if given.
+
+    Raises:
+        ConfigError: a name in ``params`` that is not a tunable field of the player (the message lists them).
+    """
+    space = player.search_space() if hasattr(player, "search_space") else tunable_params(player)
+    if params is None:
+        return space
+    known = {p.path: p for p in space}
+    unknown = [p for p in params if p not in known]
+    if unknown:
+        raise ConfigError(
+            f"--param {unknown[0]!r}: not a tunable field of this player; expected one of {sorted(known)}"
+        )
+    return [known[p] for p in params]
+
+
+def apply_values(player: Any, values: dict[str, Any]) -> Any:
+    """``player`` with the fields at the dotted paths of ``values`` replaced (validated again).
+
+    Raises:
+        ConfigError, PlayerSpecError: a value or a combination the configuration refuses (e.g. make1 > make2).
+    """
+    from loki.players.registry import parse_player
+
+    data = player.model_dump(mode="json")
+    for path, v in values.items():
+        node = data
+        *parents, leaf = path.split(".")
+        for k in parents:
+            node = node[k]
+        node[leaf] = v
+    return parse_player(data)
+
+
+def trial_config(
+    cfg: TournamentConfig, label: str, player: Any, seed: int, deals: int, block_deals: int
+) -> TournamentConfig:
+    """``cfg`` with the players of type ``label`` built from ``player``, on ``seed`` and ``deals``, blocks of
+    ``block_deals``, the AIVAT estimator and no hand histories."""
+    d = cfg.to_dict()
+    d.update(seed=seed, deals=deals, block_deals=block_deals, histories=False, estimator="aivat")
+    for e in d["players"]:
+        if e["label"] == label:
+            e.pop("type", None)
+            e["config"] = player.model_dump(mode="json")
+    return config_from_dict(d, f"{cfg.name} (tuning)")
+
+
+class Pruned(Exception):
+    """Raised by :func:`evaluate` when ``on_block`` asks to stop."""
+
+
+@dataclass
+class Evaluation:
+    """A configuration's score: the first comparison's AIVAT estimate over all deals of all seeds.
+
+    Attributes:
+        value: mean, sb/hand; ci: half-width of its 95 % interval (None with fewer than two deals).
+        plain: the plain (uncorrected) mean, sb/hand; deals: deals played.
+        series: ``(deals,) float64`` the per-deal AIVAT series (seed by seed, deal order), for paired comparisons.
+    """
+
+    value: float
+    ci: float | None
+    plain: float
+    deals: int
+    series: np.ndarray = field(repr=False)
+
+
+def evaluate(
+    configs: Sequence[TournamentConfig],
+    executor: Executor | None = None,
+    on_block: Callable[[int, float], bool] | None = None,
+    in_flight: int = 4,
+) -> Evaluation:
+    """Play every block of every configuration (one per seed) and score them (:class:`Evaluation`).
+
+    Args:
+        configs: tournaments with the AIVAT estimator (:func:`trial_config`), scored by their first comparison.
+        executor: runs :func:`loki.tournament.play_block`; None plays in this process.
+        on_block: called after each finished block (in the order blocks finish) with the deals done and the running
+            AIVAT mean; returning True stops: the pending blocks are cancelled and :class:`Pruned` is raised.
+        in_flight: blocks submitted ahead on an executor.
+
+    Raises:
+        Pruned: ``on_block`` asked to stop.
+    """
+    jobs = [(i, b) for i, c in enumerate(configs) for b in range(c.n_blocks)]
+    dicts = [c.to_dict() for c in configs]
+    results: dict[tuple[int, int], dict] = {}
+    done_deals = 0
+    run_sum = 0.0
+
+    def take(key: tuple[int, int], rec: dict) -> None:
+        nonlocal done_deals, run_sum
+        results[key] = rec
+        c = configs[key[0]]
+        y = comparison_series(c, rec["chips"], rec["aivat"]["chance"], rec["aivat"]["action"])[0]
+        done_deals += len(y)
+        run_sum += float(np.sum(y))
+        if on_block is not None and on_block(done_deals, run_sum / done_deals):
+            raise Pruned(f"stopped after {done_deals} deals")
+
+    if executor is None:
+        for key in jobs:
+            take(key, play_block(dicts[key[0]], key[1], False))
+    else:
+        todo = iter(jobs)
+        pending: dict[Future, tuple[int, int]] = {}
+        try:
+            for key in todo:
+                pending[executor.submit(play_block, dicts[key[0]], key[1], False)] = key
+                if len(pending) >= in_flight:
+                    break
+            while pending:
+                fin, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for f in fin:
+                    take(pending.pop(f), f.result())
+                for key in todo:
+                    pending[executor.submit(play_block, dicts[key[0]], key[1], False)] = key
+                    if len(pending) >= in_flight:
+                        break
+        finally:
+            for f in pending:
+                f.cancel()
+    series, plain = [], []
+    for i, c in enumerate(configs):
+        recs = [results[(i, b)] for b in range(c.n_blocks)]
+        chips = [row for r in recs for row in r["chips"]]
+        chance = [row for r in recs for row in r["aivat"]["chance"]]
+        action = [row for r in recs for row in r["aivat"]["action"]]
+        series.append(comparison_series(c, chips, chance, action)[0])
+        plain.append(comparison_series(c, chips)[0])
+    y = np.concatenate(series)
+    m, h = mean_ci(y)
+    return Evaluation(float(m), None if math.isnan(h) else float(h), float(np.mean(np.concatenate(plain))), y.size, y)
+
+
+# ------------------------------------------------------------------------------------------------ the study
+def _sampler(spec: StudySpec):
+    import optuna
+
+    if spec.sampler == "cmaes":
+        try:
+            import cmaes  # noqa: F401
+        except ImportError:
+            raise ConfigError("--sampler cmaes needs the cmaes package (pip install cmaes)") from None
+        return optuna.samplers.CmaEsSampler(seed=spec.sampler_seed, warn_independent_sampling=False)
+    if spec.sampler == "random":
+        return optuna.samplers.RandomSampler(seed=spec.sampler_seed)
+    return optuna.samplers.TPESampler(seed=spec.sampler_seed)
+
+
+def _pruner(spec: StudySpec):
+    import optuna
+
+    if spec.pruner == "none":
+        return optuna.pruners.NopPruner()
+    total = spec.deals * len(spec.seeds) if not spec.fresh_seeds else spec.deals
+    return optuna.pruners.MedianPruner(n_startup_trials=8, n_warmup_steps=int(spec.warmup * total))
+
+
+def open_study(out: str | Path, spec: StudySpec | None):
+    """Create or load the study kept in ``<out>/study.db``.
+
+    Args:
+        out: the study's folder (created).
+        spec: the study to run; None to load an existing study as it is (its spec from the storage).
+
+    Returns:
+        ``(study, storage, spec)``.
+
+    Raises:
+        ConfigError: the folder holds a study with another spec (the message names the first difference), or no
+            study when ``spec`` is None.
+    """
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    out = Path(out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"--out {str(out)!r}: cannot create the study folder: {e.strerror or e}") from None
+    db = out / "study.db"
+    if spec is None and not db.exists():
+        raise ConfigError(f"--out {str(out)!r}: no study there (no study.db)")
+    storage = optuna.storages.RDBStorage(f"sqlite:///{db}", engine_kwargs={"connect_args": {"timeout": 60}})
+    kept = None
+    try:
+        kept = optuna.load_study(study_name=STUDY_NAME, storage=storage).user_attrs.get("spec")
+    except KeyError:
+        pass
+    if spec is None:
+        if kept is None:
+            raise ConfigError(f"--out {str(out)!r}: the study there has no spec (not written by loki tune)")
+        spec = StudySpec.from_json(kept)
+    elif kept is not None and kept != spec.to_json():
+        old = json.loads(kept)
+        diff = next(k for k, v in asdict(spec).items() if json.loads(json.dumps(v)) != old.get(k))
+        raise ConfigError(
+            f"--out {str(out)!r} holds a study with another {diff} ({old.get(diff)!r}); use the same options or "
+            "another --out"
+        )
+    study = optuna.create_study(
+        study_name=STUDY_NAME,
+        storage=storage,
+        direction="maximize",
+        sampler=_sampler(spec),
+        pruner=_pruner(spec),
+        load_if_exists=True,
+    )
+    if kept is None:
+        study.set_user_attr("spec", spec.to_json())
+    return study, storage, spec
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def recover_stale(study, storage, grace: float = GRACE, max_retry: int = 3) -> list[int]:
+    """Mark the running trials of dead processes failed and queue every failed trial's parameters again (once each,
+    up to ``max_retry`` times along a chain of retries); returns the numbers of the trials queued again.
+
+    A running trial is dead when it was started on this host by a process that no longer exists, or when it showed no
+    sign of life (a finished block) for ``grace`` seconds.  Trials whose values the configuration refused (user
+    attribute ``invalid``) are not retried.
+    """
+    from optuna.exceptions import UpdateFinishedTrialError
+    from optuna.trial import TrialState
+
+    host = socket.gethostname()
+    now = time.time()
+    study_id = storage.get_study_id_from_name(study.study_name)
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        a = t.user_attrs
+        same_host_dead = a.get("host") == host and a.get("pid") is not None and not _pid_alive(int(a["pid"]))
+        silent = now - float(a.get("alive", now)) > grace
+        if same_host_dead or silent:
+            try:
+                storage.set_trial_state_values(
+                    storage.get_trial_id_from_study_id_trial_number(study_id, t.number), TrialState.FAIL
+                )
+            except UpdateFinishedTrialError:
+                continue  # another process finished or failed it meanwhile
+    trials = study.get_trials(deepcopy=False)
+    retried = {t.user_attrs.get("retry_of") for t in trials}
+    queued = []
+    for t in trials:
+        if t.state != TrialState.FAIL or t.number in retried or "invalid" in t.user_attrs:
+            continue
+        depth = int(t.user_attrs.get("retry_depth", 0))
+        if depth >= max_retry:
+            continue
+        study.enqueue_trial(t.params, user_attrs={"retry_of": t.number, "retry_depth": depth + 1})
+        queued.append(t.number)
+    return queued
+
+
+def counted(study) -> int:
+    """Trials that count towards the target: complete and pruned ones."""
+    from optuna.trial import TrialState
+
+    return len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
+
+
+def _suggest(trial, p: TunableParam) -> Any:
+    if p.integer:
+        return trial.suggest_int(p.path, int(p.low), int(p.high), log=p.log, step=int(p.step or 1))
+    return trial.suggest_float(p.path, p.low, p.high, log=p.log, step=p.step)
+
+
+def run_study(
+    spec: StudySpec,
+    out: str | Path,
+    n_trials: int,
+    executor: Executor | None = None,
+    progress: Callable[[Any], None] | None = None,
+) -> Any:
+    """Run (or resume) the study in ``out`` until ``n_trials`` trials are complete or pruned; returns the study.
+
+    Args:
+        spec: the study.
+        out: its folder (``study.db`` in it).
+        n_trials: the target count of complete and pruned trials (a resumed study runs only what is missing).
+        executor: plays the blocks (None: in this process).
+        progress: called with the study after every trial.
+
+    Raises:
+        ConfigError: a bad spec, a target or label that does not exist, another study in ``out``.
+        TournamentConfigError: the target does not load.
+    """
+    import optuna
+
+    cfg = load_target(spec.target)
+    base = base_player(cfg, spec.label)
+    space = search_space(base, spec.params)
+    study, storage, spec = open_study(out, spec)
+
+    def objective(trial) -> float:
+        trial.set_user_attr("host", socket.gethostname())
+        trial.set_user_attr("pid", os.getpid())
+        trial.set_user_attr("alive", time.time())
+        values = {p.path: _suggest(trial, p) for p in space}
+        try:
+            player = apply_values(base, values)
+        except (LokiError, ValueError) as e:
+            trial.set_user_attr("invalid", str(e))
+            raise optuna.TrialPruned(f"invalid values: {e}") from None
+        configs = [
+            trial_config(cfg, spec.label, player, s, spec.deals, spec.block_deals)
+            for s in spec.trial_seeds(trial.number)
+        ]
+
+        def on_block(deals: int, mean: float) -> bool:
+            trial.report(mean, deals)
+            trial.set_user_attr("alive", time.time())
+            return trial.should_prune()
+
+        try:
+            ev = evaluate(configs, executor, on_block)
+        except Pruned:
+            raise optuna.TrialPruned() from None
+        trial.set_user_attr("ci", ev.ci)
+        trial.set_user_attr("plain", ev.plain)
+        trial.set_user_attr("deals", ev.deals)
+        return ev.value
+
+    while True:
+        recover_stale(study, storage)
+        if counted(study) >= n_trials:
+            return study
+        try:
+            study.optimize(objective, n_trials=1, catch=())
+        except KeyboardInterrupt:
+            recover_stale(study, storage)  # the interrupted trial is failed by Optuna: queue it again now
+            raise
+        if progress is not None:
+            progress(study)
+
+
+# ------------------------------------------------------------------------------------------------ outputs
+def _commit() -> str:
+    import subprocess
+
+    try:
+        r = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            cwd=Path(__file__).resolve().parent,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return r.stdout.strip() or "unknown"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise ConfigError(f"cannot write {v!r} to TOML")
+
+
+def _toml_table(name: str, d: dict[str, Any]) -> list[str]:
+    lines = [f"[{name}]"]
+    nested = []
+    for k, v in d.items():
+        if v is None:
+            continue
+        if isinstance(v, dict):
+            nested.append((f"{name}.{k}", v))
+        else:
+            lines.append(f"{k} = {_toml_value(v)}")
+    for n, sub in nested:
+        lines += ["", *_toml_table(n, sub)]
+    return lines
+
+
+def player_toml(player: Any, provenance: dict[str, Any]) -> str:
+    """A player file: ``[provenance]`` and the configuration as ``[player]`` (what ``--player FILE.toml`` reads)."""
+    data = player.model_dump(mode="json", exclude_defaults=True)
+    data = {"kind": player.kind, **data}
+    return (
+        "\n".join(
+            [
+                "# written by loki tune: the best trial of a study (see [provenance])",
+                *_toml_table("provenance", provenance),
+            ]
+            + [""]
+            + _toml_table("player", data)
+        )
+        + "\n"
+    )
+
+
+def _plots(study, out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from optuna.trial import TrialState
+
+    files = []
+    done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    if done:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        xs = [t.number for t in done]
+        ys = [t.value for t in done]
+        es = [t.user_attrs.get("ci") or 0.0 for t in done]
+        ax.errorbar(xs, ys, yerr=es, fmt="o", ms=3, lw=0.8, label="trial (AIVAT, 95 % interval)")
+        best = np.maximum.accumulate(ys)
+        ax.step(xs, best, where="post", label="best so far")
+        ax.axhline(0.0, color="grey", lw=0.5)
+        ax.set_xlabel("trial")
+        ax.set_ylabel("enhanced minus control (sb/hand)")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(out / "history.png", dpi=110)
+        plt.close(fig)
+        files.append("history.png")
+    if len(done) >= 4 and len(study.best_trial.params) > 1:
+        import optuna
+
+        try:
+            imp = optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+            )
+        except (ValueError, RuntimeError):
+            imp = {}
+        if imp:
+            fig, ax = plt.subplots(figsize=(6, 0.4 * len(imp) + 1))
+            names = list(imp)[::-1]
+            ax.barh(names, [imp[n] for n in names])
+            ax.set_xlabel("importance (PED-ANOVA)")
+            fig.tight_layout()
+            fig.savefig(out / "importances.png", dpi=110)
+            plt.close(fig)
+            files.append("importances.png")
+    return files
+
+
+def validation_seeds(spec: StudySpec, k: int = 2) -> tuple[int, ...]:
+    """``k`` seeds ≥ 1000 that the search never played: above every seed of the panel (and of fresh trials)."""
+    top = max(spec.seeds) + (10**6 if spec.fresh_seeds else 0)
+    return tuple(range(top + 1, top + 1 + k))
+
+
+def finish_study(
+    study,
+    spec: StudySpec,
+    out: str | Path,
+    executor: Executor | None = None,
+    validate_deals: int = 1000,
+    validate_seeds: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """Write the study's outputs into ``out``: ``best.toml``, ``history.png``, ``importances.png`` and ``tune.json``
+    (the spec, trial counts, the best values with the search's estimate, and the validation of the best values and of
+    the defaults on ``validate_seeds`` (default :func:`validation_seeds`) with their paired difference); returns the
+    ``tune.json`` record.
+
+    Raises:
+        ConfigError: no complete trial yet; validation seeds below 1000 or used by the search.
+    """
+    from optuna.trial import TrialState
+
+    out = Path(out)
+    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    if not complete:
+        raise ConfigError("the study has no complete trial yet")
+    best = study.best_trial
+    cfg = load_target(spec.target)
+    base = base_player(cfg, spec.label)
+    tuned = apply_values(base, best.params)
+    vseeds = tuple(validate_seeds) if validate_seeds else validation_seeds(spec)
+    used = set(spec.seeds) | (
+        {spec.seeds[0] + t.number for t in study.get_trials(deepcopy=False)} if spec.fresh_seeds else set()
+    )
+    if any(s < MIN_TUNING_SEED or s in used for s in vseeds):
+        raise ConfigError(f"validation seeds {list(vseeds)}: need seeds >= {MIN_TUNING_SEED} the search never played")
+    record: dict[str, Any] = {
+        "spec": asdict(spec),
+        "trials": {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in TrialState},
+        "best": {
+            "trial": best.number,
+            "params": best.params,
+            "search_value": best.value,
+            "search_ci": best.user_attrs.get("ci"),
+            "note": "the search's value of its best trial is optimistic (winner's curse); the validation is the estimate",
+        },
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "commit": _commit(),
+    }
+    if validate_deals > 0:
+        runs = {}
+        for name, player in (("tuned", tuned), ("default", base)):
+            cs = [trial_config(cfg, spec.label, player, s, validate_deals, spec.block_deals) for s in vseeds]
+            runs[name] = evaluate(cs, executor)
+        d = runs["tuned"].series - runs["default"].series
+        m, h = mean_ci(d)
+        record["validation"] = {
+            "seeds": list(vseeds),
+            "deals_per_seed": validate_deals,
+            **{k: {"value": v.value, "ci": v.ci, "plain": v.plain, "deals": v.deals} for k, v in runs.items()},
+            "tuned_minus_default": {"value": float(m), "ci": None if math.isnan(h) else float(h)},
+        }
+    provenance = {
+        "study": str(out),
+        "target": spec.target,
+        "label": spec.label,
+        "sampler": spec.sampler,
+        "seeds": list(spec.seeds),
+        "fresh_seeds": spec.fresh_seeds,
+        "deals": spec.deals,
+        "objective": "AIVAT enhanced minus control, sb/hand",
+        "search_value": best.value,
+        "search_ci": best.user_attrs.get("ci"),
+        "trials": record["trials"].get("complete", 0),
+        "date": record["date"],
+        "commit": record["commit"],
+    }
+    if "validation" in record:
+        v = record["validation"]
+        provenance.update(
+            validation_seeds=list(vseeds),
+            validation_value=v["tuned"]["value"],
+            validation_ci=v["tuned"]["ci"],
+            validation_default=v["default"]["value"],
+        )
+    (out / "best.toml").write_text(player_toml(tuned, provenance))
+    record["files"] = ["best.toml", *_plots(study, out), "tune.json"]
+    (out / "tune.json").write_text(json.dumps(record, indent=1, allow_nan=False) + "\n")
+    return record

@@ -1,0 +1,171 @@
+"""The tuning lab (issue 27): search-space metadata, a tiny study that is killed and resumes, its player file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from loki.config import tunable_params
+from loki.errors import ConfigError
+from loki.players.registry import make_player, parse_player
+
+pytest.importorskip("optuna")
+
+TINY = """name = "tiny"
+deals = 2
+seed = 1000
+block_deals = 1
+histories = false
+
+[[players]]
+type = "loki1"
+label = "Loki-1"
+
+[[players]]
+type = "loki2:B"
+label = "Loki-2 B"
+
+[[compare]]
+name = "B minus Loki-1"
+enhanced = ["Loki-2 B"]
+control = ["Loki-1"]
+"""
+
+
+def _loki(*args: str, cwd: Path, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "from loki.cli import app; app()", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        **kw,
+    )
+
+
+def test_list_params_shows_the_field_metadata(tmp_path):
+    r = _loki("tune", "--list-params", "loki2:BRS", "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    by = {x["param"]: x for x in rows}
+    meta = {p.path: p for p in tunable_params(parse_player("loki2:BRS"))}
+    assert by["bettor.make1"]["source"] == "PAPP98 papp/node76" and by["bettor.make1"]["value"] == 0.5
+    assert by["sim.trials"]["log"] and by["sim.trials"]["integer"] and by["sim.trials"]["low"] == 50
+    for name, row in by.items():  # the metadata as the fields declare it
+        p = meta[name]
+        assert (row["low"], row["high"], row["log"], row["source"]) == (p.low, p.high, p.log, p.source)
+    # the Simulator's fields only for feature S; the opponent-specific model's only with it
+    b = _loki("tune", "--list-params", "loki2:B", "--json", cwd=tmp_path)
+    names = {json.loads(line)["param"] for line in b.stdout.splitlines()}
+    assert "sim.trials" not in names and "make_width" in names and not any(n.startswith("specific") for n in names)
+
+
+def test_unknown_param_and_seed_below_1000_are_refused(tmp_path):
+    (tmp_path / "tiny.toml").write_text(TINY)
+    r = _loki("tune", "tiny.toml", "--param", "bettor.nonsense", "--out", "s", cwd=tmp_path)
+    assert r.returncode == 2 and "--param" in r.stderr and "bettor.make1" in r.stderr and "Traceback" not in r.stderr
+    r = _loki("tune", "tiny.toml", "--seeds", "7", "--out", "s", cwd=tmp_path)
+    assert r.returncode == 2 and ">= 1000" in r.stderr
+
+
+def _study_states(db: Path) -> dict:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    try:
+        study = optuna.load_study(study_name="loki-tune", storage=f"sqlite:///{db}")
+    except Exception:  # noqa: BLE001 - not created yet
+        return {}
+    out: dict = {}
+    for t in study.get_trials(deepcopy=False):
+        out.setdefault(t.state.name, []).append(t)
+    return out
+
+
+@pytest.mark.slow
+def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
+    (tmp_path / "tiny.toml").write_text(TINY)
+    args = ["tune", "tiny.toml", "--trials", "3", "--deals", "2", "--block-deals", "1", "--workers", "1", "--quiet",
+            "--param", "make_width", "--param", "bettor.make1", "--validate-deals", "2", "--out", "study"]  # fmt: skip
+    env = dict(os.environ)
+    p = subprocess.Popen(
+        [sys.executable, "-c", "from loki.cli import app; app()", *args], cwd=tmp_path, env=env, stderr=subprocess.PIPE
+    )
+    db = tmp_path / "study" / "study.db"
+    deadline = time.time() + 300
+    killed = False
+    while time.time() < deadline and p.poll() is None:
+        st = _study_states(db)
+        if len(st.get("COMPLETE", [])) >= 1 and st.get("RUNNING"):
+            p.send_signal(signal.SIGKILL)
+            killed = True
+            break
+        time.sleep(0.05)
+    p.wait(timeout=60)
+    assert killed, "the study finished before it could be killed"
+    st = _study_states(db)
+    assert len(st["RUNNING"]) == 1 and "COMPLETE" in st  # the killed trial is left running in the storage
+    stale = st["RUNNING"][0]
+    r = _loki(*args, "--json", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    st = _study_states(db)
+    done = st.get("COMPLETE", []) + st.get("PRUNED", [])
+    assert len(done) == 3  # none lost, none counted twice
+    (failed,) = st["FAIL"]
+    assert failed.number == stale.number
+    retries = [t for t in done if t.user_attrs.get("retry_of") == stale.number]
+    assert len(retries) == 1 and retries[0].params == stale.params
+    record = json.loads(r.stdout.splitlines()[-1])
+    assert record["trials"]["complete"] + record["trials"]["pruned"] == 3 and record["trials"]["fail"] == 1
+    # the player file it wrote loads as a player spec and plays
+    best = tmp_path / "study" / "best.toml"
+    text = best.read_text()
+    assert "[provenance]" in text and "validation_value" in text and "commit" in text
+    cfg = parse_player(str(best))
+    assert cfg.kind == "loki2" and cfg.make_width == pytest.approx(record["best"]["params"]["make_width"])
+    from loki.engine import GameConfig
+    from loki.players.table import play_session
+
+    play_session(GameConfig(n_players=2), [make_player(str(best), seed=1), make_player("loki1", seed=2)], 5, seed=3)
+    # the same folder with other options is another study: refused, not mixed
+    r = _loki(*[a if a != "2" else "3" for a in args], cwd=tmp_path)
+    assert r.returncode == 2 and "another" in r.stderr
+
+
+def test_invalid_values_are_pruned_not_played(tmp_path):
+    from loki.tune import StudySpec, load_target, run_study
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("bettor.make1", "bettor.make2"), deals=1,
+        block_deals=1, sampler="random", sampler_seed=4, pruner="none",
+    )  # fmt: skip
+    assert load_target(spec.target).name == "tiny"
+    study = run_study(spec, tmp_path / "s", 6)
+    for t in study.get_trials():
+        p = t.params
+        assert (p["bettor.make1"] > p["bettor.make2"]) == ("invalid" in t.user_attrs)
+        if "invalid" in t.user_attrs:
+            assert t.state.name == "PRUNED" and not t.intermediate_values
+    with pytest.raises(ConfigError, match="1000"):
+        StudySpec(target="x", label="y", params=(), seeds=(5,))
+
+
+def test_player_files_are_read_with_limits(tmp_path):
+    from loki.errors import PlayerSpecError
+
+    big = tmp_path / "big.toml"
+    big.write_text("[player]\nkind = 'loki1'\n" + "#" * 70_000)
+    with pytest.raises(PlayerSpecError, match="larger than"):
+        parse_player(str(big))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[nothing]\n")
+    with pytest.raises(PlayerSpecError, match=r"\[player\]"):
+        parse_player(str(bad))
