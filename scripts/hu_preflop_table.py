@@ -4,7 +4,7 @@ Heads-up, the dead cards of a pre-flop equity are exactly the four hole cards, s
 against holding ``b`` depends on the pair alone, and only up to a permutation of the suits.  This script
 enumerates the 1,712,304 boards of each of the matchups that are distinct under suit permutations and
 stores, for each, the canonical key (:func:`loki.aivat.heads_up_key`) and the first hand's pot share summed
-over all boards in units of 1/2520 (:data:`loki.aivat.kernels.SHARE_UNITS`).  The AIVAT estimator
+over all boards in units of 1/2520 (:data:`loki.assessment.showdown.SHARE_UNITS`).  The AIVAT estimator
 (:class:`loki.aivat.EquityOracle`) then reads a heads-up pre-flop equity instead of enumerating boards.
 
     python scripts/hu_preflop_table.py [--out src/loki/data/hu_preflop_equity.npz]
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from loki.aivat import heads_up_key
-from loki.aivat.kernels import fill_board_ranks, n_boards, row_share_counts
+from loki.assessment.showdown import fill_board_ranks, n_boards, row_share_counts
 from loki.evaluator import kernel_tables
 
 

@@ -23,7 +23,7 @@ from loki.aivat import (
     hand_corrections,
     pot_equity_values,
 )
-from loki.aivat.kernels import SHARE_UNITS, fill_board_ranks, n_boards, row_share_counts, runout_share_counts
+from loki.assessment.showdown import SHARE_UNITS, fill_board_ranks, n_boards, row_share_counts, runout_share_counts
 from loki.cards import format_card, parse_cards
 from loki.engine import CALL, FOLD, RAISE, Action, GameConfig, new_hand
 from loki.errors import CardError, EstimatorError

@@ -62,13 +62,13 @@ KERNEL_MODULES = (
     "assessment/outs.py",
     "assessment/weights_kernels.py",
     "assessment/income_rate.py",
+    "assessment/showdown.py",
     "triples/rule_chain.py",
     "modeler/kernels.py",
     "simulator/playout.py",
     "betting/layout.py",
     "betting/rules.py",
     "betting/pots.py",
-    "aivat/kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

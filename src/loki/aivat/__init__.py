@@ -1,8 +1,8 @@
 """AIVAT-style variance reduction for duplicate tournaments and replays (Burch et al., AAAI-18): chance and action
 corrections of each hand's payoffs, with exact all-in equities.
 
-Modules: :mod:`~loki.aivat.estimator` (value function, corrections, :class:`AivatEstimator`),
-:mod:`~loki.aivat.kernels` (the equity kernels, numba).
+Modules: :mod:`~loki.aivat.estimator` (value function, corrections, :class:`AivatEstimator`); the exact equities
+come from the Hand Evaluator (:mod:`loki.assessment.showdown`).
 """
 
 from __future__ import annotations

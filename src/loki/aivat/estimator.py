@@ -43,7 +43,7 @@ later replay's betting depends, weakly, on cards already seen; the correction of
 expectation 0 only up to this dependence (it is exactly 0 for players without memory across hands, and
 for every independent hand).
 
-**Cost.**  Equities are exact enumerations in numba (:mod:`loki.aivat.kernels`).  The pre-flop equity of a
+**Cost.**  Equities are exact enumerations in numba (:mod:`loki.assessment.showdown`).  The pre-flop equity of a
 set of live hands needs every 5-card board of the ``52 − 2n`` cards left (201,376 at 10 players); since a
 deal is replayed ``n`` times with the same cards, :class:`EquityOracle` ranks each hand that reaches a flop
 on all those boards once per deal and answers every later pre-flop question with one pass over the
@@ -135,11 +135,11 @@ def _heads_up_table() -> tuple[np.ndarray, np.ndarray, int] | None:
 
 def heads_up_preflop_shares(a: Sequence[int], b: Sequence[int]) -> tuple[int, int] | None:
     """Holding ``a``'s exact pre-flop pot share against holding ``b`` when no other card is dead (heads-up), as
-    ``(shares, total)`` integers (units of 1/:data:`~loki.aivat.kernels.SHARE_UNITS` of a pot per board; equity =
+    ``(shares, total)`` integers (units of 1/:data:`~loki.assessment.showdown.SHARE_UNITS` of a pot per board; equity =
     shares / total), from the shipped table ``loki/data/hu_preflop_equity.npz`` (``scripts/hu_preflop_table.py``
     enumerated the 1,712,304 boards of each matchup distinct under suit permutations); None without the table.
     """
-    from loki.aivat.kernels import SHARE_UNITS
+    from loki.assessment.showdown import SHARE_UNITS
 
     t = _heads_up_table()
     if t is None:
@@ -174,11 +174,11 @@ class EquityOracle:
     cache is dropped); the same ``holes`` (a replay of the deal in another seating) reuses it.
 
     Pre-flop, each live hand is ranked once per deal on every 5-card board of the undealt cards
-    (:func:`loki.aivat.kernels.fill_board_ranks`, ``(n, C(52 − 2n, 5)) int16``, 4 MB at 10 players), then any
+    (:func:`loki.assessment.showdown.fill_board_ranks`, ``(n, C(52 − 2n, 5)) int16``, 4 MB at 10 players), then any
     set of live hands takes one pass over those ranks.  Heads-up (a 2-seat deal: the two hands are the only
     dead cards) the pre-flop equity is read from the shipped table of every matchup
     (:func:`heads_up_preflop_shares`) instead.  Post-flop the completions
-    are enumerated (:func:`loki.aivat.kernels.runout_share_counts`).  Every answer is memoised per deal
+    are enumerated (:func:`loki.assessment.showdown.runout_share_counts`).  Every answer is memoised per deal
     by ``(live, board)``.
     """
 
@@ -208,7 +208,7 @@ class EquityOracle:
         self.stats["deals"] += 1
 
     def _preflop_rows(self, live_idx: np.ndarray) -> np.ndarray:
-        from loki.aivat.kernels import fill_board_ranks, n_boards
+        from loki.assessment.showdown import fill_board_ranks, n_boards
 
         n = self._holes.shape[0]
         nb = int(n_boards(self._deck.shape[0], 5))
@@ -263,14 +263,14 @@ class EquityOracle:
             eq[0], eq[1] = hu[0] / hu[1], (hu[1] - hu[0]) / hu[1]
             self.stats["heads_up_table"] += 1
         elif not bd:
-            from loki.aivat.kernels import SHARE_UNITS, row_share_counts
+            from loki.assessment.showdown import SHARE_UNITS, row_share_counts
 
             rows = self._preflop_rows(idx)
             shares = row_share_counts(rows, idx)
             eq[idx] = shares / float(rows.shape[1] * SHARE_UNITS)
             self.stats["preflop_passes"] += 1
         else:
-            from loki.aivat.kernels import SHARE_UNITS, runout_share_counts
+            from loki.assessment.showdown import SHARE_UNITS, runout_share_counts
 
             deck = self._deck[~np.isin(self._deck, np.array(bd, dtype=np.int64))]
             shares, nb = runout_share_counts(self._holes[idx], np.array(bd, dtype=np.int64), deck, self._tables)

@@ -52,11 +52,12 @@ from loki.assessment.strength import (
 )
 from loki.assessment.weights import WeightTable, combine_field, field_array, live_weights, validate_weights  # noqa: F401
 from loki.cards import live_holdings
-from loki.errors import ConfigError, RangeError
+from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
 
 __all__ = [
     "equity",
+    "equity_against",
     "AHEAD",
     "TIED",
     "BEHIND",
@@ -371,6 +372,38 @@ def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     _, b, _ = check_cards(None, board)
     return _uniform_board_values_cached(tuple(sorted(b)))
+
+
+def equity_against(hole, board, opponents) -> float:
+    """Exact all-in equity of our holding against the opponents' **known** holdings: our share of the pot (ties split)
+    averaged over every completion of the board (:func:`loki.assessment.showdown.runout_share_counts`).  What an
+    oracle knows (the cheat generator of issue 27's ablations; the AIVAT referee's equities).
+
+    Args:
+        hole: our two card ints; board: 3, 4 or 5 card ints; opponents: the live opponents' holdings (pairs).
+
+    Returns:
+        float in [0, 1].
+
+    Raises:
+        CardError: overlapping or out-of-range cards, or a board of other than 3..5 cards.
+
+    >>> round(equity_against((51, 47), (43, 39, 2), [(0, 1)]), 4)  # AsKs against a set on QsJs2h: draws
+    0.3384
+    """
+    from loki.assessment.showdown import SHARE_UNITS, runout_share_counts
+
+    holes = [tuple(int(c) for c in hole)] + [tuple(int(c) for c in h) for h in opponents]
+    bd = [int(c) for c in board]
+    cards = [c for h in holes for c in h] + bd
+    if len(set(cards)) != len(cards) or not all(0 <= c < 52 for c in cards) or not 3 <= len(bd) <= 5:
+        raise CardError(f"equity_against: cards {cards} must be distinct card ints 0..51 with a 3..5-card board")
+    dead = set(cards)
+    deck = np.array([c for c in range(52) if c not in dead], dtype=np.int64)
+    shares, nb = runout_share_counts(
+        np.array(holes, dtype=np.int64), np.array(bd, dtype=np.int64), deck, kernel_tables()
+    )
+    return float(shares[0]) / float(nb * SHARE_UNITS)
 
 
 def equity(hole, board, weights=None) -> float:

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from loki.assessment import Assessment, assess, assess_field
+from loki.assessment import Assessment, assess, assess_field, equity_against
 from loki.engine import Action, PlayerView
+from loki.errors import InputError
 from loki.modeler.model import ModelStore
 from loki.triples.spot import BettingSpot, HandValues
 
@@ -30,18 +31,28 @@ class Situation:
         legal: the legal actions (non-empty).
         models: the player's opponent models (weight tables by seat).
         modeler: the player's opponent modeler (the Simulator's believed play-out plays each opponent by it).
+        revealed: every seat's hole cards, for an **oracle** player only (a cheat of the experiments of issue 27,
+            given by the table in ``loki tournament`` and ``loki tune``); None for every honest player.
 
     Attributes:
-        view, legal, models, modeler: as given; ``seat`` the deciding seat.
+        view, legal, models, modeler, revealed: as given; ``seat`` the deciding seat.
     """
 
-    __slots__ = ("view", "legal", "models", "modeler", "seat", "_values", "_assessments")
+    __slots__ = ("view", "legal", "models", "modeler", "seat", "revealed", "_values", "_assessments")
 
-    def __init__(self, view: PlayerView, legal: Sequence[Action], models: ModelStore, modeler: object = None):
+    def __init__(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        models: ModelStore,
+        modeler: object = None,
+        revealed: Sequence[tuple[int, int]] | None = None,
+    ):
         self.view = view
         self.legal = legal
         self.models = models
         self.modeler = modeler
+        self.revealed = revealed
         self.seat = view.seat
         self._values: dict[int, HandValues] = {}
         self._assessments: dict[int, Assessment] = {}
@@ -80,6 +91,19 @@ class Situation:
             a = self.assessment(la)
             v = self._values[la] = HandValues(ehs_prime=a.ehs_prime, ehs=a.ehs, hs_n=a.hs_n, ppot=a.ppot)
         return v
+
+    def oracle_values(self) -> HandValues:
+        """CHEAT (issue 27's ablations): our hand's exact all-in equity against the live opponents' **true** holdings
+        as every value the rules read (EHS' = EHS = HS_n = PPot = equity; :func:`loki.assessment.equity_against`).
+
+        Raises:
+            InputError: the player was not given the hole cards (``revealed`` is None).
+        """
+        if self.revealed is None:
+            raise InputError("oracle values need every seat's hole cards: oracle players play in loki tournament only")
+        opps = [self.revealed[s] for s in self.live_opponents]
+        e = equity_against(self.view.hole_cards, self.view.board, opps)
+        return HandValues(ehs_prime=e, ehs=e, hs_n=e, ppot=e)
 
     def betting_spot(self, semi_bluffing: bool = False) -> BettingSpot:
         """The public betting situation of our decision (:class:`loki.triples.spot.BettingSpot`), with our own

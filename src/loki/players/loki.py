@@ -146,6 +146,7 @@ class LokiPlayer(Player):
         self._game = config
         hole = (int(hole_cards[0]), int(hole_cards[1]))
         self._ctx = ModelingContext(seat, hole, (), config)
+        self._revealed: tuple[tuple[int, int], ...] | None = None
         self.models.begin_hand(seat, config.n_players)
         self.preflop.begin_hand()
         self.postflop.begin_hand()
@@ -181,10 +182,26 @@ class LokiPlayer(Player):
         if view.round == 0:
             d = self.preflop.decide(view, legal_actions, self.models)
         else:
-            d = self.last_postflop = self.postflop.decide(Situation(view, legal_actions, self.models, self.modeler))
+            if self.cheats and self._revealed is None:
+                raise ConfigError(
+                    f"{self.name} is an oracle (a cheat for experiments): only loki tournament and loki tune show it "
+                    "the hole cards it needs"
+                )
+            sit = Situation(view, legal_actions, self.models, self.modeler, self._revealed)
+            d = self.last_postflop = self.postflop.decide(sit)
         self.last_decision = d
         self._last_legal = legal_actions
         return legalise(d.action, legal_actions)
+
+    @property
+    def cheats(self) -> bool:
+        """Whether this player is an oracle that must be shown every seat's hole cards (:meth:`reveal`)."""
+        return bool(getattr(self.config, "cheats", False))
+
+    def reveal(self, hole_cards: Sequence[tuple[int, int]]) -> None:
+        """CHEAT, for the experiments of issue 27: every seat's hole cards for this hand (the table calls it for an
+        oracle player, in ``loki tournament`` and ``loki tune`` only; :func:`loki.players.table.play_hand`)."""
+        self._revealed = tuple((int(a), int(b)) for a, b in hole_cards)
 
     def action_probabilities(self) -> tuple[float, float, float] | None:
         """The distribution the last action was drawn from (given this hand's earlier actions): pre-flop strategies
@@ -319,6 +336,9 @@ class Loki2Config(LokiOptions):
             ``"ev"`` (one-step action values mixed by a softmax) or ``"calling"`` (the rules, with folds overruled by
             the call's value, slow-play and bluff frequencies), :mod:`loki.triples.ev`.
         ev: the DEFAULTs of the ``"ev"`` generator.
+        ``generator = "oracle"`` and ``sim.oracle`` are **cheats for experiments only** (issue 27, what limits B and S):
+        the player is shown every seat's hole cards by the table, which only ``loki tournament`` and ``loki tune`` do
+        (:attr:`cheats`); the other commands refuse such a player.
 
     Raises:
         ConfigError: no or unknown features, Simulator settings without feature S, or a bad value.
@@ -335,7 +355,7 @@ class Loki2Config(LokiOptions):
     sim: SimConfig = SimConfig()
     opponent_model: str = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
-    generator: Literal["rules", "ev", "calling"] = "rules"
+    generator: Literal["rules", "ev", "calling", "oracle"] = "rules"
     ev: EVGeneratorConfig = EVGeneratorConfig()
 
     @field_validator("features", mode="before")
@@ -382,6 +402,11 @@ class Loki2Config(LokiOptions):
         if self.generator == "rules" or "B" not in f or "S" in f:
             skip.append("ev.")
         return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
+
+    @property
+    def cheats(self) -> bool:
+        """Whether this player is an oracle (sees every seat's hole cards; experiments only)."""
+        return self.generator == "oracle" or self.sim.oracle != "none"
 
     @property
     def features_text(self) -> str:

@@ -275,17 +275,26 @@ def spec_of(config: PlayerConfig) -> str:
     return name + json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def make_player(spec: str | Mapping[str, Any] | PlayerConfig, seed: int = 0, name: str | None = None) -> Player:
+def make_player(
+    spec: str | Mapping[str, Any] | PlayerConfig, seed: int = 0, name: str | None = None, *, oracles: bool = False
+) -> Player:
     """Build a player from a spec such as ``"loki1:LA"`` or ``"loki2:BR"``, or from a configuration table.
 
     Args:
         spec: as :func:`parse_player`.
         seed: seeds every random choice of the player.
         name: display name (default: from the configuration).
+        oracles: allow an oracle (a configuration whose ``cheats`` is true: it is shown every seat's hole cards, a cheat
+            of the experiments of issue 27); only the tournament runner, its warm-up and ``loki tune`` allow them.
 
     Raises:
-        PlayerSpecError: as :func:`parse_player`; ConfigError when building fails (e.g. a custom modeler that
-            cannot be imported).
+        PlayerSpecError: as :func:`parse_player`; an oracle without ``oracles``; ConfigError when building fails
+            (e.g. a custom modeler that cannot be imported).
     """
     cfg = parse_player(spec)
+    if getattr(cfg, "cheats", False) and not oracles:
+        raise PlayerSpecError(
+            f"{spec_of(cfg)} is an oracle (it sees every seat's hole cards: a cheat for experiments); only loki "
+            "tournament and loki tune play it"
+        )
     return get_kind(str(cfg.kind)).build(cfg, seed, name)

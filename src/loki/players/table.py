@@ -42,6 +42,7 @@ def play_hand(
     board=None,
     stacks=None,
     on_action: Callable[[HandState, int, Action, Any], None] | None = None,
+    oracles: bool = False,
 ) -> HandState:
     """Play one hand and return the finished :class:`~loki.engine.HandState`.
 
@@ -60,6 +61,8 @@ def play_hand(
             :class:`~loki.engine.Action` it chose and the player object (whose
             ``action_probabilities()`` describes that choice; :class:`loki.aivat.ActionRecorder` reads
             it).  None (the default) costs nothing.
+        oracles: show an oracle player (``player.cheats``: a cheat of the experiments of issue 27) every seat's hole
+            cards (``player.reveal``); only the tournament runner does.  Without it an oracle player is refused.
 
     Raises:
         ConfigError: wrong number of players.
@@ -72,6 +75,13 @@ def play_hand(
     state = new_hand(config, button, hole_cards, board, rng, stacks=stacks)
     for seat, pl in enumerate(players):
         pl.begin_hand(seat, config, state.hole_cards(seat), button)
+        if getattr(pl, "cheats", False):
+            if not oracles:
+                raise ConfigError(
+                    f"seat {seat + 1}: {getattr(pl, 'name', pl)} is an oracle (a cheat for experiments): only loki "
+                    "tournament and loki tune play it"
+                )
+            pl.reveal([state.hole_cards(s) for s in range(n)])
     events = state.events
     seen = 0
     while True:

@@ -192,7 +192,7 @@ def warm_up(
     t0 = time.perf_counter()
     rep = WarmupReport(spec, n)
     rep.signatures_before = rep.signatures_after = sum(kernel_signatures().values())
-    me = _Recorder(make_player(spec, seed=seed))
+    me = _Recorder(make_player(spec, seed=seed, oracles=True))
     others = [
         [make_player("maniac" if (i + k) % 2 == 0 else "calling", seed=seed + i) for i in range(1, n)] for k in range(2)
     ]
@@ -200,7 +200,7 @@ def warm_up(
     last_change = 0
     for h in range(max_hands):
         players = [me] + others[h % 2]
-        play_hand(cfg, players, h % n, rng)
+        play_hand(cfg, players, h % n, rng, oracles=True)
         rep.hands = h + 1
         now = sum(kernel_signatures().values())
         if now != rep.signatures_after:

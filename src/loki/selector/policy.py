@@ -152,8 +152,8 @@ class SelectorPolicy:
         generator: str = "rules",
         ev: EVGeneratorConfig | None = None,
     ):
-        if generator not in ("rules", "ev", "calling"):
-            raise ConfigError(f"generator={generator!r}: expected 'rules', 'ev' or 'calling'")
+        if generator not in ("rules", "ev", "calling", "oracle"):
+            raise ConfigError(f"generator={generator!r}: expected 'rules', 'ev', 'calling' or 'oracle'")
         self.triple = triple
         self.generator = generator
         self.ev = ev if ev is not None else EVGeneratorConfig()
@@ -169,7 +169,8 @@ class SelectorPolicy:
 
     def decide(self, sit) -> TripleDecision:
         """The selector's action for the :class:`loki.modeler.situation.Situation` ``sit``."""
-        values = sit.hand_values(self.lookahead)
+        # the oracle (a cheat, issue 27) rates the hand by its exact equity against the opponents' true holdings
+        values = sit.oracle_values() if self.generator == "oracle" else sit.hand_values(self.lookahead)
         spot = sit.betting_spot(self.semi_bluffing)
         if self.generator == "ev":
             return self._decide_ev(sit, values, spot)

@@ -98,6 +98,10 @@ class SimConfig(LokiModel):
         play_outs: ``"uniform"``: the paper's play-out (every simulated hand rated against a uniform range, one
             Triple Generator for everybody); ``"believed"``: each simulated player rated against the weight
             tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`; issue 11).
+        oracle: **CHEAT, for experiments only** (issue 27: what limits S): ``"perfect"`` replaces each live opponent's
+            weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
+            (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
+            reveal the hole cards, which only ``loki tournament`` and ``loki tune`` do.
 
     Raises:
         ConfigError: a value out of range (one line naming the field).
@@ -111,6 +115,7 @@ class SimConfig(LokiModel):
     always_call: bool = False
     triple: TripleConfig = derived(TripleConfig())
     play_outs: Literal["uniform", "believed"] = "uniform"
+    oracle: Literal["none", "perfect", "mixed"] = "none"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.engine import Action
+from loki.errors import InputError
 from loki.modeler import Situation, playout_policy_of
 from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate
 
@@ -111,13 +113,31 @@ class SimulatorPolicy:
             round_bets=np.array([float(committed[s]) for s in order]),
             acted=np.array([acted[s] for s in order]),
             vol_in=np.array([vol[s] for s in order]),
-            weights=sit.weights_in_order(order),
+            weights=self._weights(sit, order),
             pot=float(v.pot),
             bets_this_round=int(v.bets_this_round),
             max_bets=int(g.max_bets),
             bet_sizes=tuple(float(b) for b in g.bet_sizes),
             beliefs=beliefs,
         )
+
+    def _weights(self, sit: Situation, order: Sequence[int]) -> np.ndarray:
+        """The weight tables the trials sample from: the models', or with an oracle (a cheat) the true holdings."""
+        w = sit.weights_in_order(order)
+        if self.config.oracle == "none":
+            return w
+        if sit.revealed is None:
+            raise InputError(
+                "an oracle Simulator needs every seat's hole cards: oracle players play in loki tournament"
+            )
+        folded = sit.view.folded
+        for i, s in enumerate(order):
+            if s == sit.seat or folded[s]:
+                continue
+            truth = np.zeros(N_HOLDINGS)
+            truth[HOLDING_INDEX[sit.revealed[s][0], sit.revealed[s][1]]] = 1.0
+            w[i] = truth if self.config.oracle == "perfect" else 0.5 * w[i] / w[i].sum() + 0.5 * truth
+        return w
 
     def decide(self, sit: Situation) -> SimDecision:
         """Simulate the decision of ``sit`` and return the best action."""

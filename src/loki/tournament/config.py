@@ -364,7 +364,7 @@ def _check_player(player: str | dict[str, Any], where: str) -> None:
     from loki.players.registry import make_player
 
     try:
-        make_player(player, seed=0)
+        make_player(player, seed=0, oracles=True)
     except ValueError as e:
         raise TournamentConfigError(f"{where}: {str(e).splitlines()[0]}") from None
 

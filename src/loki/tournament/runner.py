@@ -100,7 +100,10 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     game = cfg.game_config()
     n = cfg.n_players
     seats_info = cfg.seats
-    players = [make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in seats_info]
+    players = [
+        make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name, oracles=True)
+        for si in seats_info
+    ]
     square = seatings(n)
     counters = [HandCounts() for _ in range(n)]
     chips = []
@@ -123,9 +126,11 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         for r, row in enumerate(square):
             table = seating.seat(row)
             if est is None:
-                st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board)
+                st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board, oracles=True)
             else:
-                st = play_hand(game, table, BUTTON, None, hole_cards=holes, board=board, on_action=est.start_hand())
+                st = play_hand(
+                    game, table, BUTTON, None, hole_cards=holes, board=board, on_action=est.start_hand(), oracles=True
+                )
                 c0 = time.process_time()
                 corr = est.corrections(st)
                 est_cpu += time.process_time() - c0

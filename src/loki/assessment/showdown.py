@@ -1,4 +1,5 @@
-"""Numba kernels of the AIVAT estimator (:mod:`loki.aivat`): exact all-in equities by board enumeration.
+"""Exact all-in equities of known hands by board enumeration (numba): the showdown share each live hand wins,
+averaged over every completion of the board (the AIVAT referee, :mod:`loki.aivat`, and the oracle generator read them).
 
 An all-in equity is the share of the pot a live hand wins when the board is completed, averaged over
 every completion that can still come: ties split the share equally.  The kernels count shares in
