@@ -44,7 +44,10 @@ print(json.dumps(out))
 
 def run(tree: Path, decisions: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    bench = Path(__file__).with_name("bench_loki2.py")
+    # each tree's own spots builder (its API), falling back on this one's
+    bench = tree / "benchmarks" / "bench_loki2.py"
+    if not bench.is_file():
+        bench = Path(__file__).with_name("bench_loki2.py")
     res = subprocess.run(
         [sys.executable, "-c", _CHILD, str(bench), str(decisions)], env=env, capture_output=True, text=True, check=True
     )

@@ -313,10 +313,7 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
     order, so they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the
     uniform play-out) gets its sums as exact integer counts (a sum of ones is exact), vectorised.
     """
-    hole, active, field_w, own_w, want_q, unit, out_hs, out_q = (
-        t.hole, t.active, t.field, t.weights, t.want_q, t.unit, t.hs_tmp, t.q_tmp
-    )  # fmt: skip
-    m = hole.shape[0]
+    m = t.hole.shape[0]
     card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
@@ -324,18 +321,18 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
         bk += card_key[board[i]]
         bb |= card_bit[board[i]]
     for p in range(m):
-        if not active[p]:
+        if not t.active[p]:
             continue
-        a = hole[p, 0]
-        b = hole[p, 1]
+        a = t.hole[p, 0]
+        b = t.hole[p, 1]
         pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
         rp = np.int32(rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables))
-        fw = field_w[p]
-        ow = own_w[p]
+        fw = t.field[p]
+        ow = t.weights[p]
         ahead = 0.0
         tied = 0.0
         tot = 0.0
-        if unit[p]:
+        if t.unit[p]:
             na = 0
             nt = 0
             ntot = 0
@@ -348,7 +345,7 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
             ahead = float(na)
             tied = float(nt)
             tot = float(ntot)
-            if want_q[p]:
+            if t.want_q[p]:
                 qa = 0.0
                 qt = 0.0
                 qtot = 0.0
@@ -359,8 +356,8 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
                     qtot += v
                     qa += v if r < rp else 0.0
                     qt += v if r == rp else 0.0
-                out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
-        elif want_q[p]:
+                t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        elif t.want_q[p]:
             qa = 0.0
             qt = 0.0
             qtot = 0.0
@@ -378,7 +375,7 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
                 qtot += v
                 qa += v if lt else 0.0
                 qt += v if eq else 0.0
-            out_q[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+            t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
         else:
             for j in range(n):
                 ok = (live_m[j] & pm) == 0
@@ -387,7 +384,7 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
                 tot += w
                 ahead += w if r < rp else 0.0
                 tied += w if r == rp else 0.0
-        out_hs[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+        t.hs_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
 
 
 @njit(cache=True)
@@ -477,7 +474,7 @@ def playout(forced, spot, values, u, ranks, policies, scratch, trace):
     return _play(forced, spot, values, u, ranks, policies, scratch, trace, None)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
     """:func:`playout`, with the hand values of a later street computed when the play-out first needs them.
 
@@ -511,10 +508,9 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
             a = CALL_A
         else:
             if lazy is not None:
-                trial, ready, tables = lazy
-                if not ready[s]:
-                    _street_values(s, trial, values, tables)
-                    ready[s] = True
+                if not lazy[1][s]:
+                    _street_values(s, lazy[0], values, lazy[2])
+                    lazy[1][s] = True
             n_opp = st[N_IN] - 1
             h1 = hs1[p, s]
             hs_n = h1**n_opp if n_opp > 0 else 1.0
