@@ -61,7 +61,7 @@ from loki.players.registry import PlayerConfig
 from loki.preflop import AdaptiveSettings, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
-from loki.triples import DEFAULT_MAKE_WIDTH, DEFAULT_ODDS_WIDTH, TripleConfig
+from loki.triples import DEFAULT_MAKE_WIDTH, DEFAULT_ODDS_WIDTH, GeneratorForm, TripleConfig
 from loki.triples.bettor import BettorConfig, BettorPolicy
 from loki.triples.ev import EVGeneratorConfig
 
@@ -327,6 +327,7 @@ class Loki2Config(LokiOptions):
     Attributes:
         features: a non-empty subset of B, R, S (a string such as ``"BRS"`` is accepted).
         make_width, odds_width: the Triple Generator's DEFAULT ramp half-widths (its thresholds are ``bettor``'s).
+        form: the generator's form beyond the paper's (:class:`loki.triples.GeneratorForm`; default: the paper's).
         sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator.
         opponent_model: how feature R models an opponent's action, a name of
             :data:`loki.modeler.registry.FEATURE_R_MODELS`: ``"observer"`` with our own Triple Generator (the paper's
@@ -352,6 +353,7 @@ class Loki2Config(LokiOptions):
     odds_width: float = tunable(
         DEFAULT_ODDS_WIDTH, 0.0, 0.2, source="DEFAULT (pena/node31: widths not given)", ge=0.0, le=0.5
     )
+    form: GeneratorForm = GeneratorForm()
     sim: SimConfig = SimConfig()
     opponent_model: str = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
@@ -416,7 +418,7 @@ class Loki2Config(LokiOptions):
     @property
     def triple(self) -> TripleConfig:
         """The Triple Generator: ``bettor``'s thresholds with this config's widths."""
-        return TripleConfig(bettor=self.bettor, make_width=self.make_width, odds_width=self.odds_width)
+        return TripleConfig(bettor=self.bettor, make_width=self.make_width, odds_width=self.odds_width, form=self.form)
 
     @property
     def sim_config(self) -> SimConfig:

@@ -16,6 +16,7 @@ from loki.simulator.driver import (
     decide_from_evs,
     playout_policies,
     simulate,
+    softmax_choice,
     spot_state,
 )
 from loki.simulator.policy import (
@@ -31,6 +32,7 @@ __all__ = [
     "SimResult",
     "simulate",
     "decide_from_evs",
+    "softmax_choice",
     "playout_policies",
     "CUTOFF_RULES",
     "PlayoutBeliefs",

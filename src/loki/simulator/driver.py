@@ -75,6 +75,7 @@ __all__ = [
     "SimResult",
     "simulate",
     "decide_from_evs",
+    "softmax_choice",
     "playout_policies",
     "CUTOFF_RULES",
     "PlayoutBeliefs",
@@ -102,6 +103,11 @@ class SimConfig(LokiModel):
             weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
             (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
             reveal the hole cards, which only ``loki tournament`` and ``loki tune`` do.
+        choice: ``"argmax"``: the action of greatest EV (AAAI99 §5); ``"softmax"``: an action drawn with probabilities
+            ``∝ exp(EV / (temperature · B))`` over the legal actions (B the street's bet; EVs in chips), so that close
+            EVs are randomised (the thesis's suggestion) and the decision reports the distribution it drew from
+            (:func:`softmax_choice`; AIVAT can correct it).
+        temperature: the softmax's temperature in bets of the street (DEFAULT 0.5; tunable).
 
     Raises:
         ConfigError: a value out of range (one line naming the field).
@@ -116,6 +122,10 @@ class SimConfig(LokiModel):
     triple: TripleConfig = derived(TripleConfig())
     play_outs: Literal["uniform", "believed"] = "uniform"
     oracle: Literal["none", "perfect", "mixed"] = "none"
+    choice: Literal["argmax", "softmax"] = "argmax"
+    temperature: float = tunable(
+        0.5, 0.05, 5.0, source="DEFAULT (issue 27; PENA99 suggests randomising close EVs)", log=True, gt=0.0
+    )
 
 
 @dataclass(frozen=True)
@@ -125,7 +135,7 @@ class PlayoutBeliefs:
     (:meth:`loki.modeler.PlayoutPolicy`, via :func:`loki.simulator.policy.beliefs_of`).
 
     Attributes:
-        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
+        params: ``(m, 11) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
         mix: ``(m, 3) float64``: mixture weights of (rules, frequency expert, card-blind frequencies); ``(1, 0, 0)``
             plays by the rules alone.
         freqs: ``(m, 4, 3, 3) float64``: context frequencies [round][bets to call 0/1/2+][fold, call, raise].
@@ -269,6 +279,39 @@ def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: 
     if can_raise and ev_raise >= best_ev:
         best = Action.RAISE
     return best
+
+
+def softmax_choice(
+    ev_call: float, ev_raise: float, to_call: float, can_raise: bool, temperature: float, bet_size: float, u: float
+) -> tuple[Action, tuple[float, float, float]]:
+    """A randomised choice between the Simulator's EVs (SimConfig ``choice = "softmax"``; DEFAULT, issue 27).
+
+    Args:
+        ev_call, ev_raise: EVs in chips (EV(fold) = 0, a candidate only when ``to_call`` > 0).
+        to_call: chips to call; can_raise: False when betting is capped.
+        temperature: in bets of the street (> 0); bet_size: the street's bet in chips (> 0).
+        u: a uniform number in [0, 1) (the decision's draw).
+
+    Returns:
+        ``(action, (p_fold, p_call, p_raise))``: the action ``u`` picks (fold on ``[0, p_fold)``, call next, raise
+        last) and the probabilities over the legal actions.
+
+    >>> softmax_choice(0.0, 10.0, 0.0, True, 0.5, 10.0, 0.5)[0].name
+    'RAISE'
+    >>> [round(p, 4) for p in softmax_choice(0.0, 0.0, 10.0, True, 0.5, 10.0, 0.1)[1]]
+    [0.3333, 0.3333, 0.3333]
+    """
+    scale = temperature * bet_size
+    evs = [0.0 if to_call > 1e-9 else -math.inf, ev_call, ev_raise if can_raise else -math.inf]
+    top = max(evs)
+    w = [math.exp((e - top) / scale) if e > -math.inf else 0.0 for e in evs]
+    total = w[0] + w[1] + w[2]
+    p = (w[0] / total, w[1] / total, w[2] / total)
+    if u < p[0]:
+        return Action.FOLD, p
+    if u < p[0] + p[1]:
+        return Action.CALL, p
+    return (Action.RAISE if p[2] > 0.0 else Action.CALL), p
 
 
 def _mean_sd(x: np.ndarray) -> tuple[float, float]:

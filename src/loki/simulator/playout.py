@@ -129,7 +129,7 @@ class PlayoutPolicies(NamedTuple):
         believed: the believed play-out's rules (issue 11): one uniform number per decision, the check-raise condition
             from the public state, semi-bluffs continued; False: the paper's play-out (one number per player per trial,
             no check-raise, no semi-bluff continuation, rules only).
-        params: ``(m, 7) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
+        params: ``(m, 11) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).
         mix: ``(m, 3) float64``: the mixture weights (read in the believed play-out only).
         freqs: ``(m, 4, 3, 3) float64``: context frequencies [round][bets to call 0/1/2+][fold, call, raise].
         rho: ``(m,) float64``: check-raise propensities of the frequency expert.
@@ -416,7 +416,9 @@ def _street_values(s, t, v, tables):
 
 @njit(cache=True, inline="always")
 def _row_params(pa, p):
-    return TripleParams(pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6])
+    return TripleParams(
+        pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6], pa[p, 7], pa[p, 8], pa[p, 9], pa[p, 10]
+    )  # fmt: skip
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.engine import Action
 from loki.errors import InputError
 from loki.modeler import Situation, playout_policy_of
-from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate
+from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate, softmax_choice
 
 __all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
 
@@ -26,15 +26,16 @@ __all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
 @dataclass(frozen=True)
 class SimDecision:
     """One decision of the Simulator: the action, the :class:`~loki.simulator.SimResult` (EVs, sds, trials, cut-off)
-    and the :class:`~loki.simulator.SimSpot` it simulated.  ``probabilities`` is None: the choice is the argmax of two
-    estimates, its randomness a seed."""
+    and the :class:`~loki.simulator.SimSpot` it simulated.  ``probabilities`` is the distribution the action was drawn
+    from with the softmax choice (``(fold, call, raise)``, :func:`~loki.simulator.softmax_choice`); None with the
+    argmax (the paper's choice: its only randomness is the trials' seed)."""
 
     kind: ClassVar[str] = "simulator"
-    probabilities: ClassVar[None] = None
 
     action: Action
     result: SimResult
     spot: SimSpot
+    probabilities: tuple[float, float, float] | None = None
 
 
 def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
@@ -143,4 +144,11 @@ class SimulatorPolicy:
         """Simulate the decision of ``sit`` and return the best action."""
         spot = self.sim_spot(sit)
         res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
-        return SimDecision(res.action, res, spot)
+        if self.config.choice == "argmax":
+            return SimDecision(res.action, res, spot)
+        u = float(self.rng.random())  # drawn only by the softmax choice: the argmax plays as it always did
+        bet = float(spot.bet_sizes[spot.street])
+        a, probs = softmax_choice(
+            res.ev_call, res.ev_raise, spot.to_call, spot.can_raise, self.config.temperature, bet, u
+        )
+        return SimDecision(a, res, spot, probs)

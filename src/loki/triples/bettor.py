@@ -32,7 +32,7 @@ would never fire), ``semi_bluff`` switches rule 4.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -83,17 +83,18 @@ class BettorConfig(LokiModel):
             raise ValueError(f"need make1 ≤ make2, got make1={self.make1!r}, make2={self.make2!r}")
         return self
 
-    def params(self, make_width: float = 0.0, odds_width: float = 0.0) -> TripleParams:
+    def params(self, make_width: float = 0.0, odds_width: float = 0.0, form: Any = None) -> TripleParams:
         """The rule-chain record (:class:`loki.triples.rule_chain.TripleParams`) of these thresholds with the given ramp
-        half-widths (0, 0: the Bettor itself)."""
-        key = (id(self), make_width, odds_width)
+        half-widths (0, 0: the Bettor itself) and generator form (:class:`loki.triples.GeneratorForm`; None: the
+        paper's symmetric ramps)."""
+        key = (id(self), make_width, odds_width, id(form))
         hit = _PARAMS_BY_ID.get(key)
-        if hit is not None and hit[0] is self:  # the entry holds the config, so its id is not reused meanwhile
-            return hit[1]
-        p = _params(self, float(make_width), float(odds_width))
+        if hit is not None and hit[0] is self and hit[1] is form:  # the entry holds both: their ids are not reused
+            return hit[2]
+        p = _params(self, float(make_width), float(odds_width), form)
         if len(_PARAMS_BY_ID) >= 256:
             _PARAMS_BY_ID.clear()
-        _PARAMS_BY_ID[key] = (self, p)
+        _PARAMS_BY_ID[key] = (self, form, p)
         return p
 
 
@@ -102,8 +103,10 @@ class BettorConfig(LokiModel):
 _PARAMS_BY_ID: dict = {}
 
 
-def _params(b: BettorConfig, make_width: float, odds_width: float) -> TripleParams:
+def _params(b: BettorConfig, make_width: float, odds_width: float, form: Any) -> TripleParams:
     acr = -1.0 if b.aggressive_call_raise is None else float(b.aggressive_call_raise)
+    ma = make_width if form is None or form.make_above is None else float(form.make_above)
+    oa = odds_width if form is None or form.odds_above is None else float(form.odds_above)
     return TripleParams(
         float(b.make1),
         float(b.make2),
@@ -112,6 +115,10 @@ def _params(b: BettorConfig, make_width: float, odds_width: float) -> TriplePara
         bool(b.semi_bluff),
         acr,
         float(b.check_raise_probability),
+        ma,
+        oa,
+        0.0 if form is None else float(form.implied),
+        0.0 if form is None else float(form.bluff),
     )
 
 

@@ -35,7 +35,7 @@ from functools import lru_cache
 import numpy as np
 from pydantic import Field
 
-from loki.config import LokiModel
+from loki.config import LokiModel, tunable
 from loki.engine import Action
 from loki.errors import InputError
 from loki.triples.bettor import BettorConfig
@@ -44,6 +44,7 @@ from loki.triples.spot import BettingSpot, HandValues
 
 __all__ = [
     "ProbabilityTriple",
+    "GeneratorForm",
     "TripleConfig",
     "DEFAULT_MAKE_WIDTH",
     "DEFAULT_ODDS_WIDTH",
@@ -137,6 +138,33 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
     return a
 
 
+class GeneratorForm(LokiModel):
+    """Forms of the Triple Generator beyond the paper's symmetric ramps (issue 27: B alone loses with them, the loss
+    sits in the form, not the thresholds).  Every default reproduces the paper's form exactly; each field is a
+    DEFAULT that ``loki tune`` may search.
+
+    Attributes:
+        make_above: the half-width of the make1/make2 ramps *above* their thresholds; None: the width below
+            (``make_width``, symmetric).  ``make_width > 0`` with ``make_above = 0`` mixes the more aggressive action
+            into hands just below a threshold only, never the more passive one into hands above it.
+        odds_above: the same for the pot-odds, semi-bluff and showdown-odds ramps (``odds_width`` below).
+        implied: implied odds: next-street bets added to the pot of a flop or turn pot-odds call (0: PAPP98 Eq. 6.6).
+        bluff: the chance that a hand no rule bets bets when nobody has bet this round (0: never; a bluff).
+
+    Raises:
+        ConfigError: a value out of range.
+    """
+
+    make_above: float | None = tunable(
+        None, 0.0, 0.2, source="DEFAULT (issue 27: the paper's ramps are symmetric)", ge=0.0, le=0.5
+    )
+    odds_above: float | None = tunable(
+        None, 0.0, 0.2, source="DEFAULT (issue 27: the paper's ramps are symmetric)", ge=0.0, le=0.5
+    )
+    implied: float = tunable(0.0, 0.0, 2.0, source="DEFAULT (issue 27; PAPP98 Eq. 6.6 has none)", ge=0.0, le=4.0)
+    bluff: float = tunable(0.0, 0.0, 0.3, source="DEFAULT (issue 27; not in the paper's rules)", ge=0.0, le=1.0)
+
+
 class TripleConfig(LokiModel):
     """The Triple Generator: the Bettor's thresholds plus the DEFAULT interpolation half-widths.
 
@@ -145,8 +173,9 @@ class TripleConfig(LokiModel):
             drives the generator through it).
         make_width: ramp half-width around make1/make2 and the aggressive-raise threshold (DEFAULT 0.05).
         odds_width: ramp half-width around Pot_Odds, Pot_Odds2 and the showdown odds (DEFAULT 0.05).
+        form: the generator's form beyond the paper's (:class:`GeneratorForm`; the default is the paper's).
 
-    With both widths 0 the generator is the Bettor (pure triples).
+    With both widths 0 and the default form the generator is the Bettor (pure triples).
 
     Raises:
         ConfigError: a width outside [0, 0.5], or bad Bettor thresholds.
@@ -155,6 +184,7 @@ class TripleConfig(LokiModel):
     bettor: BettorConfig = BettorConfig()
     make_width: float = Field(DEFAULT_MAKE_WIDTH, ge=0.0, le=0.5)
     odds_width: float = Field(DEFAULT_ODDS_WIDTH, ge=0.0, le=0.5)
+    form: GeneratorForm = GeneratorForm()
 
     @classmethod
     def from_bettor(
@@ -165,7 +195,7 @@ class TripleConfig(LokiModel):
 
     def params(self) -> TripleParams:
         """The typed record the kernels read (:class:`loki.triples.rule_chain.TripleParams`)."""
-        return self.bettor.params(self.make_width, self.odds_width)
+        return self.bettor.params(self.make_width, self.odds_width, self.form)
 
 
 def triples_all(

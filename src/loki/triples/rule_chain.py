@@ -44,7 +44,7 @@ into a raise only *above* the threshold); every other gate is ``x ≥ t`` at zer
 Kernels take the configuration as a typed record, :class:`TripleParams` (a named tuple numba
 compiles as a struct), built by :meth:`loki.triples.TripleConfig.params`.
 
->>> p = TripleParams(0.5, 0.85, 0.0, 0.0, True, -1.0, 0.5)
+>>> p = TripleParams(0.5, 0.85, 0.0, 0.0, True, -1.0, 0.5, 0.0, 0.0, 0.0, 0.0)
 >>> f, c, r = pt_kernel(0.9, 0.9, 0.9, 0.1, 1, 40.0, 0.0, 10.0, 0, False, True, 20.0, p, False, False)
 >>> (f, c, r)
 (0.0, 0.0, 1.0)
@@ -61,7 +61,9 @@ from loki._jit import njit
 __all__ = [
     "TripleParams",
     "ramp",
+    "ramp2",
     "ramp_above",
+    "implied_pot_odds",
     "pot_odds",
     "pot_odds2",
     "showdown_odds",
@@ -90,6 +92,11 @@ class TripleParams(NamedTuple):
         semi_bluff: rule 4 enabled.
         aggressive_call_raise: EHS' above which a call facing a bet raises instead; < 0 = off.
         check_raise_probability: chance of checking a strong hand to check-raise (DEFAULT 0.5).
+        make_above, odds_above: the ramps' half-widths *above* their thresholds (the widths above are the ones
+            below unless a generator form says otherwise: :class:`loki.triples.GeneratorForm`); a ramp reaches the
+            aggressive action at ``t + above`` and starts at ``t − width``.
+        implied: next-street bets added to the pot of a flop or turn pot-odds call (implied odds; 0 = Eq. 6.6).
+        bluff: the chance that a hand no other rule bets bets when nobody has bet (0 = never).
     """
 
     make1: float
@@ -99,6 +106,10 @@ class TripleParams(NamedTuple):
     semi_bluff: bool
     aggressive_call_raise: float
     check_raise_probability: float
+    make_above: float
+    odds_above: float
+    implied: float
+    bluff: float
 
 
 #: Rule outcomes of the chain, in chain order (index = rule id reported by the kernels).
@@ -114,13 +125,14 @@ RULES = (
     "showdown odds",
     "check",
     "fold",
+    "bluff",
 )
 N_RULES = len(RULES)
 #: The action column (0 fold, 1 check/call, 2 bet/raise) a rule's mass goes to when it is fixed by the
 #: rule itself; ``make2`` and ``make1`` go to call or raise depending on the spot (-1 here).
-RULE_ACTIONS = (1, -1, -1, 2, 2, 2, 1, 2, 1, 1, 0)
+RULE_ACTIONS = (1, -1, -1, 2, 2, 2, 1, 2, 1, 1, 0, 2)
 
-_CR, _MAKE2, _MAKE1, _MAKE1_AGG, _SB, _SB_CONT, _PO, _PO_AGG, _SD, _CHECK, _FOLD = range(N_RULES)
+_CR, _MAKE2, _MAKE1, _MAKE1_AGG, _SB, _SB_CONT, _PO, _PO_AGG, _SD, _CHECK, _FOLD, _BLUFF = range(N_RULES)
 
 
 @njit(cache=True, inline="always")
@@ -129,6 +141,20 @@ def ramp(x, t, w):
     if w <= 0.0:
         return 1.0 if x >= t else 0.0
     v = (x - (t - w)) / (2.0 * w)
+    if v < 0.0:
+        return 0.0
+    if v > 1.0:
+        return 1.0
+    return v
+
+
+@njit(cache=True, inline="always")
+def ramp2(x, t, below, above):
+    """The soft gate with its own half-widths below and above the threshold: ``clip((x − (t − below)) / (below +
+    above), 0, 1)``, the step ``x ≥ t`` when both are 0; :func:`ramp` when they are equal (the same floats)."""
+    if below <= 0.0 and above <= 0.0:
+        return 1.0 if x >= t else 0.0
+    v = (x - (t - below)) / (below + above)
     if v < 0.0:
         return 0.0
     if v > 1.0:
@@ -157,6 +183,13 @@ def pot_odds(pot, to_call):
 
 
 @njit(cache=True, inline="always")
+def implied_pot_odds(pot, to_call, next_bet, implied):
+    """Pot_Odds with implied odds (a generator form, DEFAULT): ``to_call / (pot + to_call + implied · B_next)``, the
+    price of a call when ``implied`` more bets of the next street are expected to be won; :func:`pot_odds` at 0."""
+    return to_call / (pot + to_call + implied * next_bet) if to_call > 0 else 0.0
+
+
+@njit(cache=True, inline="always")
 def pot_odds2(pot, bet_size):
     """Pot_Odds2 = 2B / ((pot + 4B) + 2B), PAPP98 Eq. 6.5: the odds a semi-bluff needs (we could call a bet and a
     raise).  Chips in (``bet_size`` = B), a probability out.
@@ -181,7 +214,7 @@ def semi_bluff_gate(e, ppot, pot, bet_size, params):
     (``make1 − make_width``) and ``ppot`` at least ``Pot_Odds2 − odds_width``.  DEFAULT: only such a bet counts (the
     Action Selector's players and the believed play-out track it the same way).
 
-    >>> p = TripleParams(0.5, 0.85, 0.05, 0.05, True, -1.0, 0.5)
+    >>> p = TripleParams(0.5, 0.85, 0.05, 0.05, True, -1.0, 0.5, 0.05, 0.05, 0.0, 0.0)
     >>> semi_bluff_gate(0.3, 0.3, 40.0, 10.0, p), semi_bluff_gate(0.6, 0.3, 40.0, 10.0, p)
     (True, False)
     """
@@ -250,11 +283,13 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
     """
     mw = params.make_width
     ow = params.odds_width
+    ma = params.make_above
+    oa = params.odds_above
     c = 0.0
     r = 0.0
     left = 1.0
-    p2 = ramp(e, params.make2, mw)
-    p1 = ramp(e, params.make1, mw)
+    p2 = ramp2(e, params.make2, mw, ma)
+    p1 = ramp2(e, params.make1, mw, ma)
     if to_call <= 1e-9:  # checking is free: never folds
         if check_raise_flag:
             g = params.check_raise_probability * p2
@@ -265,28 +300,32 @@ def chain_rules(e, ehs_, hs_n, ppot, street, pot, to_call, bet_size, bets, vol_i
         c, r = _give(contrib, _MAKE1, bets == 0 and can_raise, left * p1, c, r)
         left *= 1.0 - p1
         if params.semi_bluff and can_raise:
-            g = ramp(ppot, pot_odds2(pot, bet_size), ow)
+            g = ramp2(ppot, pot_odds2(pot, bet_size), ow, oa)
             c, r = _give(contrib, _SB, True, left * g, c, r)
             left *= 1.0 - g
             if semi_bluffing and bets == 0:
                 c, r = _give(contrib, _SB_CONT, True, left, c, r)
                 left = 0.0
+        if params.bluff > 0.0 and bets == 0 and can_raise:
+            c, r = _give(contrib, _BLUFF, True, left * params.bluff, c, r)
+            left *= 1.0 - params.bluff
         c, r = _give(contrib, _CHECK, False, left, c, r)
         return 0.0, c, r
     # facing a bet
     c, r = _give(contrib, _MAKE2, bets < 2 and can_raise, left * p2, c, r)
     left *= 1.0 - p2
     acr = params.aggressive_call_raise
-    ga = ramp_above(e, acr, mw) if acr >= 0.0 and can_raise else 0.0
+    ga = ramp_above(e, acr, mw) if acr >= 0.0 and can_raise else 0.0  # symmetric: a style knob, not a form
     if not (to_call / bet_size >= 2.0 - 1e-9 and not vol_in):  # Make1's fold rule closes the gate
         c, r = _split(contrib, _MAKE1, _MAKE1_AGG, left * p1, ga, c, r)
         left *= 1.0 - p1
     chance = hs_n if street == 3 else ppot
-    g = ramp(chance, pot_odds(pot, to_call), ow)
+    po = pot_odds(pot, to_call) if street == 3 else implied_pot_odds(pot, to_call, next_bet, params.implied)
+    g = ramp2(chance, po, ow, oa)
     c, r = _split(contrib, _PO, _PO_AGG, left * g, ga, c, r)
     left *= 1.0 - g
     if street >= 2:
-        g = ramp(ehs_, showdown_odds(pot, to_call, next_bet), ow)
+        g = ramp2(ehs_, showdown_odds(pot, to_call, next_bet), ow, oa)
         c, r = _give(contrib, _SD, False, left * g, c, r)
         left *= 1.0 - g
     if contrib is not None:
