@@ -168,7 +168,8 @@ def _alive(pid: int) -> bool:
 
 def _spawning_bot(tmp_path: Path, plays: bool) -> tuple[Path, Path]:
     """A ``cmd:`` bot that first starts a child of its own (sleeping, holding the inherited stderr) and writes the
-    child's pid to a file; then it plays as ``call_bot.py`` (``plays``) or connects and sleeps."""
+    child's pid to a file; then it plays as ``call_bot.py`` (``plays``) or connects, never answers and exits when the
+    dealer hangs up (so it ends by itself, and only its child would be left behind)."""
     bot, pidfile = tmp_path / "spawner.py", tmp_path / "child.pid"
     body = (
         f"import runpy, subprocess, sys, time, socket\n"
@@ -180,7 +181,7 @@ def _spawning_bot(tmp_path: Path, plays: bool) -> tuple[Path, Path]:
     else:
         body += (
             "s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); s.sendall(b'VERSION:2.0.0\\r\\n')\n"
-            "time.sleep(300)\n"
+            "while s.recv(4096):\n    pass\n"  # never answers; exits as soon as the dealer hangs up
         )
     bot.write_text(body)
     return bot, pidfile
