@@ -108,3 +108,24 @@ def test_install_hints_name_the_distribution():
         for line in doc.read_text().splitlines():
             if "pip install" in line and "[" in line:
                 assert "loki-poker[" in line or '".[' in line or "'.[" in line, (doc.name, line)
+
+
+def test_plain_replay_shows_intervals_by_hand_and_nothing_is_cut_on_a_pipe(tmp_path, monkeypatch):
+    """Issue 26: without AIVAT, `loki replay` gives sb/hand with its 95 % interval (the hand as unit, with the
+    caveat that hands are correlated); printed to a pipe, no table cell is cut to fit 80 columns."""
+    shared = Path(__file__).resolve().parents[2] / "shared" / "acpc" / "3p.limit.h1000.r0.log"
+    if not shared.exists():
+        shared = Path("/work/shared/acpc/3p.limit.h1000.r0.log")
+    lines = shared.read_text().splitlines()
+    log = tmp_path / "3p.log"
+    log.write_text("\n".join(lines[:34]) + "\n")  # the header and 30 hands
+    monkeypatch.delenv("COLUMNS", raising=False)
+    r = _run("replay", str(log), "--player", "calling", "--out", str(tmp_path / "p.png"))
+    assert r.exit_code == 0, r.output
+    assert "…" not in r.stdout
+    table = r.stdout[r.stdout.index("sb/hand with 95% intervals") :].splitlines()
+    header = next(x for x in table if "± 95%" in x)
+    assert "sb/hand" in header
+    rows = [x for x in table if x.strip("│ ").startswith(("p1", "p2", "p3"))]
+    assert len(rows) == 3 and all(x.count(".") >= 2 for x in rows)  # sb/hand and its half-width
+    assert "caveat: the hands of one log are correlated" in r.stdout
