@@ -261,6 +261,12 @@ def test_allow_origin_admits_a_proxy(tmp_path):
     for bad in ("*", "poker.example", "https://poker.example/path", "ftp://x.example"):
         with pytest.raises(ConfigError, match="--allow-origin"):
             create_app(None, allow_origin=[bad])
+    from typer.testing import CliRunner
+
+    from loki.cli import app as cli
+
+    r = CliRunner().invoke(cli, ["web", "--port", "0", "--allow-origin", "*"])
+    assert r.exit_code == 2 and r.output.startswith("error: --allow-origin '*'")
 
 
 def test_deep_json_is_a_clear_error_over_http_and_websocket(client):

@@ -265,7 +265,8 @@ function explanationHTML(e) {
   if (e.preflop) {
     const p = e.preflop;
     const mark = (k) => `${fmt(p.thresholds[k], 0)}${p.ir >= p.thresholds[k] ? " ✓" : ""}`;
-    h += `<h5>Pre-flop strategy — ${esc(p.plays)}</h5>`;
+    const who = p.model === "expert" ? "the expert system" : "the adaptive pre-flop model" + (p.heads_up ? ", heads-up" : "");
+    h += `<h5>Pre-flop strategy (${who}) — ${esc(p.plays)}</h5>`;
     h += table(["class", `IR (IR${p.ir_table})`, "group (E)", "position", "Make1", "Make2", "Make4", "chosen"],
       [[esc(p.hand_class), fmt(p.ir, 0), `${esc(p.group)} (${fmt(p.expected_players, 1)})`, p.position,
         mark("MAKE1"), mark("MAKE2"), mark("MAKE4"), `<b>${esc(p.strategy)}</b>`]]);
