@@ -78,12 +78,12 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
     stderr (:mod:`loki.players.warmup`), before any connection is made."""
     import time
 
-    from loki.cli.warmup import FIRST_RUN_COST
+    from loki.cli.warmup import cost_note
     from loki.players.warmup import cold_specs, mark_warm, warm_up
 
     for spec in dict.fromkeys(specs):
         if not quiet:
-            first = f" (first run of this loki build: {FIRST_RUN_COST})" if cold_specs([spec]) else ""
+            first = f" ({cost_note([spec])})" if cold_specs([spec]) else ""
             typer.echo(
                 f"warming up {spec}: compiling its numba kernels before connecting{first} ...", err=True, nl=False
             )
