@@ -77,6 +77,10 @@ def log_seat_numbers(rec: HandRecord, names_at: dict[int, str]) -> list[int]:
     return out
 
 
+#: The largest PHH file :func:`phh_seat_numbers` reads (bytes).
+PHH_READ_LIMIT = 64 << 20
+
+
 def phh_seat_numbers(path: str | Path) -> dict[object, tuple[int, ...]]:
     """The ``seats`` field of each hand of a PHH file (the seat numbers of the table the hands were played at,
     as ``loki play`` and ``loki web`` write them), by hand id as :func:`loki.io.phh.read_phh` numbers them (the
@@ -89,7 +93,10 @@ def phh_seat_numbers(path: str | Path) -> dict[object, tuple[int, ...]]:
 
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as f:  # at most PHH_READ_LIMIT bytes (a device or a huge file gives no seat numbers)
+            data = f.read(PHH_READ_LIMIT + 1)
+        if len(data) > PHH_READ_LIMIT:
+            return {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             hands = (
