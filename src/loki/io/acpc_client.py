@@ -367,7 +367,8 @@ class AcpcClient:
     are buffered); every message must arrive complete within ``timeout`` seconds of the previous one
     (comment lines, malformed lines and bytes trickled slowly do not extend it); a message whose hand
     number is lower than the current hand's is rejected (logged in :attr:`errors`, not answered); a
-    state is never answered twice.  :attr:`errors` keeps the first :data:`MAX_ERRORS` problems,
+    state is never answered twice, however it is spelled (:attr:`MatchState.key`, :meth:`handle_line`);
+    a message that breaks the protocol's grammar or the hand so far is a protocol error in :attr:`errors`.  :attr:`errors` keeps the first :data:`MAX_ERRORS` problems,
     :attr:`error_count` counts all.
 
     Args:
