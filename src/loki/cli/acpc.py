@@ -24,8 +24,9 @@ from loki.cli._common import (
     players_option,
     seed_option,
 )
+from loki.io.netlines import MAX_TIMEOUT
 
-__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed"]
+__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed", "time_option"]
 
 _PLAYERS_HELP = "Players in the game (2-10): the bundled limit game when --game is not given. Default 2."
 _GAME_HELP = "ACPC game definition file (default: the bundled limit game of --players)."
@@ -77,12 +78,12 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
     stderr (:mod:`loki.players.warmup`), before any connection is made."""
     import time
 
-    from loki.cli.warmup import FIRST_RUN_COST
+    from loki.cli.warmup import cost_note
     from loki.players.warmup import cold_specs, mark_warm, warm_up
 
     for spec in dict.fromkeys(specs):
         if not quiet:
-            first = f" (first run of this loki build: {FIRST_RUN_COST})" if cold_specs([spec]) else ""
+            first = f" ({cost_note([spec])})" if cold_specs([spec]) else ""
             typer.echo(
                 f"warming up {spec}: compiling its numba kernels before connecting{first} ...", err=True, nl=False
             )
@@ -97,8 +98,10 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
             )
 
 
-def _time_option(default: float | None, flag: str, help: str) -> Any:
-    return typer.Option(default, flag, min=0.001, help=help)
+def time_option(default: float | None, flag: str, help: str) -> Any:
+    """A seconds option (``--t-response``, ``--timeout``...): 0.001 .. :data:`~loki.io.netlines.MAX_TIMEOUT` (one
+    week; click names the range in its error)."""
+    return typer.Option(default, flag, min=0.001, max=MAX_TIMEOUT, help=f"{help} At most {MAX_TIMEOUT:g} s.")
 
 
 T_RESPONSE_HELP = "Seconds a player may take for one action (ACPC --t_response)."
@@ -153,11 +156,8 @@ def acpc(
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     player: str = player_option("loki1", "The bot in this seat."),
     seed: int = seed_option(0, "Seed of the player (>= 0)."),
-    timeout: float = typer.Option(
-        600.0,
-        "--timeout",
-        min=0.001,
-        help="Seconds allowed for each message from the dealer, counted in total (> 0).",
+    timeout: float = time_option(
+        600.0, "--timeout", "Seconds allowed for each message from the dealer, counted in total."
     ),
     warmup: bool = typer.Option(
         True, "--warmup/--no-warmup", help="Compile the player's numba kernels before connecting."
@@ -206,10 +206,10 @@ def dealer(
     port: list[int] = typer.Option([], "--port", help="Ports (repeat, one per seat, seat 1 first; default: any free)."),
     out: Path | None = out_option("Write the ACPC log (STATE lines and SCORE) to this file."),
     log: Path | None = typer.Option(None, "--log", hidden=True, help="Deprecated: --out."),
-    t_response: float = _time_option(10.0, "--t-response", T_RESPONSE_HELP),
-    t_hand: float = _time_option(60.0, "--t-hand", T_HAND_HELP),
-    t_per_hand: float | None = _time_option(None, "--t-per-hand", T_PER_HAND_HELP),
-    t_connect: float = _time_option(600.0, "--t-connect", "Seconds to wait for the players to connect."),
+    t_response: float = time_option(10.0, "--t-response", T_RESPONSE_HELP),
+    t_hand: float = time_option(60.0, "--t-hand", T_HAND_HELP),
+    t_per_hand: float | None = time_option(None, "--t-per-hand", T_PER_HAND_HELP),
+    t_connect: float = time_option(600.0, "--t-connect", "Seconds to wait for the players to connect."),
     max_invalid: int | None = typer.Option(None, "--max-invalid", min=0, help=MAX_INVALID_HELP),
     json_out: bool = json_option(),
 ) -> None:

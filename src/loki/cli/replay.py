@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -40,15 +41,14 @@ def replay(
     """
     import os
 
-    from rich.console import Console
-
     from loki.cli._common import echo_json
+    from loki.cli._console import make_console
     from loki.errors import LokiError, OutputPathError, tagged
     from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
     from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
-    console = Console(stderr=json_out)
+    console = make_console(stderr=json_out)
     target = merge_alias("--out", out, "--plot", plot)
     if target is None:  # next to the log, the replay's other result
         target = file.with_name(file.name + ".percentiles.png")
@@ -73,6 +73,8 @@ def replay(
     report.warnings.extend(warnings)
     if not json_out:
         render_report(report, console, title=file.name)
+        if report.hand_corrections is None:
+            _plain_intervals(report, console)
     try:
         plot_percentiles(report, target)
     except (OSError, ValueError) as e:
@@ -81,3 +83,21 @@ def replay(
         echo_json({"file": str(file), **report.to_dict(), "histogram": str(target)})
     else:
         console.print(f"histogram written to {target}", highlight=False)
+
+
+def _plain_intervals(report: Any, console: Any) -> None:
+    """Each player's sb/hand with its 95 % interval, the hand as the unit (``report.estimates()``), and the caveat:
+    the hands of one log share players and a session, so they are not independent and the interval is a guide."""
+    from rich.table import Table
+
+    t = Table(title="winnings, sb/hand with 95% intervals (the hand as unit)")
+    for col in ("player", "hands", "sb/hand", "± 95%"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for e in report.estimates():
+        t.add_row(e["name"], str(e["hands"]), f"{e['sb_per_hand']:+.3f}", "-" if e["ci"] is None else f"{e['ci']:.3f}")
+    console.print(t)
+    console.print(
+        "caveat: the hands of one log are correlated (the same players, adapting over one session), so read the "
+        "interval as approximate; --estimator aivat narrows it with chance corrections",
+        highlight=False,
+    )

@@ -70,12 +70,11 @@ def tournament(
     With no options, runs the `quick` preset (8 x Loki-1 against 2 x Loki-2 B+R).
     `--estimator aivat` adds the AIVAT estimate (chance and action corrections, loki.aivat) next to the plain one.
     """
-    from rich.console import Console
-
+    from loki.cli._console import make_console
     from loki.errors import OutputPathError, TournamentConfigError
     from loki.tournament.config import list_presets, load_config, load_preset
 
-    console = Console()
+    console = make_console()
     if list_:
         for name in list_presets():
             try:

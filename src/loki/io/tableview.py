@@ -19,7 +19,16 @@ from dataclasses import dataclass, field
 
 from loki.engine import CALL, FOLD, STREET_NAMES, ActionTaken, BlindPosted, BoardDealt, HandState
 
-__all__ = ["position_names", "HandLog", "LogLine", "PotResult", "hand_results", "pot_results", "describe_pots"]
+__all__ = [
+    "position_names",
+    "HandLog",
+    "LogLine",
+    "PotResult",
+    "hand_results",
+    "pot_results",
+    "describe_pots",
+    "shown_hand_names",
+]
 
 _MIDDLE = {
     0: [],
@@ -144,14 +153,27 @@ def pot_results(pots: Sequence, ranks: dict[int, int]) -> tuple[list[PotResult],
     """The pots (:class:`loki.engine.PotAward`, as in ``HandEnded.pots``) with their winners and winning hand
     names, and the name of every hand shown (``ranks``: ``{seat: rank7}`` from the ``Showdown`` event, empty
     without a showdown)."""
-    from loki.evaluator import describe
-
-    names = {int(s): describe(int(r)) for s, r in ranks.items()}
+    names = shown_hand_names(ranks)
     out = []
     for i, p in enumerate(pots):
         name = names.get(p.winners[0]) if ranks and p.winners else None
         out.append(PotResult(float(p.amount), tuple(p.winners), tuple(float(x) for x in p.shares), name, i == 0))
     return out, names
+
+
+def shown_hand_names(ranks: dict[int, int]) -> dict[int, str]:
+    """The name of every hand shown down (``ranks``: ``{seat: rank7}``), as a dealer reads them out: the category
+    and its defining ranks (:func:`loki.evaluator.describe`), and the kickers too
+    (:func:`loki.evaluator.describe_kickers`) when another shown hand reads the same without them but ranks
+    differently (a kicker decided: ``"two pair, Sevens and Fives, Ace kicker"`` against ``"..., Nine kicker"``)."""
+    from loki.evaluator import describe, describe_kickers
+
+    plain = {int(s): describe(int(r)) for s, r in ranks.items()}
+    out = {}
+    for s, r in ranks.items():
+        same = [t for t, q in ranks.items() if t != s and plain[int(t)] == plain[int(s)] and int(q) != int(r)]
+        out[int(s)] = describe_kickers(int(r)) if same else plain[int(s)]
+    return out
 
 
 def hand_results(state: HandState) -> tuple[list[PotResult], dict[int, str]]:
