@@ -295,7 +295,7 @@ actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'p2 cbr 20', 'p1 cc', 'd db 8s4h6d', 
         ("'FT'", "'NT'", r"hand 0: PHH variant 'NT'"),
         ("small_bet = 10\n", "", "bad or missing game fields"),
         ("actions", "actionz", "missing or unknown fields"),
-        ("antes = [0, 0]", "antes = [0, ", "not valid PHH/TOML"),
+        ("antes = [0, 0]", "antes = [0, ", "malformed TOML"),
     ],
 )
 def test_phh_bad_hands_named(tmp_path, old, new, msg):
@@ -313,7 +313,7 @@ def test_phh_bad_hands_named(tmp_path, old, new, msg):
 def test_phhs_bad_tables_binary_and_skipping(tmp_path):
     f = tmp_path / "x.phhs"
     f.write_text("[1]\nfoo = 1\n")
-    with pytest.raises(ValueError, match=r"x.phhs: a hand with missing or unknown fields"):
+    with pytest.raises(ValueError, match=r"x.phhs:1: a hand with missing or unknown fields"):
         read_phh(f)
     b = tmp_path / "b.phhs"
     b.write_bytes(b"\xff\xfe\x00\x01garbage")
