@@ -65,9 +65,7 @@ def explain(
             raise HandHistoryError(f"FILE {file}: no such file")
         from loki.tournament.replay import load_log
 
-        recs, skipped, _ = load_log(file)
-        if hands:
-            recs = recs[:hands]
+        recs, skipped, _ = load_log(file, max_hands=hands)
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
         ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr

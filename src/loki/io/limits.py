@@ -153,8 +153,9 @@ def iter_lines(
             (an ``int``) instead of raising.
 
     Raises:
-        error: (without ``skip_long``) a line longer than ``line_limit`` bytes, or more than ``total_limit``
-            bytes in all (the message names ``source``, the line and the limit).
+        error: (without ``skip_long``) a line longer than ``line_limit`` bytes, more than ``total_limit``
+            bytes in all, or a NUL byte (no text format loki reads has one: a binary file, ``/dev/zero``); the
+            message names ``source``, the line and the limit.
     """
     total = 0
     i = 0
@@ -165,6 +166,8 @@ def iter_lines(
             if not raw:
                 return
             total += len(raw)
+            if b"\0" in raw:  # no text format loki reads has a NUL byte: binary (or /dev/zero)
+                raise error(f"{source}: not {what} (a NUL byte on line {i}: binary?)")
             body: bytes | int = raw.rstrip(b"\r\n")
             if len(raw) > line_limit + 1 and not raw.endswith(b"\n"):  # longer than the limit
                 if not skip_long:
