@@ -86,6 +86,8 @@ def explain(
         console.rule()
         console.print(render_explanation(x, grids=grids))
     console.rule()
-    console.print(f"{len(exps)} decision(s) explained")
+    from loki.io.tableview import plural
+
+    console.print(f"{plural(len(exps), 'decision')} explained")
     for hid, msg in skipped:
         console.print(f"skipped hand {hid}: {msg}", markup=False)

@@ -279,7 +279,8 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
                 except ValueError as e:
                     if strict:
                         raise
-                    skipped.append((f"{p}:{i}", str(e)))
+                    msg = str(e)
+                    skipped.append((f"{p}:{i}", msg.removeprefix(f"{p}:{i}: ")))
                     continue
                 if game is None:
                     game = bundled_gamedef(rec.n_players)

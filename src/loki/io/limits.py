@@ -166,10 +166,16 @@ def iter_lines(
             if not raw:
                 return
             total += len(raw)
+            long = len(raw) > line_limit + 1 and not raw.endswith(b"\n")  # longer than the limit
             if b"\0" in raw:  # no text format loki reads has a NUL byte: binary (or /dev/zero)
+                if long:
+                    raise error(
+                        f"{source}:{i}: a line longer than {size_text(line_limit)} (the limit for a line of {what}) "
+                        "with NUL bytes: not a text file (binary?)"
+                    )
                 raise error(f"{source}: not {what} (a NUL byte on line {i}: binary?)")
             body: bytes | int = raw.rstrip(b"\r\n")
-            if len(raw) > line_limit + 1 and not raw.endswith(b"\n"):  # longer than the limit
+            if long:
                 if not skip_long:
                     raise error(
                         f"{source}:{i}: line longer than {size_text(line_limit)}, the limit for a line of {what}"

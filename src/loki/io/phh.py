@@ -160,7 +160,7 @@ def _chips(value: object, field: str, where: str) -> int:
             x = int(d)
     if x is None or abs(x) > MAX_PHH_CHIPS:
         raise HandHistoryError(
-            f"{where}: '{field}' must hold whole numbers of chips (at most {MAX_PHH_CHIPS:.0e}), got {_short(value)}"
+            f"{where}: '{field}' must hold whole numbers of chips, got {_short(value)} (at most 1e15 in magnitude)"
         )
     return x
 

@@ -250,10 +250,13 @@ class _Replayer:
             self.report.hand_corrections = {}
 
     def check(self, rec: HandRecord) -> None:
-        """The hand replays on the engine, with the player count of the log's first hand (else HandHistoryError)."""
+        """The hand replays on the engine, with the player count of the log's first hand and a name per seat (else
+        HandHistoryError)."""
         rec.replay()
         if rec.n_players != self.first_n:
             raise HandHistoryError(f"{rec.where}: {rec.n_players} players, the log's first hand has {self.first_n}")
+        if rec.names and len(set(rec.names)) != len(rec.names):  # one bot per name: two seats cannot share one
+            raise HandHistoryError(f"{rec.where}: a player name appears twice in the hand ({list(rec.names)})")
 
     def seat(self, rec: HandRecord):
         """The hand's fixed seats (the ACPC rotation undone) and its players, told that the hand begins:
