@@ -1,5 +1,5 @@
 """Property-based fuzzing (Hypothesis) of every path where a file or a value comes in (issue 26): tournament TOML
-configs, PHH files, ACPC logs, explain spots and command-line values.  (ACPC protocol lines and the web's JSON
+configs, PHH files, ACPC logs, ACPC game definitions, explain spots and command-line values.  (ACPC protocol lines and the web's JSON
 are fuzzed with their own code.)
 
 For every generated input the property is the same:
@@ -45,7 +45,7 @@ DEADLINE = timedelta(seconds=10)
 #: An example still running after this many seconds is a hang (SIGALRM ends it).
 HANG = 60
 #: Examples per property (the parsers are fast: more examples where they are cheap).
-EXAMPLES = {"config": 100, "phh": 150, "acpc": 80, "spot": 60, "cli": 40}
+EXAMPLES = {"config": 100, "phh": 150, "acpc": 80, "gamedef": 100, "spot": 60, "cli": 40}
 
 
 def fuzz(kind: str) -> settings:
@@ -384,6 +384,58 @@ def test_fuzz_acpc_logs(folder, data, strict):
         report = _loki_or_value(lambda: replay_hands(got.hands, "calling", skip_bad=True))
         assert not isinstance(report, LokiError), report  # every bad hand is skipped, never fatal
         assert report.hands + len(report.skipped) == len(got.hands)
+
+
+# ------------------------------------------------------------------ ACPC game definitions
+
+gamedef_fields = st.sampled_from(
+    [
+        "numPlayers",
+        "numRounds",
+        "blind",
+        "raiseSize",
+        "firstPlayer",
+        "maxRaises",
+        "numSuits",
+        "numRanks",
+        "numHoleCards",
+        "numBoardCards",
+        "stack",
+        "bogus",
+    ]
+)
+gamedef_values = st.lists(
+    st.one_of(st.integers(-3, 12), st.integers().map(str), st.sampled_from(["x", "1e9", "9" * 5000])), max_size=5
+)
+gamedef_lines = st.one_of(
+    st.tuples(gamedef_fields, gamedef_values).map(lambda t: f"{t[0]} = {' '.join(map(str, t[1]))}"),
+    st.sampled_from(["GAMEDEF", "limit", "nolimit", "END GAMEDEF", "# c", "", "=", "x"]),
+)
+
+
+def _gamedef_texts() -> st.SearchStrategy[str]:
+    from loki.io.gamedef import GAMEDEF_2P, GAMEDEF_3P
+
+    base = st.sampled_from([GAMEDEF_2P, GAMEDEF_3P])
+    return st.one_of(
+        st.tuples(base, st.lists(gamedef_lines, max_size=3)).map(
+            lambda t: t[0].replace("END GAMEDEF", "\n".join(t[1]) + "\nEND GAMEDEF")
+        ),
+        st.tuples(base, edits).map(lambda t: mutate(*t)),
+        st.lists(gamedef_lines, max_size=12).map("\n".join),
+    )
+
+
+@fuzz("gamedef")
+@given(text=_gamedef_texts())
+def test_fuzz_game_definitions(text):
+    from loki.io.gamedef import AcpcGame, parse_gamedef
+
+    got = _loki_or_value(lambda: parse_gamedef(text, "g.game"))
+    if isinstance(got, LokiError):
+        assert str(got).startswith("g.game: "), got
+    else:
+        assert isinstance(got, AcpcGame) and 2 <= got.n_players <= 10 and got.config.max_bets <= 100
 
 
 # ------------------------------------------------------------------ explain spots

@@ -190,6 +190,23 @@ def test_logs_and_phh_files_are_streamed_under_a_size_cap(tmp_path, monkeypatch)
         read_phh(one)
 
 
+def test_hands_and_notes_read_from_a_log_are_capped(tmp_path, monkeypatch):
+    """64 MiB of short STATE lines would be millions of records (about 1 KiB each): the count is capped too."""
+    import loki.io.acpc_log
+
+    monkeypatch.setattr(loki.io.acpc_log, "MAX_LOG_HANDS", 50)
+    monkeypatch.setattr(loki.io.acpc_log, "MAX_NOTES", 5)
+    log = _acpc_log(tmp_path / "many.log", 60)
+    with pytest.raises(HandHistoryError, match=re.escape(f"{log}:51: more than 50 hands, the limit for one log")):
+        read_acpc_log(log)
+    assert len(read_acpc_log(log, max_hands=50).hands) == 50
+    bad = tmp_path / "bad.log"
+    bad.write_text("STATE:x\n" * 20 + "junk\n" * 20 + log.read_text().splitlines()[0] + "\n")
+    lg = read_acpc_log(bad, strict=False)
+    assert len(lg.skipped) == 6 and lg.skipped[-1] == (str(bad), "15 more malformed STATE lines, not listed")
+    assert len(lg.warnings) == 6 and lg.warnings[-1] == f"{bad}: 15 more ignored lines, not listed"
+
+
 @pytest.mark.parametrize(
     "text, needle",
     [
@@ -554,6 +571,8 @@ def test_the_readme_states_the_limits():
         limits.size_text(limits.MAX_LOG_BYTES),
         limits.size_text(limits.MAX_LINE_BYTES),
         f"nested at most {limits.MAX_NESTING} deep",
+        f"at most {limits.MAX_LOG_HANDS:,} hands",
+        f"the first {limits.MAX_NOTES:,} warnings",
         "journal_key",
     ):
         assert fact in ops, fact

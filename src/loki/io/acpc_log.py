@@ -21,7 +21,7 @@ from pathlib import Path
 from loki.engine import GameConfig, HandState, new_hand
 from loki.errors import HandHistoryError
 from loki.io.gamedef import AcpcGame, bundled_gamedef
-from loki.io.limits import MAX_LINE_BYTES, MAX_LOG_BYTES, iter_lines, open_input, size_text
+from loki.io.limits import MAX_LINE_BYTES, MAX_LOG_BYTES, MAX_LOG_HANDS, MAX_NOTES, iter_lines, open_input, size_text
 
 __all__ = [
     "HandRecord",
@@ -149,9 +149,10 @@ class HandRecord:
 @dataclass
 class AcpcLog:
     """A parsed ACPC log: ``hands`` (:class:`HandRecord`), ``score`` ``{name: chips}`` (or None),
-    ``comments`` (the ``#`` lines) and ``game``; ``warnings``: ``"FILE:LINE: ..."`` for each line
+    ``comments`` (the ``#`` lines, the first 1,000) and ``game``; ``warnings``: ``"FILE:LINE: ..."`` for each line
     that is neither a ``STATE``, a ``SCORE`` nor a comment (ignored, not fatal); ``skipped``:
-    ``(FILE:LINE, message)`` of malformed ``STATE`` lines when read with ``strict=False``."""
+    ``(FILE:LINE, message)`` of malformed ``STATE`` lines when read with ``strict=False``.  Both list the first
+    :data:`~loki.io.limits.MAX_NOTES` lines and count the others in one last entry."""
 
     hands: list[HandRecord]
     score: dict | None
@@ -238,8 +239,9 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
         max_hands: stop after this many hands (the rest of the file is not read).
 
     Raises:
-        HandHistoryError: unreadable, binary or too large file, a line too long, no STATE line, or (strict) a
-            malformed line; the message names file and line number.
+        HandHistoryError: unreadable, binary or too large file, more than :data:`~loki.io.limits.MAX_LOG_HANDS`
+            hands (without ``max_hands``), no STATE line, or (strict) a malformed line; the message names file
+            and line number.
     """
     p = Path(path)
     hands: list[HandRecord] = []
@@ -247,6 +249,7 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
     warnings: list[str] = []
     skipped: list[tuple[str, str]] = []
     score = None
+    unlisted = unskipped = 0  # ignored lines and malformed STATE lines beyond the first MAX_NOTES
     with open_input(p, "an ACPC log", HandHistoryError) as f:
         lines = iter_lines(
             f,
@@ -261,8 +264,10 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
             if max_hands is not None and len(hands) >= max_hands:
                 break
             if isinstance(raw, int):  # longer than any line of a log: not read into memory
-                if len(warnings) < _MAX_NOTES:
+                if len(warnings) < MAX_NOTES:
                     warnings.append(f"{p}:{i}: ignored line longer than {size_text(MAX_LINE_BYTES)} ({raw} chars)")
+                else:
+                    unlisted += 1
                 continue
             try:
                 line = raw.decode("utf-8").strip()
@@ -271,7 +276,7 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
             if not line:
                 continue
             if line.startswith("#"):
-                if len(comments) < _MAX_NOTES:
+                if len(comments) < MAX_NOTES:
                     comments.append(line)
             elif line.startswith("STATE:"):
                 try:
@@ -279,16 +284,28 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
                 except ValueError as e:
                     if strict:
                         raise
-                    msg = str(e)
-                    skipped.append((f"{p}:{i}", msg.removeprefix(f"{p}:{i}: ")))
+                    if len(skipped) < MAX_NOTES:
+                        skipped.append((f"{p}:{i}", str(e).removeprefix(f"{p}:{i}: ")))
+                    else:
+                        unskipped += 1
                     continue
                 if game is None:
                     game = bundled_gamedef(rec.n_players)
+                if len(hands) >= MAX_LOG_HANDS:
+                    raise HandHistoryError(
+                        f"{p}:{i}: more than {MAX_LOG_HANDS:,} hands, the limit for one log (--hands N reads the first N)"
+                    )
                 hands.append(rec)
             elif line.startswith("SCORE:"):
                 score = _score(line, f"{p}:{i}")
-            elif len(warnings) < _MAX_NOTES:
+            elif len(warnings) < MAX_NOTES:
                 warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
+            else:
+                unlisted += 1
+    if unlisted:
+        warnings.append(f"{p}: {unlisted} more ignored lines, not listed")
+    if unskipped:
+        skipped.append((str(p), f"{unskipped} more malformed STATE lines, not listed"))
     if game is None:
         raise HandHistoryError(
             f"{p}: no STATE lines"
@@ -296,10 +313,6 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
             + (f" ({skipped[0][1]})" if skipped else "")
         )
     return AcpcLog(hands, score, comments, game, warnings, skipped)
-
-
-#: Comments and warnings kept from one log at most (the others are counted out, not kept).
-_MAX_NOTES = 1000
 
 
 def _score(line: str, where: str) -> dict[str, float]:

@@ -14,6 +14,8 @@ limit                      value      applies to
                                       as a stream, line by line (ACPC) or hand by hand (PHH)
 :data:`MAX_LINE_BYTES`     64 KiB     one line of an ACPC log
 :data:`MAX_PHH_HAND_BYTES`  1 MiB     one hand (one ``[n]`` table) of a PHH file
+:data:`MAX_LOG_HANDS`      100,000    hands read from one log or PHH file (``--hands N`` reads the first N)
+:data:`MAX_NOTES`          1,000      warnings and skipped hands listed per file (the rest are counted)
 :data:`MAX_NESTING`        32         arrays and tables inside each other (TOML, PHH, JSON), and the
                                       parts of one dotted TOML key (``a.b.c``)
 =========================  =========  ==================================================================
@@ -50,6 +52,8 @@ __all__ = [
     "MAX_LINE_BYTES",
     "MAX_PHH_HAND_BYTES",
     "MAX_NESTING",
+    "MAX_LOG_HANDS",
+    "MAX_NOTES",
     "size_text",
     "read_capped",
     "open_input",
@@ -72,6 +76,10 @@ MAX_LINE_BYTES = 64 << 10
 MAX_PHH_HAND_BYTES = 1 << 20
 #: Arrays/tables nested inside each other (TOML, PHH, JSON), and parts of one dotted TOML key.
 MAX_NESTING = 32
+#: Hands read from one ACPC log or PHH file (about 1 KiB of memory each); ``--hands N`` reads the first N.
+MAX_LOG_HANDS = 100_000
+#: Warnings and skipped hands listed per file (further ones are counted in one last entry).
+MAX_NOTES = 1000
 
 ErrorType = Callable[[str], LokiError] | type[Exception]
 

@@ -34,7 +34,17 @@ from pathlib import Path
 from loki.engine import GameConfig
 from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
-from loki.io.limits import MAX_LOG_BYTES, MAX_PHH_HAND_BYTES, iter_lines, open_input, parse_toml, read_capped, size_text
+from loki.io.limits import (
+    MAX_LOG_BYTES,
+    MAX_LOG_HANDS,
+    MAX_NOTES,
+    MAX_PHH_HAND_BYTES,
+    iter_lines,
+    open_input,
+    parse_toml,
+    read_capped,
+    size_text,
+)
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
 from loki.io.phh_write import hand_text
 
@@ -435,6 +445,7 @@ def _load_phh(p: Path, skipped: list | None = None) -> Iterator[tuple[object, ob
     import warnings
 
     seen: set[str] = set()
+    unlisted = 0
     for name, where, text in _phh_chunks(p):
         try:
             if name is not None:
@@ -447,9 +458,14 @@ def _load_phh(p: Path, skipped: list | None = None) -> Iterator[tuple[object, ob
         except HandHistoryError as e:
             if skipped is None:
                 raise
-            skipped.append((where, str(e)))
+            if len(skipped) < MAX_NOTES:
+                skipped.append((where, str(e)))
+            else:
+                unlisted += 1
             continue
         yield name, hh
+    if unlisted and skipped is not None:
+        skipped.append((str(p), f"{unlisted} more hands that do not parse, not listed"))
 
 
 def read_phh(path, skipped: list | None = None, max_hands: int | None = None) -> list[HandRecord]:
@@ -462,18 +478,25 @@ def read_phh(path, skipped: list | None = None, max_hands: int | None = None) ->
 
     Args:
         skipped: if a list, hands that cannot be read are appended to it as ``(hand id or FILE:LINE, message)``
-            and left out; otherwise the first one raises.
+            and left out (the first :data:`~loki.io.limits.MAX_NOTES`); otherwise the first one raises.
         max_hands: stop after this many hands (read no further).
 
     Raises:
-        HandHistoryError: unreadable, binary or too large file, or (without ``skipped``) a bad hand; the
-            message names the file, the hand and the action.
+        HandHistoryError: unreadable, binary or too large file, more than :data:`~loki.io.limits.MAX_LOG_HANDS`
+            hands (without ``max_hands``), or (without ``skipped``) a bad hand; the message names the file, the
+            hand and the action.
     """
     p = Path(path)
     out: list[HandRecord] = []
-    for i, (_, hh) in enumerate(_load_phh(p, skipped)):
+    unlisted = 0
+    for i, (name, hh) in enumerate(_load_phh(p, skipped)):
         if max_hands is not None and len(out) >= max_hands:
             break
+        if len(out) >= MAX_LOG_HANDS:
+            where = f"{p} hand [{name}]" if name is not None else str(p)
+            raise HandHistoryError(
+                f"{where}: more than {MAX_LOG_HANDS:,} hands, the limit for one file (--hands N reads the first N)"
+            )
         hand = getattr(hh, "hand", None)
         hid = hand if isinstance(hand, int | str) and not isinstance(hand, bool) else i
         try:
@@ -481,5 +504,10 @@ def read_phh(path, skipped: list | None = None, max_hands: int | None = None) ->
         except ValueError as e:
             if skipped is None:
                 raise
-            skipped.append((hid, str(e)))
+            if len(skipped) < MAX_NOTES:
+                skipped.append((hid, str(e)))
+            else:
+                unlisted += 1
+    if unlisted and skipped is not None:
+        skipped.append((str(p), f"{unlisted} more hands that do not replay, not listed"))
     return out
