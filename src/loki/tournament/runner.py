@@ -40,7 +40,7 @@ walked lazily (never listed), at most ``2 x workers`` blocks are in flight, and 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -299,6 +299,26 @@ def _cut_lifeline(pool: Executor) -> None:
         end.close()
 
 
+def _dispatch(
+    ex: Executor, cfg_dict: dict, todo: Iterator[int], hist: bool, limit: int, finish: Callable[[dict], None]
+) -> None:
+    """Play the blocks ``todo`` on ``ex`` with at most ``limit`` in flight, handing each record to ``finish`` as
+    it comes (results stream into the journal; the blocks are taken from ``todo`` only as slots free up)."""
+    pending = set()
+    for b in todo:
+        pending.add(ex.submit(play_block, cfg_dict, b, hist))
+        if len(pending) >= limit:
+            break
+    while pending:
+        fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for f in fin:
+            finish(f.result())
+        for b in todo:
+            pending.add(ex.submit(play_block, cfg_dict, b, hist))
+            if len(pending) >= limit:
+                break
+
+
 def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> tuple[str, dict[int, dict]]:
     """Check the results folder ``out`` and start (or take up) its journal: ``(key, finished blocks)``.
 
@@ -347,6 +367,24 @@ def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: 
     except OSError as e:
         raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
     return key, done
+
+
+def _journal_writer(config: TournamentConfig, out: Path, key: str) -> JournalWriter:
+    """The journal of ``out`` opened for appending (and its ``hands`` folder made when histories are on).
+
+    Raises:
+        TournamentConfigError: the folder cannot be written.
+    """
+    journal = None
+    try:
+        journal = JournalWriter(out / JOURNAL, key)
+        if config.histories:
+            (out / "hands").mkdir(exist_ok=True)
+    except OSError as e:
+        if journal is not None:
+            journal.close()
+        raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
+    return journal
 
 
 def run_tournament(
@@ -398,14 +436,7 @@ def run_tournament(
     if out is not None:
         out = Path(out)
         key, done = _open_results(config, out, resume, overwrite)
-        try:
-            journal = JournalWriter(out / JOURNAL, key)
-            if config.histories:
-                (out / "hands").mkdir(exist_ok=True)
-        except OSError as e:
-            if journal is not None:
-                journal.close()
-            raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
+        journal = _journal_writer(config, out, key)
 
     total = config.hands
     hands_done = sum(r["hands"] for r in done.values())
@@ -444,22 +475,7 @@ def run_tournament(
             for b in todo:
                 finish(play_block(config, b, hist))
         else:
-            # keep a bounded number of blocks in flight (results stream into the journal)
-            limit = max(2, 2 * (workers or os.cpu_count() or 2))
-            pending = set()
-            it = iter(todo)
-            for b in it:
-                pending.add(ex.submit(play_block, cfg_dict, b, hist))
-                if len(pending) >= limit:
-                    break
-            while pending:
-                fin, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in fin:
-                    finish(f.result())
-                for b in it:
-                    pending.add(ex.submit(play_block, cfg_dict, b, hist))
-                    if len(pending) >= limit:
-                        break
+            _dispatch(ex, cfg_dict, todo, hist, max(2, 2 * (workers or os.cpu_count() or 2)), finish)
     except BaseException:
         if own is not None:  # Ctrl-C, SIGTERM, an error: the workers end now, not after their blocks
             _cut_lifeline(own)
