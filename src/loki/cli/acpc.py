@@ -136,13 +136,17 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
             ms = "-" if m != m else f"{m:+.3f}"
             hs = "-" if h is None else f"{h:.3f}"
             typer.echo(f"{i + 1:>4}  {nm:<{width}}  {r.score[i]:>+9g}  {ms:>8}  {hs:>7}")
-        done = f"{r.hands_played} of {r.n_hands} hands" if not r.complete else f"{r.hands_played} hands"
+        from loki.io.tableview import plural
+
+        done = f"{r.hands_played} of {plural(r.n_hands, 'hand')}" if not r.complete else plural(r.hands_played, "hand")
         typer.echo(f"{done}, {r.seconds:.1f} s" + (f"; log: {log}" if log else ""))
+    from loki.io.tableview import plural
+
     if r.warning_count:
-        typer.echo(f"{r.warning_count} warnings (first: {r.warnings[0]})", err=True)
+        typer.echo(f"{plural(r.warning_count, 'warning')} (first: {r.warnings[0]})", err=True)
     if r.abort is not None:
         typer.echo(
-            f"error: match ended after {r.hands_played} of {r.n_hands} hands: {r.abort.message}"
+            f"error: match ended after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.abort.message}"
             + (f" (finished hands in {log})" if log else ""),
             err=True,
         )
@@ -186,10 +190,12 @@ def acpc(
     if json_out:
         echo_json({**client.to_dict(), "spec": player})
         return
+    from loki.io.tableview import plural
+
     h = client.hands_played
     typer.echo(
-        f"{pl.name}: {h} hands, {client.total:+g} chips "
-        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {client.error_count} protocol errors"
+        f"{pl.name}: {plural(h, 'hand')}, {client.total:+g} chips "
+        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {plural(client.error_count, 'protocol error')}"
     )
 
 

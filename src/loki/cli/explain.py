@@ -66,9 +66,7 @@ def explain(
             raise HandHistoryError(f"FILE {file}: no such file")
         from loki.tournament.replay import load_log
 
-        recs, skipped, _ = load_log(file)
-        if hands:
-            recs = recs[:hands]
+        recs, skipped, _ = load_log(file, max_hands=hands)
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
         if file.suffix in (".phh", ".phhs"):  # number the seats as the table did (PHH `seats`)
@@ -99,6 +97,8 @@ def explain(
         rule(console)
         console.print(render_explanation(x, grids=grids))
     rule(console)
-    console.print(f"{len(exps)} decision(s) explained")
+    from loki.io.tableview import plural
+
+    console.print(f"{plural(len(exps), 'decision')} explained")
     for hid, msg in skipped:
         console.print(f"skipped hand {hid}: {msg}", markup=False)

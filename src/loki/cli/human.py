@@ -371,7 +371,9 @@ def play_human_session(
             except EOFError:
                 console.print("[bold]session ended[/]")
                 break
-    t = Table(title=f"session: {summary.hands} hands")
+    from loki.io.tableview import plural
+
+    t = Table(title=f"session: {plural(summary.hands, 'hand')}")
     for col in ("player", "chips", "sb/hand"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for nm, x, r in zip(names, summary.chips, summary.sb_per_hand):

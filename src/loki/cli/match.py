@@ -123,12 +123,15 @@ def match(
         signum = e.signum if isinstance(e, Stopped) else int(signal.SIGINT)
         typer.echo(f"error: interrupted ({signal.Signals(signum).name}): the match was stopped", err=True)
         raise typer.Exit(128 + signum) from None
+    from loki.io.tableview import plural
+
     if json_out:
         extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
         echo_json({**extra, **r.to_dict()})
         if r.dealer.abort is not None:
             typer.echo(
-                f"error: match ended after {r.dealer.hands_played} of {hands} hands: {r.dealer.abort.message}", err=True
+                f"error: match ended after {r.dealer.hands_played} of {plural(hands, 'hand')}: {r.dealer.abort.message}",
+                err=True,
             )
             raise typer.Exit(2)
         return

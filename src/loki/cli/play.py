@@ -122,7 +122,9 @@ def demo(
         )
         for i, x in enumerate(st.payoffs):
             totals[i] += x
-    table = Table(title=f"{hands} hands, {players} players, seed {seed}")
+    from loki.io.tableview import plural
+
+    table = Table(title=f"{plural(hands, 'hand')}, {plural(players, 'player')}, seed {seed}")
     table.add_column("seat", justify="right")
     table.add_column("player")
     table.add_column("chips", justify="right")

@@ -19,8 +19,9 @@ def replay(
     player: str = player_option("loki1", "The bot that sits in every seat, models and decides."),
     hands: int | None = hands_option(None, "Only the first N hands."),
     out: Path | None = out_option(
-        "Histogram of the model quality, .png/.pdf/.svg (default: <FILE>.percentiles.png next to the log, or in "
-        "the user data folder (~/.local/share/loki/replay) when the log's folder is read-only)."
+        "Histogram of the model quality, .png/.pdf/.svg (default: <FILE name>.percentiles.png in the current "
+        "folder, never next to the log; in the user data folder (~/.local/share/loki/replay) when the current "
+        "folder is read-only)."
     ),
     plot: Path | None = typer.Option(None, "--plot", hidden=True, help="Deprecated: --out."),
     seed: int = seed_option(0, "Seed of the bots (>= 0)."),
@@ -37,7 +38,9 @@ def replay(
     agreement with the logged actions and the model quality at showdowns.
 
     Hands that do not replay (bad cards, illegal betting) are skipped and listed in the report.
-    The output path is checked before the replay starts.
+    The histogram goes to --out, else to the current folder (a log's own folder may be shared or
+    read-only: nothing is written there). The output path is checked before the replay starts.
+    The log is read as a stream, at most 64 MiB (README, Operations).
     """
     import os
 
@@ -50,9 +53,10 @@ def replay(
 
     console = make_console(stderr=json_out)
     target = merge_alias("--out", out, "--plot", plot)
-    if target is None:  # next to the log, the replay's other result
-        target = file.with_name(file.name + ".percentiles.png")
-        if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    if target is None:  # in the current folder, where a command's results go (never next to the log)
+        target = Path(file.name + ".percentiles.png")
+        here = Path.cwd()
+        if not os.access(here, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
             target = user_data_dir("replay") / target.name
             target.parent.mkdir(parents=True, exist_ok=True)
     if estimator not in ("plain", "aivat"):
@@ -65,9 +69,7 @@ def replay(
         make_player(player, seed=seed)
     except (LokiError, ValueError) as e:
         raise tagged("--player", e) from None
-    recs, skipped, warnings = load_log(file)
-    if hands:
-        recs = recs[:hands]
+    recs, skipped, warnings = load_log(file, max_hands=hands)
     report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)

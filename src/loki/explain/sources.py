@@ -158,6 +158,15 @@ def explain_log(
     return (list(found.explanations) if found is not None else []), list(report.skipped)
 
 
+#: A spot's input strings at most (characters): two hole cards, five board cards, a hand's betting.
+_MAX_SPOT_TEXT = {"--hole": 16, "--board": 32, "--betting": 1000}
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut after ``limit`` characters (a long input is not echoed whole)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def walk_betting(state: HandState, betting: str, what: str = "--betting"):
     """Walk a (possibly unfinished) ACPC betting string on ``state``: yields ``(index, Action)`` before each
     action is applied (the caller applies it).  ``/`` are optional; where given, each must close a street.
@@ -173,18 +182,18 @@ def walk_betting(state: HandState, betting: str, what: str = "--betting"):
         if ch == "/":
             slashes += 1
             if slashes != state.round or state.is_terminal:
-                raise ConfigError(f"{what} {betting!r}: misplaced '/' at position {i} (the street is not over)")
+                raise ConfigError(f"{what} {_clip(betting)}: misplaced '/' at position {i} (the street is not over)")
             continue
         if state.is_terminal:
-            raise ConfigError(f"{what} {betting!r}: the hand is over before position {i}")
+            raise ConfigError(f"{what} {_clip(betting)}: the hand is over before position {i}")
         try:
             a = Action.parse(ch)
         except ValueError:
             raise ConfigError(
-                f"{what} {betting!r}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
+                f"{what} {_clip(betting)}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
             ) from None
         if a not in state.legal_actions():
-            raise ConfigError(f"{what} {betting!r}: {a.name.lower()} is not legal at position {i}")
+            raise ConfigError(f"{what} {_clip(betting)}: {a.name.lower()} is not legal at position {i}")
         yield i, a
 
 
@@ -216,7 +225,8 @@ def explain_spot(
 
     Raises:
         CardError: bad or repeated cards (``--hole``/``--board``), or a board of the wrong size for the street.
-        ConfigError: a bad player count, button or betting string, or betting that ends the hand.
+        ConfigError: a bad player count, button or betting string, betting that ends the hand, or an input longer
+            than any spot needs (``--hole`` 16 characters, ``--board`` 32, ``--betting`` 1000).
         PlayerSpecError: a bad spec.
     """
     from loki.players.registry import make_player
@@ -228,16 +238,19 @@ def explain_spot(
     b = n - 1 if button is None else button - 1
     if not 0 <= b < n:
         raise ConfigError(f"--button {button}: expected a seat 1..{n}")
+    for option, text in (("--hole", hole), ("--board", board), ("--betting", betting)):
+        if len(text) > _MAX_SPOT_TEXT[option]:
+            raise ConfigError(f"{option} {_clip(text)}: longer than {_MAX_SPOT_TEXT[option]} characters")
     try:
         h = parse_cards(hole, count=2)
     except ValueError as e:
-        raise CardError(f"--hole {hole!r}: {e}") from None
+        raise CardError(f"--hole {_clip(hole)}: {e}") from None
     try:
         bd = parse_cards(board) if board else []
     except ValueError as e:
-        raise CardError(f"--board {board!r}: {e}") from None
+        raise CardError(f"--board {_clip(board)}: {e}") from None
     if len(set(h + bd)) != len(h) + len(bd):
-        raise CardError(f"--hole {hole!r} and --board {board!r} share a card")
+        raise CardError(f"--hole {_clip(hole)} and --board {_clip(board)} share a card")
     # find our seat and street on any deal (betting legality does not depend on the cards)
     probe = new_hand(cfg, b, rng=0)
     steps: list[Action] = []
@@ -245,12 +258,12 @@ def explain_spot(
         probe.apply(a)
         steps.append(a)
     if probe.is_terminal or probe.current_player is None:
-        raise ConfigError(f"--betting {betting!r}: the hand is over, there is no decision to explain")
+        raise ConfigError(f"--betting {_clip(betting)}: the hand is over, there is no decision to explain")
     seat = int(probe.current_player)
     visible = (0, 3, 4, 5)[probe.round]
     if len(bd) != visible:
         raise CardError(
-            f"--board {board!r}: the betting reaches the {probe.street_name}, which shows {visible} board cards, "
+            f"--board {_clip(board)}: the betting reaches the {probe.street_name}, which shows {visible} board cards, "
             f"got {len(bd)}"
         )
     rng = np.random.default_rng(seed)

@@ -4,7 +4,8 @@
 - :class:`HandLog`: follows a hand's public events and words them ("posts the big blind 10", "raises to 40",
   "calls 20"), keeping each seat's chips in this round and in the hand;
 - :func:`hand_results`: who won each pot, how much, and with what (hand names at a showdown), and each seat's
-  net result.
+  net result;
+- :func:`plural`: a count and its noun, in the singular for one ("1 hand", "2 hands").
 
 >>> position_names(6, button=0)
 ['BTN', 'SB', 'BB', 'UTG', 'HJ', 'CO']
@@ -28,7 +29,18 @@ __all__ = [
     "pot_results",
     "describe_pots",
     "shown_hand_names",
+    "plural",
 ]
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and ``noun``, the noun in the plural (``nouns``, default ``noun + "s"``) unless ``n`` is 1.
+
+    >>> plural(1, "hand"), plural(0, "hand"), plural(3, "decision"), plural(1, "match", "matches")
+    ('1 hand', '0 hands', '3 decisions', '1 match')
+    """
+    return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
+
 
 _MIDDLE = {
     0: [],

@@ -6,9 +6,11 @@ the old one, :mod:`loki.io.files`, so a crash or a full disk never leaves a half
 - ``summary.json`` — the statistics of :func:`loki.tournament.stats.summarize` plus the
   configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
   identical seeds and configurations; the same bytes as the plain dict written with
-  ``json.dumps(summary, indent=2)``);
+  ``json.dumps(summary, indent=2)``); always strict JSON: a NaN or an infinity is an error
+  (:func:`strict_json`), never a bare ``NaN`` in the file;
 - ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now; with the ``aivat``
-  estimator also the CPU seconds of the estimator and of the blocks, and their ratio);
+  estimator also the CPU seconds of the estimator and of the blocks, and their ratio) and the key of
+  the journal's checksums (``journal_key``, :mod:`loki.tournament.journal`);
 - ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
   replays (column names are the player names);
 - ``deals-aivat.csv`` — with the ``aivat`` estimator only: the same rows with the AIVAT corrections added
@@ -34,6 +36,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
+from loki.errors import InputError
 from loki.io.files import atomic_target, atomic_write_text
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
@@ -50,6 +53,7 @@ __all__ = [
     "TypeResult",
     "ComparisonResult",
     "AivatSummary",
+    "strict_json",
 ]
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
@@ -245,8 +249,47 @@ class TournamentSummary(BaseModel):
         return self.model_dump(mode="json", exclude=exclude or None)
 
     def to_json(self) -> str:
-        """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline)."""
-        return json.dumps(self.to_dict(), indent=2) + "\n"
+        """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline), always strict JSON.
+
+        Raises:
+            InputError: a NaN or an infinity in the summary (strict JSON has neither; it can only come from
+                results that are not numbers, which the journal refuses on read); the message names the field.
+        """
+        return strict_json(self.to_dict(), "summary.json")
+
+
+def _nonfinite(value: Any) -> tuple[str, Any]:
+    """The path (``players[2].sb_per_hand``) and the value of the first NaN or infinity in ``value``."""
+    todo: list[tuple[Any, str]] = [(value, "")]
+    while todo:
+        v, p = todo.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return p or "the value", v
+        if isinstance(v, dict):
+            todo.extend((x, f"{p}.{k}" if p else str(k)) for k, x in reversed(list(v.items())))
+        elif isinstance(v, (list, tuple)):
+            todo.extend((x, f"{p}[{i}]") for i, x in reversed(list(enumerate(v))))
+    return "a value", None
+
+
+def strict_json(value: Any, name: str) -> str:
+    """``json.dumps(value, indent=2)`` and a newline, refusing NaN and infinities (``allow_nan=False``).
+
+    Raises:
+        InputError: a non-finite float; the message names ``name`` and the field.
+
+    >>> strict_json({"a": [1.5, float("nan")]}, "summary.json")
+    Traceback (most recent call last):
+    ...
+    loki.errors.InputError: summary.json: a[1] = nan is not a finite number (strict JSON has no NaN or infinity)
+    """
+    try:
+        return json.dumps(value, indent=2, allow_nan=False) + "\n"
+    except ValueError:
+        where, bad = _nonfinite(value)
+        raise InputError(
+            f"{name}: {where} = {bad} is not a finite number (strict JSON has no NaN or infinity)"
+        ) from None
 
 
 def _fmt(v, spec="+.3f"):
@@ -286,7 +329,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         # the estimator's CPU relative to the rest of the blocks' CPU (the tournament without it)
         info["aivat_cpu_overhead"] = round(est_cpu / (block_cpu - est_cpu), 4) if block_cpu > est_cpu else None
     info.update(run.extra)
-    atomic_write_text(out / "run.json", json.dumps(info, indent=2) + "\n")
+    atomic_write_text(out / "run.json", strict_json(info, "run.json"))
     names = [s.name for s in cfg.seats]
     buf = io.StringIO(newline="")
     w = csv.writer(buf)
