@@ -91,7 +91,7 @@ def _energy(P, n):  # pragma: no cover - numba
 
 
 @njit(cache=True)
-def _exhaustive(n, best_min, best_sum, williams, max_keep):  # pragma: no cover - numba
+def _exhaustive(n, best_min, best_sum, williams, max_keep):  # pragma: no cover - numba  # noqa: C901 - one branch and bound, its pruning rules read together
     """Branch and bound over reduced player -> seat squares; returns (best_min, best_sum, n_best, kept).
 
     ``best_min``/``best_sum``: a lower bound to start from (squares strictly worse are pruned; equal

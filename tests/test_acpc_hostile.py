@@ -397,3 +397,93 @@ def test_line_reader_keeps_working_after_a_timeout():
     with pytest.raises(PeerClosed, match="peer: closed the connection"):
         LineReader(a, "peer").readline(time.monotonic() + 1)
     a.close()
+
+
+# ------------------------------------------------------------------ issue 26: timeouts, canonical states
+
+
+def test_huge_timeouts_are_refused_with_their_cap_and_never_overflow_a_socket():
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+    from loki.errors import ConfigError
+    from loki.io.netlines import MAX_TIMEOUT, send_line
+
+    for kw in ("t_connect", "t_response", "t_hand", "t_per_hand"):
+        with pytest.raises(ConfigError, match=rf"{kw} = 1e\+10: .*at most 604800"):
+            AcpcDealer(GAME, 10, **{kw: 1e10})
+    with pytest.raises(ConfigError, match=r"--timeout 1e\+10: .*at most 604800 \(one week, MAX_TIMEOUT\)"):
+        AcpcClient(GAME, make_player("calling"), "127.0.0.1", 1, timeout=1e10)
+    for args in (
+        ["dealer", "--t-connect", "1e10"],
+        ["dealer", "--t-response", "1e10"],
+        ["dealer", "--t-hand", "inf"],
+        ["acpc", "127.0.0.1", "9", "--timeout", "1e10", "--no-warmup"],
+    ):
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 2 and r.output.count("error:") == 1 and "604800" in r.output, (args, r.output)
+        assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+    # a deadline far away (or none) never reaches settimeout as a number it cannot hold
+    a, b = socket.socketpair()
+    try:
+        threading.Timer(0.2, lambda: b.sendall(b"late\r\n")).start()
+        assert LineReader(a, "peer").readline(time.monotonic() + 1e12) == "late"
+        send_line(a, "x", time.monotonic() + 10 * MAX_TIMEOUT * 1e3, "peer")
+        assert b.recv(10) == b"x\r\n"
+    finally:
+        a.close()
+        b.close()
+
+
+def _answers(lines, n=2):
+    c = AcpcClient(bundled_gamedef(n), make_player("calling"), "127.0.0.1", 0)
+    return [c.handle_line(x) for x in lines], c
+
+
+def test_a_state_is_answered_once_however_it_is_spelled():
+    """Hand numbers are unsigned integers (``05`` is hand 5, ``+5`` is not a number) and hole cards come in any
+    order: all three messages are one state, answered once."""
+    out, c = _answers(["MATCHSTATE:1:5::|AsKs", "MATCHSTATE:1:05::|AsKs", "MATCHSTATE:1:+5::|KsAs"])
+    assert out == ["MATCHSTATE:1:5::|AsKs:c", None, None]
+    assert c.error_count == 2 and "came again" in c.errors[0] and "malformed hand number '+5'" in c.errors[1]
+    # the hand goes on: the next state is answered
+    assert c.handle_line("MATCHSTATE:1:5:cr:|KsAs") == "MATCHSTATE:1:5:cr:|KsAs:c"
+
+
+def test_changed_hole_cards_and_early_boards_are_protocol_errors():
+    out, c = _answers(["MATCHSTATE:1:0:/:|AsKs/2c3d4h"])
+    assert out == [None] and c.error_count == 1
+    assert "'/' at position 0 before the preflop betting is over (the flop sent before its round)" in c.errors[0]
+    out, c = _answers(["MATCHSTATE:1:3::|AsKs", "MATCHSTATE:1:3:cr:|QdQc"])
+    assert out[0] == "MATCHSTATE:1:3::|AsKs:c" and "hole cards of position 1 changed within hand 3" in c.errors[0]
+    out, c = _answers(
+        ["MATCHSTATE:1:4::|AsKs", "MATCHSTATE:1:4:cc/c:|AsKs/2c3d4h", "MATCHSTATE:1:4:cc/cc/:|AsKs/2c3d5h/5d"]
+    )
+    assert out[:2] == ["MATCHSTATE:1:4::|AsKs:c", "MATCHSTATE:1:4:cc/c:|AsKs/2c3d4h:c"]
+    assert c.error_count == 1 and "board changed within hand 4" in c.errors[0]
+    out, c = _answers(["MATCHSTATE:1:4:cc:|AsKs"])  # a closed round without its '/' and board
+    assert out == [None] and "no '/' and flop follow" in c.errors[0]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "MATCHSTATE:0:-1::AsKs|",
+        "MATCHSTATE:0: 1::AsKs|",
+        "MATCHSTATE:0:1_0::AsKs|",
+        "MATCHSTATE:0:1:cc/:AsKs|/2c3d",
+        "MATCHSTATE:0:1:cc/:AsKs|/2c3d4h5s",
+        "MATCHSTATE:0:1::askS|",
+        "MATCHSTATE:0:1:cc/cc/cc/cc/:AsKs|/2c3d4h/5s/6s/7s",
+    ],
+)
+def test_matchstates_follow_the_grammar(bad):
+    with pytest.raises(PeerError.__mro__[1]):  # ProtocolError
+        parse_matchstate(bad, 2)
+
+
+def test_canonical_form_round_trips():
+    ms = parse_matchstate("MATCHSTATE:0:007:rrc/:TdAs|/8c2c3h", 2)
+    assert ms.key == (0, 7, "rrc/") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
+    again = parse_matchstate(ms.canonical, 2)
+    assert again.canonical == ms.canonical and again.key == ms.key

@@ -454,6 +454,7 @@ def test_heads_up_match_with_aivat_plays_the_same_hands(tmp_path):
 
 def test_journal_of_an_aivat_run_is_checked(tmp_path):
     from loki.errors import JournalError
+    from loki.tournament.journal import journal_key
     from loki.tournament.runner import read_journal, signed_line
 
     cfg = config_from_dict(
@@ -466,11 +467,11 @@ def test_journal_of_an_aivat_run_is_checked(tmp_path):
     assert len(rec["aivat"]["chance"]) == 5 and len(rec["aivat"]["action"][0]) == 2
     rec["aivat"]["chance"] = rec["aivat"]["chance"][:3]
     rec.pop("sum")  # re-signed: the record's own check must catch the shape, not the checksum
-    j.write_text("\n".join([lines[0], signed_line(rec), *lines[2:]]) + "\n")
+    j.write_text("\n".join([lines[0], signed_line(rec, journal_key(tmp_path)), *lines[2:]]) + "\n")
     with pytest.raises(JournalError, match="'aivat' 'chance' must be 5 deals x 2 numbers"):
         read_journal(j)
     del rec["aivat"]
-    j.write_text("\n".join([lines[0], signed_line(rec), *lines[2:]]) + "\n")
+    j.write_text("\n".join([lines[0], signed_line(rec, journal_key(tmp_path)), *lines[2:]]) + "\n")
     with pytest.raises(JournalError, match="without 'aivat'"):
         read_journal(j)
 

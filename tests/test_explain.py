@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -79,7 +80,7 @@ def test_postflop_numbers_are_the_assessment_functions(snooped):
     for b in snooped:
         post = [(e, s) for e, s in zip(b.explanations, b.snoops) if e.street > 0]
         for e, (weights, folded, d, inner) in post:
-            opps = [s for s in range(len(folded)) if s != e.seat and not folded[s]]
+            opps = [s for s in range(len(folded)) if s != e.seat - 1 and not folded[s]]
             la = getattr(inner.postflop, "lookahead", 1) if e.street == 1 else 1
             a = assess(e.hole, e.board, [weights[s] for s in opps], n_opponents=len(opps), lookahead=la)
             v = e.values
@@ -119,7 +120,7 @@ def test_postflop_numbers_are_the_assessment_functions(snooped):
                 assert sim.max_trials == 60
             for o in e.opponents:  # the weight tables as they were
                 dead = parse_cards(e.hole) + parse_cards(e.board)
-                assert o.weights == class_grid(weights[o.seat], dead)
+                assert o.weights == class_grid(weights[o.seat - 1], dead)
             checked += 1
     assert checked >= 10
 
@@ -137,7 +138,7 @@ def test_preflop_numbers_are_the_tables(snooped):
             assert p.hand_class == CLASS_NAMES[cls]
             if p.heads_up is not None:  # the adaptive model's heads-up valuation (the default at 4 players)
                 hu = p.heads_up
-                want = holding_equity(h, weights[hu.seat]) if hu.modelled else holding_equity(h, np.ones(1326))
+                want = holding_equity(h, weights[hu.seat - 1]) if hu.modelled else holding_equity(h, np.ones(1326))
                 assert hu.equity == pytest.approx(want, abs=1e-6) and p.ir == pytest.approx(1000 * (2 * want - 1))
                 assert d.choice.heads_up is not None and p.group == "2" and p.ir_table == 2
                 assert (d.action.name == "RAISE") == (p.strategy in ("MAKE2", "MAKE4"))
@@ -267,7 +268,9 @@ def test_cli_explain(tmp_path):
         ],
     )
     assert r.exit_code == 0, r.output
-    data = json.loads(r.stdout)  # stdout only: a first-run compile message goes to stderr
+    lines = r.stdout.splitlines()  # stdout only (a first-run compile message goes to stderr): one object a line
+    data = [json.loads(x) for x in lines]
+    assert len(lines) == 2 and all(x.startswith("{") and x.endswith("}") for x in lines)
     assert [d["kind"] for d in data] == ["preflop", "selector"] and data[1]["rules"]["u"] is not None
     r = CliRunner().invoke(
         app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players", "3", "--grids"]
@@ -291,10 +294,15 @@ def test_cli_explain_acpc_log():
         log = Path("/work/shared/acpc/3p.limit.h1000.r0.log")
     if not log.exists():
         pytest.skip("the shared ACPC logs are not beside this checkout")
-    r = CliRunner().invoke(app, ["explain", str(log), "--hands", "3", "--who", "1", "--json"])
+    r = CliRunner().invoke(app, ["explain", str(log), "--hands", "6", "--who", "p1", "--json"])
     assert r.exit_code == 0, r.output
-    data = json.loads(r.stdout)  # stdout only: a first-run compile message goes to stderr
+    data = [json.loads(x) for x in r.stdout.splitlines()]  # one object a line
     assert data and all(d["played"] for d in data)
+    # seats numbered from 1 as the log numbers them: p1 sits in ACPC position (0 - hand) mod 3 of each hand
+    assert {d["seat"] for d in data} == {(0 - d["hand"]) % 3 + 1 for d in data}
+    assert len({d["seat"] for d in data}) > 1  # the log rotates its seats
+    for d in data:
+        assert {o["seat"] for o in d["opponents"]} == {1, 2, 3} - {d["seat"]}
 
 
 def test_feature_r_modelers_are_named():
@@ -312,3 +320,91 @@ def test_other_feature_b_generators_are_named():
         e = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec={"kind": "loki2", "generator": gen})[-1]
         assert e.kind == "selector" and e.rules.generator == gen and not e.error
         assert (len(e.rules.shares) > 0) == bool(shares) and f"({gen} generator)" in e.summary
+
+
+# ------------------------------------------------------------------ issue 26: one consistent sentence, 1-based seats
+
+_COMPARE = re.compile(r"(at least|below) the (\w+) threshold (-?\d+)")
+
+
+def _check_preflop_summary(e) -> None:
+    """The summary names the model that decided, and every threshold comparison it states is true of the record."""
+    p = e.preflop
+    assert e.summary.startswith(f"{e.action}: {p.hand_class}: ")
+    if p.heads_up is not None:
+        assert p.model == "adaptive" and "the adaptive pre-flop model" in e.summary and "heads-up" in e.summary
+    else:
+        assert ("the expert system" in e.summary) == (p.model == "expert")
+        assert ("the adaptive pre-flop model" in e.summary) == (p.model == "adaptive")
+        assert f"plays {p.strategy.title()}" in e.summary
+    assert "below every threshold" not in e.summary
+    keys = {"Make1": "MAKE1", "Make2": "MAKE2", "Make4": "MAKE4", "Call1": "CALL1", "Call2": "CALL2"}
+    for how, name, value in _COMPARE.findall(e.summary):
+        t = float(value)
+        if keys[name] in p.thresholds:
+            assert round(p.thresholds[keys[name]]) == t
+        assert (round(p.ir) >= t) if how == "at least" else (round(p.ir) < t), (e.summary, p.ir)
+
+
+def test_preflop_explanations_say_which_model_decided_and_why(snooped):
+    n = 0
+    for b in snooped:
+        for e in b.explanations:
+            if e.kind == "preflop":
+                _check_preflop_summary(e)
+                n += 1
+    assert n >= 10
+
+
+def test_heads_up_aks_call_is_explained_by_the_adaptive_model():
+    """The issue's case: heads-up, AKs calls a re-raise: the adaptive model's valuation, not the expert system's
+    thresholds (it said "IR 283 below every threshold (Make1 needs 58)")."""
+    e = explain_spot("AsKs", "", "rrr", players=2, spec="loki2:BR")[-1]
+    assert e.action == "call" and e.preflop.heads_up is not None and e.preflop.model == "adaptive"
+    assert "the adaptive pre-flop model values the hand at IR2 283" in e.summary and "so it calls" in e.summary
+    _check_preflop_summary(e)
+    e = explain_spot("AsKs", "", "", players=10, spec="loki1")[-1]
+    assert e.preflop.model == "expert" and "the expert system plays Make2" in e.summary
+    _check_preflop_summary(e)
+
+
+def test_seats_are_numbered_from_one_everywhere():
+    e = explain_spot("AhKh", "Qh7h2c", "rcc/r", players=3, spec="loki1")[-1]
+    assert e.seat == 2 and sorted(o.seat for o in e.opponents) == [1, 3]  # the big blind acts after the bet
+    assert {o.name for o in e.opponents} == {"seat 1", "seat 3"}
+    d = json.loads(e.model_dump_json())
+    assert d["seat"] == 2 and d["version"] == 2
+    hu = explain_spot("AsKs", "", "rrr", players=2, spec="loki2:BR")[-1]
+    assert hu.preflop.heads_up.seat == 2 and "against seat 2" in hu.summary  # seat 1 is the small blind here
+
+
+def test_a_session_log_explains_you_in_your_seat_and_hand(tmp_path):
+    """``loki play`` says "seat 1, hand 1": so does ``loki explain --who you`` on its log."""
+    import itertools
+
+    from rich.console import Console
+
+    from loki.cli.human import play_human_session
+
+    answers = itertools.cycle(["c"])
+    path = tmp_path / "s.phhs"
+    play_human_session(
+        3, 3, seed=4, opponent_type="calling", input_fn=lambda p: next(answers), console=Console(record=True),
+        phh_path=path,
+    )  # fmt: skip
+    r = CliRunner().invoke(app, ["explain", str(path), "--who", "you", "--json"])
+    assert r.exit_code == 0, r.output
+    data = [json.loads(x) for x in r.stdout.splitlines()]
+    assert data and {d["seat"] for d in data} == {1} and {d["hand"] for d in data} <= {1, 2, 3} and data[0]["hand"] == 1
+    r = CliRunner().invoke(app, ["explain", str(path), "--who", "1", "--json", "--hands", "1"])
+    assert r.exit_code == 0 and {json.loads(x)["player"] for x in r.stdout.splitlines()} == {"loki1@you"}
+
+
+def test_piped_output_is_never_cut(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    r = CliRunner().invoke(
+        app, ["explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "rcc/r", "--players", "3"]
+    )
+    assert r.exit_code == 0, r.output
+    assert "…" not in r.stdout and max(len(x) for x in r.stdout.splitlines()) > 80
+    assert max(len(x) for x in r.stdout.splitlines() if set(x) == {"─"}) <= 100  # rules stay short

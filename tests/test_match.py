@@ -4,10 +4,13 @@ matches that end early (issue 14)."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from loki.cli import app
@@ -149,3 +152,125 @@ def test_sigterm_stops_the_match_and_its_external_bots(tmp_path):
     err = p.stderr.read()
     assert rc == 143, err
     assert err.strip().splitlines()[-1] == "error: interrupted (SIGTERM): the match was stopped"
+
+
+# ------------------------------------------------------------------ issue 26: process groups, early exits, signals
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (a zombie waits for init to reap it and holds nothing open)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] not in "ZX"
+
+
+def _spawning_bot(tmp_path: Path, plays: bool) -> tuple[Path, Path]:
+    """A ``cmd:`` bot that first starts a child of its own (sleeping, holding the inherited stderr) and writes the
+    child's pid to a file; then it plays as ``call_bot.py`` (``plays``) or connects, never answers and exits when the
+    dealer hangs up (so it ends by itself, and only its child would be left behind)."""
+    bot, pidfile = tmp_path / "spawner.py", tmp_path / "child.pid"
+    body = (
+        f"import runpy, subprocess, sys, time, socket\n"
+        f"child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)'])\n"
+        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
+    )
+    if plays:
+        body += f"sys.argv = [{str(BOT)!r}] + sys.argv[1:]\nrunpy.run_path({str(BOT)!r}, run_name='__main__')\n"
+    else:
+        body += (
+            "s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); s.sendall(b'VERSION:2.0.0\\r\\n')\n"
+            "while s.recv(4096):\n    pass\n"  # never answers; exits as soon as the dealer hangs up
+        )
+    bot.write_text(body)
+    return bot, pidfile
+
+
+def _match_process(tmp_path: Path, bot: Path, hands: int = 3):
+    import subprocess
+
+    cmd = [sys.executable, "-c", "from loki.cli import app; app()", "match", "--player", "calling"]
+    cmd += ["--player", f"cmd:{PY} {shlex.quote(str(bot))}", "--hands", str(hands), "--t-response", "60"]
+    cmd += ["--out", str(tmp_path / "m.log")]
+    # stdout and stderr are pipes, as in `loki match ... 2>&1 | cat`: a surviving child of the bot would keep
+    # stderr open and communicate() would never see its end
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_a_child_of_a_bot_does_not_outlive_a_finished_match(tmp_path):
+    import subprocess
+
+    bot, pidfile = _spawning_bot(tmp_path, plays=True)
+    p = _match_process(tmp_path, bot)
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise AssertionError("loki match's output pipe stayed open: a child of the bot survived") from None
+    finally:
+        if pidfile.exists():
+            child = int(pidfile.read_text())
+            survived = _alive(child)
+            if survived:
+                os.kill(child, signal.SIGKILL)
+    assert p.returncode == 0, err
+    assert out.startswith("SCORE:") and not survived
+
+
+@pytest.mark.parametrize(("sig", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
+def test_signals_stop_the_match_and_every_process_of_each_bot(tmp_path, sig, code):
+    """SIGTERM, SIGHUP and Ctrl-C's SIGINT: one error line, exit code 128 + signal, and the bot's whole process group
+    (its own child included) stopped."""
+    import time
+
+    bot, pidfile = _spawning_bot(tmp_path, plays=False)
+    p = _match_process(tmp_path, bot)
+    child = None
+    try:
+        t0 = time.time()
+        while child is None:
+            assert time.time() - t0 < 120 and p.poll() is None, "the bot did not start"
+            child = int(pidfile.read_text()) if pidfile.exists() and pidfile.read_text() else None
+            time.sleep(0.1)
+        time.sleep(1.0)  # the bot connects; the dealer waits for its first answer
+        p.send_signal(getattr(signal, sig))
+        _, err = p.communicate(timeout=60)
+        survived = _alive(child)
+    finally:
+        p.kill()
+        if child is not None and _alive(child):
+            os.kill(child, signal.SIGKILL)
+    assert p.returncode == code, err
+    lines = [ln for ln in err.splitlines() if ln.startswith("error:")]
+    assert lines == [f"error: interrupted ({sig}): the match was stopped"], err
+    assert "Traceback" not in err and not survived
+
+
+def test_a_bot_that_exits_before_connecting_ends_the_match_with_its_exit_code(tmp_path):
+    """Not a wait of --t-connect seconds: the match ends as soon as the bot's process is gone."""
+    r = _run(
+        "match", "--player", "calling", "--player", f"cmd:{PY} -c {shlex.quote('import sys; sys.exit(3)')}",
+        "--hands", "5", "--t-connect", "600", "--out", str(tmp_path / "m.log"), "--json",
+    )  # fmt: skip
+    assert r.exit_code == 2, r.output
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["abort"]["reason"] == "exited" and res["abort"]["seat"] == 2 and res["abort"]["hand"] is None
+    assert "exited with code 3 before the match began" in res["abort"]["message"]
+    assert res["players"][1]["exit_code"] == 3
+    assert r.stderr.strip().splitlines()[-1].startswith("error: match ended after 0 of 5 hands: seat 2")
+
+
+def test_huge_timeouts_are_refused_with_their_cap(tmp_path):
+    from loki.errors import ConfigError
+    from loki.io.acpc_match import run_match
+    from loki.io.gamedef import bundled_gamedef
+
+    for opt in ("--t-connect", "--t-response", "--t-hand", "--t-per-hand"):
+        r = _run("match", "--player", "calling", "--player", "calling", opt, "1e10", "--out", str(tmp_path / "x.log"))
+        assert r.exit_code == 2 and "604800" in r.stderr and opt in r.stderr, r.output
+        assert "Traceback" not in r.output
+    seats = [parse_seat("calling"), parse_seat("calling")]
+    with pytest.raises(ConfigError, match=r"t_connect = 1e\+10: .*at most 604800"):
+        run_match(bundled_gamedef(2), seats, 1, t_connect=1e10, players=[None, None])

@@ -11,6 +11,7 @@ import pytest
 from loki.errors import JournalError
 from loki.modeler.quality import ModelQuality, QualityTally
 from loki.tournament import config_from_dict, run_tournament
+from loki.tournament.journal import journal_key
 from loki.tournament.results import results_table, write_results
 from loki.tournament.runner import read_journal, signed_line
 
@@ -79,6 +80,6 @@ def test_a_damaged_quality_record_is_refused(tmp_path):
     rec = json.loads(lines[1])
     rec.pop("sum")
     rec["quality"][0] = {"histogram": [1, 2]}
-    j.write_text("\n".join([lines[0], signed_line(rec), *lines[2:]]) + "\n")
+    j.write_text("\n".join([lines[0], signed_line(rec, journal_key(tmp_path)), *lines[2:]]) + "\n")
     with pytest.raises(JournalError, match="'quality' entry is not a model-quality tally"):
         read_journal(j)

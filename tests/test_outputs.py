@@ -108,3 +108,61 @@ def test_install_hints_name_the_distribution():
         for line in doc.read_text().splitlines():
             if "pip install" in line and "[" in line:
                 assert "loki-poker[" in line or '".[' in line or "'.[" in line, (doc.name, line)
+
+
+def test_plain_replay_shows_intervals_by_hand_and_nothing_is_cut_on_a_pipe(tmp_path, monkeypatch):
+    """Issue 26: without AIVAT, `loki replay` gives sb/hand with its 95 % interval (the hand as unit, with the
+    caveat that hands are correlated); printed to a pipe, no table cell is cut to fit 80 columns."""
+    shared = Path(__file__).resolve().parents[2] / "shared" / "acpc" / "3p.limit.h1000.r0.log"
+    if not shared.exists():
+        shared = Path("/work/shared/acpc/3p.limit.h1000.r0.log")
+    lines = shared.read_text().splitlines()
+    log = tmp_path / "3p.log"
+    log.write_text("\n".join(lines[:34]) + "\n")  # the header and 30 hands
+    monkeypatch.delenv("COLUMNS", raising=False)
+    r = _run("replay", str(log), "--player", "calling", "--out", str(tmp_path / "p.png"))
+    assert r.exit_code == 0, r.output
+    assert "…" not in r.stdout
+    table = r.stdout[r.stdout.index("sb/hand with 95% intervals") :].splitlines()
+    header = next(x for x in table if "± 95%" in x)
+    assert "sb/hand" in header
+    rows = [x for x in table if x.strip("│ ").startswith(("p1", "p2", "p3"))]
+    assert len(rows) == 3 and all(x.count(".") >= 2 for x in rows)  # sb/hand and its half-width
+    assert "caveat: the hands of one log are correlated" in r.stdout
+
+
+def test_fig4_plots_draw_each_styles_loki1_and_loki2_as_a_pair(tmp_path, monkeypatch):
+    """Issue 26: in fig4's plots the Loki-1 and Loki-2 of one style share a colour and differ in marker and line
+    style (bars: hatch); different styles differ in colour."""
+    from types import SimpleNamespace
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from loki.tournament.config import load_preset
+    from loki.tournament.results import pair_styles, plot_results
+
+    cfg = load_preset("fig4")
+    spec = {s.label: s.spec for s in cfg.seats}
+    types = [{"type": lab, "spec": spec[lab], "sb_per_hand": 0.01 * i, "ci": 0.02} for i, lab in enumerate(cfg.labels)]
+    look = pair_styles(types)
+    for style in ("TC", "TA", "LC", "LA"):
+        one, two = look[f"Loki-1 {style}"], look[f"Loki-2 {style}"]
+        assert one["color"] == two["color"] and one["marker"] != two["marker"] and one["linestyle"] != two["linestyle"]
+    assert len({look[f"Loki-1 {s}"]["color"] for s in ("TC", "TA", "LC", "LA")}) == 4
+    figs = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig=None: (figs.append(fig), real_close(fig)))
+    run = SimpleNamespace(config=cfg, chips=np.random.default_rng(0).normal(0, 20, size=(30, cfg.n_players)))
+    plot_results(run, tmp_path, {"types": types, "deals": 30, "hands": 300})
+    assert (tmp_path / "sb_per_hand.png").exists() and (tmp_path / "cumulative.png").exists()
+    bars, cumulative = figs
+    lines = {ln.get_label(): ln for ln in cumulative.axes[0].get_lines() if not ln.get_label().startswith("_")}
+    for style in ("TC", "TA", "LC", "LA"):
+        one, two = lines[f"Loki-1 {style}"], lines[f"Loki-2 {style}"]
+        assert one.get_color() == two.get_color() and one.get_marker() != two.get_marker()
+    from matplotlib.container import BarContainer
+
+    patches = {c.get_label(): c.patches[0] for c in bars.axes[0].containers if isinstance(c, BarContainer)}
+    one, two = patches["Loki-1 LA"], patches["Loki-2 LA"]
+    assert one.get_facecolor() == two.get_facecolor() and one.get_hatch() != two.get_hatch()

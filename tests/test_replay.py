@@ -125,25 +125,27 @@ def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     write_phh(tmp_path / "h.phhs", recs)
     work = tmp_path / "cwd"
     work.mkdir()
-    monkeypatch.chdir(work)  # the default histogram goes next to the log (its other result), not here
+    monkeypatch.chdir(work)  # the default histogram goes to the current folder, never next to the log (issue 26)
     r = CliRunner().invoke(app, ["replay", str(tmp_path / "h.phhs"), "--hands", "20"])
     assert r.exit_code == 0, r.output
     assert "20 hands" in r.output
-    assert (tmp_path / "h.phhs.percentiles.png").exists() and not list(work.iterdir())
-    # a read-only log folder: the user data folder instead; --json gives the report as JSON
+    assert [p.name for p in work.iterdir()] == ["h.phhs.percentiles.png"]
+    assert not (tmp_path / "h.phhs.percentiles.png").exists()
+    # a read-only current folder: the user data folder instead; --json gives the report as JSON
     ro = tmp_path / "ro"
     ro.mkdir()
-    (ro / "h.phhs").write_bytes((tmp_path / "h.phhs").read_bytes())
+    monkeypatch.chdir(ro)
     real_access = os.access  # read-only for everyone, root included (CI runs as root)
     monkeypatch.setattr(
         os, "access", lambda p, mode: (mode == os.R_OK or not str(p).startswith(str(ro))) and real_access(p, mode)
     )
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    r = CliRunner().invoke(app, ["replay", str(ro / "h.phhs"), "--hands", "10", "--json"])
+    r = CliRunner().invoke(app, ["replay", str(tmp_path / "h.phhs"), "--hands", "10", "--json"])
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
     want = tmp_path / "data" / "loki" / "replay" / "h.phhs.percentiles.png"
     assert rep["histogram"] == str(want) and want.exists() and rep["hands"] == 10
+    assert not list(ro.iterdir())
     assert {p["name"] for p in rep["players"]} == {"p1", "p2"} and rep["percentiles"]["cases"] >= 0
 
 
@@ -295,7 +297,7 @@ actions = ['d dh p1 5d5c', 'd dh p2 9hQd', 'p2 cbr 20', 'p1 cc', 'd db 8s4h6d', 
         ("'FT'", "'NT'", r"hand 0: PHH variant 'NT'"),
         ("small_bet = 10\n", "", "bad or missing game fields"),
         ("actions", "actionz", "missing or unknown fields"),
-        ("antes = [0, 0]", "antes = [0, ", "not valid PHH/TOML"),
+        ("antes = [0, 0]", "antes = [0, ", "malformed TOML"),
     ],
 )
 def test_phh_bad_hands_named(tmp_path, old, new, msg):
@@ -313,11 +315,11 @@ def test_phh_bad_hands_named(tmp_path, old, new, msg):
 def test_phhs_bad_tables_binary_and_skipping(tmp_path):
     f = tmp_path / "x.phhs"
     f.write_text("[1]\nfoo = 1\n")
-    with pytest.raises(ValueError, match=r"x.phhs: a hand with missing or unknown fields"):
+    with pytest.raises(ValueError, match=r"x.phhs:1: a hand with missing or unknown fields"):
         read_phh(f)
     b = tmp_path / "b.phhs"
     b.write_bytes(b"\xff\xfe\x00\x01garbage")
-    with pytest.raises(ValueError, match=r"b.phhs: not a PHH file \(not UTF-8"):
+    with pytest.raises(ValueError, match=r"b.phhs: not a PHH file \((not UTF-8|a NUL byte)"):
         read_phh(b)
     with pytest.raises(ValueError, match=r"b.log: not an ACPC log"):
         read_acpc_log(b.with_suffix(".log")) if b.rename(b.with_suffix(".log")) else None

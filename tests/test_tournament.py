@@ -29,6 +29,7 @@ from loki.tournament import (
     seatings,
     summarize,
 )
+from loki.tournament.journal import journal_key
 from loki.tournament.results import write_results
 from loki.tournament.runner import JournalError, read_journal, signed_line
 
@@ -545,8 +546,8 @@ def _lines(j):
     return j.read_text().splitlines(keepends=True)
 
 
-def _resign(line: bytes) -> bytes:
-    """A journal line with a valid checksum again (JSON objects only; anything else unchanged)."""
+def _resign(line: bytes, key: str) -> bytes:
+    """A journal line with a valid checksum under ``key`` again (JSON objects only; anything else unchanged)."""
     try:
         rec = json.loads(line)
     except ValueError:
@@ -554,7 +555,7 @@ def _resign(line: bytes) -> bytes:
     if not isinstance(rec, dict):
         return line
     rec.pop("sum", None)
-    return (signed_line(rec) + "\n").encode()
+    return (signed_line(rec, key) + "\n").encode()
 
 
 @pytest.mark.parametrize(
@@ -607,7 +608,8 @@ def test_edited_journal_line_is_refused_with_its_line_number(tmp_path, edit, nee
 def test_corrupt_journal_is_a_one_line_error_and_left_untouched(tmp_path, mutate, needle):
     cfg, out, j, _ = _journal_run(tmp_path)
     # the structural checks behind the checksums: mutated JSON objects are signed again
-    bad = b"".join(_resign(x) for x in mutate(j.read_bytes().splitlines(keepends=True)))
+    key = journal_key(out)
+    bad = b"".join(_resign(x, key) for x in mutate(j.read_bytes().splitlines(keepends=True)))
     j.write_bytes(bad)
     with pytest.raises(TournamentConfigError, match="journal") as ei:
         read_journal(j)

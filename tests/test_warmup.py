@@ -167,6 +167,36 @@ def test_first_run_compiles_up_front_with_a_message_then_never_again(tmp_path):
     # a cold marker (the kernels load from numba's cache): the message goes to stderr, stdout stays JSON
     (marker,) = (tmp_path / "numba").glob("*/warm/loki1-*.json")
     marker.unlink()
+    # (issue 26: it says they are loaded, not "first run ... up to a minute")
     r = loki("explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "cc/", "--player", "loki1", "--json")
-    assert "compiling numba kernels for loki1 (first run" in r.stderr
-    assert isinstance(json.loads(r.stdout), list)
+    assert "loading numba kernels for loki1 (compiled before" in r.stderr and "first run" not in r.stderr
+    assert all(isinstance(json.loads(x), dict) for x in r.stdout.splitlines())
+
+
+def test_a_warm_numba_cache_is_not_announced_as_a_first_run(marker_dir, monkeypatch, capsys):
+    """Issue 26: a spec without a marker whose kernels numba's disk cache already holds (``loki1:TA`` after
+    ``loki warmup`` marked ``loki1``) is loaded in seconds: no "first run ... up to a minute"."""
+    import hashlib
+    import os
+    from pathlib import Path
+
+    from loki import _jit
+    from loki.cli.warmup import compiled_before, ensure_warm
+    from loki.players import warmup
+
+    calls: list = []
+    monkeypatch.setattr(warmup, "warm_up", _fake_warm_up(calls))
+    assert not compiled_before(["loki1:TA"])  # an empty cache folder
+    package = Path(_jit.__file__).resolve().parent
+    for rel in ("evaluator/kernels.py", "assessment/strength.py", "modeler/kernels.py", "triples/rule_chain.py"):
+        folder = os.path.dirname(str(package / rel))  # numba's own layout: <folder name>_<sha1 of its path>
+        sub = marker_dir / f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"{Path(rel).stem}.kernel-10.py311.nbi").write_bytes(b"")
+    assert compiled_before(["loki1:TA"]) and not compiled_before(["loki2:BRS"])  # the Simulator's are not there
+    ensure_warm(["loki1:TA"], 3)
+    err = capsys.readouterr().err
+    assert calls == ["loki1:TA"] and "first run" not in err and "up to a minute" not in err
+    assert err.startswith("loading numba kernels for loki1:TA (compiled before: a few seconds") and "loaded in" in err
+    ensure_warm(["loki2:BRS"], 2)
+    assert "first run of this loki build: up to a minute" in capsys.readouterr().err

@@ -9,10 +9,11 @@ import pytest
 with warnings.catch_warnings():  # newer Starlette asks for httpx2; httpx works the same here
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
 
 from loki.errors import ConfigError, IllegalActionError, PlayerSpecError
 from loki.io.phh import read_phh
-from loki.web.app import create_app
+from loki.web.app import MAX_BODY, MAX_JSON_DEPTH, TOKEN_HEADER, create_app
 from loki.web.session import TableSession
 
 
@@ -37,13 +38,15 @@ def test_session_plays_hands_and_saves_each(tmp_path):
         assert snap["result"]["results"] and any(
             "wins" in t or "split" in t or "win " in t for t in snap["result"]["results"]
         )
-        bots_acted = [ln for ln in snap["log"] if ln["seat"] in (1, 2) and ln["verb"] != "posts"]
+        bots_acted = [ln for ln in snap["log"] if ln["seat"] in (2, 3) and ln["verb"] != "posts"]
         assert len(snap["explanations"]) == len(bots_acted)
         if snap["result"]["showdown"]:
             shown = snap["result"]["shown"]
             assert all(v["hand"] for v in shown.values())
-            for seat, v in shown.items():
-                assert snap["seats"][int(seat)]["cards"] == v["cards"]
+            for seat, v in shown.items():  # seats numbered from 1
+                assert snap["seats"][int(seat) - 1]["cards"] == v["cards"] and snap["seats"][int(seat) - 1][
+                    "seat"
+                ] == int(seat)
         s.next_hand()
     assert s.snapshot()["session"]["hands"] == 3
     assert sum(s.chips) == pytest.approx(0.0)
@@ -75,7 +78,7 @@ def test_teaching_mode_shows_explanations_live():
     s = TableSession(["loki1", "loki1"], seed=1, teaching=True)
     for _ in range(30):
         snap = s.snapshot()
-        bots_acted = [ln for ln in snap["log"] if ln["seat"] in (1, 2) and ln["verb"] != "posts"]
+        bots_acted = [ln for ln in snap["log"] if ln["seat"] in (2, 3) and ln["verb"] != "posts"]
         if not snap["hand_over"]:
             assert len(snap["explanations"]) == len(bots_acted)
             s.act("c")
@@ -90,7 +93,7 @@ def test_fold_result_and_raise_totals():
     assert [a["label"] for a in snap["legal"]] == ["Fold", "Call 5", "Raise to 20"]
     s.act("r")
     snap = s.snapshot()
-    assert [ln["text"] for ln in snap["log"] if ln["seat"] == 0][-1] == "raises to 20"
+    assert [ln["text"] for ln in snap["log"] if ln["seat"] == 1][-1] == "raises to 20"
     while s.state.round == 0:
         s.act("c")
     assert s.state.current_player == 0 or s.hand_over
@@ -101,10 +104,16 @@ def test_fold_result_and_raise_totals():
     assert snap["hand_over"] and snap["result"]["payoffs"][0] != 0
 
 
+ORIGIN = "http://127.0.0.1:8000"
+WS = "ws://127.0.0.1:8000"
+
+
 @pytest.fixture()
 def client(tmp_path):
-    app = create_app(tmp_path / "out")
-    with TestClient(app) as c:
+    """A client of the app as its page talks to it: the bound address as Host, the page token on every POST."""
+    app = create_app(tmp_path / "out", host="127.0.0.1", port=8000)
+    with TestClient(app, base_url=ORIGIN) as c:
+        c.headers[TOKEN_HEADER] = app.state.policy.token
         yield c
 
 
@@ -141,7 +150,7 @@ def test_api_flow_and_errors(client, tmp_path):
         (client.get("/api/sessions/nope"), 404, "no session"),
         (client.get(f"/api/sessions/{sid}/hands/7"), 400, "hand 7"),
         (client.get("/nowhere"), 404, "no such page"),
-        (client.post("/api/sessions", content=b"x" * 70000), 400, "at most"),
+        (client.post("/api/sessions", content=b"x" * 70000), 413, "at most"),
     ]
     for r, status, text in cases:
         assert r.status_code == status, (r.status_code, r.text)
@@ -157,7 +166,8 @@ def test_api_flow_and_errors(client, tmp_path):
 
 def test_websocket(client):
     sid = client.post("/api/sessions", json={"players": ["calling"], "seed": 1}).json()["id"]
-    with client.websocket_connect(f"/ws/{sid}") as ws:
+    token = client.headers[TOKEN_HEADER]
+    with client.websocket_connect(f"{WS}/ws/{sid}?token={token}") as ws:
         ws.send_json({"type": "state"})
         m = ws.receive_json()
         assert m["type"] == "state" and m["state"]["id"] == sid
@@ -174,7 +184,7 @@ def test_websocket(client):
             if m["type"] == "state" and m["state"]["hand_over"]:
                 break
         assert m["state"]["hand_over"]
-    with client.websocket_connect("/ws/nope") as ws:
+    with client.websocket_connect(f"{WS}/ws/nope?token={token}") as ws:
         ws.send_json({"type": "state"})
         assert ws.receive_json()["status"] == 404
 
@@ -200,3 +210,169 @@ def test_cli_web_binds_loopback_and_prints_the_port():
         sock.close()
     with pytest.raises(ConfigError, match="--host"):
         bind_socket("no.such.host.invalid", 0)
+
+
+# ------------------------------------------------------------------ issue 26: who may talk to the table, limits
+
+
+def test_foreign_origins_hosts_and_tokenless_requests_are_refused(client):
+    token = client.headers[TOKEN_HEADER]
+    body = {"players": ["calling"]}
+    # a cross-origin POST, a DNS-rebound Host, a POST without the page token: 403, JSON, no session made
+    r = client.post("/api/sessions", json=body, headers={"Origin": "http://attacker.example"})
+    assert r.status_code == 403 and "Origin 'http://attacker.example'" in r.json()["error"]
+    r = client.get("/", headers={"Host": "attacker.example"})
+    assert r.status_code == 403 and "Host 'attacker.example'" in r.json()["error"]
+    r = client.post("/api/sessions", json=body, headers={"Host": "attacker.example:8000", "Origin": ORIGIN})
+    assert r.status_code == 403
+    r = client.post("/api/sessions", json=body, headers={TOKEN_HEADER: "guess"})
+    assert r.status_code == 403 and "page token" in r.json()["error"]
+    assert client.get("/api/health").json()["sessions"] == 0
+    # the page itself carries the token; the server's own origin (and localhost) may POST
+    assert f'<meta name="loki-token" content="{token}">' in client.get("/").text
+    r = client.post("/api/sessions", json=body, headers={"Origin": ORIGIN})
+    assert r.status_code == 201
+    sid = r.json()["id"]
+    r = client.post(f"/api/sessions/{sid}/teaching", json={"on": True}, headers={"Host": "localhost:8000"})
+    assert r.status_code == 200
+    # WebSockets: a foreign origin, a foreign Host or no token never open
+    for url, headers in (
+        (f"{WS}/ws/{sid}?token={token}", {"Origin": "http://attacker.example"}),
+        (f"ws://attacker.example:8000/ws/{sid}?token={token}", {}),
+        (f"{WS}/ws/{sid}", {}),
+        (f"{WS}/ws/{sid}?token=nope", {"Origin": ORIGIN}),
+    ):
+        with pytest.raises(WebSocketDisconnect) as e:
+            with client.websocket_connect(url, headers=headers) as ws:
+                ws.send_json({"type": "act", "action": "c"})
+        assert e.value.code == 1008
+    assert client.get(f"/api/sessions/{sid}").json()["log"][-1]["verb"] == "posts"  # no action was taken
+
+
+def test_allow_origin_admits_a_proxy(tmp_path):
+    from loki.errors import ConfigError
+
+    app = create_app(None, host="127.0.0.1", port=8000, allow_origin=["https://poker.example"])
+    with TestClient(app, base_url="https://poker.example") as c:
+        headers = {"Origin": "https://poker.example", TOKEN_HEADER: app.state.policy.token}
+        assert c.post("/api/sessions", json={"players": ["calling"]}, headers=headers).status_code == 201
+        r = c.post("/api/sessions", json={}, headers={**headers, "Origin": "https://other.example"})
+        assert r.status_code == 403
+    for bad in ("*", "poker.example", "https://poker.example/path", "ftp://x.example"):
+        with pytest.raises(ConfigError, match="--allow-origin"):
+            create_app(None, allow_origin=[bad])
+    from typer.testing import CliRunner
+
+    from loki.cli import app as cli
+
+    r = CliRunner().invoke(cli, ["web", "--port", "0", "--allow-origin", "*"])
+    assert r.exit_code == 2 and r.output.startswith("error: --allow-origin '*'")
+
+
+def test_deep_json_is_a_clear_error_over_http_and_websocket(client):
+    r = client.post("/api/sessions", content=b"[" * 60_000)  # within the body limit, deeper than any parser's stack
+    assert r.status_code == 400 and f"nested deeper than {MAX_JSON_DEPTH}" in r.json()["error"]
+    r = client.post("/api/sessions", content=b'{"players": ' + b"[" * 40 + b"]" * 40 + b"}")
+    assert r.status_code == 400 and "nested deeper" in r.json()["error"]
+    sid = client.post("/api/sessions", json={"players": ["calling"]}).json()["id"]
+    token = client.headers[TOKEN_HEADER]
+    with client.websocket_connect(f"{WS}/ws/{sid}?token={token}") as ws:
+        ws.send_text("[" * 60_000)
+        m = ws.receive_json()
+        assert m["type"] == "error" and m["status"] == 400 and "nested deeper" in m["error"]
+        ws.send_text('{"type": "state", "x": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')  # brackets in a string
+        assert ws.receive_json()["type"] == "state"  # the socket stays open
+        ws.send_text("x" * (MAX_BODY + 1))
+        m = ws.receive_json()
+        assert m["type"] == "error" and f"at most {MAX_BODY}" in m["error"]
+
+
+@pytest.fixture()
+def served(tmp_path):
+    """The app on a real loopback socket (uvicorn in a thread), for raw HTTP."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from loki.cli.web import bind_socket
+
+    sock = bind_socket("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    app = create_app(None, host="127.0.0.1", port=port)
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    t.start()
+    for _ in range(200):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield port, app.state.policy.token
+    srv.should_exit = True
+    t.join(10)
+    sock.close()
+
+
+def _raw(port: int, head: bytes, chunks=(), timeout: float = 20.0) -> bytes:
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(head)
+        try:
+            for c in chunks:
+                s.sendall(c)
+        except OSError:  # the server answered and closed while we were still sending
+            pass
+        data = b""
+        while b"\r\n\r\n" not in data or not data.rstrip().endswith(b"}"):
+            got = s.recv(65536)
+            if not got:
+                break
+            data += got
+        return data
+    finally:
+        s.close()
+
+
+def test_a_huge_body_is_refused_before_it_is_read(served):
+    """A 300 MiB POST: refused from its Content-Length at once (no byte of the body is sent), and a body without a
+    length is counted as it streams: the server never holds more than its limit."""
+    import tracemalloc
+
+    port, token = served
+    head = (
+        f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{TOKEN_HEADER}: {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {300 << 20}\r\n\r\n"
+    ).encode()
+    answer = _raw(port, head)
+    assert answer.startswith(b"HTTP/1.1 413") and b"at most 65536" in answer
+    chunk = b"10000\r\n" + b" " * 0x10000 + b"\r\n"  # 64 KiB chunks of JSON white space
+    head = (
+        f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{TOKEN_HEADER}: {token}\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    ).encode()
+    tracemalloc.start()
+    try:
+        answer = _raw(port, head, (chunk for _ in range(1600)))  # 100 MiB offered
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert answer.startswith(b"HTTP/1.1 413") and b"at most 65536" in answer
+    assert peak < 16 << 20, peak
+
+
+def test_showdowns_name_the_kicker_that_decides():
+    from loki.io.tableview import shown_hand_names
+
+    s = TableSession(["calling"], seed=110)  # both play the board's two pair; the kicker decides
+    _play_out(s)
+    snap = s.snapshot()
+    hands = {v["hand"] for v in snap["result"]["shown"].values()}
+    assert hands == {"two pair, Sevens and Fives, Nine kicker", "two pair, Sevens and Fives, Ace kicker"}
+    assert snap["result"]["results"] == ["calling-2 wins the pot, 20 chips with two pair, Sevens and Fives, Ace kicker"]
+    from loki.evaluator import evaluate
+
+    a, b = evaluate("KdKc7s6h2c"), evaluate("KsKh9c6d3c")
+    assert shown_hand_names({0: a, 1: evaluate("AsAh2c3d4h")}) == {0: "pair of Kings", 1: "pair of Aces"}
+    assert shown_hand_names({0: a, 1: b})[1] == "pair of Kings, kickers Nine, Six, Three"

@@ -57,9 +57,9 @@ def server(tmp_path_factory):
     from loki.web.app import create_app
 
     out = tmp_path_factory.mktemp("web-out")
-    app = create_app(out)
     sock = bind_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
+    app = create_app(out, host="127.0.0.1", port=port)
     srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     t.start()
@@ -102,7 +102,8 @@ def test_bad_request_is_shown(server, page):
     page.click("[data-testid=start]")
     err = page.locator("[data-testid=error]")
     err.wait_for(state="visible")
-    assert "players[0]" in err.inner_text() and "unknown player type" in err.inner_text()
+    # the field is named as the page labels it (seat 2), not only by its index in the request
+    assert "seat 2 (players[0])" in err.inner_text() and "unknown player type" in err.inner_text()
     assert page.locator("[data-testid=setup]").is_visible()
 
 
@@ -184,3 +185,90 @@ def test_reload_resumes_the_session(server, page):
     page.reload()
     _wait_ready(page)
     assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 3")
+
+
+# ------------------------------------------------------------------ issue 26
+
+
+def test_the_setup_page_shows_only_the_form(server, page):
+    """The hidden attribute wins over the CSS display of the table and the session bar."""
+    url, _ = server
+    page.goto(url + "/")
+    page.wait_for_selector("[data-testid=start]")
+    assert page.locator("[data-testid=setup]").is_visible()
+    for sel in ("#game", "#felt", "[data-testid=table]", "#session-bar", "[data-testid=session-table]"):
+        assert not page.locator(sel).is_visible(), sel
+    assert page.evaluate("getComputedStyle(document.getElementById('game')).display") == "none"
+
+
+@pytest.fixture()
+def other_site():
+    """Another web site on this machine (another port: another origin) with an empty page."""
+    import http.server
+
+    class Blank(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><title>elsewhere</title>")
+
+        def log_message(self, *args):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Blank)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_page_of_another_origin_cannot_use_the_table(server, page, other_site):
+    """A page of another site POSTs to the table (a simple cross-site request, which a browser sends without asking)
+    and opens a WebSocket to it: both refused, no session made."""
+    url, _ = server
+    before = page.request.get(url + "/api/health").json()["sessions"]
+    page.goto(other_site + "/")
+    status = page.evaluate(
+        """async (url) => {
+            await fetch(url + "/api/sessions", {method: "POST", mode: "no-cors", body: '{"players": ["calling"]}'});
+            return await new Promise((done) => {
+                const ws = new WebSocket(url.replace("http", "ws") + "/ws/x");
+                ws.onopen = () => done("open");
+                ws.onclose = () => done("closed");
+            });
+        }""",
+        url,
+    )
+    assert status == "closed"
+    assert page.request.get(url + "/api/health").json()["sessions"] == before
+    r = page.request.post(
+        url + "/api/sessions", data={"players": ["calling"]}, headers={"Origin": "http://evil.example"}
+    )
+    assert r.status == 403 and "Origin" in r.json()["error"]
+
+
+def test_teaching_check_prompt_and_kickers(server, page):
+    """Heads-up against a calling station (seed 110), teaching on: the latest bot decision is the one shown, a free
+    action reads "check" (never "to call 0"), and the showdown names the kicker that decides."""
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "1")
+    page.fill("[data-testid=spec-2]", "calling")
+    page.fill("[data-testid=seed]", "110")
+    page.check("input[name=teaching]")
+    page.click("[data-testid=start]")
+    prompts, latest = [], []
+    while _wait_ready(page) == "act":
+        prompts.append(page.locator("[data-testid=prompt]").inner_text())
+        n = page.locator("[data-testid=decisions] button").count()
+        if n >= 2:
+            on = page.locator("[data-testid=decisions] button.on")
+            latest.append(on.get_attribute("data-i") == str(n - 1))
+        page.click("[data-testid=act-c]")
+    assert latest and all(latest), latest
+    assert any("check" in p for p in prompts) and not any("to call 0" in p for p in prompts), prompts
+    result = page.locator("[data-testid=result]").inner_text()
+    assert "Sevens and Fives, Nine kicker" in result and "Sevens and Fives, Ace kicker" in result
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -6,10 +6,10 @@
   ``loki2:BR``, ``loki2:BRS:LA:trials=100``, ``random``, ``calling``); repeated where several seats
   are given (``dealer``, ``play``), once per seat, seat 1 first;
 - ``--players N`` — the number of players at the table (2-10);
-- ``--hands N`` — hands dealt (one hand = one deal played once);
+- ``--hands N`` — hands dealt (one hand = one deal played once), at most :data:`MAX_HANDS`;
 - ``--deals N`` — ``tournament`` only: distinct deals, each replayed once per seating, so a
   tournament of ``D`` deals at ``n`` players plays ``D x n`` hands;
-- ``--seed N`` — the master seed (>= 0) of the cards and of the players;
+- ``--seed N`` — the master seed (0 to 2**64 - 1) of the cards and of the players;
 - ``--out PATH`` — where the command writes its result: a file (``dealer``'s ACPC log, ``play``'s
   hand history, ``replay``'s histogram, ``ir-tables``' CSV) or a folder (``tournament``).
 
@@ -51,7 +51,14 @@ __all__ = [
     "json_option",
     "echo_json",
     "PLAYER_SPEC_HELP",
+    "MAX_HANDS",
+    "MAX_SEED",
 ]
+
+#: ``--hands`` at most (a command's hands, results and logs must fit in memory and on disk).
+MAX_HANDS = 10_000_000
+#: ``--seed`` at most: a 64-bit word (the tournament configuration's cap, :data:`loki.tournament.config.MAX_SEED`).
+MAX_SEED = 2**64 - 1
 
 #: Exit code of every error (bad option, bad input, unwritable output): click's usage-error code.
 EXIT_ERROR = 2
@@ -107,13 +114,13 @@ def players_option(help: str = "The players, one per seat (repeat the option, se
 
 
 def seed_option(default: int | None = 0, help: str = "Seed of the cards and the players (>= 0).") -> Any:
-    """``--seed N`` (>= 0)."""
-    return typer.Option(default, "--seed", "-s", min=0, help=help)
+    """``--seed N`` (0 to :data:`MAX_SEED`)."""
+    return typer.Option(default, "--seed", "-s", min=0, max=MAX_SEED, help=help)
 
 
 def hands_option(default: int | None, help: str = "Hands to deal.") -> Any:
-    """``--hands N`` (>= 1)."""
-    return typer.Option(default, "--hands", min=1, help=help)
+    """``--hands N`` (1 to :data:`MAX_HANDS`)."""
+    return typer.Option(default, "--hands", min=1, max=MAX_HANDS, help=help)
 
 
 def out_option(help: str) -> Any:

@@ -24,8 +24,9 @@ from loki.cli._common import (
     players_option,
     seed_option,
 )
+from loki.io.netlines import MAX_TIMEOUT
 
-__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed"]
+__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed", "time_option"]
 
 _PLAYERS_HELP = "Players in the game (2-10): the bundled limit game when --game is not given. Default 2."
 _GAME_HELP = "ACPC game definition file (default: the bundled limit game of --players)."
@@ -77,12 +78,12 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
     stderr (:mod:`loki.players.warmup`), before any connection is made."""
     import time
 
-    from loki.cli.warmup import FIRST_RUN_COST
+    from loki.cli.warmup import cost_note
     from loki.players.warmup import cold_specs, mark_warm, warm_up
 
     for spec in dict.fromkeys(specs):
         if not quiet:
-            first = f" (first run of this loki build: {FIRST_RUN_COST})" if cold_specs([spec]) else ""
+            first = f" ({cost_note([spec])})" if cold_specs([spec]) else ""
             typer.echo(
                 f"warming up {spec}: compiling its numba kernels before connecting{first} ...", err=True, nl=False
             )
@@ -97,8 +98,10 @@ def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:
             )
 
 
-def _time_option(default: float | None, flag: str, help: str) -> Any:
-    return typer.Option(default, flag, min=0.001, help=help)
+def time_option(default: float | None, flag: str, help: str) -> Any:
+    """A seconds option (``--t-response``, ``--timeout``...): 0.001 .. :data:`~loki.io.netlines.MAX_TIMEOUT` (one
+    week; click names the range in its error)."""
+    return typer.Option(default, flag, min=0.001, max=MAX_TIMEOUT, help=f"{help} At most {MAX_TIMEOUT:g} s.")
 
 
 T_RESPONSE_HELP = "Seconds a player may take for one action (ACPC --t_response)."
@@ -133,13 +136,17 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
             ms = "-" if m != m else f"{m:+.3f}"
             hs = "-" if h is None else f"{h:.3f}"
             typer.echo(f"{i + 1:>4}  {nm:<{width}}  {r.score[i]:>+9g}  {ms:>8}  {hs:>7}")
-        done = f"{r.hands_played} of {r.n_hands} hands" if not r.complete else f"{r.hands_played} hands"
+        from loki.io.tableview import plural
+
+        done = f"{r.hands_played} of {plural(r.n_hands, 'hand')}" if not r.complete else plural(r.hands_played, "hand")
         typer.echo(f"{done}, {r.seconds:.1f} s" + (f"; log: {log}" if log else ""))
+    from loki.io.tableview import plural
+
     if r.warning_count:
-        typer.echo(f"{r.warning_count} warnings (first: {r.warnings[0]})", err=True)
+        typer.echo(f"{plural(r.warning_count, 'warning')} (first: {r.warnings[0]})", err=True)
     if r.abort is not None:
         typer.echo(
-            f"error: match ended after {r.hands_played} of {r.n_hands} hands: {r.abort.message}"
+            f"error: match ended after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.abort.message}"
             + (f" (finished hands in {log})" if log else ""),
             err=True,
         )
@@ -153,11 +160,8 @@ def acpc(
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     player: str = player_option("loki1", "The bot in this seat."),
     seed: int = seed_option(0, "Seed of the player (>= 0)."),
-    timeout: float = typer.Option(
-        600.0,
-        "--timeout",
-        min=0.001,
-        help="Seconds allowed for each message from the dealer, counted in total (> 0).",
+    timeout: float = time_option(
+        600.0, "--timeout", "Seconds allowed for each message from the dealer, counted in total."
     ),
     warmup: bool = typer.Option(
         True, "--warmup/--no-warmup", help="Compile the player's numba kernels before connecting."
@@ -186,10 +190,12 @@ def acpc(
     if json_out:
         echo_json({**client.to_dict(), "spec": player})
         return
+    from loki.io.tableview import plural
+
     h = client.hands_played
     typer.echo(
-        f"{pl.name}: {h} hands, {client.total:+g} chips "
-        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {client.error_count} protocol errors"
+        f"{pl.name}: {plural(h, 'hand')}, {client.total:+g} chips "
+        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {plural(client.error_count, 'protocol error')}"
     )
 
 
@@ -206,10 +212,10 @@ def dealer(
     port: list[int] = typer.Option([], "--port", help="Ports (repeat, one per seat, seat 1 first; default: any free)."),
     out: Path | None = out_option("Write the ACPC log (STATE lines and SCORE) to this file."),
     log: Path | None = typer.Option(None, "--log", hidden=True, help="Deprecated: --out."),
-    t_response: float = _time_option(10.0, "--t-response", T_RESPONSE_HELP),
-    t_hand: float = _time_option(60.0, "--t-hand", T_HAND_HELP),
-    t_per_hand: float | None = _time_option(None, "--t-per-hand", T_PER_HAND_HELP),
-    t_connect: float = _time_option(600.0, "--t-connect", "Seconds to wait for the players to connect."),
+    t_response: float = time_option(10.0, "--t-response", T_RESPONSE_HELP),
+    t_hand: float = time_option(60.0, "--t-hand", T_HAND_HELP),
+    t_per_hand: float | None = time_option(None, "--t-per-hand", T_PER_HAND_HELP),
+    t_connect: float = time_option(600.0, "--t-connect", "Seconds to wait for the players to connect."),
     max_invalid: int | None = typer.Option(None, "--max-invalid", min=0, help=MAX_INVALID_HELP),
     json_out: bool = json_option(),
 ) -> None:

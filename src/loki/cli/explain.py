@@ -21,7 +21,7 @@ def explain(
         "--who",
         metavar="NAME|SEAT",
         help="With FILE: the player whose decisions to explain (a name in the "
-        "log, or a seat 1..n of its first hand; default seat 1).",
+        "log, or a seat 1..n of its first hand, numbered as the log numbers it; default seat 1).",
     ),
     hole: str | None = typer.Option(None, "--hole", help="A spot: our hole cards, e.g. AhKh."),
     board: str = typer.Option("", "--board", help="A spot: the board cards showing (none, 3, 4 or 5), e.g. Qh7h2c."),
@@ -36,7 +36,9 @@ def explain(
     player: str = player_option("loki1", "The bot that decides (in a log: in every seat)."),
     hands: int | None = hands_option(None, "With FILE: only the first N hands."),
     seed: int = seed_option(0, "Seed of the bots and of a spot's unseen cards (>= 0)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the explanations as JSON (a list) for machines."),
+    as_json: bool = typer.Option(
+        False, "--json", help="Print the explanations as JSON, one object per line (messages go to stderr)."
+    ),
     grids: bool = typer.Option(False, "--grids", help="Also draw each opponent's weight table as a 13x13 heatmap."),
 ) -> None:
     """Explain Loki's decisions: hand strength and potential against the field, the pre-flop strategy and its
@@ -44,8 +46,7 @@ def explain(
     opponent's weight table and how its last action re-weighted it."""
     import json
 
-    from rich.console import Console
-
+    from loki.cli._console import make_console, rule
     from loki.errors import HandHistoryError, LokiError, tagged
     from loki.explain.render import render_explanation
     from loki.explain.sources import explain_log, explain_spot
@@ -65,11 +66,16 @@ def explain(
             raise HandHistoryError(f"FILE {file}: no such file")
         from loki.tournament.replay import load_log
 
-        recs, skipped, _ = load_log(file)
-        if hands:
-            recs = recs[:hands]
+        recs, skipped, _ = load_log(file, max_hands=hands)
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
+        if file.suffix in (".phh", ".phhs"):  # number the seats as the table did (PHH `seats`)
+            from loki.explain.sources import phh_seat_numbers
+
+            seats = phh_seat_numbers(file)
+            for rec in recs:
+                if rec.hand_id in seats:
+                    rec.extra["seats"] = seats[rec.hand_id]
         ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
         exps, bad = explain_log(recs, who or "1", player, seed)
         skipped += bad
@@ -80,14 +86,19 @@ def explain(
             fail("--who needs a FILE (in a spot the bot is the player to act)")
         ensure_warm([player], players)
         exps = explain_spot(hole, board, betting, players, player, seed, button)
-    if as_json:
-        typer.echo(json.dumps([e.model_dump(mode="json") for e in exps], indent=1))
+    if as_json:  # one object per line, as every --json
+        for x in exps:
+            typer.echo(json.dumps(x.model_dump(mode="json")))
+        for hid, msg in skipped:
+            typer.echo(f"skipped hand {hid}: {msg}", err=True)
         return
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     for x in exps:
-        console.rule()
+        rule(console)
         console.print(render_explanation(x, grids=grids))
-    console.rule()
-    console.print(f"{len(exps)} decision(s) explained")
+    rule(console)
+    from loki.io.tableview import plural
+
+    console.print(f"{plural(len(exps), 'decision')} explained")
     for hid, msg in skipped:
         console.print(f"skipped hand {hid}: {msg}", markup=False)

@@ -77,10 +77,10 @@ class HumanPlayer(Player):
         explain_fn: Callable[[int | None], Any] | None = None,
         session: Sequence[float] | None = None,
     ):
-        from rich.console import Console
+        from loki.cli._console import make_console
 
         self.input_fn = input_fn or input
-        self.console = console or Console(highlight=False)
+        self.console = console or make_console(highlight=False)
         self.name = name
         self.names = list(names) if names else None
         self.explain_fn = explain_fn
@@ -304,9 +304,9 @@ def play_human_session(
             fail at the end, the hands go to a free ``loki-session*.phhs`` in the temporary folder
             instead.
     """
-    from rich.console import Console
     from rich.table import Table
 
+    from loki.cli._console import make_console
     from loki.players.registry import make_player
     from loki.players.table import play_hand
 
@@ -319,7 +319,7 @@ def play_human_session(
         from loki.io.outpath import check_output_path
 
         phh_path = check_output_path(phh_path, "--phh")
-    console = console or Console(highlight=False)
+    console = console or make_console(highlight=False)
     n = opponents + 1
     cfg = GameConfig(n_players=n)
     from loki.explain import ExplainedPlayer
@@ -334,7 +334,7 @@ def play_human_session(
     last: dict = {}
 
     def remember(e) -> None:
-        last[None] = last[e.seat] = e
+        last[None] = last[e.seat - 1] = e  # explanations number seats from 1
 
     for b in bots:
         b.on_explain = remember
@@ -348,7 +348,7 @@ def play_human_session(
             from loki.io.phh import write_phh
 
             try:
-                write_phh(phh_path, [(s, names, i) for i, s in enumerate(summary.states)])
+                write_phh(phh_path, [(s, names, i + 1) for i, s in enumerate(summary.states)])
             except OSError as e:  # tried again at the end of the session (then a fallback file)
                 console.print(f"[red]cannot write {phh_path}: {e}[/] (the hands are kept; tried again at the end)")
 
@@ -371,7 +371,9 @@ def play_human_session(
             except EOFError:
                 console.print("[bold]session ended[/]")
                 break
-    t = Table(title=f"session: {summary.hands} hands")
+    from loki.io.tableview import plural
+
+    t = Table(title=f"session: {plural(summary.hands, 'hand')}")
     for col in ("player", "chips", "sb/hand"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for nm, x, r in zip(names, summary.chips, summary.sb_per_hand):
@@ -380,7 +382,7 @@ def play_human_session(
     if phh_path and summary.states:
         from loki.io.phh import write_phh
 
-        hands_ = [(s, names, i) for i, s in enumerate(summary.states)]
+        hands_ = [(s, names, i + 1) for i, s in enumerate(summary.states)]
         try:
             write_phh(phh_path, hands_)
         except OSError as e:  # the folder vanished or filled up during the session: keep the hands

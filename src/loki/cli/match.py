@@ -13,6 +13,7 @@ from typing import Any
 import typer
 
 from loki.cli._common import fail, hands_option, json_option, out_option, players_option, seed_option
+from loki.cli.acpc import time_option
 
 __all__ = ["match"]
 
@@ -33,17 +34,12 @@ def match(
     out: Path | None = out_option(
         "Write the ACPC log here (default: ./loki-match.log, or loki-match-1.log, ... so that no log is overwritten)."
     ),
-    t_response: float = typer.Option(10.0, "--t-response", min=0.001, help="Seconds per action (ACPC --t_response)."),
-    t_hand: float = typer.Option(
-        60.0, "--t-hand", min=0.001, help="Seconds per hand, all actions together (ACPC --t_hand)."
+    t_response: float = time_option(10.0, "--t-response", "Seconds per action (ACPC --t_response)."),
+    t_hand: float = time_option(60.0, "--t-hand", "Seconds per hand, all actions together (ACPC --t_hand)."),
+    t_per_hand: float | None = time_option(
+        None, "--t-per-hand", "Average seconds per hand over the match (ACPC --t_per_hand; default: none)."
     ),
-    t_per_hand: float | None = typer.Option(
-        None,
-        "--t-per-hand",
-        min=0.001,
-        help="Average seconds per hand over the match (ACPC --t_per_hand; default: none).",
-    ),
-    t_connect: float = typer.Option(60.0, "--t-connect", min=0.001, help="Seconds for every seat to connect."),
+    t_connect: float = time_option(60.0, "--t-connect", "Seconds for every seat to connect."),
     max_invalid: int | None = typer.Option(
         None, "--max-invalid", min=0, help="Invalid actions (taken as calls) a seat may send before the match ends."
     ),
@@ -54,7 +50,9 @@ def match(
 ) -> None:
     """Play an ACPC match on loopback: a dealer and every seat, then the SCORE line and sb/hand ± 95%.
 
-    A seat that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named).
+    A seat that times out, disconnects or floods ends the match (exit code 2, the seat and the hand named); so
+    does an external bot whose process exits before the match begins (its exit code named).  Ctrl-C, SIGTERM and
+    SIGHUP stop the match and every external bot's process group (exit code 130, 143, 129).
     """
     import logging
 
@@ -93,8 +91,6 @@ def match(
             players.append(make_player(s.spec, seed=player_seed(seed, i + 1)))
         except (LokiError, ValueError) as e:
             raise tagged("--player", e) from None
-    if warmup:
-        warm_players([s.spec for s in seats if not s.external], g)
 
     def listening(ports: list[int]) -> None:
         for i, (s, p) in enumerate(zip(seats, ports, strict=True)):
@@ -105,8 +101,10 @@ def match(
     from loki.cli._common import Stopped, signals_stop_the_run
 
     try:
-        # SIGTERM/SIGHUP unwind like Ctrl-C, so that run_match stops the external bots (own sessions)
+        # SIGTERM/SIGHUP unwind like Ctrl-C, so that run_match stops the external bots and their process groups
         with signals_stop_the_run():
+            if warmup:
+                warm_players([s.spec for s in seats if not s.external], g)
             r = run_match(
                 g,
                 seats,
@@ -121,15 +119,19 @@ def match(
                 players=players,
                 on_listen=listening,
             )
-    except Stopped as e:
-        typer.echo(f"error: interrupted ({signal.Signals(e.signum).name}): the match was stopped", err=True)
-        raise typer.Exit(128 + e.signum) from None
+    except KeyboardInterrupt as e:  # Ctrl-C (SIGINT), or SIGTERM/SIGHUP as Stopped: one error line, 128 + signal
+        signum = e.signum if isinstance(e, Stopped) else int(signal.SIGINT)
+        typer.echo(f"error: interrupted ({signal.Signals(signum).name}): the match was stopped", err=True)
+        raise typer.Exit(128 + signum) from None
+    from loki.io.tableview import plural
+
     if json_out:
         extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
         echo_json({**extra, **r.to_dict()})
         if r.dealer.abort is not None:
             typer.echo(
-                f"error: match ended after {r.dealer.hands_played} of {hands} hands: {r.dealer.abort.message}", err=True
+                f"error: match ended after {r.dealer.hands_played} of {plural(hands, 'hand')}: {r.dealer.abort.message}",
+                err=True,
             )
             raise typer.Exit(2)
         return

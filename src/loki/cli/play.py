@@ -63,9 +63,9 @@ def play(
     if json_out:  # stdout is the JSON result alone
         import sys
 
-        from rich.console import Console
+        from loki.cli._console import make_console
 
-        console = Console(stderr=True, highlight=False)
+        console = make_console(stderr=True, highlight=False)
 
         def input_fn(prompt: str) -> str:
             sys.stderr.write(prompt)
@@ -95,15 +95,15 @@ def demo(
 ) -> None:
     """Self-play demo of the reference players (random and calling station) on the rules engine."""
     import numpy as np
-    from rich.console import Console
     from rich.table import Table
 
     from loki.cards import format_cards
+    from loki.cli._console import make_console
     from loki.engine import GameConfig
     from loki.players import CallingStation, RandomPlayer
     from loki.players.table import play_hand
 
-    console = Console()
+    console = make_console()
     cfg = GameConfig(n_players=players)
     seats = [
         RandomPlayer(seed * 1000 + i, name=f"random-{i + 1}") if i % 2 == 0 else CallingStation(name=f"caller-{i + 1}")
@@ -122,7 +122,9 @@ def demo(
         )
         for i, x in enumerate(st.payoffs):
             totals[i] += x
-    table = Table(title=f"{hands} hands, {players} players, seed {seed}")
+    from loki.io.tableview import plural
+
+    table = Table(title=f"{plural(hands, 'hand')}, {plural(players, 'player')}, seed {seed}")
     table.add_column("seat", justify="right")
     table.add_column("player")
     table.add_column("chips", justify="right")

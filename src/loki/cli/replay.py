@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -18,8 +19,9 @@ def replay(
     player: str = player_option("loki1", "The bot that sits in every seat, models and decides."),
     hands: int | None = hands_option(None, "Only the first N hands."),
     out: Path | None = out_option(
-        "Histogram of the model quality, .png/.pdf/.svg (default: <FILE>.percentiles.png next to the log, or in "
-        "the user data folder (~/.local/share/loki/replay) when the log's folder is read-only)."
+        "Histogram of the model quality, .png/.pdf/.svg (default: <FILE name>.percentiles.png in the current "
+        "folder, never next to the log; in the user data folder (~/.local/share/loki/replay) when the current "
+        "folder is read-only)."
     ),
     plot: Path | None = typer.Option(None, "--plot", hidden=True, help="Deprecated: --out."),
     seed: int = seed_option(0, "Seed of the bots (>= 0)."),
@@ -36,23 +38,25 @@ def replay(
     agreement with the logged actions and the model quality at showdowns.
 
     Hands that do not replay (bad cards, illegal betting) are skipped and listed in the report.
-    The output path is checked before the replay starts.
+    The histogram goes to --out, else to the current folder (a log's own folder may be shared or
+    read-only: nothing is written there). The output path is checked before the replay starts.
+    The log is read as a stream, at most 64 MiB (README, Operations).
     """
     import os
 
-    from rich.console import Console
-
     from loki.cli._common import echo_json
+    from loki.cli._console import make_console
     from loki.errors import LokiError, OutputPathError, tagged
     from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
     from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
-    console = Console(stderr=json_out)
+    console = make_console(stderr=json_out)
     target = merge_alias("--out", out, "--plot", plot)
-    if target is None:  # next to the log, the replay's other result
-        target = file.with_name(file.name + ".percentiles.png")
-        if not os.access(target.parent, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
+    if target is None:  # in the current folder, where a command's results go (never next to the log)
+        target = Path(file.name + ".percentiles.png")
+        here = Path.cwd()
+        if not os.access(here, os.W_OK | os.X_OK) or (target.exists() and not os.access(target, os.W_OK)):
             target = user_data_dir("replay") / target.name
             target.parent.mkdir(parents=True, exist_ok=True)
     if estimator not in ("plain", "aivat"):
@@ -65,14 +69,14 @@ def replay(
         make_player(player, seed=seed)
     except (LokiError, ValueError) as e:
         raise tagged("--player", e) from None
-    recs, skipped, warnings = load_log(file)
-    if hands:
-        recs = recs[:hands]
+    recs, skipped, warnings = load_log(file, max_hands=hands)
     report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)
     if not json_out:
         render_report(report, console, title=file.name)
+        if report.hand_corrections is None:
+            _plain_intervals(report, console)
     try:
         plot_percentiles(report, target)
     except (OSError, ValueError) as e:
@@ -81,3 +85,21 @@ def replay(
         echo_json({"file": str(file), **report.to_dict(), "histogram": str(target)})
     else:
         console.print(f"histogram written to {target}", highlight=False)
+
+
+def _plain_intervals(report: Any, console: Any) -> None:
+    """Each player's sb/hand with its 95 % interval, the hand as the unit (``report.estimates()``), and the caveat:
+    the hands of one log share players and a session, so they are not independent and the interval is a guide."""
+    from rich.table import Table
+
+    t = Table(title="winnings, sb/hand with 95% intervals (the hand as unit)")
+    for col in ("player", "hands", "sb/hand", "± 95%"):
+        t.add_column(col, justify="left" if col == "player" else "right")
+    for e in report.estimates():
+        t.add_row(e["name"], str(e["hands"]), f"{e['sb_per_hand']:+.3f}", "-" if e["ci"] is None else f"{e['ci']:.3f}")
+    console.print(t)
+    console.print(
+        "caveat: the hands of one log are correlated (the same players, adapting over one session), so read the "
+        "interval as approximate; --estimator aivat narrows it with chance corrections",
+        highlight=False,
+    )

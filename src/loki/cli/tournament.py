@@ -2,7 +2,8 @@
 
 ``--deals`` (not ``--hands``) counts the tournament's *deals*: a deal fixes every seat's cards and
 the board, and is replayed once per seating, so ``--deals D`` at ``n`` players plays ``D x n``
-hands.  ``--out`` is the results folder; a lock file in it (``.loki.lock``) keeps a second run out.
+hands.  ``--deals``, ``--block-deals`` and ``--seed`` have the caps of the configuration file
+(:mod:`loki.tournament.config`), ``--workers`` at most :data:`MAX_WORKERS`.  ``--out`` is the results folder; a lock file in it (``.loki.lock``) keeps a second run out.
 Ctrl-C, SIGTERM and SIGHUP stop a run the same way: the workers end, the journal keeps every finished
 block (``--resume`` continues), exit code 130, 143, 129.
 """
@@ -18,7 +19,10 @@ import typer
 
 from loki.cli._common import dask_client, out_option, seed_option, signals_stop_the_run
 
-__all__ = ["tournament"]
+__all__ = ["tournament", "MAX_WORKERS"]
+
+#: ``--workers`` at most (:data:`loki.tournament.runner.MAX_WORKERS`, not imported: ``loki --help`` stays light).
+MAX_WORKERS = 256
 
 
 def tournament(
@@ -38,7 +42,12 @@ def tournament(
     ),
     seed: int | None = seed_option(None, "Seed of the cards and the players (default: as the config says)."),
     workers: int | None = typer.Option(
-        None, "--workers", "-w", min=0, help="Local worker processes (default: all cores; 0 or 1 = in this process)."
+        None,
+        "--workers",
+        "-w",
+        min=0,
+        max=MAX_WORKERS,
+        help="Local worker processes (default: all cores; 0 or 1 = in this process).",
     ),
     scheduler: str | None = typer.Option(
         None,
@@ -70,12 +79,11 @@ def tournament(
     With no options, runs the `quick` preset (8 x Loki-1 against 2 x Loki-2 B+R).
     `--estimator aivat` adds the AIVAT estimate (chance and action corrections, loki.aivat) next to the plain one.
     """
-    from rich.console import Console
-
+    from loki.cli._console import make_console
     from loki.errors import OutputPathError, TournamentConfigError
     from loki.tournament.config import list_presets, load_config, load_preset
 
-    console = Console()
+    console = make_console()
     if list_:
         for name in list_presets():
             try:

@@ -3,16 +3,63 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import typer
 
-__all__ = ["warmup", "ensure_warm"]
+__all__ = ["warmup", "ensure_warm", "compiled_before", "cost_note"]
 
 #: What the first-run message says it costs (CPU seconds measured on a 2-core Xeon, numba 0.68: Loki-1 ~16 s,
 #: then Loki-2 B+R ~1 s, the Simulator ~11 s more; every default spec ~30 s).
 FIRST_RUN_COST = "up to a minute"
+#: What the message says when numba's disk cache already holds the kernels (a spec without its own marker, e.g.
+#: ``loki1:TA`` after ``loki warmup`` marked ``loki1``): they are loaded, not compiled.
+LOAD_COST = "a few seconds"
+
+#: Kernel modules every Loki player runs; a spec with the Simulator (feature S) also runs ``simulator/playout.py``.
+_CORE_KERNELS = ("evaluator/kernels.py", "assessment/strength.py", "modeler/kernels.py", "triples/rule_chain.py")
+
+
+def _numba_subpath(py_file: Path) -> str:
+    """The folder numba files ``py_file``'s cached kernels in, under the cache folder: the source folder's name and
+    the SHA-1 of its absolute path (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``)."""
+    folder = os.path.dirname(os.path.abspath(py_file))
+    return f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+
+
+def compiled_before(specs: Sequence[Any]) -> bool:
+    """Whether numba's disk cache (:func:`loki._jit.cache_dir`) already holds compiled kernels of this loki source
+    tree for every kernel module the players ``specs`` run: an index file (``*.nbi``) per module.  Then a cold spec
+    (no marker: :func:`loki.players.warmup.cold_specs`) is only loaded, in :data:`LOAD_COST`, not compiled.
+
+    Raises:
+        PlayerSpecError: a spec the registry cannot read.
+    """
+    from loki import _jit
+    from loki.players.registry import parse_player
+
+    need = list(_CORE_KERNELS)
+    if any("S" in (getattr(parse_player(s), "features", None) or ()) for s in specs):
+        need.append("simulator/playout.py")
+    base = Path(_jit.cache_dir())
+    package = Path(_jit.__file__).resolve().parent
+    for rel in need:
+        f = package / rel
+        if not any((base / _numba_subpath(f)).glob(f"{f.stem}.*.nbi")):
+            return False
+    return True
+
+
+def cost_note(specs: Sequence[Any]) -> str:
+    """What warming up ``specs`` (cold ones) costs, for the messages: loading in :data:`LOAD_COST` when numba's
+    cache holds their kernels (:func:`compiled_before`), else the first run's :data:`FIRST_RUN_COST`."""
+    if compiled_before(specs):
+        return f"loading kernels compiled before: {LOAD_COST}"
+    return f"first run of this loki build: {FIRST_RUN_COST}"
 
 
 def _progress(console: Any, transient: bool = False) -> Any:
@@ -33,7 +80,9 @@ def _progress(console: Any, transient: bool = False) -> Any:
 def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -> None:
     """Compile the numba kernels of the players ``specs`` now if they may not be compiled yet (a cold cache:
     :func:`loki.players.warmup.cold_specs`), with a message on stderr: a progress bar on a terminal, two plain lines
-    otherwise, nothing with ``quiet``.  With a warm cache this prints nothing and costs a few ``stat`` calls.
+    otherwise, nothing with ``quiet``.  The message promises a first run's minute only when numba's disk cache does
+    not hold the kernels yet (:func:`compiled_before`); otherwise it says they are loaded.  With a warm cache this
+    prints nothing and costs a few ``stat`` calls.
 
     Raises:
         PlayerSpecError: a spec the registry cannot read.
@@ -53,22 +102,27 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
     if quiet:
         warm_specs(cold, cfg)
         return
-    head = (
-        f"compiling numba kernels for {', '.join(cold)} (first run of this loki build: {FIRST_RUN_COST}, "
-        "once; 'loki warmup' does it ahead of time)"
-    )
+    loaded = compiled_before(cold)  # numba's cache holds them: a load, not a first-run compile
+    if loaded:
+        head = f"loading numba kernels for {', '.join(cold)} (compiled before: {LOAD_COST}, once)"
+    else:
+        head = (
+            f"compiling numba kernels for {', '.join(cold)} (first run of this loki build: {FIRST_RUN_COST}, "
+            "once; 'loki warmup' does it ahead of time)"
+        )
+    done = "loaded" if loaded else "compiled"
     t0 = time.perf_counter()
     if not console.is_terminal:
         typer.echo(head + " ...", err=True)
         reps = warm_specs(cold, cfg)
         typer.echo(
-            f"compiled in {time.perf_counter() - t0:.1f} s ({sum(r.compiled for r in reps)} kernel signatures)",
+            f"{done} in {time.perf_counter() - t0:.1f} s ({sum(r.compiled for r in reps)} kernel signatures)",
             err=True,
         )
         return
     console.print(head, markup=False)
     with _progress(console, transient=True) as progress:
-        task = progress.add_task("compiling", total=len(cold), note="")
+        task = progress.add_task("loading" if loaded else "compiling", total=len(cold), note="")
         for k, spec in enumerate(cold):
             progress.update(task, description=spec, note="")
             warm_specs(
@@ -77,7 +131,7 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
                 progress=lambda r: progress.update(task, note=f"practice hand {r.hands}, {r.compiled} kernels"),
             )
             progress.update(task, completed=k + 1)
-    console.print(f"compiled in {time.perf_counter() - t0:.1f} s", markup=False)
+    console.print(f"{done} in {time.perf_counter() - t0:.1f} s", markup=False)
 
 
 def warmup(

@@ -45,18 +45,34 @@ def web(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0: any free port; the port is printed)."),
     out: Path | None = out_option("Folder for the sessions' hand histories (PHH), default ./loki-web-sessions."),
+    allow_origin: list[str] = typer.Option(
+        [],
+        "--allow-origin",
+        metavar="ORIGIN",
+        help="Also accept requests from this origin (scheme://host[:port], repeat): the public address of a proxy "
+        "that serves the page. Without it only the bound address itself is accepted (Host and Origin checked).",
+    ),
 ) -> None:
     """Play limit hold'em in the browser against bots (any player specs), 2-10 handed, and see why each bot
     decision was made: hand strength and potential, the pre-flop strategy, the rule and its probability triple,
-    the Simulator's EVs, and each opponent's weight table as a 13x13 heatmap."""
+    the Simulator's EVs, and each opponent's weight table as a 13x13 heatmap.
+
+    Only pages served by this server may use it: Host and Origin are checked against the bound address (and each
+    --allow-origin), every POST and WebSocket carries the page's token, request bodies and WebSocket messages are
+    at most 64 KiB and JSON at most 32 levels deep."""
     import uvicorn
 
     from loki.cli.warmup import ensure_warm
-    from loki.web.app import create_app
+    from loki.web.app import MAX_BODY, WebPolicy, create_app
 
     folder = out if out is not None else Path("loki-web-sessions")
-    app = create_app(folder)
+    WebPolicy(host, port, allow_origin)  # a bad --allow-origin is an error before anything starts
     sock = bind_socket(host, port)
+    try:
+        app = create_app(folder, host=host, port=sock.getsockname()[1], allow_origin=allow_origin)
+    except BaseException:
+        sock.close()
+        raise
     # a first run compiles the kernels of the bots the page offers first (Loki-1, Loki-2 B+R) before serving;
     # another spec chosen in the page compiles at its first decision
     try:
@@ -67,7 +83,8 @@ def web(
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     typer.echo(f"loki web: serving http://{shown}:{actual}/ (hand histories in {folder}/; Ctrl-C stops)", err=False)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off")
+    # WebSocket messages beyond the app's body limit are refused by the server itself (close 1009)
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws_max_size=MAX_BODY + 1024)
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -12,6 +12,7 @@ from loki.evaluator.api import (
     category_name,
     class_ranks,
     describe,
+    describe_kickers,
     evaluate,
     evaluate_batch,
     kernel_tables,
@@ -66,6 +67,7 @@ __all__ = [
     "evaluate_batch",
     "category_name",
     "describe",
+    "describe_kickers",
     "class_ranks",
 ]
 

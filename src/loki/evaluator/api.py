@@ -114,6 +114,7 @@ __all__ = [
     "evaluate_batch",
     "category_name",
     "describe",
+    "describe_kickers",
     "class_ranks",
 ]
 
@@ -375,6 +376,34 @@ def describe(rank: int) -> str:
     if cat == 1:
         return f"pair of {_PLURALS[a]}"
     return f"high card, {_NAMES[a]}"
+
+
+#: Card ranks that define each category's description (:func:`describe`); the rest of the five are kickers.
+_DEFINING = {0: 1, 1: 2, 2: 4, 3: 3, 4: 5, 5: 1, 6: 5, 7: 4, 8: 5}
+
+
+def describe_kickers(rank: int) -> str:
+    """:func:`describe` with the kickers named, as a dealer reads out a hand that a kicker decides:
+    ``"two pair, Sevens and Fives, Ace kicker"``, ``"pair of Kings, kickers Ace, Queen, Seven"``; hands without
+    kickers (straights, full houses, straight flushes) read as :func:`describe`.
+
+    Raises:
+        ValueError: rank outside 1..7462.
+
+    >>> describe_kickers(evaluate("7h7c5h5dAs")), describe_kickers(evaluate("7h7c5h5d9s"))
+    ('two pair, Sevens and Fives, Ace kicker', 'two pair, Sevens and Fives, Nine kicker')
+    >>> describe_kickers(evaluate("KdKc7s6h2c")), describe_kickers(evaluate("9c9d9h4s4c"))
+    ('pair of Kings, kickers Seven, Six, Two', 'full house, Nines full of Fours')
+    """
+    r = _check_rank(rank)
+    kickers = class_ranks(r)[_DEFINING[_category(r)] :]
+    text = describe(r)
+    names = [_NAMES[RANKS.index(c)] for c in kickers]
+    if len(names) == 1:
+        return f"{text}, {names[0]} kicker"
+    if names:
+        return f"{text}, kickers {', '.join(names)}"
+    return text
 
 
 def class_ranks(rank: int) -> str:

@@ -45,7 +45,15 @@ from loki.triples import TripleConfig, generate_triple_with_rules
 from loki.triples.rule_chain import RULES, bets_to_call_bucket, pot_odds, pot_odds2, showdown_odds
 from loki.triples.spot import BettingSpot
 
-__all__ = ["ExplainedPlayer", "ReweightNote", "explain_decision", "action_word", "STRATEGY_TEXT", "EXPLAINERS"]
+__all__ = [
+    "ExplainedPlayer",
+    "ReweightNote",
+    "explain_decision",
+    "action_word",
+    "STRATEGY_TEXT",
+    "PREFLOP_MODEL_TEXT",
+    "EXPLAINERS",
+]
 
 #: What each pre-flop strategy does (PAPP98 papp/node44; loki-algorithms.md §2.2).
 STRATEGY_TEXT = {
@@ -160,7 +168,72 @@ def _rules_record(
     )
 
 
-def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | None) -> PreflopRecord:
+#: What the adaptive model does in a heads-up contest (:meth:`loki.preflop.PreflopPolicy.heads_up`).
+HEADS_UP_TEXT = (
+    "heads-up: raise when IR2 against the opponent's range reaches Make4 (or Make2 with fewer than two bets in); "
+    "else check when free, call when the equity reaches pot odds x realization, fold otherwise"
+)
+#: Who decides pre-flop, as the explanations name it (:meth:`loki.preflop.PreflopPolicy.model_for`).
+PREFLOP_MODEL_TEXT = {"expert": "the expert system", "adaptive": "the adaptive pre-flop model"}
+
+
+def _heads_up_reason(d: PreflopDecision, th: dict[str, float], label: Callable[[int], int], can_raise: bool) -> str:
+    """Why the adaptive model's heads-up decision is what it is, in one sentence (``PreflopPolicy.heads_up``)."""
+    ch = d.choice
+    hu = ch.heads_up
+    assert hu is not None
+    t2, t4 = th["MAKE2"], th["MAKE4"]
+    head = (
+        f"heads-up against seat {label(hu.opponent)}, the adaptive pre-flop model values the hand at "
+        f"IR2 {ch.ir:.0f} against that player's {'modelled' if hu.modelled else 'uniform'} range "
+        f"(equity {hu.equity:.3f})"
+    )
+    if d.action is Action.RAISE:
+        if ch.strategy is Strategy.MAKE4:
+            return f"{head}: at least the Make4 threshold {t4:.0f}, so it raises"
+        return f"{head}: at least the Make2 threshold {t2:.0f} with fewer than two bets in, so it raises"
+    if not can_raise:
+        no_raise = "the betting is capped"
+    elif ch.ir >= t2:
+        no_raise = f"two bets are in and it is below the Make4 threshold {t4:.0f}"
+    else:
+        no_raise = f"it is below the Make2 threshold {t2:.0f}"
+    if d.action is Action.CALL and hu.price <= 0:
+        return f"{head}: no raise ({no_raise}), and checking is free"
+    need = f"{hu.required:.3f} (pot odds {hu.price:.3f} x {hu.required / hu.price:.2f})" if hu.price > 0 else "0"
+    if d.action is Action.CALL:
+        return f"{head}: no raise ({no_raise}); equity {hu.equity:.3f} is at least the {need} a call needs, so it calls"
+    return f"{head}: no raise ({no_raise}); equity {hu.equity:.3f} is below the {need} a call needs, so it folds"
+
+
+def _strategy_reason(
+    ch: Any, s: Strategy, own: float | None, nxt: Strategy | None, nxt_t: float | None, model: str
+) -> str:
+    """Why Figure 6.1 chose strategy ``s`` (the expert system, or the adaptive model's multi-way group)."""
+    where = (
+        f"IR{GROUP_TABLE[ch.group]} table for {ch.group} expected players"
+        + (" as the opponents' observed play counts them" if model == "adaptive" else "")
+        + f", position {ch.position}"
+    )
+    if own is None:
+        first = "Call1" if ch.small_blind else "Make1"
+        t1 = nxt_t if nxt_t is not None else float("nan")
+        why = f"IR {ch.ir:.0f} is below the {first} threshold {t1:.0f}"
+    else:
+        why = f"IR {ch.ir:.0f} is at least the {s.name.title()} threshold {own:.0f}"
+        if nxt is not None and nxt_t is not None:
+            why += f" and below the {nxt.name.title()} threshold {nxt_t:.0f}"
+    return f"{PREFLOP_MODEL_TEXT[model]} plays {s.name.title()}: {why} ({where})"
+
+
+def _preflop_record(
+    d: PreflopDecision,
+    hole: tuple[int, int],
+    tightness: str | None,
+    model: str = "expert",
+    label: Callable[[int], int] = lambda s: s + 1,
+    can_raise: bool = True,
+) -> PreflopRecord:
     ch = d.choice
     th = {Strategy(s).name: float(v) for s, v in ch.thresholds.items()}
     s = Strategy(ch.strategy)
@@ -178,16 +251,20 @@ def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | 
     nxt_t = None if nxt is None else {**th, **sb_extra}.get(nxt.name)
     hu = ch.heads_up
     hu_rec = None
-    plays = STRATEGY_TEXT[s]
     if hu is not None:
+        model = "adaptive"
         hu_rec = HeadsUpRecord(
-            seat=hu.opponent, equity=_r(hu.equity), price=_r(hu.price), required=_r(hu.required), modelled=hu.modelled
+            seat=label(hu.opponent),
+            equity=_r(hu.equity),
+            price=_r(hu.price),
+            required=_r(hu.required),
+            modelled=hu.modelled,
         )
-        plays = (
-            f"heads-up against seat {hu.opponent + 1}'s range: equity {hu.equity:.3f}, "
-            f"{'raise' if d.action.name == 'RAISE' else d.action.name.lower()} "
-            f"(a call needs {hu.required:.3f})"
-        )
+        reason = _heads_up_reason(d, th, label, can_raise)
+        plays = HEADS_UP_TEXT
+    else:
+        reason = _strategy_reason(ch, s, own, nxt, nxt_t, model)
+        plays = STRATEGY_TEXT[s]
     return PreflopRecord(
         hand_class=CLASS_NAMES[int(HOLDING_CLASS[HOLDING_INDEX[hole[0], hole[1]]])],
         strategy=s.name,
@@ -209,6 +286,8 @@ def _preflop_record(d: PreflopDecision, hole: tuple[int, int], tightness: str | 
         call_limit=ch.call_limit,
         plays=plays,
         heads_up=hu_rec,
+        model=model,  # type: ignore[arg-type]
+        reason=reason,
     )
 
 
@@ -232,7 +311,11 @@ def _values(view: PlayerView, models: Any, lookahead: int) -> HandValuesRecord:
 
 
 def _opponents(
-    view: PlayerView, models: Any, notes: dict[int, ReweightNote], names: Sequence[str] | None
+    view: PlayerView,
+    models: Any,
+    notes: dict[int, ReweightNote],
+    names: Sequence[str] | None,
+    label: Callable[[int], int] = lambda s: s + 1,
 ) -> list[OpponentRecord]:
     seat = view.seat
     dead = list(view.hole_cards) + list(view.board)
@@ -261,8 +344,8 @@ def _opponents(
             )
         out.append(
             OpponentRecord(
-                seat=s,
-                name=names[s] if names and s < len(names) else f"seat {s + 1}",
+                seat=label(s),
+                name=names[s] if names and s < len(names) else f"seat {label(s)}",
                 live=not view.folded[s],
                 weights=class_grid(w, dead),
                 likely=likely_classes(w, dead),
@@ -275,15 +358,8 @@ def _opponents(
 def _summary(exp: dict) -> str:
     a = exp["action"]
     pf: PreflopRecord | None = exp.get("preflop")
-    if pf is not None:
-        if pf.threshold is None:
-            why = f"IR {pf.ir:.0f} below every threshold (Make1 needs {pf.thresholds['MAKE1']:.0f})"
-        else:
-            why = f"IR {pf.ir:.0f} ≥ {pf.strategy.title()} threshold {pf.threshold:.0f}"
-        return (
-            f"{a}: {pf.hand_class} plays {pf.strategy.title()} — {why} "
-            f"(IR{pf.ir_table} table, {pf.group} expected players, position {pf.position})"
-        )
+    if pf is not None:  # one sentence: which pre-flop model decided, and why (PreflopRecord.reason)
+        return f"{a}: {pf.hand_class}: {pf.reason}"
     sim: SimulationRecord | None = exp.get("simulation")
     if sim is not None:
         cut = ", cut off early" if sim.cutoff else ""
@@ -308,8 +384,16 @@ def _summary(exp: dict) -> str:
 def _explain_preflop(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
     if view.round != 0:
         return False
-    tight = getattr(getattr(player, "preflop", None), "tightness", None)
-    exp["preflop"] = _preflop_record(d, view.hole_cards, tight)
+    policy = getattr(player, "preflop", None)
+    tight = getattr(policy, "tightness", None)
+    try:
+        model = str(policy.model_for(view)) if policy is not None else "expert"
+    except Exception:  # noqa: BLE001 - a plug-in pre-flop policy without models
+        model = "expert"
+    if model not in PREFLOP_MODEL_TEXT:
+        model = "expert"
+    label = exp["_label"]
+    exp["preflop"] = _preflop_record(d, view.hole_cards, tight, model, label, Action.RAISE in exp["_legal"])
     return True
 
 
@@ -386,6 +470,7 @@ def explain_decision(
     hand: int | str = 1,
     names: Sequence[str] | None = None,
     notes: dict[int, ReweightNote] | None = None,
+    seat_numbers: Sequence[int] | None = None,
 ) -> DecisionExplanation:
     """The explanation of the decision ``player`` just made in ``view`` (call it before the action is applied).
 
@@ -397,6 +482,8 @@ def explain_decision(
         action: what it returned.
         hand: the hand number or id for the record; names: display names per seat.
         notes: the last re-weighting per opponent seat (:class:`ExplainedPlayer` keeps them).
+        seat_numbers: the 1-based seat number shown for each engine seat (default ``seat + 1``; a log's own
+            numbering, e.g. the ACPC rotation, when explaining a hand history).
 
     Returns:
         :class:`~loki.explain.records.DecisionExplanation`.
@@ -408,11 +495,17 @@ def explain_decision(
     played = legalise(action, legal)
     word = action_word(played, to_call, view.bets_this_round)
     seat = view.seat
+
+    def label(s: int) -> int:
+        return int(seat_numbers[s]) if seat_numbers is not None and 0 <= s < len(seat_numbers) else s + 1
+
     d = getattr(player, "last_decision", None)
     models = getattr(player, "models", None)
     exp: dict[str, Any] = {
+        "_label": label,
+        "_legal": tuple(legal),
         "hand": hand,
-        "seat": seat,
+        "seat": label(seat),
         "player": getattr(player, "name", type(player).__name__),
         "street": int(view.round),
         "hole": format_cards(view.hole_cards),
@@ -430,9 +523,10 @@ def explain_decision(
     if explainer is not None and d is not None and explainer(d, player, view, models, exp):
         kind = d.kind
     if models is not None and len(models):
-        exp["opponents"] = _opponents(view, models, notes or {}, names)
+        exp["opponents"] = _opponents(view, models, notes or {}, names, label)
     exp["kind"] = kind
     exp["summary"] = _summary(exp)
+    del exp["_label"], exp["_legal"]
     return DecisionExplanation(**exp)
 
 
@@ -451,6 +545,8 @@ class ExplainedPlayer(Player):
         hand_no: hands begun (1-based number of the current hand).
         hand_id: the id used in the records (default ``hand_no``; set it after ``begin_hand`` to use a log's
             hand id).
+        seat_numbers: the 1-based seat number the records show for each engine seat (None: ``seat + 1``; set it
+            after ``begin_hand`` to follow a log's numbering, as :func:`loki.explain.sources.explain_log` does).
     """
 
     def __init__(
@@ -472,6 +568,7 @@ class ExplainedPlayer(Player):
         self._board: tuple[int, ...] = ()
         self._pending: list[int] = []  # indexes into hand_explanations waiting for their applied action
         self.seat = -1
+        self.seat_numbers: Sequence[int] | None = None
 
     @property
     def name(self) -> str:  # type: ignore[override]
@@ -486,6 +583,7 @@ class ExplainedPlayer(Player):
         """Forwarded; a new hand of records starts."""
         self.hand_no += 1
         self.hand_id = None
+        self.seat_numbers = None
         self.seat = seat
         self._notes = {}
         self._board = ()
@@ -547,11 +645,14 @@ class ExplainedPlayer(Player):
         action = self.inner.act(view, legal_actions)
         hand = self.hand_id if self.hand_id is not None else self.hand_no
         try:
-            exp = explain_decision(self.inner, view, legal_actions, action, hand, self.names, self._notes)
+            exp = explain_decision(
+                self.inner, view, legal_actions, action, hand, self.names, self._notes, self.seat_numbers
+            )
         except Exception as e:  # noqa: BLE001 - never let an explanation change or stop the game
+            sn = self.seat_numbers
             exp = DecisionExplanation(
                 hand=hand,
-                seat=view.seat,
+                seat=int(sn[view.seat]) if sn is not None and view.seat < len(sn) else view.seat + 1,
                 player=self.name,
                 kind="other",
                 street=int(view.round),

@@ -39,8 +39,8 @@ __all__ = [
     "EXPLANATION_VERSION",
 ]
 
-#: Version of the record layout (bumped when a field changes meaning).
-EXPLANATION_VERSION = 1
+#: Version of the record layout (bumped when a field changes meaning): 2 numbers seats from 1 (issue 26).
+EXPLANATION_VERSION = 2
 
 #: A 13×13 hand-class grid (rows/columns A, K, ..., 2); ``None`` for a class with no possible holding.
 Grid = list[list[float | None]]
@@ -100,6 +100,10 @@ class PreflopRecord(_Record):
         heads_up: the ``"adaptive"`` pre-flop model's valuation of a heads-up contest at a short-handed table
             (:class:`loki.preflop.HeadsUpSpot`): then ``ir`` is IR2 against the opponent's weight table,
             ``1000·(2·equity − 1)``, not the table's entry; None for the expert system's decisions.
+        model: the pre-flop model that decided: ``"expert"`` (the sources' expert system, Figure 6.1) or
+            ``"adaptive"`` (its opponent-modelling variant: Figure 6.1 with modelled expected players, or the
+            heads-up valuation when ``heads_up`` is set; :meth:`loki.preflop.PreflopPolicy.model_for`).
+        reason: one sentence naming the model and why the action follows (the summary's pre-flop part).
     """
 
     hand_class: str
@@ -120,12 +124,15 @@ class PreflopRecord(_Record):
     call_limit: float | None
     plays: str
     heads_up: HeadsUpRecord | None = None
+    model: Literal["expert", "adaptive"] = "expert"
+    reason: str = ""
 
 
 class HeadsUpRecord(_Record):
     """The adaptive pre-flop model's heads-up valuation (:class:`loki.preflop.HeadsUpSpot`): the opponent's
-    ``seat``, our all-in ``equity`` against its weight table, the ``price`` of a call (to_call / (pot + to_call)),
-    the ``required`` equity (realization × price) and whether the table came from a model (``modelled``)."""
+    ``seat`` (1-based), our all-in ``equity`` against its weight table, the ``price`` of a call (to_call / (pot +
+    to_call)), the ``required`` equity (realization × price) and whether the table came from a model
+    (``modelled``)."""
 
     seat: int
     equity: float
@@ -272,7 +279,7 @@ class OpponentRecord(_Record):
     """One opponent as the deciding bot models it.
 
     Attributes:
-        seat: 0-based seat; name: display name.
+        seat: the seat, numbered from 1; name: display name.
         live: still in the hand (folded opponents are not in the field).
         weights: the weight table now, as a 13×13 class grid (mean weight of the possible holdings).
         likely: the most likely hand classes, ``[class, share of the table's mass]``, largest first.
@@ -292,7 +299,8 @@ class DecisionExplanation(_Record):
 
     Attributes:
         version: :data:`EXPLANATION_VERSION`.
-        hand: hand number in the session or log (1-based) or the log's hand id; seat: 0-based; player: name.
+        hand: hand number in the session or log (1-based) or the log's hand id; seat: the seat, numbered from 1
+            (in a log: the log's own numbering, the ACPC position + 1 of that hand or the PHH seat); player: name.
         kind: ``"preflop"``, ``"bettor"``, ``"selector"``, ``"simulator"`` or ``"other"`` (a player whose
             decisions are not Loki's parts).
         street: 0 pre-flop … 3 river; hole, board: cards as text.

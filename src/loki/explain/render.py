@@ -51,134 +51,166 @@ def _f(x: float | None, d: int = 3) -> str:
     return "-" if x is None else f"{x:.{d}f}"
 
 
-def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
-    """The explanation as rich renderables: a header, the summary, then the tables that apply (hand values,
-    pre-flop strategy, rule chain, simulation, opponents; with ``grids`` the weight tables as heatmaps).
-    """
-    from rich.console import Group
-    from rich.table import Table
-
-    parts: list[Any] = []
+def _header(e: DecisionExplanation) -> list[Any]:
     played = f" (played: {e.played})" if e.played and e.played != e.action else ""
-    parts.append(
-        f"[bold]hand {e.hand}[/] · seat {e.seat + 1} [bold]{e.player}[/] · {STREETS[e.street]} · "
+    parts: list[Any] = [
+        f"[bold]hand {e.hand}[/] · seat {e.seat} [bold]{e.player}[/] · {STREETS[e.street]} · "
         f"{pretty_cards(e.hole)} | {pretty_cards(e.board)} · pot {e.pot:g} · to call {e.to_call:g} → "
-        f"[bold cyan]{e.action}[/]{played}"
-    )
-    parts.append(f"[italic]{e.summary}[/]")
+        f"[bold cyan]{e.action}[/]{played}",
+        f"[italic]{e.summary}[/]",
+    ]
     if e.error:
         parts.append(f"[red]explanation incomplete: {e.error}[/]")
+    return parts
+
+
+def _values_part(v: Any) -> list[Any]:
+    from rich.table import Table
+
+    t = Table()
+    for col in ("HS", "HS_n", "PPot", "NPot", "EHS", "EHS'", "ahead / tied / behind"):
+        t.add_column(col, justify="right")
+    tot = (v.ahead + v.tied + v.behind) or 1.0
+    t.add_row(
+        _f(v.hs),
+        _f(v.hs_n),
+        _f(v.ppot),
+        _f(v.npot),
+        _f(v.ehs),
+        f"[bold]{_f(v.ehs_prime)}[/]",
+        f"{100 * v.ahead / tot:.1f}% / {100 * v.tied / tot:.1f}% / {100 * v.behind / tot:.1f}%",
+    )
+    many = "s" if v.n_opponents != 1 else ""
+    return [f"[bold]our hand against the field[/] ({v.n_opponents} opponent{many}, look-ahead {v.lookahead})", t]
+
+
+def _preflop_part(p: Any) -> list[Any]:
+    from rich.table import Table
+
+    who = "the adaptive pre-flop model" + (", heads-up" if p.heads_up is not None else "")
+    if p.model == "expert":
+        who = "the expert system"
+    parts: list[Any] = [f"[bold]pre-flop strategy[/] ({who}) — {p.plays}"]
+    t = Table()
+    for col in ("class", f"IR (IR{p.ir_table})", "group (E)", "position", "Make1", "Make2", "Make4", "chosen"):
+        t.add_column(col, justify="right")
+
+    def mark(s: str) -> str:
+        x = p.thresholds[s]
+        return f"[green]{x:.0f} ✓[/]" if p.ir >= x else f"{x:.0f}"
+
+    t.add_row(
+        p.hand_class,
+        f"{p.ir:.0f}",
+        f"{p.group} ({p.expected_players:.1f})",
+        str(p.position),
+        mark("MAKE1"),
+        mark("MAKE2"),
+        mark("MAKE4"),
+        f"[bold]{p.strategy}[/]",
+    )
+    parts.append(t)
+    if p.small_blind and p.call_limit is not None:
+        parts.append(f"small blind: Call1/Call2 thresholds 100 below Make1/Make2; calls up to {p.call_limit} bets")
+    return parts
+
+
+def _rules_part(r: Any) -> list[Any]:
+    from rich.table import Table
+
+    th = r.thresholds
+    parts: list[Any] = [
+        f"[bold]rule chain[/]: '{r.rule}' fired"
+        + ("" if r.generator == "rules" else f" ({r.generator} generator)")
+        + f"; triple (f, c, r) = [{r.triple[0]:.3f}, {r.triple[1]:.3f}, "
+        f"{r.triple[2]:.3f}]" + (f", u = {r.u:.3f}" if r.u is not None else "")
+    ]
+    t = Table()
+    for col in ("rule", "fold", "check/call", "bet/raise"):
+        t.add_column(col, justify="right" if col != "rule" else "left")
+    for s in r.shares:
+        t.add_row(s.rule, _f(s.fold), _f(s.call), _f(s.raise_), style="bold" if s.rule == r.rule else "")
+    parts.append(t)
+    aggr = f", aggressive raise above {th.aggressive_call_raise:.2f}" if th.aggressive_call_raise is not None else ""
+    widths = f" (ramps ±{th.make_width:.2f} / ±{th.odds_width:.2f})" if th.make_width or th.odds_width else ""
+    parts.append(
+        f"thresholds: make1 {th.make1:.2f}, make2 {th.make2:.2f}{aggr}; pot odds {th.pot_odds:.3f}, "
+        f"pot odds₂ {th.pot_odds2:.3f}, showdown odds {th.showdown_odds:.3f}{widths}; "
+        f"semi-bluff {'on' if th.semi_bluff else 'off'}"
+    )
+    return parts
+
+
+def _simulation_part(sim: Any) -> list[Any]:
+    from rich.table import Table
+
+    head = (
+        f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
+        + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
+        + (", always-call play-outs" if sim.always_call else "")
+        + (f", believed play-outs (opponents played as: {', '.join(sim.played_as)})" if sim.played_as else "")
+    )
+    t = Table()
+    for col in ("action", "EV (chips)", "sd (chips)"):
+        t.add_column(col, justify="right")
+    if sim.to_call > 0:
+        t.add_row("fold", "0.0", "0.0")
+    t.add_row("check/call", f"{sim.ev_call:+.2f}", f"{sim.sd_call:.2f}")
+    if sim.can_raise:
+        t.add_row("bet/raise", f"{sim.ev_raise:+.2f}", f"{sim.sd_raise:.2f}")
+    return [head, t]
+
+
+def _reweight_text(w: Any) -> str:
+    if w is None:
+        return "-"
+    text = f"{w.action} on the {STREETS[w.street]}: {w.method}"
+    if w.mu is not None:
+        text += f" μ {w.mu:.2f} σ {w.sigma:.2f}"
+    return text + ("" if w.changed else " (no change)")
+
+
+def _opponents_part(opponents: Any, grids: bool) -> list[Any]:
+    from rich.table import Table
+
+    t = Table()
+    for col in ("seat", "player", "in hand", "most likely classes", "last re-weighting"):
+        t.add_column(col)
+    for o in opponents:
+        likely = ", ".join(f"{c} {100 * s:.1f}%" for c, s in o.likely[:5])
+        t.add_row(str(o.seat), o.name, "yes" if o.live else "folded", likely, _reweight_text(o.reweight))
+    parts: list[Any] = ["[bold]opponents as modelled[/] (weight tables)", t]
+    if grids:
+        for o in opponents:
+            if not o.live:
+                continue
+            parts.append(f"[bold]seat {o.seat} {o.name}[/]: weight table now (mean weight per class)")
+            parts.append(grid_text(o.weights))
+            if o.reweight is not None and o.reweight.changed:
+                parts.append(f"before its {o.reweight.action}:")
+                parts.append(grid_text(o.reweight.before))
+    return parts
+
+
+def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
+    """The explanation as rich renderables (a :class:`rich.console.Group`): a header, the summary, then the parts
+    that apply (hand values, pre-flop strategy, rule chain, simulation, opponents; with ``grids`` the weight tables
+    as heatmaps).  Seats are shown as the record numbers them (from 1).
+    """
+    from rich.console import Group
+
+    parts = _header(e)
     if e.values is not None:
-        v = e.values
-        parts.append(
-            f"[bold]our hand against the field[/] ({v.n_opponents} opponent{'s' if v.n_opponents != 1 else ''}, look-ahead {v.lookahead})"
-        )
-        t = Table()
-        for col in ("HS", "HS_n", "PPot", "NPot", "EHS", "EHS'", "ahead / tied / behind"):
-            t.add_column(col, justify="right")
-        tot = (v.ahead + v.tied + v.behind) or 1.0
-        t.add_row(
-            _f(v.hs),
-            _f(v.hs_n),
-            _f(v.ppot),
-            _f(v.npot),
-            _f(v.ehs),
-            f"[bold]{_f(v.ehs_prime)}[/]",
-            f"{100 * v.ahead / tot:.1f}% / {100 * v.tied / tot:.1f}% / {100 * v.behind / tot:.1f}%",
-        )
-        parts.append(t)
+        parts += _values_part(e.values)
     if e.preflop is not None:
-        p = e.preflop
-        parts.append(f"[bold]pre-flop strategy[/] — {p.plays}")
-        t = Table()
-        for col in ("class", f"IR (IR{p.ir_table})", "group (E)", "position", "Make1", "Make2", "Make4", "chosen"):
-            t.add_column(col, justify="right")
-
-        def mark(s: str) -> str:
-            x = p.thresholds[s]
-            return f"[green]{x:.0f} ✓[/]" if p.ir >= x else f"{x:.0f}"
-
-        t.add_row(
-            p.hand_class,
-            f"{p.ir:.0f}",
-            f"{p.group} ({p.expected_players:.1f})",
-            str(p.position),
-            mark("MAKE1"),
-            mark("MAKE2"),
-            mark("MAKE4"),
-            f"[bold]{p.strategy}[/]",
-        )
-        parts.append(t)
-        if p.small_blind and p.call_limit is not None:
-            parts.append(f"small blind: Call1/Call2 thresholds 100 below Make1/Make2; calls up to {p.call_limit} bets")
+        parts += _preflop_part(e.preflop)
     if e.rules is not None:
-        r = e.rules
-        th = r.thresholds
-        parts.append(
-            f"[bold]rule chain[/]: '{r.rule}' fired"
-            + ("" if r.generator == "rules" else f" ({r.generator} generator)")
-            + f"; triple (f, c, r) = [{r.triple[0]:.3f}, {r.triple[1]:.3f}, "
-            f"{r.triple[2]:.3f}]" + (f", u = {r.u:.3f}" if r.u is not None else "")
-        )
-        t = Table()
-        for col in ("rule", "fold", "check/call", "bet/raise"):
-            t.add_column(col, justify="right" if col != "rule" else "left")
-        for s in r.shares:
-            style = "bold" if s.rule == r.rule else ""
-            t.add_row(s.rule, _f(s.fold), _f(s.call), _f(s.raise_), style=style)
-        parts.append(t)
-        aggr = (
-            f", aggressive raise above {th.aggressive_call_raise:.2f}" if th.aggressive_call_raise is not None else ""
-        )
-        widths = f" (ramps ±{th.make_width:.2f} / ±{th.odds_width:.2f})" if th.make_width or th.odds_width else ""
-        parts.append(
-            f"thresholds: make1 {th.make1:.2f}, make2 {th.make2:.2f}{aggr}; pot odds {th.pot_odds:.3f}, "
-            f"pot odds₂ {th.pot_odds2:.3f}, showdown odds {th.showdown_odds:.3f}{widths}; "
-            f"semi-bluff {'on' if th.semi_bluff else 'off'}"
-        )
+        parts += _rules_part(e.rules)
     if e.simulation is not None:
-        sim = e.simulation
-        parts.append(
-            f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
-            + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
-            + (", always-call play-outs" if sim.always_call else "")
-            + (f", believed play-outs (opponents played as: {', '.join(sim.played_as)})" if sim.played_as else "")
-        )
-        t = Table()
-        for col in ("action", "EV (chips)", "sd (chips)"):
-            t.add_column(col, justify="right")
-        if sim.to_call > 0:
-            t.add_row("fold", "0.0", "0.0")
-        t.add_row("check/call", f"{sim.ev_call:+.2f}", f"{sim.sd_call:.2f}")
-        if sim.can_raise:
-            t.add_row("bet/raise", f"{sim.ev_raise:+.2f}", f"{sim.sd_raise:.2f}")
-        parts.append(t)
+        parts += _simulation_part(e.simulation)
     if e.probabilities is not None:
         f, c, r_ = e.probabilities
         parts.append(f"drawn from: fold {f:.3f}, check/call {c:.3f}, bet/raise {r_:.3f}")
     if e.opponents:
-        parts.append("[bold]opponents as modelled[/] (weight tables)")
-        t = Table()
-        for col in ("seat", "player", "in hand", "most likely classes", "last re-weighting"):
-            t.add_column(col)
-        for o in e.opponents:
-            likely = ", ".join(f"{c} {100 * s:.1f}%" for c, s in o.likely[:5])
-            rw = "-"
-            if o.reweight is not None:
-                w = o.reweight
-                rw = f"{w.action} on the {STREETS[w.street]}: {w.method}"
-                if w.mu is not None:
-                    rw += f" μ {w.mu:.2f} σ {w.sigma:.2f}"
-                rw += "" if w.changed else " (no change)"
-            t.add_row(str(o.seat + 1), o.name, "yes" if o.live else "folded", likely, rw)
-        parts.append(t)
-        if grids:
-            for o in e.opponents:
-                if not o.live:
-                    continue
-                parts.append(f"[bold]seat {o.seat + 1} {o.name}[/]: weight table now (mean weight per class)")
-                parts.append(grid_text(o.weights))
-                if o.reweight is not None and o.reweight.changed:
-                    parts.append(f"before its {o.reweight.action}:")
-                    parts.append(grid_text(o.reweight.before))
+        parts += _opponents_part(e.opponents, grids)
     return Group(*parts)

@@ -2,7 +2,9 @@
 
 - :func:`explain_log`: a hand history (PHH or ACPC log) replayed as :func:`loki.tournament.replay.replay_hands` does (one
   bot per player, driven through the logged hands); every decision point of the chosen player is explained
-  (what the bot would do there and why), with the logged action as ``played``.
+  (what the bot would do there and why), with the logged action as ``played``.  Seats are numbered as the log
+  numbers them in each hand (:func:`log_seat_numbers`): an ACPC log's rotating positions + 1, a PHH file's
+  ``seats``.
 - :func:`explain_spot`: a spot given as our hole cards, the board and the betting so far (ACPC letters
   ``f c r``, ``/`` between streets optional); the other players' cards and the rest of the board are dealt
   from the seed (the bot cannot see them).  The bot is asked at each of its decisions in the betting and at
@@ -16,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -26,11 +29,12 @@ from loki.explain.core import ExplainedPlayer
 from loki.explain.records import DecisionExplanation
 from loki.io.acpc_log import HandRecord
 
-__all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting"]
+__all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting", "log_seat_numbers", "phh_seat_numbers"]
 
 
 def resolve_player(records: Sequence[HandRecord], who: str) -> str:
-    """The player name in ``records`` that ``who`` means: a name, or a seat number ``1..n`` of the first hand.
+    """The player name in ``records`` that ``who`` means: a name, or a seat number of the first hand as the log
+    numbers it (:func:`log_seat_numbers`: an ACPC position + 1, a PHH ``seats`` entry).
 
     Raises:
         ConfigError: no such player (the message lists the names).
@@ -44,11 +48,71 @@ def resolve_player(records: Sequence[HandRecord], who: str) -> str:
         return who
     if who.isdigit() and records:
         first = list(records[0].names or [f"p{k + 1}" for k in range(records[0].n_players)])
+        numbers = log_seat_numbers(records[0], dict(enumerate(first)))  # the log's own seat numbers
         k = int(who)
-        if 1 <= k <= len(first):
-            return first[k - 1]
-        raise ConfigError(f"seat {who}: the first hand has seats 1..{len(first)}")
+        if k in numbers:
+            return first[numbers.index(k)]
+        raise ConfigError(f"seat {who}: the first hand has seats {', '.join(map(str, sorted(numbers)))}")
     raise ConfigError(f"no player {who!r} in the hand history; players: {', '.join(names) or 'none'}")
+
+
+def log_seat_numbers(rec: HandRecord, names_at: dict[int, str]) -> list[int]:
+    """The seat number (1-based) the log gives the player in each replay seat of ``rec``: an ACPC log's
+    position + 1 in that hand (its seats rotate from hand to hand), a PHH hand's ``seats`` entry when the file
+    has one (``rec.extra["seats"]``, :func:`phh_seat_numbers`), else its player number.
+
+    Args:
+        rec: the hand as read.
+        names_at: the replay's player name per seat (:func:`loki.tournament.replay.replay_hands`).
+    """
+    n = rec.n_players
+    order = list(rec.names) if rec.names else [f"p{k + 1}" for k in range(n)]
+    seats = rec.extra.get("seats") if isinstance(rec.extra, dict) else None
+    if not (isinstance(seats, (list, tuple)) and len(seats) == n and all(isinstance(x, int) for x in seats)):
+        seats = None
+    out = []
+    for s in range(n):
+        k = order.index(names_at[s]) if names_at.get(s) in order else s
+        out.append(int(seats[k]) if seats is not None else k + 1)
+    return out
+
+
+#: The largest PHH file :func:`phh_seat_numbers` reads (bytes).
+PHH_READ_LIMIT = 64 << 20
+
+
+def phh_seat_numbers(path: str | Path) -> dict[object, tuple[int, ...]]:
+    """The ``seats`` field of each hand of a PHH file (the seat numbers of the table the hands were played at,
+    as ``loki play`` and ``loki web`` write them), by hand id as :func:`loki.io.phh.read_phh` numbers them (the
+    ``hand`` field, else the hand's index); hands without the field, and a file pokerkit cannot read, give
+    nothing (the seats are then numbered in PHH player order)."""
+    import io
+    import warnings
+
+    from pokerkit import HandHistory
+
+    p = Path(path)
+    try:
+        with open(p, "rb") as f:  # at most PHH_READ_LIMIT bytes (a device or a huge file gives no seat numbers)
+            data = f.read(PHH_READ_LIMIT + 1)
+        if len(data) > PHH_READ_LIMIT:
+            return {}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            hands = (
+                list(HandHistory.load_all(io.BytesIO(data)))
+                if p.suffix == ".phhs"
+                else [HandHistory.load(io.BytesIO(data))]
+            )
+    except Exception:  # noqa: BLE001 - the seat numbers are a nicety; load_log reports a bad file
+        return {}
+    out: dict[object, tuple[int, ...]] = {}
+    for i, hh in enumerate(hands):
+        seats = getattr(hh, "seats", None)
+        hid = hh.hand if getattr(hh, "hand", None) is not None else i
+        if seats and all(isinstance(x, int) for x in seats):
+            out.setdefault(hid, tuple(int(x) for x in seats))
+    return out
 
 
 def explain_log(
@@ -87,10 +151,20 @@ def explain_log(
         if any(pl is mine for pl in players.values()):
             mine.hand_id = rec.hand_id
             mine.names = [names_at[s] for s in range(len(names_at))]
+            mine.seat_numbers = log_seat_numbers(rec, names_at)
 
     report = replay_hands(records, spec, seed, skip_bad=skip_bad, wrap=wrap, before_hand=before)
     found = box.get(name)
     return (list(found.explanations) if found is not None else []), list(report.skipped)
+
+
+#: A spot's input strings at most (characters): two hole cards, five board cards, a hand's betting.
+_MAX_SPOT_TEXT = {"--hole": 16, "--board": 32, "--betting": 1000}
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut after ``limit`` characters (a long input is not echoed whole)."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def walk_betting(state: HandState, betting: str, what: str = "--betting"):
@@ -108,18 +182,18 @@ def walk_betting(state: HandState, betting: str, what: str = "--betting"):
         if ch == "/":
             slashes += 1
             if slashes != state.round or state.is_terminal:
-                raise ConfigError(f"{what} {betting!r}: misplaced '/' at position {i} (the street is not over)")
+                raise ConfigError(f"{what} {_clip(betting)}: misplaced '/' at position {i} (the street is not over)")
             continue
         if state.is_terminal:
-            raise ConfigError(f"{what} {betting!r}: the hand is over before position {i}")
+            raise ConfigError(f"{what} {_clip(betting)}: the hand is over before position {i}")
         try:
             a = Action.parse(ch)
         except ValueError:
             raise ConfigError(
-                f"{what} {betting!r}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
+                f"{what} {_clip(betting)}: invalid action {ch!r} at position {i} (expected f, c, r or /)"
             ) from None
         if a not in state.legal_actions():
-            raise ConfigError(f"{what} {betting!r}: {a.name.lower()} is not legal at position {i}")
+            raise ConfigError(f"{what} {_clip(betting)}: {a.name.lower()} is not legal at position {i}")
         yield i, a
 
 
@@ -151,7 +225,8 @@ def explain_spot(
 
     Raises:
         CardError: bad or repeated cards (``--hole``/``--board``), or a board of the wrong size for the street.
-        ConfigError: a bad player count, button or betting string, or betting that ends the hand.
+        ConfigError: a bad player count, button or betting string, betting that ends the hand, or an input longer
+            than any spot needs (``--hole`` 16 characters, ``--board`` 32, ``--betting`` 1000).
         PlayerSpecError: a bad spec.
     """
     from loki.players.registry import make_player
@@ -163,16 +238,19 @@ def explain_spot(
     b = n - 1 if button is None else button - 1
     if not 0 <= b < n:
         raise ConfigError(f"--button {button}: expected a seat 1..{n}")
+    for option, text in (("--hole", hole), ("--board", board), ("--betting", betting)):
+        if len(text) > _MAX_SPOT_TEXT[option]:
+            raise ConfigError(f"{option} {_clip(text)}: longer than {_MAX_SPOT_TEXT[option]} characters")
     try:
         h = parse_cards(hole, count=2)
     except ValueError as e:
-        raise CardError(f"--hole {hole!r}: {e}") from None
+        raise CardError(f"--hole {_clip(hole)}: {e}") from None
     try:
         bd = parse_cards(board) if board else []
     except ValueError as e:
-        raise CardError(f"--board {board!r}: {e}") from None
+        raise CardError(f"--board {_clip(board)}: {e}") from None
     if len(set(h + bd)) != len(h) + len(bd):
-        raise CardError(f"--hole {hole!r} and --board {board!r} share a card")
+        raise CardError(f"--hole {_clip(hole)} and --board {_clip(board)} share a card")
     # find our seat and street on any deal (betting legality does not depend on the cards)
     probe = new_hand(cfg, b, rng=0)
     steps: list[Action] = []
@@ -180,12 +258,12 @@ def explain_spot(
         probe.apply(a)
         steps.append(a)
     if probe.is_terminal or probe.current_player is None:
-        raise ConfigError(f"--betting {betting!r}: the hand is over, there is no decision to explain")
+        raise ConfigError(f"--betting {_clip(betting)}: the hand is over, there is no decision to explain")
     seat = int(probe.current_player)
     visible = (0, 3, 4, 5)[probe.round]
     if len(bd) != visible:
         raise CardError(
-            f"--board {board!r}: the betting reaches the {probe.street_name}, which shows {visible} board cards, "
+            f"--board {_clip(board)}: the betting reaches the {probe.street_name}, which shows {visible} board cards, "
             f"got {len(bd)}"
         )
     rng = np.random.default_rng(seed)

@@ -20,15 +20,25 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import socket
 import time
 from dataclasses import dataclass
 
-from loki.cards import parse_cards
-from loki.engine import CALL, Action, HandState, new_hand
+from loki.cards import format_cards, parse_cards
+from loki.engine import CALL, STREET_NAMES, Action, HandState, new_hand
 from loki.errors import ConfigError, PeerError, ProtocolError
 from loki.io.gamedef import AcpcGame
-from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, clip, send_line
+from loki.io.netlines import (
+    MAX_LINE,
+    LineReader,
+    LineTooLong,
+    PeerClosed,
+    PeerTimeout,
+    check_timeout,
+    clip,
+    send_line,
+)
 
 __all__ = [
     "MatchState",
@@ -44,9 +54,24 @@ log = logging.getLogger("loki.acpc")
 VERSION = "VERSION:2.0.0"
 
 
+#: Board cards dealt on each betting round of hold'em (the ``numBoardCards`` of the bundled games).
+BOARD_CARDS = (0, 3, 1, 1)
+_UNSIGNED = re.compile(r"[0-9]+")
+_CARDS = re.compile(r"(?:[2-9TJQKA][shdc])*")
+
+
 @dataclass(frozen=True)
 class MatchState:
-    """A parsed ``MATCHSTATE`` (``text`` is the message without the line end)."""
+    """A parsed ``MATCHSTATE`` (``text`` is the message as received, without the line end).
+
+    Attributes:
+        position: our position in this hand (0-based, as on the wire).
+        hand: the hand number (the spec's unsigned integer: ``05`` and ``5`` are the same hand).
+        betting: the limit betting string (``f``, ``c``, ``r``, ``/`` between rounds).
+        hole_cards: per position, ``""`` or four characters (``"AsKs"``).
+        board: every board card shown, concatenated (``"2c8c3h9c"``).
+        text: the message as received.
+    """
 
     position: int
     hand: int
@@ -55,47 +80,88 @@ class MatchState:
     board: str
     text: str
 
+    @property
+    def key(self) -> tuple[int, int, str]:
+        """What identifies the state: ``(position, hand, betting)`` (within a hand the cards follow from these, so
+        two messages with equal keys are the same state however they are spelled)."""
+        return self.position, self.hand, self.betting
+
+    @property
+    def canonical(self) -> str:
+        """The state in canonical spelling: numbers without leading zeros, each player's hole cards and the flop
+        in :func:`loki.cards.format_cards` order of the sorted cards (``parse_matchstate(ms.canonical).canonical
+        == ms.canonical``)."""
+
+        def norm(cards: str) -> str:
+            return format_cards(sorted(parse_cards(cards))) if cards else ""
+
+        rounds = self.betting.count("/")
+        board = [norm(self.board[0:6]), self.board[6:8], self.board[8:10]][:rounds]
+        return format_matchstate(
+            self.position, self.hand, self.betting, [norm(h) for h in self.hole_cards], "".join(board)
+        )
+
+
+def _number(text: str, what: str, line: str) -> int:
+    if not _UNSIGNED.fullmatch(text):
+        raise ProtocolError(f"malformed {what} {clip(text, 20)} in {clip(line)}: expected an unsigned integer")
+    return int(text)
+
 
 def parse_matchstate(line: str, n_players: int | None = None) -> MatchState:
-    """Parse ``MATCHSTATE:<position>:<hand>:<betting>:<cards>``.
+    """Parse ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` by the grammar of the ACPC protocol (2.0.0, limit
+    hold'em: ``../shared/acpc/protocol.txt``): unsigned integers, a limit betting string of at most four rounds,
+    one hole-card section per player (empty or two cards) and one board section per round after the first with
+    3, 1 and 1 cards, no card twice.  Whether the betting itself is legal is the engine's to say
+    (:meth:`HandTracker.rebuild`).
 
     Raises:
-        ProtocolError: malformed message.
+        ProtocolError: a message that does not follow the grammar (the message quotes it, clipped).
     """
     text = line.rstrip("\r\n")
     parts = text.split(":")
     if len(parts) != 5 or parts[0] != "MATCHSTATE":
-        raise ProtocolError(f"malformed MATCHSTATE message {text!r}")
+        raise ProtocolError(f"malformed MATCHSTATE message {clip(text)}")
     _, pos, hand, betting, cards = parts
-    try:
-        position, hid = int(pos), int(hand)
-    except ValueError:
-        raise ProtocolError(f"malformed position/hand number in {text!r}") from None
+    position, hid = _number(pos, "position", text), _number(hand, "hand number", text)
     if any(ch not in "fcr/" for ch in betting):
-        raise ProtocolError(f"unsupported betting string {betting!r} in {text!r} (limit betting only)")
+        raise ProtocolError(f"unsupported betting string {clip(betting, 40)} in {clip(text)} (limit betting only)")
+    rounds = betting.count("/")
+    if rounds >= len(BOARD_CARDS):
+        raise ProtocolError(f"betting {clip(betting, 40)} has {rounds + 1} rounds, hold'em has {len(BOARD_CARDS)}")
     segs = cards.split("/")
     holes = tuple(segs[0].split("|"))
     if n_players is not None and len(holes) != n_players:
-        raise ProtocolError(f"{len(holes)} hole-card sections for {n_players} players in {text!r}")
-    if not 0 <= position < len(holes):
-        raise ProtocolError(f"position {position} out of range in {text!r}")
-    if len(segs) - 1 != betting.count("/"):
-        raise ProtocolError(f"{len(segs) - 1} board sections for betting {betting!r} in {text!r}")
+        raise ProtocolError(f"{len(holes)} hole-card sections for {n_players} players in {clip(text)}")
+    if not position < len(holes):
+        raise ProtocolError(f"position {position} out of range in {clip(text)}")
+    if len(segs) - 1 != rounds:
+        raise ProtocolError(f"{len(segs) - 1} board sections for betting {betting!r} in {clip(text)}")
     for h in holes:
-        if len(h) not in (0, 4):
-            raise ProtocolError(f"bad hole cards {h!r} in {text!r}")
+        if len(h) not in (0, 4) or not _CARDS.fullmatch(h):
+            raise ProtocolError(f"bad hole cards {clip(h, 20)} in {clip(text)}")
     if not holes[position]:
-        raise ProtocolError(f"no hole cards for our position {position} in {text!r}")
+        raise ProtocolError(f"no hole cards for our position {position} in {clip(text)}")
+    for r, seg in enumerate(segs[1:], start=1):
+        if len(seg) != 2 * BOARD_CARDS[r] or not _CARDS.fullmatch(seg):
+            raise ProtocolError(
+                f"board section {r} {clip(seg, 20)} in {clip(text)}: the {STREET_NAMES[r]} shows "
+                f"{BOARD_CARDS[r]} card(s)"
+            )
     board = "".join(segs[1:])
     try:
         parse_cards("".join(holes) + board)
     except ValueError as e:
-        raise ProtocolError(f"bad cards in {text!r}: {e}") from None
+        raise ProtocolError(f"bad cards in {clip(text)}: {e}") from None
     return MatchState(position, hid, betting, holes, board, text)
 
 
 def format_matchstate(position: int, hand: int, betting: str, hole_cards, board: str) -> str:
-    """``MATCHSTATE:...`` text (``board`` all visible board cards; sections follow ``betting``)."""
+    """``MATCHSTATE:...`` text (``board`` all visible board cards; sections follow ``betting``).
+
+    >>> format_matchstate(0, 0, "rrc/", ["TdAs", ""], "2c8c3h")
+    'MATCHSTATE:0:0:rrc/:TdAs|/2c8c3h'
+    """
     rounds = betting.count("/")
     segs = ["", board[0:6], board[6:8], board[8:10]][1 : rounds + 1]
     return f"MATCHSTATE:{position}:{hand}:{betting}:{'|'.join(hole_cards)}" + "".join("/" + s for s in segs)
@@ -118,6 +184,9 @@ class HandTracker:
         self.state: HandState | None = None
         self.hands_played = 0
         self.total = 0.0
+        self.position = -1
+        self.cards: dict[int, str] = {}  # hole cards seen in this hand, per position
+        self.board = ""  # board seen in this hand
 
     def _seat(self, position: int) -> int:
         return (position + self.offset) % self.game.n_players
@@ -134,8 +203,39 @@ class HandTracker:
         s = new_hand(
             self.game.config, (self.game.button + self.offset) % n, hole_cards=holes, board=parse_cards(ms.board)
         )
-        s.apply_many(ms.betting)
+        walk_betting(s, ms.betting, ms.text)
         return s
+
+    def check_same_hand(self, ms: MatchState) -> None:
+        """A later state of the current hand must keep its position, every card already shown (hole cards and
+        board, in any order) and extend its betting.
+
+        Raises:
+            ProtocolError: the position, a player's hole cards or a board card changed within the hand.
+        """
+        if ms.position != self.position:
+            raise ProtocolError(
+                f"position {ms.position} in hand {ms.hand}, which began in position {self.position} "
+                f"(a position does not change within a hand): {clip(ms.text)}"
+            )
+        for pos, h in enumerate(ms.hole_cards):
+            before = self.cards.get(pos)
+            if h and before is not None and set(parse_cards(h)) != set(parse_cards(before)):
+                raise ProtocolError(
+                    f"hole cards of position {pos} changed within hand {ms.hand}: {before}, then {h} ({clip(ms.text)})"
+                )
+        shown = min(len(ms.board), len(self.board))
+        old, new = self.board[:shown], ms.board[:shown]
+        if set(parse_cards(old[:6])) != set(parse_cards(new[:6])) or old[6:] != new[6:]:
+            raise ProtocolError(f"board changed within hand {ms.hand}: {self.board}, then {ms.board} ({clip(ms.text)})")
+
+    def remember_cards(self, ms: MatchState) -> None:
+        """Keep the cards ``ms`` shows (for :meth:`check_same_hand`)."""
+        for pos, h in enumerate(ms.hole_cards):
+            if h:
+                self.cards.setdefault(pos, h)
+        if len(ms.board) > len(self.board):
+            self.board = ms.board
 
     def update(self, ms: MatchState) -> Action | None:
         n = self.game.n_players
@@ -147,6 +247,8 @@ class HandTracker:
             self.seen = 0
             self.finished = False
             self.state = None
+            self.position = ms.position
+            self.cards, self.board = {}, ""
             seat = self._seat(ms.position)
             self.seat = seat
             self.player.begin_hand(
@@ -157,7 +259,10 @@ class HandTracker:
             )
         elif self.finished:
             return None  # a repeated final state
+        else:
+            self.check_same_hand(ms)
         s = self.rebuild(ms)
+        self.remember_cards(ms)
         if self.state is not None and not s.history.startswith(self.state.history.rstrip("/")):
             raise ProtocolError(f"betting {ms.betting!r} does not extend {self.state.history!r}: {ms.text!r}")
         self.state = s
@@ -188,12 +293,59 @@ class HandTracker:
         return a
 
 
+def walk_betting(state: HandState, betting: str, text: str = "") -> HandState:
+    """Apply an ACPC limit betting string to ``state`` (a fresh hand), checking that every ``/`` closes a round
+    exactly when the engine's betting round is over: a board is never sent before its round
+    (``MATCHSTATE:1:0:/:|AsKs/2c3d4h`` is refused) and a closed round is always followed by its ``/``.
+
+    Raises:
+        ProtocolError: a misplaced or missing ``/``, an illegal action or betting after the end of the hand;
+            the message quotes ``text`` (the message, clipped).
+    """
+    slashes = 0
+    at = f" in {clip(text)}" if text else ""
+    for i, ch in enumerate(betting):
+        if ch == "/":
+            if state.is_terminal or state.round <= slashes:
+                nxt = STREET_NAMES[min(slashes + 1, 3)]
+                raise ProtocolError(
+                    f"betting {betting!r}: '/' at position {i} before the {STREET_NAMES[slashes]} betting is over "
+                    f"(the {nxt} sent before its round){at}"
+                )
+            slashes += 1
+            continue
+        if state.is_terminal:
+            raise ProtocolError(f"betting {betting!r} goes on after the end of the hand (position {i}){at}")
+        if slashes != state.round:
+            raise ProtocolError(
+                f"betting {betting!r}: the {STREET_NAMES[slashes]} betting is over at position {i}, "
+                f"a '/' and the {STREET_NAMES[state.round]} were expected{at}"
+            )
+        a = Action.parse(ch)
+        if a not in state.legal_actions():
+            raise ProtocolError(f"betting {betting!r}: {a.name.lower()} at position {i} is not legal{at}")
+        try:
+            state.apply(a)
+        except ValueError:  # the round closed and the engine has no board cards for the next one
+            raise ProtocolError(
+                f"betting {betting!r}: the {STREET_NAMES[slashes]} betting is over at position {i}, but no '/' and "
+                f"{STREET_NAMES[min(slashes + 1, 3)]} follow{at}"
+            ) from None
+    if not state.is_terminal and slashes != state.round:
+        raise ProtocolError(
+            f"betting {betting!r}: the {STREET_NAMES[slashes]} betting is over, but no '/' and "
+            f"{STREET_NAMES[state.round]} follow{at}"
+        )
+    return state
+
+
 #: Problems kept in :attr:`AcpcClient.errors` (all are counted in :attr:`AcpcClient.error_count`).
 MAX_ERRORS = 100
 
 
 def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
-    """Whose turn, from the betting string alone (stand-in cards): True/False, None if unknowable."""
+    """Whose turn, from the betting string alone (stand-in cards): True/False, None if unknowable (a betting string
+    that :func:`walk_betting` refuses included)."""
     try:
         parts = ms_text.split(":")
         pos, betting = int(parts[1]), parts[3]
@@ -201,7 +353,7 @@ def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
         s = new_hand(
             game.config, game.button, hole_cards=[[2 * i, 2 * i + 1] for i in range(n)], board=list(range(40, 45))
         )
-        s.apply_many(betting)
+        walk_betting(s, betting)
         return (not s.is_terminal) and s.current_player == pos
     except Exception:  # noqa: BLE001
         return None
@@ -215,18 +367,21 @@ class AcpcClient:
     are buffered); every message must arrive complete within ``timeout`` seconds of the previous one
     (comment lines, malformed lines and bytes trickled slowly do not extend it); a message whose hand
     number is lower than the current hand's is rejected (logged in :attr:`errors`, not answered); a
-    state is never answered twice.  :attr:`errors` keeps the first :data:`MAX_ERRORS` problems,
+    state is never answered twice, however it is spelled (:attr:`MatchState.key`, :meth:`handle_line`);
+    a message that breaks the protocol's grammar or the hand so far is a protocol error in :attr:`errors`.  :attr:`errors` keeps the first :data:`MAX_ERRORS` problems,
     :attr:`error_count` counts all.
 
     Args:
         game: the :class:`AcpcGame` of the match.
         player: a :class:`~loki.players.base.Player` (kept for the whole match).
         fixed_seats: present a fixed table to the player (see the module docstring).
-        timeout: seconds allowed for each message from the dealer (None: no limit).
+        timeout: seconds allowed for each message from the dealer (None: no limit; at most
+            :data:`~loki.io.netlines.MAX_TIMEOUT`, one week).
         max_line: the longest line accepted from the dealer, in bytes.
 
     Raises:
-        ConfigError: ``port`` outside 0..65535 or a ``timeout`` that is not positive.
+        ConfigError: ``port`` outside 0..65535, or a ``timeout`` that is not positive or above
+            :data:`~loki.io.netlines.MAX_TIMEOUT` (the message names the cap).
     """
 
     def __init__(
@@ -242,8 +397,7 @@ class AcpcClient:
     ):
         if not isinstance(port, int) or not 0 <= port <= 65535:
             raise ConfigError(f"port {port}: out of range (expected 0..65535)")
-        if timeout is not None and not timeout > 0:
-            raise ConfigError(f"--timeout {timeout}: expected a positive number of seconds")
+        check_timeout(timeout, "--timeout", optional=True)
         self.game = game
         self.player = player
         self.host = host
@@ -255,7 +409,7 @@ class AcpcClient:
         self.error_count = 0
         self.messages = 0
         self.seconds: float | None = None  # wall time of the match (set by play_acpc_match)
-        self._answered: set[str] = set()  # states answered in the current hand
+        self._answered: set[tuple] = set()  # keys of the states answered in the current hand
         self._hand: int | None = None  # the highest hand number seen
 
     @property
@@ -289,7 +443,14 @@ class AcpcClient:
             log.error("%s", text)
 
     def handle_line(self, line: str) -> str | None:
-        """Process one line from the dealer; return the response to send (without ``\\r\\n``) or None."""
+        """Process one line from the dealer; return the response to send (without ``\\r\\n``) or None.
+
+        A state is answered at most once, whatever its spelling: states are compared by :attr:`MatchState.key`
+        (position, hand number as a number, betting), so ``...:5::|AsKs``, ``...:05::|AsKs`` and ``...:+5::|KsAs``
+        are one state (the last is not even well-formed).  A message that breaks the grammar or the hand so far
+        (hole cards or board that change within a hand, a board sent before its round, betting that does not
+        extend the last state's) is a protocol error in :attr:`errors`.
+        """
         line = line.rstrip("\r\n")
         if not line or line[0] in "#;":
             return None
@@ -304,31 +465,46 @@ class AcpcClient:
                 f"message ignored (line {clip(line)})"
             )
             return None
-        if ms.hand != self._hand:
-            self._hand = ms.hand
-            self._answered.clear()
-        if ms.text in self._answered:
+        self._enter_hand(ms.hand)
+        if ms.key in self._answered:
             self._error(f"state {clip(ms.text)} came again: it was answered already and is not answered twice")
             return None
         try:
             a = self.tracker.update(ms)
+        except ProtocolError as e:
+            return self._untrusted(line, str(e))
         except Exception as e:  # noqa: BLE001
-            return self._untrusted(line, f"cannot rebuild the hand: {e}")
+            return self._untrusted(line, f"cannot rebuild the hand: {e}", broken=True)
         if a is None:
             return None
-        self._answered.add(ms.text)
+        self._answered.add(ms.key)
         return f"{ms.text}:{a.char}"
 
-    def _untrusted(self, line: str, why: str) -> str | None:
+    def _enter_hand(self, hand: int) -> None:
+        """A message of hand ``hand`` arrived: a new hand forgets the states answered in the last one."""
+        if hand != self._hand:
+            self._hand = hand
+            self._answered.clear()
+
+    def _untrusted(self, line: str, why: str, broken: bool = False) -> str | None:
+        """Report a message that cannot be trusted; answer ``c`` if it is a state, our turn, not answered yet (so
+        that the dealer does not time us out).  The hand is given up (followed again from the next hand) when we
+        answered on the player's behalf or the tracker broke (``broken``); otherwise nothing was changed and the
+        hand goes on with the next good message."""
         shown = clip(line)
         self._error(f"unexpected message: {clip(why)} (line {shown})")
-        self.tracker.finished = True  # re-synchronise at the next hand
-        turn = _our_turn_without_cards(self.game, line) if line.startswith("MATCHSTATE:") else False
-        if turn and line not in self._answered:
-            log.error("answering 'c' to the untrusted state %s", shown)
-            self._answered.add(line)
-            return f"{line}:c"
-        return None
+        key = _loose_key(line)
+        answer = None
+        if key is not None:
+            if isinstance(key[1], int) and (self._hand is None or key[1] > self._hand):
+                self._enter_hand(key[1])
+            if key not in self._answered and _our_turn_without_cards(self.game, line):
+                log.error("answering 'c' to the untrusted state %s", shown)
+                self._answered.add(key)
+                answer = f"{line}:c"
+        if broken or answer is not None:
+            self.tracker.finished = True  # re-synchronise at the next hand
+        return answer
 
     def run(self, sock: socket.socket | None = None) -> AcpcClient:
         """Connect (unless ``sock`` is given), play until the dealer closes the connection.
@@ -382,6 +558,23 @@ class AcpcClient:
                 f"the dealer at {self.host}:{self.port} closed the connection in the middle of hand {self.tracker.hand}"
             )
         return self
+
+
+def _loose_key(line: str) -> tuple | None:
+    """:attr:`MatchState.key` of a message that does not parse, read as leniently as Python's ``int`` reads
+    numbers (``+5``, `` 5``), so that a malformed spelling of a state answered already is not answered again;
+    None for a line that is not a ``MATCHSTATE`` at all."""
+    parts = line.split(":")
+    if parts[0] != "MATCHSTATE" or len(parts) < 5:
+        return None
+
+    def num(x: str) -> int | str:
+        try:
+            return int(x)
+        except ValueError:
+            return x
+
+    return num(parts[1]), num(parts[2]), parts[3]
 
 
 def _is_state(line: str) -> bool:

@@ -51,7 +51,16 @@ from loki.io.acpc_client import format_matchstate
 from loki.io.acpc_deal import AcpcDeals
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
-from loki.io.netlines import MAX_LINE, LineReader, LineTooLong, PeerClosed, PeerTimeout, clip, send_line
+from loki.io.netlines import (
+    MAX_LINE,
+    LineReader,
+    LineTooLong,
+    PeerClosed,
+    PeerTimeout,
+    check_timeout,
+    clip,
+    send_line,
+)
 
 __all__ = ["AcpcDealer", "DealerResult", "MatchAbort", "MAX_WARNINGS"]
 
@@ -70,7 +79,7 @@ class MatchAbort:
         name: its name.
         hand: the ACPC hand number (0-based, as in the log), or None before the first hand (connecting).
         reason: ``"timeout"``, ``"closed"``, ``"line-too-long"``, ``"not-reading"``, ``"no-connection"``,
-            ``"bad-version"`` or ``"invalid-actions"``.
+            ``"bad-version"``, ``"invalid-actions"`` or ``"exited"`` (a seat's process ended before it connected).
         message: one line naming the player, the hand and what happened.
     """
 
@@ -204,14 +213,19 @@ class AcpcDealer:
         t_hand: seconds a player may use over one hand (> 0; default: no limit beyond ``t_response``).
         t_per_hand: average seconds a player may use per hand over the match (> 0; default: no limit).
         t_connect: seconds to wait for every player to connect and say its version.
+            Every time limit is at most :data:`~loki.io.netlines.MAX_TIMEOUT` (one week).
         max_invalid: invalid actions (taken as calls) a player may send before the match ends (None: no limit).
         max_line: longest line accepted from a player, in bytes.
         log_path: write the ACPC log (``STATE`` lines and ``SCORE``) there (checked here, opened
             by :meth:`run` before the players are accepted).
         transcript: keep the message transcript in the result.
+        watch: asked every :attr:`POLL` seconds while the players connect; returns None, or ``(player index
+            0-based, text)`` for a player that is gone (e.g. an external bot whose process exited), which ends the
+            match at once with reason ``"exited"`` (:func:`loki.io.acpc_match.run_match` uses it).
 
     Raises:
-        ConfigError: bad names, hand count, seed, ports (out of 0..65535) or time limits.
+        ConfigError: bad names, hand count, seed, ports (out of 0..65535) or time limits (not positive, or
+            above :data:`~loki.io.netlines.MAX_TIMEOUT`: the message names the cap).
         OutputPathError: a ``log_path`` that cannot be written.
     """
 
@@ -233,6 +247,7 @@ class AcpcDealer:
         max_line: int = MAX_LINE,
         log_path=None,
         transcript: bool = False,
+        watch: Callable[[], tuple[int, str] | None] | None = None,
     ):
         n = game.n_players
         if names is None or len(names) == 0:
@@ -256,14 +271,10 @@ class AcpcDealer:
         bad = [p for p in self._want_ports if not 0 <= p <= 65535]
         if bad:
             raise ConfigError(f"port {bad[0]}: out of range (expected 0..65535)")
-        for label, v in (
-            ("t_response", t_response),
-            ("t_connect", t_connect),
-            ("t_hand", t_hand),
-            ("t_per_hand", t_per_hand),
-        ):
-            if v is not None and not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
-                raise ConfigError(f"{label} = {v!r}: expected a positive number of seconds")
+        check_timeout(t_response, "t_response")
+        check_timeout(t_connect, "t_connect")
+        check_timeout(t_hand, "t_hand", optional=True)
+        check_timeout(t_per_hand, "t_per_hand", optional=True)
         if max_invalid is not None and max_invalid < 0:
             raise ConfigError(f"max_invalid = {max_invalid}: expected >= 0 (or None: no limit)")
         if max_line < 64:
@@ -276,6 +287,7 @@ class AcpcDealer:
             log_path = check_output_path(log_path, "--out")
         self.log_path = log_path
         self.keep_transcript = transcript
+        self.watch = watch
         self._listeners: list[socket.socket] = []
         self.ports: list[int] = []
 
@@ -323,21 +335,43 @@ class AcpcDealer:
         where = "" if hand is None else f" in hand {hand}"
         return _Abort(MatchAbort(p + 1, self.names[p], hand, reason, f"{self._who(p)}{where}: {text}"))
 
+    #: Longest single wait of :meth:`_accept` between two looks at :attr:`watch` (seconds).
+    POLL = 0.1
+
+    def _connection(self, i: int, ls: socket.socket, deadline: float) -> socket.socket:
+        """Player ``i``'s connection on its listening socket ``ls``, by ``deadline``; :attr:`watch` is asked
+        every :attr:`POLL` seconds meanwhile (a seat that is gone ends the match at once)."""
+        try:
+            while True:
+                gone = self.watch() if self.watch is not None else None
+                if gone is not None:
+                    p, text = gone
+                    raise self._abort(p, None, "exited", text)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise self._abort(
+                        i,
+                        None,
+                        "no-connection",
+                        f"did not connect to port {self.ports[i]} within {self.t_connect:g} s (t_connect)",
+                    )
+                ls.settimeout(min(left, self.POLL) if self.watch is not None else left)
+                try:
+                    conn, _ = ls.accept()
+                    return conn
+                except TimeoutError:
+                    continue
+                except OSError as e:
+                    raise self._abort(
+                        i, None, "no-connection", f"cannot accept a connection on port {self.ports[i]}: {e}"
+                    ) from None
+        finally:
+            ls.close()
+
     def _accept(self, seats: list[_Seat]) -> None:
         deadline = time.monotonic() + self.t_connect
         for i, ls in enumerate(self._listeners):
-            try:
-                ls.settimeout(max(0.0, deadline - time.monotonic()) or 1e-3)
-                conn, _ = ls.accept()
-            except OSError:
-                raise self._abort(
-                    i,
-                    None,
-                    "no-connection",
-                    f"did not connect to port {self.ports[i]} within {self.t_connect:g} s (t_connect)",
-                ) from None
-            finally:
-                ls.close()
+            conn = self._connection(i, ls, deadline)
             try:
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             except OSError:
@@ -436,6 +470,85 @@ class AcpcDealer:
                 return CALL
             return a
 
+    def _open_log(self) -> Any:
+        """The log file, opened and its header written (None without ``log_path``)."""
+        if not self.log_path:
+            return None
+        try:
+            out = open(self.log_path, "w", encoding="ascii", errors="replace")
+        except OSError as e:
+            self.close()
+            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+        try:
+            out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")
+            out.write(f"#--t_response {int(self.t_response * 1000)}\n")
+            if self.t_hand is not None:
+                out.write(f"#--t_hand {int(self.t_hand * 1000)}\n")
+            if self.t_per_hand is not None:
+                out.write(f"#--t_per_hand {int(self.t_per_hand * 1000)}\n")
+            out.flush()
+        except OSError as e:
+            out.close()
+            self.close()
+            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+        return out
+
+    def _deal(self, deck: AcpcDeals | None, h: int) -> tuple[list, Any]:
+        """Hand ``h``'s hole cards (per position) and board: from the seed's deck or from :attr:`deals`."""
+        if deck is not None:
+            holes, board = deck.hand()
+            return list(holes), board
+        hh, board = self.deals(h)  # type: ignore[misc]
+        return list(hh), board
+
+    def _play_hand(self, seats: list[_Seat], result: DealerResult, h: int, holes: list, board: Any) -> None:
+        """Deal hand ``h`` to the seats (every player its view after every change, the actor's answer read) and
+        record it in ``result`` (its ``STATE`` line, the payoffs in player order)."""
+        n = self.game.n_players
+        cfg, button = self.game.config, self.game.button
+        for st in seats:
+            st.used_hand = 0.0
+        player_at = [(pos + h) % n for pos in range(n)]  # position -> player
+        s = new_hand(cfg, button, hole_cards=holes, board=board)
+        while True:
+            showdown = s.is_terminal and s.went_to_showdown
+            bstr = format_cards(s.board)
+            cp = s.current_player
+            actor = None if (s.is_terminal or cp is None) else player_at[cp]
+            sent: dict[int, tuple[str, float]] = {}
+            for p in range(n):
+                pos = (p - h) % n
+                hc = [holes[i] if (i == pos or (showdown and not s.folded[i])) else "" for i in range(n)]
+                msg = format_matchstate(pos, h, s.history, hc, bstr)
+                sent[p] = (msg, self._send(seats, result, p, msg, h))
+            if actor is None:
+                break
+            msg, t_sent = sent[actor]
+            s.apply(self._receive(seats, result, actor, msg, h, t_sent, s.legal_actions()))
+        names = tuple(self.names[player_at[pos]] for pos in range(n))
+        rec = HandRecord(h, cfg, button, tuple(holes), board, s.history, tuple(s.payoffs), names)
+        result.states.append(format_state_line(rec))
+        row = [0.0] * n
+        for pos, x in enumerate(s.payoffs):
+            result.score[player_at[pos]] += x
+            row[player_at[pos]] = float(x)
+        result.payoffs.append(row)
+
+    def _hang_up(self, seats: list[_Seat], out: Any) -> None:
+        """Close every socket and the log (errors while closing are ignored)."""
+        self.close()
+        for st in seats:
+            try:
+                st.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            st.sock.close()
+        if out:
+            try:
+                out.close()
+            except OSError:
+                pass
+
     def run(self) -> DealerResult:
         """Accept the players and deal the match; returns the :class:`DealerResult` (an early end is
         in :attr:`DealerResult.abort`, never raised).
@@ -445,70 +558,18 @@ class AcpcDealer:
         """
         self.listen()
         t0 = time.monotonic()
-        try:
-            out = open(self.log_path, "w", encoding="ascii", errors="replace") if self.log_path else None
-        except OSError as e:
-            self.close()
-            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+        out = self._open_log()
         n = self.game.n_players
-        cfg, button = self.game.config, self.game.button
         deck = None if self.deals is not None else AcpcDeals(self.seed, n)
-        result = DealerResult(self.names, [0.0] * n, n_hands=self.n_hands, small_bet=cfg.small_bet)
+        result = DealerResult(self.names, [0.0] * n, n_hands=self.n_hands, small_bet=self.game.config.small_bet)
         seats: list[_Seat] = []
         try:
-            if out:
-                out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")
-                out.write(f"#--t_response {int(self.t_response * 1000)}\n")
-                if self.t_hand is not None:
-                    out.write(f"#--t_hand {int(self.t_hand * 1000)}\n")
-                if self.t_per_hand is not None:
-                    out.write(f"#--t_per_hand {int(self.t_per_hand * 1000)}\n")
-                out.flush()
             self._accept(seats)
             for h in range(self.n_hands):
-                if deck is not None:
-                    holes, board = deck.hand()
-                else:
-                    hh, board = self.deals(h)  # type: ignore[misc]
-                    holes = list(hh)
-                for st in seats:
-                    st.used_hand = 0.0
-                player_at = [(pos + h) % n for pos in range(n)]  # position -> player
-                s = new_hand(cfg, button, hole_cards=holes, board=board)
-                while True:
-                    showdown = s.is_terminal and s.went_to_showdown
-                    bstr = format_cards(s.board)
-                    cp = s.current_player
-                    actor = None if (s.is_terminal or cp is None) else player_at[cp]
-                    sent: dict[int, tuple[str, float]] = {}
-                    for p in range(n):
-                        pos = (p - h) % n
-                        hc = [holes[i] if (i == pos or (showdown and not s.folded[i])) else "" for i in range(n)]
-                        msg = format_matchstate(pos, h, s.history, hc, bstr)
-                        sent[p] = (msg, self._send(seats, result, p, msg, h))
-                    if actor is None:
-                        break
-                    msg, t_sent = sent[actor]
-                    s.apply(self._receive(seats, result, actor, msg, h, t_sent, s.legal_actions()))
-                rec = HandRecord(
-                    h,
-                    cfg,
-                    button,
-                    tuple(holes),
-                    board,
-                    s.history,
-                    tuple(s.payoffs),
-                    tuple(self.names[player_at[pos]] for pos in range(n)),
-                )
-                line = format_state_line(rec)
-                result.states.append(line)
-                row = [0.0] * n
-                for pos, x in enumerate(s.payoffs):
-                    result.score[player_at[pos]] += x
-                    row[player_at[pos]] = float(x)
-                result.payoffs.append(row)
+                holes, board = self._deal(deck, h)
+                self._play_hand(seats, result, h, holes, board)
                 if out:
-                    out.write(line + "\n")
+                    out.write(result.states[-1] + "\n")
                     out.flush()
             if out:
                 out.write(result.score_line + "\n")
@@ -523,17 +584,6 @@ class AcpcDealer:
         except OSError as e:
             raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
         finally:
-            self.close()
-            for st in seats:
-                try:
-                    st.sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-                st.sock.close()
-            if out:
-                try:
-                    out.close()
-                except OSError:
-                    pass
+            self._hang_up(seats, out)
             result.seconds = time.monotonic() - t0
         return result

@@ -14,12 +14,14 @@ positions of that hand, board cards by ``/`` per round, payoffs and names in pos
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from loki.engine import GameConfig, HandState, new_hand
 from loki.errors import HandHistoryError
 from loki.io.gamedef import AcpcGame, bundled_gamedef
+from loki.io.limits import MAX_LINE_BYTES, MAX_LOG_BYTES, MAX_LOG_HANDS, MAX_NOTES, iter_lines, open_input, size_text
 
 __all__ = [
     "HandRecord",
@@ -147,9 +149,10 @@ class HandRecord:
 @dataclass
 class AcpcLog:
     """A parsed ACPC log: ``hands`` (:class:`HandRecord`), ``score`` ``{name: chips}`` (or None),
-    ``comments`` (the ``#`` lines) and ``game``; ``warnings``: ``"FILE:LINE: ..."`` for each line
+    ``comments`` (the ``#`` lines, the first 1,000) and ``game``; ``warnings``: ``"FILE:LINE: ..."`` for each line
     that is neither a ``STATE``, a ``SCORE`` nor a comment (ignored, not fatal); ``skipped``:
-    ``(FILE:LINE, message)`` of malformed ``STATE`` lines when read with ``strict=False``."""
+    ``(FILE:LINE, message)`` of malformed ``STATE`` lines when read with ``strict=False``.  Both list the first
+    :data:`~loki.io.limits.MAX_NOTES` lines and count the others in one last entry."""
 
     hands: list[HandRecord]
     score: dict | None
@@ -183,7 +186,7 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
     """Parse one ``STATE:`` line (``game`` defaults to the bundled limit game for its player count).
 
     Raises:
-        HandHistoryError: malformed line; the message quotes it.
+        HandHistoryError: malformed line (payoffs that are not finite numbers included); the message quotes it.
     """
     parts = line.strip().split(":")
     if len(parts) != 6 or parts[0] != "STATE":
@@ -197,6 +200,8 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
         hid = int(hand)
     except ValueError:
         raise HandHistoryError(f"{source}: malformed STATE line {_clip(line.strip())}") from None
+    if not all(map(math.isfinite, pay)):
+        raise HandHistoryError(f"{source}: malformed STATE line {_clip(line.strip())}: payoffs must be finite numbers")
     n = len(holes)
     if len(pay) != n or len(nm) != n:
         raise HandHistoryError(
@@ -219,51 +224,88 @@ def format_state_line(rec: HandRecord, payoffs=None) -> str:
     )
 
 
-def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> AcpcLog:
+def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_hands: int | None = None) -> AcpcLog:
     """Read an ACPC log file: every ``STATE`` line, the ``SCORE`` line and the comments.
 
-    Other non-empty lines are not fatal: each is reported in :attr:`AcpcLog.warnings` as
-    ``FILE:LINE: ...``.  With ``strict=False`` a malformed ``STATE`` line is left out and listed in
-    :attr:`AcpcLog.skipped` instead of raising.  The betting of each hand is checked when it is
-    replayed (:meth:`HandRecord.replay`), not here.
+    The file is read as a stream, one line at a time, within the limits of :mod:`loki.io.limits`: at most
+    :data:`~loki.io.limits.MAX_LOG_BYTES` in all and :data:`~loki.io.limits.MAX_LINE_BYTES` per line
+    (a longer line is read past, not into memory, and reported as ignored; ``/dev/zero`` is refused after
+    64 MiB).  Other non-empty lines are not fatal: each is reported in :attr:`AcpcLog.warnings` as
+    ``FILE:LINE: ...`` (the first 1,000 of them).  With
+    ``strict=False`` a malformed ``STATE`` line is left out and listed in :attr:`AcpcLog.skipped` instead
+    of raising.  The betting of each hand is checked when it is replayed (:meth:`HandRecord.replay`), not here.
+
+    Args:
+        max_hands: stop after this many hands (the rest of the file is not read).
 
     Raises:
-        HandHistoryError: unreadable or binary file, no STATE line, or (strict) a malformed line; the
-            message names file and line number.
+        HandHistoryError: unreadable, binary or too large file, more than :data:`~loki.io.limits.MAX_LOG_HANDS`
+            hands (without ``max_hands``), no STATE line, or (strict) a malformed line; the message names file
+            and line number.
     """
     p = Path(path)
-    try:
-        text = p.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise HandHistoryError(f"{p}: cannot read ACPC log: {e}") from None
-    except UnicodeDecodeError:
-        raise HandHistoryError(f"{p}: not an ACPC log (not UTF-8 text; binary?)") from None
-    hands, comments, score, warnings, skipped = [], [], None, [], []
-    for i, line in enumerate(text.splitlines(), 1):
-        line = line.strip()
-        if not line:
-            continue
-        if line.startswith("#"):
-            comments.append(line)
-        elif line.startswith("STATE:"):
-            try:
-                rec = parse_state_line(line, game, f"{p}:{i}")
-            except ValueError as e:
-                if strict:
-                    raise
-                skipped.append((f"{p}:{i}", str(e)))
+    hands: list[HandRecord] = []
+    comments: list[str] = []
+    warnings: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    score = None
+    unlisted = unskipped = 0  # ignored lines and malformed STATE lines beyond the first MAX_NOTES
+    with open_input(p, "an ACPC log", HandHistoryError) as f:
+        lines = iter_lines(
+            f,
+            str(p),
+            "an ACPC log",
+            HandHistoryError,
+            line_limit=MAX_LINE_BYTES,
+            total_limit=MAX_LOG_BYTES,
+            skip_long=True,
+        )
+        for i, raw in lines:
+            if max_hands is not None and len(hands) >= max_hands:
+                break
+            if isinstance(raw, int):  # longer than any line of a log: not read into memory
+                if len(warnings) < MAX_NOTES:
+                    warnings.append(f"{p}:{i}: ignored line longer than {size_text(MAX_LINE_BYTES)} ({raw} chars)")
+                else:
+                    unlisted += 1
                 continue
-            if game is None:
-                game = bundled_gamedef(rec.n_players)
-            hands.append(rec)
-        elif line.startswith("SCORE:"):
-            parts = line.split(":")
             try:
-                score = dict(zip(parts[2].split("|"), (float(x) for x in parts[1].split("|"))))
-            except (IndexError, ValueError):
-                raise HandHistoryError(f"{p}:{i}: malformed SCORE line {_clip(line)}") from None
-        else:
-            warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
+                line = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                raise HandHistoryError(f"{p}: not an ACPC log (line {i} is not UTF-8 text; binary?)") from None
+            if not line:
+                continue
+            if line.startswith("#"):
+                if len(comments) < MAX_NOTES:
+                    comments.append(line)
+            elif line.startswith("STATE:"):
+                try:
+                    rec = parse_state_line(line, game, f"{p}:{i}")
+                except ValueError as e:
+                    if strict:
+                        raise
+                    if len(skipped) < MAX_NOTES:
+                        skipped.append((f"{p}:{i}", str(e).removeprefix(f"{p}:{i}: ")))
+                    else:
+                        unskipped += 1
+                    continue
+                if game is None:
+                    game = bundled_gamedef(rec.n_players)
+                if len(hands) >= MAX_LOG_HANDS:
+                    raise HandHistoryError(
+                        f"{p}:{i}: more than {MAX_LOG_HANDS:,} hands, the limit for one log (--hands N reads the first N)"
+                    )
+                hands.append(rec)
+            elif line.startswith("SCORE:"):
+                score = _score(line, f"{p}:{i}")
+            elif len(warnings) < MAX_NOTES:
+                warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
+            else:
+                unlisted += 1
+    if unlisted:
+        warnings.append(f"{p}: {unlisted} more ignored lines, not listed")
+    if unskipped:
+        skipped.append((str(p), f"{unskipped} more malformed STATE lines, not listed"))
     if game is None:
         raise HandHistoryError(
             f"{p}: no STATE lines"
@@ -273,13 +315,40 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True) -> Ac
     return AcpcLog(hands, score, comments, game, warnings, skipped)
 
 
+def _score(line: str, where: str) -> dict[str, float]:
+    """The ``SCORE:<values>:<names>`` line as ``{name: chips}``."""
+    parts = line.split(":")
+    try:
+        values = [float(x) for x in parts[1].split("|")]
+        names = parts[2].split("|")
+    except (IndexError, ValueError):
+        raise HandHistoryError(f"{where}: malformed SCORE line {_clip(line)}") from None
+    if len(values) != len(names) or not all(map(math.isfinite, values)):
+        raise HandHistoryError(f"{where}: malformed SCORE line {_clip(line)} (one finite number per name)")
+    return dict(zip(names, values))
+
+
 def read_actions_trace(path) -> list[tuple[str, int, str]]:
     """The ``TO n``/``FROM n`` lines of a dealer message trace as ``(direction, player, message)``
-    (player 1-based, timestamps dropped)."""
+    (player 1-based, timestamps dropped), read as a stream with the limits of an ACPC log.
+
+    Raises:
+        HandHistoryError: unreadable or too large file, a line too long, or a ``TO``/``FROM`` line without a
+            player number.
+    """
     out = []
-    for line in Path(path).read_text().splitlines():
-        if line.startswith(("TO ", "FROM ")):
-            head, _, msg = line.partition(" MATCHSTATE:")
-            d, pl = head.split()[:2]
-            out.append((d, int(pl), "MATCHSTATE:" + msg))
+    p = Path(path)
+    with open_input(p, "a dealer trace", HandHistoryError) as f:
+        for i, raw in iter_lines(
+            f, str(p), "a dealer trace", HandHistoryError, line_limit=MAX_LINE_BYTES, total_limit=MAX_LOG_BYTES
+        ):
+            if isinstance(raw, int):
+                continue
+            line = raw.decode("utf-8", "replace")
+            if line.startswith(("TO ", "FROM ")):
+                head, _, msg = line.partition(" MATCHSTATE:")
+                d, pl = (head.split() + [""])[:2]
+                if not pl.isdigit():
+                    raise HandHistoryError(f"{p}:{i}: expected 'TO n' or 'FROM n', got {_clip(head)}")
+                out.append((d, int(pl), "MATCHSTATE:" + msg))
     return out

@@ -10,8 +10,17 @@ the command are replaced instead, when present.
 
 The dealer is :class:`~loki.io.acpc_dealer.AcpcDealer` (exact ACPC cards for the seed, the time budgets,
 an early end reported with the seat, the hand and the reason).  External bots inherit stderr (their
-stdout goes to stderr too, so that a ``--json`` result stays alone on stdout); at the end they get
-a moment to exit, then are terminated (SIGTERM to their process group, then SIGKILL).
+stdout goes to stderr too, so that a ``--json`` result stays alone on stdout).
+
+**External bots' processes.**  Each ``cmd:`` bot starts in a session (and process group) of its own, so a
+Ctrl-C at the terminal reaches loki only, and everything the bot starts stays in its group.  However the
+match ends (the last hand, an early end, an error, Ctrl-C, SIGTERM or SIGHUP unwinding :func:`run_match`),
+each bot gets a moment to exit (none when interrupted), then its **whole group** is stopped: SIGTERM,
+then SIGKILL to what is left (:func:`reap_group`), so no child of a bot outlives the match or keeps loki's
+stderr open (``loki match ... 2>&1 | cat`` ends with loki).  A process that leaves the group on purpose
+(``setsid``) is beyond reach.  A bot whose process ends before the dealer has accepted every seat ends the
+match at once (reason ``"exited"``, its exit code in the message and in :attr:`MatchResult.exit_codes`)
+instead of leaving the dealer waiting ``t_connect`` seconds.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,8 +42,9 @@ from typing import Any
 from loki.errors import ConfigError, PlayerSpecError
 from loki.io.acpc_dealer import AcpcDealer, DealerResult
 from loki.io.gamedef import AcpcGame
+from loki.io.netlines import MAX_TIMEOUT
 
-__all__ = ["SeatSpec", "parse_seat", "MatchResult", "run_match", "player_seed"]
+__all__ = ["SeatSpec", "parse_seat", "MatchResult", "run_match", "player_seed", "reap_group"]
 
 
 @dataclass(frozen=True)
@@ -204,10 +215,11 @@ def run_match(
     ports = dealer.listen()
     if on_listen is not None:
         on_listen(ports)
-    client_timeout = t_connect + n * t_response + 30.0
+    client_timeout = min(t_connect + n * t_response + 30.0, MAX_TIMEOUT)
     errors: list[list[str]] = [[] for _ in seats]
     threads: list[threading.Thread] = []
     procs: dict[int, subprocess.Popen] = {}
+    dealer.watch = lambda: _exited(procs)
 
     def client(i: int, port: int) -> None:
         c = AcpcClient(game, players[i], host, port, timeout=client_timeout)
@@ -217,49 +229,133 @@ def run_match(
             errors[i].append(str(e))
         errors[i][:0] = c.errors
 
+    interrupted = False
     try:
         for i, (s, port) in enumerate(zip(seats, ports, strict=True)):
             if s.command is None:
                 t = threading.Thread(target=client, args=(i, port), name=f"seat-{i + 1}", daemon=True)
                 t.start()
                 threads.append(t)
-                continue
-            argv = list(s.command)
-            if any("{host}" in a or "{port}" in a for a in argv):
-                argv = [a.replace("{host}", host).replace("{port}", str(port)) for a in argv]
             else:
-                argv += [host, str(port)]
-            try:
-                out = _bot_output()
-                procs[i] = subprocess.Popen(
-                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True
-                )
-            except OSError as e:
-                raise PlayerSpecError(f"--player {s.spec!r}: cannot start {argv[0]!r}: {e.strerror or e}") from None
+                procs[i] = _start(s, host, port)
         result = dealer.run()
+    except BaseException:
+        interrupted = True
+        raise
     finally:
         dealer.close()
+        codes = {i: _stop(p, 0.0 if interrupted else 2.0) for i, p in procs.items()}
         for t in threads:
             t.join(10.0)
-        codes = {i: _stop(p) for i, p in procs.items()}
     return MatchResult(result, seats, errors, [codes.get(i) for i in range(n)])
 
 
-def _stop(p: subprocess.Popen, grace: float = 2.0) -> int | None:
-    """The bot's exit code once it has ended (it gets ``grace`` seconds after the match), or None if it
-    had to be terminated (SIGTERM to its process group, SIGKILL after 2 s more)."""
+def _start(s: SeatSpec, host: str, port: int) -> subprocess.Popen:
+    """Start the external bot of seat ``s`` in a session of its own (module docstring).
+
+    Raises:
+        PlayerSpecError: the program cannot be started.
+    """
+    argv = list(s.command or ())
+    if any("{host}" in a or "{port}" in a for a in argv):
+        argv = [a.replace("{host}", host).replace("{port}", str(port)) for a in argv]
+    else:
+        argv += [host, str(port)]
     try:
-        return p.wait(grace)
-    except subprocess.TimeoutExpired:
-        pass
-    for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 5.0)):
+        out = _bot_output()
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+    except OSError as e:
+        raise PlayerSpecError(f"--player {s.spec!r}: cannot start {argv[0]!r}: {e.strerror or e}") from None
+
+
+def _exit_text(code: int) -> str:
+    """``"exited with code 3"``, or ``"was killed by SIGKILL"`` for a negative Popen return code."""
+    if code < 0:
         try:
-            os.killpg(p.pid, sig)
-        except (ProcessLookupError, PermissionError, AttributeError):
-            p.send_signal(sig)
-        try:
-            p.wait(wait)
-            return None
-        except subprocess.TimeoutExpired:
-            continue
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def _exited(procs: dict[int, subprocess.Popen]) -> tuple[int, str] | None:
+    """The first external bot whose process has ended, as ``(seat index, text)`` (the dealer's ``watch``)."""
+    for i, p in list(procs.items()):
+        code = p.poll()
+        if code is not None:
+            return i, f"{_exit_text(code)} before the match began"
     return None
+
+
+def _stop(p: subprocess.Popen, grace: float = 2.0) -> int | None:
+    """End an external bot and its process group (module docstring).
+
+    The bot gets ``grace`` seconds to exit by itself; then its whole process group is stopped
+    (:func:`reap_group`), whether the bot exited or not, so that no child of it survives.
+
+    Returns:
+        the bot's exit code if it exited by itself within ``grace``, else None (it had to be stopped).
+    """
+    try:
+        code: int | None = p.wait(grace) if grace > 0 else p.poll()
+    except subprocess.TimeoutExpired:
+        code = None
+    reap_group(p.pid, p)
+    if p.poll() is None:  # pragma: no cover - SIGKILL not delivered (another user's process?)
+        try:
+            p.wait(5.0)
+        except subprocess.TimeoutExpired:
+            pass
+    return code
+
+
+def _group_alive(pgid: int) -> bool:
+    """Whether process group ``pgid`` has a member that is not a zombie.  On Linux from ``/proc`` (a zombie
+    orphan waits there for init to reap it and cannot be killed anyway); elsewhere ``killpg(pgid, 0)``."""
+    proc = Path("/proc")
+    if proc.is_dir():
+        for d in proc.iterdir():
+            if not d.name.isdigit():
+                continue
+            try:
+                stat = (d / "stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(")") + 2 :].split()
+            if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
+                return True
+        return False
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def reap_group(pgid: int, leader: subprocess.Popen | None = None, wait: float = 2.0) -> bool:
+    """Stop every process of process group ``pgid``: SIGTERM, up to ``wait`` seconds for the group to empty,
+    then SIGKILL and up to ``wait`` seconds more.  ``leader`` (the group's first process, our child) is reaped
+    on the way, so that it does not linger as a zombie.
+
+    Returns:
+        True once the group is empty (False: something survived SIGKILL, e.g. a process in uninterruptible
+        sleep, or of another user).
+    """
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pgid, sig)
+        except ProcessLookupError:
+            return True
+        except (PermissionError, AttributeError):  # pragma: no cover - not a group we may signal
+            if leader is not None and leader.poll() is None:
+                leader.send_signal(sig)
+        t_end = time.monotonic() + wait
+        while True:
+            if leader is not None:
+                leader.poll()
+            if not _group_alive(pgid):
+                return True
+            if time.monotonic() >= t_end:
+                break
+            time.sleep(0.02)
+    return not _group_alive(pgid)

@@ -7,8 +7,10 @@
   file is removed and the error raised.
 - :func:`folder_lock`: an exclusive lock on ``<folder>/.loki.lock`` (``fcntl.flock``, released by the
   kernel when the process ends, however it ends: no stale locks), so two runs cannot write into one
-  results folder.  The lock file stays in place (removing a locked file would let a third run lock a
-  new file while the second still holds the old one).
+  results folder.  A run that ends (normally or by an error it reports) removes the lock file while it
+  still holds the lock; a run that takes the lock checks that the file it locked is still the one at
+  the path (else it was removed under it, and it locks the new file), so removing the file never lets
+  two runs in.  Only a killed run leaves the file behind, unlocked and harmless: the next run takes it.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -96,32 +98,52 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OutputPathError(f"{what} {d}: cannot create the results folder {str(d)!r}: {e.strerror or e}") from None
+    path = d / LOCK_NAME
+    fd = _take_lock(path, d, what)
     try:
-        fd = os.open(d / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as e:
-        raise OutputPathError(f"{what} {d}: cannot create the folder's lock file: {e.strerror or e}") from None
-    try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not POSIX: no lock
-            fcntl = None  # type: ignore[assignment]
-        if fcntl is not None:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                try:
-                    pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-                except OSError:
-                    pid = ""
-                who = f" (pid {pid})" if pid.isdigit() else ""
-                raise OutputPathError(
-                    f"{what} {d}: another loki run{who} is writing into this folder; wait for it or choose another {what}"
-                ) from None
-            except OSError as e:
-                raise OutputPathError(f"{what} {d}: cannot lock the folder: {e.strerror or e}") from None
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield d
     finally:
+        with contextlib.suppress(OSError):
+            path.unlink()  # while the lock is held: a run waiting on this file sees it go and locks afresh
         os.close(fd)  # releases the lock
+
+
+def _take_lock(path: Path, d: Path, what: str) -> int:
+    """An open descriptor of ``path`` holding its exclusive ``flock``, the file still being the one at ``path``."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        fcntl = None  # type: ignore[assignment]
+    for _ in range(100):
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise OutputPathError(f"{what} {d}: cannot create the folder's lock file: {e.strerror or e}") from None
+        if fcntl is None:  # pragma: no cover
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            try:
+                pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            except OSError:
+                pid = ""
+            os.close(fd)
+            who = f" (pid {pid})" if pid.isdigit() else ""
+            raise OutputPathError(
+                f"{what} {d}: another loki run{who} is writing into this folder; wait for it or choose another {what}"
+            ) from None
+        except OSError as e:
+            os.close(fd)
+            raise OutputPathError(f"{what} {d}: cannot lock the folder: {e.strerror or e}") from None
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path))
+        except OSError:  # removed by the run that held it, between our open and our lock
+            same = False
+        if same:
+            return fd
+        os.close(fd)  # the file we locked was removed: lock the one now at the path
+    raise OutputPathError(f"{what} {d}: cannot lock the folder: its lock file keeps changing")  # pragma: no cover

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from loki.engine import GameConfig
 from loki.errors import ConfigError
+from loki.io.limits import MAX_GAMEDEF_BYTES, read_capped
 
 __all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P", "bundled_gamedef"]
 
@@ -98,13 +99,14 @@ def _err(source: str, field: str, msg: str) -> ConfigError:
     return ConfigError(f"{source}: game definition field {field!r}: {msg}")
 
 
-def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
-    """Parse an ACPC ``GAMEDEF`` text.
+#: Any number in a game definition at most (chips of a blind or a bet, positions, counts).
+MAX_GAMEDEF_VALUE = 1_000_000_000
+#: ``maxRaises`` at most (bets per betting round; the ACPC limit games have 3 and 4).
+MAX_GAMEDEF_RAISES = 100
 
-    Raises:
-        ConfigError: syntax errors, no-limit games and anything the engine cannot express; the
-            message names ``source`` and the field.
-    """
+
+def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | None, bool]:
+    """The ``name = values`` fields of a ``GAMEDEF`` text, its betting type and whether the header was seen."""
     fields: dict[str, list[int]] = {}
     betting = None
     started = False
@@ -122,60 +124,75 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
             betting = low
             continue
         if "=" not in line:
-            raise _err(source, line, "unrecognised line (expected 'name = values', 'limit' or 'nolimit')")
+            raise _err(source, line[:40], "unrecognised line (expected 'name = values', 'limit' or 'nolimit')")
         name, _, vals = line.partition("=")
         key = name.strip().lower()
         if key not in _INT_LIST_FIELDS:
-            raise _err(source, name.strip(), "unknown or unsupported field")
+            raise _err(source, name.strip()[:40], "unknown or unsupported field")
         try:
-            fields[_INT_LIST_FIELDS[key]] = [int(v) for v in vals.split()]
+            values = [int(v) for v in vals.split()]
         except ValueError:
-            raise _err(source, name.strip(), f"expected integers, got {vals.strip()!r}") from None
-    if not started:
-        raise _err(source, "GAMEDEF", "missing 'GAMEDEF' header")
-    if betting is None:
-        raise _err(source, "bettingType", "missing 'limit' line")
-    if betting == "nolimit":
-        raise _err(source, "bettingType", "no-limit games are not supported (limit only)")
-    for f in ("numPlayers", "numRounds", "blind", "raiseSize", "firstPlayer", "maxRaises"):
-        if f not in fields:
+            raise _err(source, name.strip(), f"expected integers, got {vals.strip()[:40]!r}") from None
+        if any(abs(v) > MAX_GAMEDEF_VALUE for v in values):
+            raise _err(source, name.strip(), f"values must be at most {MAX_GAMEDEF_VALUE:,} (loki's cap)")
+        fields[_INT_LIST_FIELDS[key]] = values
+    return fields, betting, started
+
+
+def _one(fields: dict[str, list[int]], source: str, f: str, default: int | None = None) -> int:
+    v = fields.get(f)
+    if v is None:
+        if default is None:
             raise _err(source, f, "missing")
+        return default
+    if len(v) != 1:
+        raise _err(source, f, f"expected one value, got {v[:12]}")
+    return v[0]
 
-    def one(f, default=None):
-        v = fields.get(f)
-        if v is None:
-            return default
-        if len(v) != 1:
-            raise _err(source, f, f"expected one value, got {v}")
-        return v[0]
 
-    n = one("numPlayers")
+def _check_deck(fields: dict[str, list[int]], source: str) -> int:
+    """The player count, after checking the game is 4-round hold'em with the 52-card deck and no stacks."""
+    n = _one(fields, source, "numPlayers")
     if not 2 <= n <= 10:
         raise _err(source, "numPlayers", f"{n} players: the engine plays 2..10")
-    if one("numRounds") != 4:
-        raise _err(source, "numRounds", f"{one('numRounds')}: only 4-round hold'em is supported")
-    if one("numSuits", 4) != 4:
-        raise _err(source, "numSuits", f"{one('numSuits')}: only the 4-suit deck is supported")
-    if one("numRanks", 13) != 13:
-        raise _err(source, "numRanks", f"{one('numRanks')}: only the 13-rank deck is supported")
-    if one("numHoleCards", 2) != 2:
-        raise _err(source, "numHoleCards", f"{one('numHoleCards')}: only 2 hole cards are supported")
+    for f, want, what in (
+        ("numRounds", 4, "only 4-round hold'em is supported"),
+        ("numSuits", 4, "only the 4-suit deck is supported"),
+        ("numRanks", 13, "only the 13-rank deck is supported"),
+        ("numHoleCards", 2, "only 2 hole cards are supported"),
+    ):
+        got = _one(fields, source, f, None if f == "numRounds" else want)
+        if got != want:
+            raise _err(source, f, f"{got}: {what}")
     if fields.get("numBoardCards", [0, 3, 1, 1]) != [0, 3, 1, 1]:
-        raise _err(source, "numBoardCards", f"{fields['numBoardCards']}: only '0 3 1 1' is supported")
+        raise _err(source, "numBoardCards", f"{fields['numBoardCards'][:12]}: only '0 3 1 1' is supported")
     if "stack" in fields:
         raise _err(source, "stack", "finite stacks are not supported in ACPC games (unlimited bankrolls only)")
+    return n
+
+
+def _check_bets(fields: dict[str, list[int]], source: str) -> tuple[list[int], list[int]]:
+    """``raiseSize`` (``s s b b``) and ``maxRaises`` (``m-1 m m m``), checked."""
     rs = fields["raiseSize"]
     if len(rs) != 4 or rs[0] != rs[1] or rs[2] != rs[3] or min(rs) <= 0:
-        raise _err(source, "raiseSize", f"{rs}: expected 4 positive sizes 's s b b'")
+        raise _err(source, "raiseSize", f"{rs[:12]}: expected 4 positive sizes 's s b b'")
     mr = fields["maxRaises"]
     if len(mr) != 4 or not (mr[1] == mr[2] == mr[3] and mr[0] == mr[1] - 1 and mr[0] >= 0):
-        raise _err(source, "maxRaises", f"{mr}: expected 'm-1 m m m' (the big blind counts as the first bet)")
+        raise _err(source, "maxRaises", f"{mr[:12]}: expected 'm-1 m m m' (the big blind counts as the first bet)")
+    if mr[1] > MAX_GAMEDEF_RAISES:
+        raise _err(source, "maxRaises", f"{mr}: at most {MAX_GAMEDEF_RAISES} bets per round (loki's cap)")
+    return rs, mr
+
+
+def _positions(fields: dict[str, list[int]], n: int, source: str) -> tuple[int, int, int, list[int], list[int]]:
+    """``(button, small blind position, big blind position, blinds, firstPlayer)``, checked against the
+    engine's seating (blinds left of the button, first to act pre-flop left of the big blind)."""
     blinds = fields["blind"]
     if len(blinds) != n:
         raise _err(source, "blind", f"{len(blinds)} values for {n} players")
     fp = fields["firstPlayer"]
     if len(fp) != 4 or not all(1 <= x <= n for x in fp):
-        raise _err(source, "firstPlayer", f"{fp}: expected 4 positions in 1..{n}")
+        raise _err(source, "firstPlayer", f"{fp[:12]}: expected 4 positions in 1..{n}")
     nz = [i for i, b in enumerate(blinds) if b > 0]
     if len(nz) != 2:
         raise _err(source, "blind", f"{blinds}: expected exactly one small and one big blind")
@@ -197,6 +214,30 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
             "firstPlayer",
             f"{fp}: with these blinds the engine needs {' '.join(str(x + 1) for x in expected_first)}",
         )
+    return button, sb_pos, bb_pos, blinds, fp
+
+
+def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
+    """Parse an ACPC ``GAMEDEF`` text.
+
+    Raises:
+        ConfigError: syntax errors, no-limit games, numbers beyond :data:`MAX_GAMEDEF_VALUE` (or ``maxRaises``
+            beyond :data:`MAX_GAMEDEF_RAISES`) and anything the engine cannot express; the message names
+            ``source`` and the field.
+    """
+    fields, betting, started = _read_fields(text, source)
+    if not started:
+        raise _err(source, "GAMEDEF", "missing 'GAMEDEF' header")
+    if betting is None:
+        raise _err(source, "bettingType", "missing 'limit' line")
+    if betting == "nolimit":
+        raise _err(source, "bettingType", "no-limit games are not supported (limit only)")
+    for f in ("numPlayers", "numRounds", "blind", "raiseSize", "firstPlayer", "maxRaises"):
+        if f not in fields:
+            raise _err(source, f, "missing")
+    n = _check_deck(fields, source)
+    rs, mr = _check_bets(fields, source)
+    button, sb_pos, bb_pos, blinds, fp = _positions(fields, n, source)
     try:
         config = GameConfig(
             n_players=n,
@@ -213,17 +254,17 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
 
 
 def load_gamedef(path) -> AcpcGame:
-    """Read and parse a game definition file (see :func:`parse_gamedef`).
+    """Read and parse a game definition file (see :func:`parse_gamedef`), at most
+    :data:`loki.io.limits.MAX_GAMEDEF_BYTES` (read with that cap).
 
     Raises:
-        ConfigError: the file cannot be read, is not text, or is not a supported game (the message
-            names the file).
+        ConfigError: the file cannot be read, is too large, is not text, or is not a supported game (the
+            message names the file).
     """
     p = Path(path)
+    data = read_capped(p, MAX_GAMEDEF_BYTES, "a game definition", ConfigError)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"{p}: cannot read game definition: {e.strerror or e}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ConfigError(f"{p}: cannot read game definition: not UTF-8 text") from None
     return parse_gamedef(text, str(p))

@@ -36,14 +36,69 @@ import math
 import socket
 import time
 
-from loki.errors import PeerError
+from loki.errors import ConfigError, PeerError
 
-__all__ = ["MAX_LINE", "CLIP", "LineReader", "PeerTimeout", "LineTooLong", "PeerClosed", "send_line", "clip"]
+__all__ = [
+    "MAX_LINE",
+    "MAX_TIMEOUT",
+    "CLIP",
+    "LineReader",
+    "PeerTimeout",
+    "LineTooLong",
+    "PeerClosed",
+    "send_line",
+    "clip",
+    "check_timeout",
+]
 
 #: Longest line accepted, in bytes without the line end.  ACPC messages of limit games are far
 #: shorter (a 10-player river state is about 150 bytes); the ACPC dealer's own bound is 4,096
 #: characters (``MAX_LINE_LEN``, ``net.h``).
 MAX_LINE = 4096
+
+#: The longest timeout any network wait accepts, in seconds: one week.  ``socket.settimeout`` overflows
+#: past about 9.2e9 s (``time_t`` nanoseconds), and nobody waits a week for a poker action; every
+#: timeout option (``--t-connect``, ``--t-response``, ``--t-hand``, ``--t-per-hand``, ``loki acpc
+#: --timeout``) is checked against it with :func:`check_timeout`, and the readers below never hand the
+#: socket a longer wait.
+MAX_TIMEOUT = 7 * 24 * 3600.0
+
+
+def check_timeout(value: object, name: str, *, optional: bool = False) -> float | None:
+    """``value`` as a number of seconds, checked: positive, finite and at most :data:`MAX_TIMEOUT`.
+
+    Args:
+        value: the timeout, seconds (int or float; None only with ``optional``).
+        name: how the error names it (``"--t-connect"``, ``"t_response"``).
+        optional: None is allowed (no limit) and returned as is.
+
+    Raises:
+        ConfigError: not a number, not positive, NaN, infinite or above the cap; the message names ``name``
+            and the cap.
+
+    >>> check_timeout(2, "--timeout")
+    2.0
+    >>> try:
+    ...     check_timeout(1e10, "--t-connect")
+    ... except ConfigError as e:
+    ...     print(e)
+    --t-connect 1e+10: expected a positive number of seconds, at most 604800 (one week, MAX_TIMEOUT)
+    """
+    if value is None and optional:
+        return None
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not ok or not 0 < value <= MAX_TIMEOUT:  # type: ignore[operator]  # NaN fails both comparisons
+        shown = f"{value:g}" if ok else repr(value)  # type: ignore[str-format]
+        label = f"{name} {shown}" if name.startswith("--") else f"{name} = {shown}"
+        raise ConfigError(
+            f"{label}: expected a positive number of seconds, at most {MAX_TIMEOUT:g} (one week, MAX_TIMEOUT)"
+        )
+    return float(value)  # type: ignore[arg-type]
+
+
+def _wait(left: float) -> float | None:
+    """A socket timeout for ``left`` seconds (None: block), never above :data:`MAX_TIMEOUT`."""
+    return None if math.isinf(left) else min(left, MAX_TIMEOUT)
 
 
 class PeerTimeout(PeerError):
@@ -100,7 +155,7 @@ class LineReader:
             if left <= 0:
                 raise PeerTimeout(f"{self.peer}: no complete line before the deadline")
             try:
-                self.sock.settimeout(None if math.isinf(left) else left)
+                self.sock.settimeout(_wait(left))
                 chunk = self.sock.recv(min(65536, self.max_line + 2 - len(self.buf)))
             except TimeoutError:
                 continue  # the loop reports the timeout
@@ -126,7 +181,7 @@ def send_line(sock: socket.socket, text: str, deadline: float, peer: str) -> Non
         if left <= 0:
             raise PeerTimeout(f"{peer}: does not read its messages (sending blocked)")
         try:
-            sock.settimeout(left)
+            sock.settimeout(_wait(left))
             n = sock.send(view)
         except TimeoutError:
             continue

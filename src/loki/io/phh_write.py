@@ -147,6 +147,39 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
             open the betting with the wrong player and could not replay the file).
         ValueError: the hand is not finished, or was played without recording its events.
     """
+    _check_writable(state)
+    if any(state.all_in):
+        return state_to_phh(state, names, hand_id, fields).dumps()
+    cfg = state.config
+    n, button = cfg.n_players, state.button
+    seat_of = [(button + 1 + k) % n for k in range(n)]
+    pk_of = {s: k for k, s in enumerate(seat_of)}
+    actions, shown, river_opener = _action_lines(state, pk_of)
+    won = _showdown(state, actions, shown, river_opener, pk_of)
+    put_in = state.total_committed
+    stacks = state.starting_stacks or (PHH_STACK,) * n
+    data: dict = {
+        "variant": "FT",
+        "ante_trimming_status": False,
+        "antes": [0] * n,
+        "blinds_or_straddles": [cfg.small_blind, cfg.big_blind] + [0] * (n - 2),
+        "small_bet": cfg.small_bet,
+        "big_bet": cfg.big_bet,
+        "starting_stacks": [stacks[s] for s in seat_of],
+        "actions": actions,
+        "finishing_stacks": [stacks[s] - put_in[s] + won[s] for s in seat_of],
+        "seats": [s + 1 for s in seat_of],
+        "seat_count": n,
+    }
+    if names:
+        data["players"] = [names[s] for s in seat_of]
+    if hand_id is not None:
+        data["hand"] = int(hand_id) if str(hand_id).isdigit() else None
+    return _field_lines(data, fields)
+
+
+def _check_writable(state: HandState) -> None:
+    """Refuse a hand pokerkit's fixed-limit PHH cannot hold (see :func:`hand_text`)."""
     cfg = state.config
     if cfg.max_bets != 4:
         raise ConfigError(f"PHH (pokerkit fixed-limit) caps a round at 4 bets; this game has max_bets = {cfg.max_bets}")
@@ -154,18 +187,20 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
         raise ValueError("PHH: the hand is not finished")
     if not state.events:
         raise ValueError("PHH: the hand kept no events (new_hand(..., record_events=False))")
-    n, button = cfg.n_players, state.button
-    if n == 2 and cfg.small_blind == cfg.big_blind:
+    if cfg.n_players == 2 and cfg.small_blind == cfg.big_blind:
         raise HandHistoryError(
             "PHH: pokerkit cannot replay a heads-up hand with equal blinds (it would open with the big blind)"
         )
-    if any(state.all_in):
-        return state_to_phh(state, names, hand_id, fields).dumps()
-    seat_of = [(button + 1 + k) % n for k in range(n)]
-    pk_of = {s: k for k, s in enumerate(seat_of)}
+
+
+def _action_lines(state: HandState, pk_of: dict[int, int]) -> tuple[list[str], tuple, int]:
+    """The ``actions`` of the hand up to the show-down (``d dh``, ``pK f|cc|cbr``, ``d db``), the show-down's
+    hands and pokerkit's player who shows first (the river's last bettor or raiser, else ``p1``)."""
+    n = state.config.n_players
+    seat_of = {k: s for s, k in pk_of.items()}
     actions = [f"d dh p{k + 1} {format_cards(state.hole_cards(seat_of[k]))}" for k in range(n)]
     bets = [0] * n  # chips put in this betting round, per seat
-    river_opener = 0  # pokerkit's player who shows first: the river's last bettor or raiser, else p1
+    river_opener = 0
     shown: tuple = ()
     for ev in state.events:
         cls = type(ev)
@@ -185,41 +220,37 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
             bets[ev.seat] += ev.amount
         elif cls is Showdown:
             shown = ev.hands
-    put_in = state.total_committed
-    stacks = state.starting_stacks or (PHH_STACK,) * n
+    return actions, shown, river_opener
+
+
+def _showdown(
+    state: HandState, actions: list[str], shown: tuple, river_opener: int, pk_of: dict[int, int]
+) -> list[int]:
+    """Chips won per seat (pokerkit's split: the odd chip to the first winner left of the button); appends the
+    show-down's ``pK sm CARDS`` lines to ``actions`` in pokerkit's order."""
+    n = state.config.n_players
     won = [0] * n
-    pot = sum(put_in)
-    if shown:  # hands in pokerkit's player order (from the button's left)
-        by_k = {pk_of[seat]: (cards, rank) for seat, cards, rank in shown}
-        for i in range(n):
-            k = (river_opener + i) % n
-            if k in by_k:
-                actions.append(f"p{k + 1} sm {format_cards(by_k[k][0])}")
-        best = max(r for _, _, r in shown)
-        winners = [seat for seat, _, r in shown if r == best]
-        share, odd = divmod(pot, len(winners))
-        for seat in winners:
-            won[seat] = share
-        won[winners[0]] += odd
-    else:
+    pot = sum(state.total_committed)
+    if not shown:
         won[state.folded.index(False)] = pot
-    data: dict = {
-        "variant": "FT",
-        "ante_trimming_status": False,
-        "antes": [0] * n,
-        "blinds_or_straddles": [cfg.small_blind, cfg.big_blind] + [0] * (n - 2),
-        "small_bet": cfg.small_bet,
-        "big_bet": cfg.big_bet,
-        "starting_stacks": [stacks[s] for s in seat_of],
-        "actions": actions,
-        "finishing_stacks": [stacks[s] - put_in[s] + won[s] for s in seat_of],
-        "seats": [s + 1 for s in seat_of],
-        "seat_count": n,
-    }
-    if names:
-        data["players"] = [names[s] for s in seat_of]
-    if hand_id is not None:
-        data["hand"] = int(hand_id) if str(hand_id).isdigit() else None
+        return won
+    by_k = {pk_of[seat]: (cards, rank) for seat, cards, rank in shown}  # hands in pokerkit's player order
+    for i in range(n):
+        k = (river_opener + i) % n
+        if k in by_k:
+            actions.append(f"p{k + 1} sm {format_cards(by_k[k][0])}")
+    best = max(r for _, _, r in shown)
+    winners = [seat for seat, _, r in shown if r == best]
+    share, odd = divmod(pot, len(winners))
+    for seat in winners:
+        won[seat] = share
+    won[winners[0]] += odd
+    return won
+
+
+def _field_lines(data: dict, fields: dict | None) -> str:
+    """The PHH text of ``data`` (pokerkit's fields in its order) and ``fields`` (known ones in their place,
+    user-defined ones after, in the order given; None values left out)."""
     extra = {}
     for key, value in (fields or {}).items():
         if key in _KNOWN:

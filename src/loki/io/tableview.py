@@ -4,7 +4,8 @@
 - :class:`HandLog`: follows a hand's public events and words them ("posts the big blind 10", "raises to 40",
   "calls 20"), keeping each seat's chips in this round and in the hand;
 - :func:`hand_results`: who won each pot, how much, and with what (hand names at a showdown), and each seat's
-  net result.
+  net result;
+- :func:`plural`: a count and its noun, in the singular for one ("1 hand", "2 hands").
 
 >>> position_names(6, button=0)
 ['BTN', 'SB', 'BB', 'UTG', 'HJ', 'CO']
@@ -19,7 +20,27 @@ from dataclasses import dataclass, field
 
 from loki.engine import CALL, FOLD, STREET_NAMES, ActionTaken, BlindPosted, BoardDealt, HandState
 
-__all__ = ["position_names", "HandLog", "LogLine", "PotResult", "hand_results", "pot_results", "describe_pots"]
+__all__ = [
+    "position_names",
+    "HandLog",
+    "LogLine",
+    "PotResult",
+    "hand_results",
+    "pot_results",
+    "describe_pots",
+    "shown_hand_names",
+    "plural",
+]
+
+
+def plural(n: int, noun: str, nouns: str | None = None) -> str:
+    """``n`` and ``noun``, the noun in the plural (``nouns``, default ``noun + "s"``) unless ``n`` is 1.
+
+    >>> plural(1, "hand"), plural(0, "hand"), plural(3, "decision"), plural(1, "match", "matches")
+    ('1 hand', '0 hands', '3 decisions', '1 match')
+    """
+    return f"{n} {noun if n == 1 else (nouns or noun + 's')}"
+
 
 _MIDDLE = {
     0: [],
@@ -144,14 +165,27 @@ def pot_results(pots: Sequence, ranks: dict[int, int]) -> tuple[list[PotResult],
     """The pots (:class:`loki.engine.PotAward`, as in ``HandEnded.pots``) with their winners and winning hand
     names, and the name of every hand shown (``ranks``: ``{seat: rank7}`` from the ``Showdown`` event, empty
     without a showdown)."""
-    from loki.evaluator import describe
-
-    names = {int(s): describe(int(r)) for s, r in ranks.items()}
+    names = shown_hand_names(ranks)
     out = []
     for i, p in enumerate(pots):
         name = names.get(p.winners[0]) if ranks and p.winners else None
         out.append(PotResult(float(p.amount), tuple(p.winners), tuple(float(x) for x in p.shares), name, i == 0))
     return out, names
+
+
+def shown_hand_names(ranks: dict[int, int]) -> dict[int, str]:
+    """The name of every hand shown down (``ranks``: ``{seat: rank7}``), as a dealer reads them out: the category
+    and its defining ranks (:func:`loki.evaluator.describe`), and the kickers too
+    (:func:`loki.evaluator.describe_kickers`) when another shown hand reads the same without them but ranks
+    differently (a kicker decided: ``"two pair, Sevens and Fives, Ace kicker"`` against ``"..., Nine kicker"``)."""
+    from loki.evaluator import describe, describe_kickers
+
+    plain = {int(s): describe(int(r)) for s, r in ranks.items()}
+    out = {}
+    for s, r in ranks.items():
+        same = [t for t, q in ranks.items() if t != s and plain[int(t)] == plain[int(s)] and int(q) != int(r)]
+        out[int(s)] = describe_kickers(int(r)) if same else plain[int(s)]
+    return out
 
 
 def hand_results(state: HandState) -> tuple[list[PotResult], dict[int, str]]:

@@ -88,7 +88,7 @@ class SimConfig(LokiModel):
     """Simulator settings.
 
     Attributes:
-        trials: maximum trials (AAAI99: 500), ≥ 1.
+        trials: maximum trials (AAAI99: 500), 1 to 100,000 (a cap: every trial is played twice per decision).
         cutoff: "paper", "paired" or "none" (module docstring).
         z: the paired rule's z (DEFAULT 3.0), > 0.
         min_trials: trials before the first cut-off check (DEFAULT 50), ≥ 2.
@@ -113,7 +113,7 @@ class SimConfig(LokiModel):
         ConfigError: a value out of range (one line naming the field).
     """
 
-    trials: int = tunable(500, 50, 5000, source="AAAI99 §5", log=True, ge=1)
+    trials: int = tunable(500, 50, 5000, source="AAAI99 §5", log=True, ge=1, le=100_000)
     cutoff: Literal["paper", "paired", "none"] = "paper"
     z: float = tunable(3.0, 1.0, 5.0, source="DEFAULT", gt=0.0)
     min_trials: int = tunable(50, 10, 400, source="DEFAULT", log=True, ge=2)

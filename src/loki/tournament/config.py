@@ -45,6 +45,13 @@ players, labels, comparisons, the game, the player specs) by :func:`config_from_
 is a :class:`~loki.errors.TournamentConfigError` whose one-line message names the file (or preset),
 the key and the problem.
 
+**Limits.**  The counts have caps, so that no file can make a run take unbounded memory or time (a file
+saying ``deals = 9223372036854775807`` is refused, naming the key and the cap): ``deals`` at most
+:data:`MAX_DEALS`, ``block_deals`` at most :data:`MAX_BLOCK_DEALS`, ``seed`` at most :data:`MAX_SEED`,
+the players (the sum of the ``count``) at most :data:`MAX_PLAYERS`, the ``[game]`` chip amounts at most :data:`MAX_CHIPS` and
+``max_bets`` at most :data:`MAX_BETS`.  The file itself is read with the limits of :mod:`loki.io.limits`
+(at most 1 MiB, arrays and tables nested at most 32 deep).
+
 >>> cfg = load_preset("fig3-BR", check_players=False)
 >>> cfg.n_players, cfg.deals, [p.label for p in cfg.seats][-1]
 (10, 2500, 'Loki-2 B+R')
@@ -52,13 +59,16 @@ the key and the problem.
 Traceback (most recent call last):
 ...
 loki.errors.TournamentConfigError: my.toml players[0]: 'count' = 0 must be >= 1
+>>> config_from_dict({"deals": 9223372036854775807, "players": [{"type": "random", "count": 2}]}, "my.toml")
+Traceback (most recent call last):
+...
+loki.errors.TournamentConfigError: my.toml: 'deals' = 9223372036854775807 must be <= 1000000 (loki's cap)
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -67,6 +77,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from loki.errors import TournamentConfigError
+from loki.io.limits import MAX_CONFIG_BYTES, check_nesting, parse_toml, read_capped
 
 if TYPE_CHECKING:
     from loki.engine import GameConfig
@@ -82,14 +93,37 @@ __all__ = [
     "load_config",
     "config_from_dict",
     "MAX_PLAYERS",
+    "MAX_DEALS",
+    "MAX_BLOCK_DEALS",
+    "MAX_SEED",
+    "MAX_CHIPS",
+    "MAX_BETS",
     "ESTIMATORS",
 ]
 
+#: Players at a table (the sum of the ``count`` of the entries).
 MAX_PLAYERS = 10
+#: ``deals`` at most: a million deals are 10 million hands at 10 players (days of play; the paper played 2,500),
+#: and the per-deal results of a run stay under about 1 GiB.
+MAX_DEALS = 1_000_000
+#: ``block_deals`` at most: a block's records and hand histories are held in memory until it is journaled
+#: (about 100 MiB of PHH text for 10,000 deals at 10 players).
+MAX_BLOCK_DEALS = 10_000
+#: ``seed`` at most: a 64-bit word (any larger seed would only be hashed the same way).
+MAX_SEED = 2**64 - 1
+#: ``[game]`` chip amounts (bets, blinds) at most.
+MAX_CHIPS = 1_000_000_000
+#: ``[game]`` ``max_bets`` at most (bets per betting round; the paper's game has 4).
+MAX_BETS = 100
 
 _FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 NonNegInt = Annotated[StrictInt, Field(ge=0)]
+Deals = Annotated[StrictInt, Field(ge=1, le=MAX_DEALS)]
+BlockDeals = Annotated[StrictInt, Field(ge=1, le=MAX_BLOCK_DEALS)]
+Seed = Annotated[StrictInt, Field(ge=0, le=MAX_SEED)]
+Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
+Bets = Annotated[StrictInt, Field(ge=0, le=MAX_BETS)]
 #: How results are estimated: ``plain`` (mean of the payoffs per deal) or ``aivat`` (the plain estimate and,
 #: next to it, the AIVAT estimate of :mod:`loki.aivat`; the play is the same).
 Estimator = Literal["plain", "aivat"]
@@ -155,12 +189,12 @@ class TournamentConfig(BaseModel):
 
     name: StrictStr
     players: tuple[PlayerEntry, ...]
-    deals: PosInt = 100
-    seed: NonNegInt = 0
-    block_deals: PosInt = 25
+    deals: Deals = 100
+    seed: Seed = 0
+    block_deals: BlockDeals = 25
     histories: StrictBool = True
     description: StrictStr = ""
-    game: dict[StrictStr, NonNegInt] = Field(default_factory=dict)
+    game: dict[StrictStr, Chips] = Field(default_factory=dict)
     compare: tuple[Comparison, ...] = ()
     estimator: Estimator = "plain"
 
@@ -279,11 +313,11 @@ class _CompareTable(BaseModel):
 class _GameTable(BaseModel):
     model_config = _FROZEN
 
-    small_bet: NonNegInt | None = None
-    big_bet: NonNegInt | None = None
-    small_blind: NonNegInt | None = None
-    big_blind: NonNegInt | None = None
-    max_bets: NonNegInt | None = None
+    small_bet: Chips | None = None
+    big_bet: Chips | None = None
+    small_blind: Chips | None = None
+    big_blind: Chips | None = None
+    max_bets: Bets | None = None
 
 
 class _File(BaseModel):
@@ -291,9 +325,9 @@ class _File(BaseModel):
 
     name: StrictStr | None = None
     description: StrictStr = ""
-    deals: PosInt = 100
-    seed: NonNegInt = 0
-    block_deals: PosInt = 25
+    deals: Deals = 100
+    seed: Seed = 0
+    block_deals: BlockDeals = 25
     histories: StrictBool = True
     estimator: Estimator = "plain"
     game: _GameTable = _GameTable()
@@ -342,6 +376,9 @@ def _describe(err: Mapping[str, Any], source: str) -> str:
     if kind in ("greater_than_equal", "greater_than"):
         bound = err.get("ctx", {}).get("ge", err.get("ctx", {}).get("gt"))
         return f"{where}: '{key}' = {value!r} must be >= {bound}"
+    if kind in ("less_than_equal", "less_than"):
+        bound = err.get("ctx", {}).get("le", err.get("ctx", {}).get("lt"))
+        return f"{where}: '{key}' = {value!r} must be <= {bound} (loki's cap)"
     if kind == "bool_type":
         return f"{where}: '{key}' must be true or false, got {value!r}"
     if kind == "string_type":
@@ -405,10 +442,12 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         check_players: build every player once to check its spec (off in worker processes).
 
     Raises:
-        TournamentConfigError: the first problem found, naming ``source`` and the key.
+        TournamentConfigError: the first problem found, naming ``source`` and the key (a count over its
+            cap, tables nested deeper than :data:`loki.io.limits.MAX_NESTING`, ...).
     """
     if not isinstance(d, Mapping):
         raise TournamentConfigError(f"{source}: expected a table, got {type(d).__name__}")
+    check_nesting(d, source, TournamentConfigError)
     try:
         f = _File.model_validate(dict(d))
     except ValidationError as e:
@@ -473,22 +512,20 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
 
 
 def load_config(path: str | Path, *, check_players: bool = True) -> TournamentConfig:
-    """Read and validate a TOML tournament file.
+    """Read and validate a TOML tournament file (at most :data:`loki.io.limits.MAX_CONFIG_BYTES`, read with
+    that cap: ``--config /dev/zero`` is refused at once).
 
     Raises:
-        TournamentConfigError: missing file, malformed TOML, or an invalid configuration.
+        TournamentConfigError: missing, unreadable or too large file, not UTF-8, malformed or too deeply
+            nested TOML, or an invalid configuration (one line naming the file).
     """
     p = Path(path)
+    data = read_capped(p, MAX_CONFIG_BYTES, "a tournament config file", TournamentConfigError)
     try:
-        text = p.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise TournamentConfigError(f"cannot read config {str(p)!r}: {e.strerror or e}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise TournamentConfigError(f"config {str(p)!r} is not UTF-8 text") from None
-    try:
-        d = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise TournamentConfigError(f"malformed TOML in {str(p)!r}: {e}") from None
+    d = parse_toml(text, str(p), TournamentConfigError)
     d.setdefault("name", p.stem)
     return config_from_dict(d, str(p), check_players=check_players)
 
@@ -511,9 +548,6 @@ def load_preset(name: str, *, check_players: bool = True) -> TournamentConfig:
     f = _preset_dir() / f"{name}.toml"
     if not f.is_file():
         raise TournamentConfigError(f"unknown preset {name!r}: expected one of {list_presets()}")
-    try:
-        d = tomllib.loads(f.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise TournamentConfigError(f"malformed TOML in preset {name!r}: {e}") from None
+    d = parse_toml(f.read_text("utf-8"), f"preset {name!r}", TournamentConfigError)
     d.setdefault("name", name)
     return config_from_dict(d, f"preset {name!r}", check_players=check_players)

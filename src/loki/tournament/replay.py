@@ -39,6 +39,7 @@ import numpy as np
 from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
+from loki.io.tableview import plural
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.tournament.handstats import HandCounts, hand_counts
 
@@ -174,34 +175,38 @@ class ReplayReport:
         return out
 
 
-def load_hands(path) -> list[HandRecord]:
-    """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file (the first bad hand raises)."""
+def load_hands(path, max_hands: int | None = None) -> list[HandRecord]:
+    """Hands of an ACPC log (any suffix but ``.phh``/``.phhs``) or a PHH file (the first bad hand raises), read as
+    a stream within the limits of :mod:`loki.io.limits` (``max_hands``: stop reading after that many)."""
     p = Path(path)
     if p.suffix in (".phh", ".phhs"):
         from loki.io.phh import read_phh
 
-        return read_phh(p)
+        return read_phh(p, max_hands=max_hands)
     from loki.io.acpc_log import read_acpc_log
 
-    return read_acpc_log(p).hands
+    return read_acpc_log(p, max_hands=max_hands).hands
 
 
-def load_log(path) -> tuple[list[HandRecord], list, list[str]]:
+def load_log(path, max_hands: int | None = None) -> tuple[list[HandRecord], list, list[str]]:
     """``(hands, skipped, warnings)`` of an ACPC log or PHH file, leaving out the hands that cannot
     be read (``skipped``: ``(hand id or FILE:LINE, message)``; ``warnings``: ignored lines).
 
+    The file is read as a stream within the limits of :mod:`loki.io.limits` (at most 64 MiB; ``/dev/zero``
+    is refused, never read whole); with ``max_hands`` reading stops after that many hands.
+
     Raises:
-        HandHistoryError: the file as a whole cannot be read (missing, binary, not TOML, no STATE line).
+        HandHistoryError: the file as a whole cannot be read (missing, binary, too large, no STATE line).
     """
     p = Path(path)
     skipped: list = []
     if p.suffix in (".phh", ".phhs"):
         from loki.io.phh import read_phh
 
-        return read_phh(p, skipped), skipped, []
+        return read_phh(p, skipped, max_hands=max_hands), skipped, []
     from loki.io.acpc_log import read_acpc_log
 
-    lg = read_acpc_log(p, strict=False)
+    lg = read_acpc_log(p, strict=False, max_hands=max_hands)
     return lg.hands, list(lg.skipped), list(lg.warnings)
 
 
@@ -211,6 +216,155 @@ def _fixed_offset(names: Sequence[str], order: dict) -> int | None:
     if all(order[names[pos]] == (pos + off) % n for pos in range(n)):
         return off
     return None
+
+
+class _Replayer:
+    """The state of :func:`replay_hands` across hands: one bot per player name, its statistics, the report."""
+
+    def __init__(
+        self,
+        records: Sequence[HandRecord],
+        player_spec: str,
+        seed: int,
+        wrap: Callable[[str, Player], Player] | None,
+        before_hand: Callable[[HandRecord, dict[int, Player], dict[int, str]], None] | None,
+        estimator: str,
+    ) -> None:
+        from loki.errors import ConfigError
+
+        if estimator not in ("plain", "aivat"):
+            raise ConfigError(f"estimator {estimator!r}: expected 'plain' or 'aivat'")
+        self.oracle = None
+        if estimator == "aivat":
+            from loki.aivat import EquityOracle
+
+            self.oracle = EquityOracle()
+        self.spec, self.seed, self.wrap, self.before_hand = player_spec, seed, wrap, before_hand
+        self.first_n = records[0].n_players if records else 0
+        self.order: dict[str, int] = {}
+        self.bots: dict[str, Player] = {}
+        self.stats: dict[str, PlayerStats] = {}
+        small_bet = records[0].config.small_bet if records else 10
+        self.report = ReplayReport(self.stats, player_spec=player_spec, small_bet=small_bet)
+        if self.oracle is not None:
+            self.report.hand_corrections = {}
+
+    def check(self, rec: HandRecord) -> None:
+        """The hand replays on the engine, with the player count of the log's first hand and a name per seat (else
+        HandHistoryError)."""
+        rec.replay()
+        if rec.n_players != self.first_n:
+            raise HandHistoryError(f"{rec.where}: {rec.n_players} players, the log's first hand has {self.first_n}")
+        if rec.names and len(set(rec.names)) != len(rec.names):  # one bot per name: two seats cannot share one
+            raise HandHistoryError(f"{rec.where}: a player name appears twice in the hand ({list(rec.names)})")
+
+    def seat(self, rec: HandRecord):
+        """The hand's fixed seats (the ACPC rotation undone) and its players, told that the hand begins:
+        ``(state, players by seat, names by seat, seat of each log position)``."""
+        from loki.players.registry import make_player
+
+        n = rec.n_players
+        names = list(rec.names) if rec.names else [f"p{i + 1}" for i in range(n)]
+        for nm in names:
+            if nm not in self.order:
+                self.order[nm] = len(self.order)
+        off = (_fixed_offset(names, self.order) if len(self.order) == n else None) or 0
+        seat_of_pos = [(pos + off) % n for pos in range(n)]
+        name_at = {seat_of_pos[pos]: names[pos] for pos in range(n)}
+        holes: list[str | None] = [None] * n
+        for pos in range(n):
+            holes[seat_of_pos[pos]] = rec.hole_cards[pos]
+        button = (rec.button + off) % n
+        try:
+            state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
+        except ValueError as e:
+            raise HandHistoryError(f"hand {rec.hand_id}: {e}") from None
+        players: dict[int, Player] = {}
+        for seat in range(n):
+            nm = name_at[seat]
+            if nm not in self.bots:
+                bot = make_player(self.spec, seed=self.seed + self.order[nm], name=f"{self.spec}@{nm}")
+                self.bots[nm] = bot if self.wrap is None else self.wrap(nm, bot)
+                self.stats[nm] = PlayerStats(name=nm)
+            players[seat] = self.bots[nm]
+            players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
+        if self.before_hand is not None:
+            self.before_hand(rec, players, name_at)
+        return state, players, name_at, seat_of_pos
+
+    def play(self, rec: HandRecord, state, players: dict, name_at: dict) -> None:
+        """Drive the players through the logged actions, asking the actor's bot at each decision."""
+        seen = 0
+        actions = [a for a in rec.betting if a != "/"]  # (the '/' were checked by rec.replay())
+        for k in range(len(actions) + 1):
+            events = state.events
+            while seen < len(events):
+                ev = events[seen]
+                seen += 1
+                for pl in players.values():
+                    pl.observe(ev)
+            if k == len(actions):
+                break
+            actor = state.current_player
+            if actor is None:
+                raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
+            logged = Action.parse(actions[k])
+            legal = state.legal_actions()
+            if logged not in legal:
+                raise HandHistoryError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
+            st = self.stats[name_at[actor]]
+            choice = players[actor].act(state.view(actor), legal)
+            st.decisions += 1
+            st.agree += int(Action.parse(choice) == logged)
+            state.apply(logged)
+        if not state.is_terminal:
+            raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
+
+    def tally(self, rec: HandRecord, state, players: dict, name_at: dict, seat_of_pos: list[int]) -> None:
+        """Statistics, payoffs (checked against the log), AIVAT corrections and showdown percentiles of a hand."""
+        n, report = rec.n_players, self.report
+        for seat, c in enumerate(hand_counts(state)):
+            self.stats[name_at[seat]] += c
+        if rec.payoffs is not None:
+            mine = [state.payoffs[seat_of_pos[pos]] for pos in range(n)]
+            if [float(x) for x in mine] != [float(x) for x in rec.payoffs]:
+                report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
+        for seat in range(n):
+            self.stats[name_at[seat]].chips += state.payoffs[seat]
+            report.hand_chips.setdefault(name_at[seat], []).append(float(state.payoffs[seat]))
+        if self.oracle is not None and report.hand_corrections is not None:
+            from loki.aivat import hand_corrections
+
+            corr = hand_corrections(state, None, self.oracle).total
+            for seat in range(n):
+                report.hand_corrections.setdefault(name_at[seat], []).append(float(corr[seat]))
+        if state.went_to_showdown:
+            self.percentiles(rec, state, players, name_at)
+        for seat, pl in players.items():
+            pl.end_hand(state.view(seat))
+
+    def percentiles(self, rec: HandRecord, state, players: dict, name_at: dict) -> None:
+        """Each bot's percentile of every shown opponent holding in its model of that opponent."""
+        shown = state.shown_cards()
+        board = list(state.board)
+        for seat, pl in players.items():
+            models = getattr(pl, "models", None)
+            if not models:
+                continue
+            dead = board + list(state.hole_cards(seat))
+            for opp, cards in shown.items():
+                if opp == seat or opp not in models:
+                    continue
+                pct = holding_percentile(models[opp].weights, cards, dead)
+                self.report.percentiles.append((name_at[seat], name_at[opp], rec.hand_id, pct))
+
+    def finish(self) -> ReplayReport:
+        """The report, with the bots' model stores merged into its model quality."""
+        for bot in self.bots.values():
+            store = getattr(bot, "models", None)
+            if store is not None and hasattr(store, "quality"):
+                self.report.quality.merge(store.quality)
+        return self.report
 
 
 def replay_hands(
@@ -239,126 +393,22 @@ def replay_hands(
             betting, misplaced ``/``); the message names the hand and its file.
         ConfigError: an ``estimator`` other than ``"plain"`` or ``"aivat"``.
     """
-    from loki.errors import ConfigError
-    from loki.players.registry import make_player
-
-    if estimator not in ("plain", "aivat"):
-        raise ConfigError(f"estimator {estimator!r}: expected 'plain' or 'aivat'")
-    oracle = None
-    if estimator == "aivat":
-        from loki.aivat import EquityOracle, hand_corrections
-
-        oracle = EquityOracle()
-
-    order: dict[str, int] = {}
-    bots: dict[str, Player] = {}
-    stats: dict[str, PlayerStats] = {}
-    report = ReplayReport(stats, player_spec=player_spec, small_bet=records[0].config.small_bet if records else 10)
-    if oracle is not None:
-        report.hand_corrections = {}
+    r = _Replayer(records, player_spec, seed, wrap, before_hand, estimator)
     for rec in records:
         try:  # checked on the engine before any bot sees the hand
-            rec.replay()
-            if records and rec.n_players != records[0].n_players:
-                raise HandHistoryError(
-                    f"{rec.where}: {rec.n_players} players, the log's first hand has {records[0].n_players}"
-                )
+            r.check(rec)
         except ValueError as e:
             if not skip_bad:
                 raise
-            report.skipped.append((rec.hand_id, str(e)))
+            r.report.skipped.append((rec.hand_id, str(e)))
             continue
-        n = rec.n_players
-        names = list(rec.names) if rec.names else [f"p{i + 1}" for i in range(n)]
-        for nm in names:
-            if nm not in order:
-                order[nm] = len(order)
-        off = _fixed_offset(names, order) if len(order) == n else None
-        if off is None:
-            off = 0
-        seat_of_pos = [(pos + off) % n for pos in range(n)]
-        name_at = {seat_of_pos[pos]: names[pos] for pos in range(n)}
-        holes: list[str | None] = [None] * n
-        for pos in range(n):
-            holes[seat_of_pos[pos]] = rec.hole_cards[pos]
-        button = (rec.button + off) % n
-        try:
-            state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
-        except ValueError as e:
-            raise HandHistoryError(f"hand {rec.hand_id}: {e}") from None
-        players: dict[int, Player] = {}
-        for seat in range(n):
-            nm = name_at[seat]
-            if nm not in bots:
-                bots[nm] = make_player(player_spec, seed=seed + order[nm], name=f"{player_spec}@{nm}")
-                if wrap is not None:
-                    bots[nm] = wrap(nm, bots[nm])
-                stats[nm] = PlayerStats(name=nm)
-            players[seat] = bots[nm]
-            players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
-        if before_hand is not None:
-            before_hand(rec, players, name_at)
-        seen = 0
-        actions = [a for a in rec.betting if a != "/"]  # (the '/' were checked by rec.replay())
-        for k in range(len(actions) + 1):
-            events = state.events
-            while seen < len(events):
-                ev = events[seen]
-                seen += 1
-                for pl in players.values():
-                    pl.observe(ev)
-            if k == len(actions):
-                break
-            actor = state.current_player
-            if actor is None:
-                raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} goes on after the hand ended")
-            logged = Action.parse(actions[k])
-            legal = state.legal_actions()
-            if logged not in legal:
-                raise HandHistoryError(f"hand {rec.hand_id}: illegal logged action {logged.name} in {rec.betting!r}")
-            st = stats[name_at[actor]]
-            choice = players[actor].act(state.view(actor), legal)
-            st.decisions += 1
-            st.agree += int(Action.parse(choice) == logged)
-            state.apply(logged)
-        if not state.is_terminal:
-            raise HandHistoryError(f"hand {rec.hand_id}: betting {rec.betting!r} does not finish the hand")
-        for seat, c in enumerate(hand_counts(state)):
-            stats[name_at[seat]] += c
-        if rec.payoffs is not None:
-            mine = [state.payoffs[seat_of_pos[pos]] for pos in range(n)]
-            if [float(x) for x in mine] != [float(x) for x in rec.payoffs]:
-                report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
-        for seat in range(n):
-            stats[name_at[seat]].chips += state.payoffs[seat]
-            report.hand_chips.setdefault(name_at[seat], []).append(float(state.payoffs[seat]))
-        if oracle is not None and report.hand_corrections is not None:
-            corr = hand_corrections(state, None, oracle).total
-            for seat in range(n):
-                report.hand_corrections.setdefault(name_at[seat], []).append(float(corr[seat]))
-        if state.went_to_showdown:
-            shown = state.shown_cards()
-            board = list(state.board)
-            for seat, pl in players.items():
-                models = getattr(pl, "models", None)
-                if not models:
-                    continue
-                dead = board + list(state.hole_cards(seat))
-                for opp, cards in shown.items():
-                    if opp == seat or opp not in models:
-                        continue
-                    pct = holding_percentile(models[opp].weights, cards, dead)
-                    report.percentiles.append((name_at[seat], name_at[opp], rec.hand_id, pct))
-        for seat, pl in players.items():
-            pl.end_hand(state.view(seat))
-        report.hands += 1
+        state, players, name_at, seat_of_pos = r.seat(rec)
+        r.play(rec, state, players, name_at)
+        r.tally(rec, state, players, name_at, seat_of_pos)
+        r.report.hands += 1
         if progress is not None:
-            progress(report.hands)
-    for bot in bots.values():
-        store = getattr(bot, "models", None)
-        if store is not None and hasattr(store, "quality"):
-            report.quality.merge(store.quality)
-    return report
+            progress(r.report.hands)
+    return r.finish()
 
 
 def render_report(report: ReplayReport, console=None, title: str = "replay") -> None:
@@ -367,7 +417,7 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
     from rich.table import Table
 
     console = console or Console()
-    t = Table(title=f"{title}: {report.hands} hands, decisions by {report.player_spec}")
+    t = Table(title=f"{title}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}")
     for col in (
         "player",
         "hands",
@@ -414,7 +464,7 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
     if v.size:
         q = np.percentile(v, [25, 50, 75])
         console.print(
-            f"showdown holdings within the model's weight table: {v.size} cases, mean percentile "
+            f"showdown holdings within the model's weight table: {plural(v.size, 'case')}, mean percentile "
             f"{v.mean():.1f} (quartiles {q[0]:.1f} / {q[1]:.1f} / {q[2]:.1f}; 50 = uninformative)"
         )
     else:
@@ -427,20 +477,22 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
             + ("n/a" if ll is None else f"{ll:.3f}")
             + " (−1.099 = uninformative), collapse rate "
             + ("n/a" if cr is None else f"{100 * cr:.2f} %")
-            + f" of {report.quality.reweights} re-weightings"
+            + f" of {plural(report.quality.reweights, 're-weighting')}"
         )
     if report.payoff_mismatches:
-        console.print(f"[red]{len(report.payoff_mismatches)} hands where the engine's payoffs differ from the log[/]")
+        console.print(
+            f"[red]{plural(len(report.payoff_mismatches), 'hand')} where the engine's payoffs differ from the log[/]"
+        )
     else:
         console.print("payoffs recomputed by the engine equal the logged ones")
     if report.skipped:
-        console.print(f"[red]{len(report.skipped)} hands skipped[/] (they do not replay):", markup=True)
+        console.print(f"[red]{plural(len(report.skipped), 'hand')} skipped[/] (they do not replay):", markup=True)
         for hid, msg in report.skipped[:20]:
             console.print(f"  skipped hand {hid}: {msg}", markup=False, highlight=False)
         if len(report.skipped) > 20:
             console.print(f"  ... and {len(report.skipped) - 20} more")
     if report.warnings:
-        console.print(f"[yellow]{len(report.warnings)} log lines ignored[/]:")
+        console.print(f"[yellow]{plural(len(report.warnings), 'log line')} ignored[/]:")
         for w in report.warnings[:10]:
             console.print(f"  {w}", markup=False, highlight=False)
         if len(report.warnings) > 10:

@@ -6,9 +6,11 @@ the old one, :mod:`loki.io.files`, so a crash or a full disk never leaves a half
 - ``summary.json`` — the statistics of :func:`loki.tournament.stats.summarize` plus the
   configuration, as the typed record :class:`TournamentSummary` (deterministic: identical for
   identical seeds and configurations; the same bytes as the plain dict written with
-  ``json.dumps(summary, indent=2)``);
+  ``json.dumps(summary, indent=2)``); always strict JSON: a NaN or an infinity is an error
+  (:func:`strict_json`), never a bare ``NaN`` in the file;
 - ``run.json`` — wall-clock facts of this run (seconds, hands/s, blocks played now; with the ``aivat``
-  estimator also the CPU seconds of the estimator and of the blocks, and their ratio);
+  estimator also the CPU seconds of the estimator and of the blocks, and their ratio) and the key of
+  the journal's checksums (``journal_key``, :mod:`loki.tournament.journal`);
 - ``deals.csv`` — one row per deal: ``deal`` then the net chips of every player over the deal's
   replays (column names are the player names);
 - ``deals-aivat.csv`` — with the ``aivat`` estimator only: the same rows with the AIVAT corrections added
@@ -27,13 +29,14 @@ import csv
 import io
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
+from loki.errors import InputError
 from loki.io.files import atomic_target, atomic_write_text
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
@@ -43,11 +46,14 @@ __all__ = [
     "write_results",
     "results_table",
     "plot_results",
+    "pair_styles",
+    "PLAY_STYLES",
     "TournamentSummary",
     "PlayerResult",
     "TypeResult",
     "ComparisonResult",
     "AivatSummary",
+    "strict_json",
 ]
 
 _RECORD = ConfigDict(frozen=True, extra="forbid")
@@ -243,8 +249,47 @@ class TournamentSummary(BaseModel):
         return self.model_dump(mode="json", exclude=exclude or None)
 
     def to_json(self) -> str:
-        """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline)."""
-        return json.dumps(self.to_dict(), indent=2) + "\n"
+        """The text of ``summary.json`` (``json.dumps(..., indent=2)`` and a newline), always strict JSON.
+
+        Raises:
+            InputError: a NaN or an infinity in the summary (strict JSON has neither; it can only come from
+                results that are not numbers, which the journal refuses on read); the message names the field.
+        """
+        return strict_json(self.to_dict(), "summary.json")
+
+
+def _nonfinite(value: Any) -> tuple[str, Any]:
+    """The path (``players[2].sb_per_hand``) and the value of the first NaN or infinity in ``value``."""
+    todo: list[tuple[Any, str]] = [(value, "")]
+    while todo:
+        v, p = todo.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return p or "the value", v
+        if isinstance(v, dict):
+            todo.extend((x, f"{p}.{k}" if p else str(k)) for k, x in reversed(list(v.items())))
+        elif isinstance(v, (list, tuple)):
+            todo.extend((x, f"{p}[{i}]") for i, x in reversed(list(enumerate(v))))
+    return "a value", None
+
+
+def strict_json(value: Any, name: str) -> str:
+    """``json.dumps(value, indent=2)`` and a newline, refusing NaN and infinities (``allow_nan=False``).
+
+    Raises:
+        InputError: a non-finite float; the message names ``name`` and the field.
+
+    >>> strict_json({"a": [1.5, float("nan")]}, "summary.json")
+    Traceback (most recent call last):
+    ...
+    loki.errors.InputError: summary.json: a[1] = nan is not a finite number (strict JSON has no NaN or infinity)
+    """
+    try:
+        return json.dumps(value, indent=2, allow_nan=False) + "\n"
+    except ValueError:
+        where, bad = _nonfinite(value)
+        raise InputError(
+            f"{name}: {where} = {bad} is not a finite number (strict JSON has no NaN or infinity)"
+        ) from None
 
 
 def _fmt(v, spec="+.3f"):
@@ -284,7 +329,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         # the estimator's CPU relative to the rest of the blocks' CPU (the tournament without it)
         info["aivat_cpu_overhead"] = round(est_cpu / (block_cpu - est_cpu), 4) if block_cpu > est_cpu else None
     info.update(run.extra)
-    atomic_write_text(out / "run.json", json.dumps(info, indent=2) + "\n")
+    atomic_write_text(out / "run.json", strict_json(info, "run.json"))
     names = [s.name for s in cfg.seats]
     buf = io.StringIO(newline="")
     w = csv.writer(buf)
@@ -305,8 +350,89 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     return record
 
 
+#: The playing styles of the presets (Table B.1's tightness x the Bettor's aggression); a spec's style is the part of
+#: it that names one (``loki1:TC``, ``loki2:BR:TC`` -> ``TC``).
+PLAY_STYLES = ("TC", "TA", "LC", "LA")
+_STYLE_COLORS = {"TC": "tab:blue", "TA": "tab:orange", "LC": "tab:green", "LA": "tab:red", "": "tab:gray"}
+_OTHER_COLORS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+#: How each kind of player is drawn: (line style, marker, bar hatch).  Loki-1 solid with circles, Loki-2 dashed with
+#: squares and hatched bars, anything else dotted with triangles.
+_KIND_LOOK = {"loki1": ("-", "o", ""), "loki2": ("--", "s", "//"), "": (":", "^", "..")}
+
+
+def pair_styles(types: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, str]]:
+    """How the plots draw each player type, so that the Loki-1 and Loki-2 of one playing style read as a pair: one
+    colour per style (:data:`PLAY_STYLES`; types without a style get colours of their own), and the player kind by
+    line style, marker and hatch (Loki-1 solid, circles; Loki-2 dashed, squares, hatched).
+
+    Args:
+        types: ``summary["types"]`` entries (``type`` the label, ``spec`` the player spec).
+
+    Returns:
+        ``{label: {"color", "linestyle", "marker", "hatch"}}``.
+    """
+    out: dict[str, dict[str, str]] = {}
+    others = iter(_OTHER_COLORS * (1 + len(types) // len(_OTHER_COLORS)))
+    seen_other: dict[str, str] = {}
+    for t in types:
+        parts = [x.upper() for x in str(t["spec"]).split(":")]
+        style = next((x for x in parts[1:] if x in PLAY_STYLES), "")
+        kind = parts[0].lower() if parts[0].lower() in ("loki1", "loki2") else ""
+        if style:
+            color = _STYLE_COLORS[style]
+        else:  # no style: one colour per spec without it (loki1 and loki2 of the default style still pair up)
+            key = ":".join(x for x in parts[1:] if x not in ("B", "R", "S", "BR", "BRS")) or "default"
+            color = seen_other.setdefault(key, _STYLE_COLORS[""] if key == "default" else next(others))
+        ls, marker, hatch = _KIND_LOOK[kind]
+        out[str(t["type"])] = {"color": color, "linestyle": ls, "marker": marker, "hatch": hatch}
+    return out
+
+
+def _bars(ax: Any, types: Sequence[Mapping[str, Any]], look: dict[str, dict[str, str]]) -> None:
+    for i, t in enumerate(types):
+        st = look[t["type"]]
+        ax.bar(
+            i,
+            t["sb_per_hand"],
+            yerr=t["ci"] or 0.0,
+            capsize=4,
+            color=st["color"],
+            hatch=st["hatch"],
+            edgecolor="black",
+            linewidth=0.6,
+            label=t["type"],
+        )
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xticks(range(len(types)))
+    ax.set_xticklabels([t["type"] for t in types], rotation=20, ha="right")
+    ax.set_ylabel("small bets / hand")
+
+
+def _cumulative(ax: Any, k: np.ndarray, type_x: dict[str, np.ndarray], n: int, look: dict[str, dict[str, str]]) -> None:
+    every = max(1, len(k) // 12)  # a dozen markers per line
+    for lab, x in type_x.items():
+        st = look.get(lab, {})
+        # cumulative small bets won per player of the type (n hands per deal)
+        ax.plot(
+            k,
+            np.cumsum(x) * n,
+            label=lab,
+            color=st.get("color"),
+            linestyle=st.get("linestyle", "-"),
+            marker=st.get("marker"),
+            markevery=every,
+            markersize=4,
+        )
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("deals")
+    ax.set_ylabel("cumulative small bets (per player)")
+    ax.set_title("winnings by player type (colour: style; solid Loki-1, dashed Loki-2)")
+    ax.legend(fontsize=8)
+
+
 def plot_results(run, out: Path, summary: dict) -> None:
-    """``sb_per_hand.png`` and ``cumulative.png`` (matplotlib, Agg backend)."""
+    """``sb_per_hand.png`` and ``cumulative.png`` (matplotlib, Agg backend); each playing style has one colour, so
+    the Loki-1 and Loki-2 of a style read as a pair (:func:`pair_styles`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -314,15 +440,9 @@ def plot_results(run, out: Path, summary: dict) -> None:
 
     cfg = run.config
     types = summary["types"]
+    look = pair_styles(types)
     fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
-    vals = [t["sb_per_hand"] for t in types]
-    errs = [t["ci"] or 0.0 for t in types]
-    colors = ["tab:blue" if t["spec"].lower().startswith("loki1") else "tab:orange" for t in types]
-    ax.bar(range(len(types)), vals, yerr=errs, capsize=4, color=colors)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xticks(range(len(types)))
-    ax.set_xticklabels([t["type"] for t in types], rotation=20, ha="right")
-    ax.set_ylabel("small bets / hand")
+    _bars(ax, types, look)
     ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
     fig.tight_layout()
     with atomic_target(out / "sb_per_hand.png") as tmp:
@@ -334,19 +454,12 @@ def plot_results(run, out: Path, summary: dict) -> None:
     k = np.arange(1, D + 1)
     ncomp = len(cfg.compare)
     fig, axes = plt.subplots(1, 1 + (ncomp > 0), figsize=(11 if ncomp else 6, 4), squeeze=False)
-    ax = axes[0, 0]
     seats = cfg.seats
     type_x = {}
     for lab in cfg.labels:
         idx = [s.index for s in seats if s.label == lab]
         type_x[lab] = x[:, idx].mean(axis=1)
-        # cumulative small bets won per player of the type (n hands per deal)
-        ax.plot(k, np.cumsum(type_x[lab]) * cfg.n_players, label=lab)
-    ax.axhline(0, color="black", lw=0.8)
-    ax.set_xlabel("deals")
-    ax.set_ylabel("cumulative small bets (per player)")
-    ax.set_title("winnings by player type")
-    ax.legend(fontsize=8)
+    _cumulative(axes[0, 0], k, type_x, cfg.n_players, look)
     if ncomp:
         ax = axes[0, 1]
         tq = t_quantile(0.975, max(D - 1, 1))
@@ -357,7 +470,8 @@ def plot_results(run, out: Path, summary: dict) -> None:
             cum = np.cumsum(d)
             sd = float(d.std(ddof=1)) if D > 1 else 0.0
             band = tq * sd * np.sqrt(k)
-            (line,) = ax.plot(k, cum, label=c.name)
+            named = [w for w in c.name.replace(":", " ").split() if w in PLAY_STYLES]  # "TC: B+R minus Loki-1"
+            (line,) = ax.plot(k, cum, label=c.name, color=_STYLE_COLORS[named[0]] if named else None)
             ax.fill_between(k, cum - band, cum + band, color=line.get_color(), alpha=0.2)
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xlabel("deals")

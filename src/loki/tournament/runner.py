@@ -25,17 +25,22 @@ At a block boundary the players are rebuilt from scratch, which is what makes bl
 
 **Journal** (:mod:`loki.tournament.journal`).  Every finished block is appended to ``journal.jsonl`` in the results folder as one
 JSON line, flushed and fsynced (its hand histories are written first, atomically).  Each line
-carries a checksum of the rest of the line (``{"sum":"<16 hex digits of SHA-256>",...}``,
-:func:`signed_line`): a line edited by hand (or damaged) is refused on resume with its line number.  On resume the
+carries a keyed checksum of the rest of the line (``{"sum":"<32 hex digits of HMAC-SHA-256>",...}``,
+:func:`signed_line`, the key drawn for the run and kept in the folder's ``run.json``): a line edited by hand,
+damaged or forged with a recomputed checksum is refused on resume with its line number.  On resume the
 journal is read back (a torn last line is dropped), finished blocks are skipped, and the rest are
 played; the final result is computed from the journal in block order, so a run killed at any moment
 and resumed gives exactly the result of an uninterrupted run.
+
+**Limits.**  The configuration's counts are capped (:mod:`loki.tournament.config`), the blocks to play are
+walked lazily (never listed), at most ``2 x workers`` blocks are in flight, and ``workers`` is at most
+:data:`MAX_WORKERS`.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,7 +50,16 @@ from loki.io.files import atomic_write_text
 from loki.io.phh import hand_text, phhs_text
 from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
-from loki.tournament.journal import JOURNAL, JournalWriter, read_journal, signed_line
+from loki.tournament.journal import (
+    JOURNAL,
+    KEY_FIELD,
+    JournalWriter,
+    journal_key,
+    new_journal_key,
+    read_journal,
+    signed_line,
+    write_journal_key,
+)
 from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
 
 __all__ = [
@@ -59,7 +73,11 @@ __all__ = [
     "TournamentRun",
     "ResumeError",
     "JournalError",
+    "MAX_WORKERS",
 ]
+
+#: Local worker processes at most (``--workers``); a pool never has more workers than blocks to play.
+MAX_WORKERS = 256
 
 
 class ResumeError(TournamentConfigError):
@@ -288,6 +306,94 @@ def cut_lifeline(pool: Executor) -> None:
         end.close()
 
 
+def _dispatch(
+    ex: Executor, cfg_dict: dict, todo: Iterator[int], hist: bool, limit: int, finish: Callable[[dict], None]
+) -> None:
+    """Play the blocks ``todo`` on ``ex`` with at most ``limit`` in flight, handing each record to ``finish`` as
+    it comes (results stream into the journal; the blocks are taken from ``todo`` only as slots free up)."""
+    pending = set()
+    for b in todo:
+        pending.add(ex.submit(play_block, cfg_dict, b, hist))
+        if len(pending) >= limit:
+            break
+    while pending:
+        fin, pending = wait(pending, return_when=FIRST_COMPLETED)
+        for f in fin:
+            finish(f.result())
+        for b in todo:
+            pending.add(ex.submit(play_block, cfg_dict, b, hist))
+            if len(pending) >= limit:
+                break
+
+
+def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> tuple[str, dict[int, dict]]:
+    """Check the results folder ``out`` and start (or take up) its journal: ``(key, finished blocks)``.
+
+    A new run draws a journal key and writes it to ``run.json`` first; a resumed (or reused) run keeps its own.
+    The journal is then rewritten with its header and the finished blocks (without a torn tail), atomically.
+
+    Raises:
+        ResumeError, JournalError, TournamentConfigError: as :func:`run_tournament`.
+    """
+    fp = config.fingerprint()
+    if out.exists() and not out.is_dir():
+        raise TournamentConfigError(
+            f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)"
+        )
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TournamentConfigError(f"cannot create the results folder {str(out)!r}: {e.strerror or e}") from None
+    jpath = out / JOURNAL
+    # a corrupt journal raises JournalError here, before anything is written
+    header, blocks = (None, {}) if overwrite else read_journal(jpath)
+    if jpath.exists() and not overwrite:
+        complete = (
+            header is not None and header.get("fingerprint") == fp and all(b in blocks for b in range(config.n_blocks))
+        )
+        if not resume and not complete:
+            raise ResumeError(
+                f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again"
+            )
+        if header is not None and header.get("fingerprint") != fp:
+            raise ResumeError(
+                f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
+                "use the same preset/options, another --out, or --overwrite"
+            )
+    key = None if header is None else journal_key(out)
+    if overwrite or not jpath.exists() or header is None or key is None:
+        header, blocks, key = None, {}, new_journal_key()
+    done = {b: r for b, r in blocks.items() if b < config.n_blocks}
+    # rewrite the journal without a possibly torn tail, atomically
+    lines = [signed_line({"kind": "header", "fingerprint": fp, "config": config.to_dict()}, key)]
+    lines += [signed_line(done[b], key) for b in sorted(done)]
+    try:
+        if header is None:
+            write_journal_key(out, key)  # before the journal: no journal line without its key
+        atomic_write_text(jpath, "\n".join(lines) + "\n")
+    except OSError as e:
+        raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
+    return key, done
+
+
+def _journal_writer(config: TournamentConfig, out: Path, key: str) -> JournalWriter:
+    """The journal of ``out`` opened for appending (and its ``hands`` folder made when histories are on).
+
+    Raises:
+        TournamentConfigError: the folder cannot be written.
+    """
+    journal = None
+    try:
+        journal = JournalWriter(out / JOURNAL, key)
+        if config.histories:
+            (out / "hands").mkdir(exist_ok=True)
+    except OSError as e:
+        if journal is not None:
+            journal.close()
+        raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
+    return journal
+
+
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -318,62 +424,26 @@ def run_tournament(
 
     Raises:
         ResumeError: ``out`` holds another run, or a run and neither ``resume`` nor ``overwrite``.
-        JournalError: ``out``'s journal is corrupt (see :func:`read_journal`); it is left untouched.
+        JournalError: ``out``'s journal is corrupt, forged or has no key (see :func:`read_journal`); it is
+            left untouched.
         TournamentConfigError: ``out`` is a file, or cannot be created or written (checked before
-            any block is played).
+            any block is played); ``workers`` over :data:`MAX_WORKERS`.
     """
     import time
 
     t0 = time.perf_counter()
+    if workers is not None and not 0 <= workers <= MAX_WORKERS:
+        raise TournamentConfigError(f"workers = {workers}: expected 0 to {MAX_WORKERS} (loki's cap)")
     if config.histories and out is not None:
         _check_histories(config)
     cfg_dict = config.to_dict()
-    fp = config.fingerprint()
     done: dict[int, dict] = {}
-    journal = None
+    journal: JournalWriter | None = None
+    key: str | None = None
     if out is not None:
         out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise TournamentConfigError(
-                f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)"
-            )
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise TournamentConfigError(f"cannot create the results folder {str(out)!r}: {e.strerror or e}") from None
-        jpath = out / JOURNAL
-        # a corrupt journal raises JournalError here, before anything is written
-        header, blocks = (None, {}) if overwrite else read_journal(jpath)
-        if jpath.exists() and not overwrite:
-            complete = (
-                header is not None
-                and header.get("fingerprint") == fp
-                and all(b in blocks for b in range(config.n_blocks))
-            )
-            if not resume and not complete:
-                raise ResumeError(
-                    f"{str(out)!r} already holds a run: pass --resume to continue it or --overwrite to start again"
-                )
-            if header is not None and header.get("fingerprint") != fp:
-                raise ResumeError(
-                    f"{str(out)!r} holds a different tournament (config {header.get('fingerprint')} != {fp}): "
-                    "use the same preset/options, another --out, or --overwrite"
-                )
-        if overwrite or not jpath.exists() or header is None:
-            header, blocks = None, {}
-        done = {b: r for b, r in blocks.items() if b < config.n_blocks}
-        # rewrite the journal without a possibly torn tail, atomically
-        lines = [signed_line({"kind": "header", "fingerprint": fp, "config": cfg_dict})]
-        lines += [signed_line(done[b]) for b in sorted(done)]
-        try:
-            atomic_write_text(jpath, "\n".join(lines) + "\n")
-            journal = JournalWriter(jpath)
-            if config.histories:
-                (out / "hands").mkdir(exist_ok=True)
-        except OSError as e:
-            if journal is not None:
-                journal.close()
-            raise TournamentConfigError(f"cannot write the results folder {str(out)!r}: {e.strerror or e}") from None
+        key, done = _open_results(config, out, resume, overwrite)
+        journal = _journal_writer(config, out, key)
 
     total = config.hands
     hands_done = sum(r["hands"] for r in done.values())
@@ -384,7 +454,8 @@ def run_tournament(
         prep = time.perf_counter() - p0
     if progress:
         progress(hands_done, total)
-    todo = [b for b in range(config.n_blocks) if b not in done]
+    n_todo = config.n_blocks - len(done)
+    todo = (b for b in range(config.n_blocks) if b not in done)  # lazily: never a list of every block
     played = 0
 
     def finish(rec: dict) -> None:
@@ -405,28 +476,13 @@ def run_tournament(
     own = None
     try:
         ex = executor
-        if ex is None and todo:
-            ex = own = local_executor(min(workers if workers is not None else (os.cpu_count() or 1), len(todo)))
+        if ex is None and n_todo:
+            ex = own = local_executor(min(workers if workers is not None else (os.cpu_count() or 1), n_todo))
         if ex is None:
             for b in todo:
                 finish(play_block(config, b, hist))
         else:
-            # keep a bounded number of blocks in flight (results stream into the journal)
-            limit = max(2, 2 * (workers or os.cpu_count() or 2))
-            pending = set()
-            it = iter(todo)
-            for b in it:
-                pending.add(ex.submit(play_block, cfg_dict, b, hist))
-                if len(pending) >= limit:
-                    break
-            while pending:
-                fin, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in fin:
-                    finish(f.result())
-                for b in it:
-                    pending.add(ex.submit(play_block, cfg_dict, b, hist))
-                    if len(pending) >= limit:
-                        break
+            _dispatch(ex, cfg_dict, todo, hist, max(2, 2 * (workers or os.cpu_count() or 2)), finish)
     except BaseException:
         if own is not None:  # Ctrl-C, SIGTERM, an error: the workers end now, not after their blocks
             cut_lifeline(own)
@@ -439,6 +495,8 @@ def run_tournament(
             journal.close()
     ordered = [done[b] for b in range(config.n_blocks)]
     run = TournamentRun(config, ordered, out, played, time.perf_counter() - t0 - prep)
+    if key is not None:
+        run.extra[KEY_FIELD] = key  # run.json keeps the journal's key (write_results rewrites it)
     if prepare is not None:
         run.extra["prepare_seconds"] = round(prep, 3)  # run.json: outside "seconds" and "hands_per_second"
     return run

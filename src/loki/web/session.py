@@ -4,8 +4,9 @@
 seat a hand, lets the bots act until it is the person's turn, and takes the person's actions one at a time.
 Every bot is wrapped in the decision-neutral :class:`loki.explain.ExplainedPlayer`, so each bot decision has its
 :class:`~loki.explain.records.DecisionExplanation`.  :meth:`TableSession.snapshot` is what the page shows, as
-JSON-ready data; other seats' cards appear only once shown at the showdown, and bot explanations (which reveal
-the bot's cards) only after the hand, or live in teaching mode.
+JSON-ready data, its seats numbered from 1 as in all of loki's output (the person is seat 1); other seats' cards
+appear only once shown at the showdown, and bot explanations (which reveal the bot's cards) only after the hand,
+or live in teaching mode.
 
 Finished hands are written to the session's PHH file after every hand, so closing the browser never loses a
 finished hand.
@@ -68,7 +69,8 @@ class TableSession:
 
     Raises:
         ConfigError: no bots or more than 9, or a bad name.
-        PlayerSpecError: a spec the registry cannot build (the message names ``players[i]``).
+        PlayerSpecError: a spec the registry cannot build (the message names the seat as the page labels it and the
+            field: ``seat 2 (players[0])``).
     """
 
     def __init__(
@@ -104,7 +106,7 @@ class TableSession:
             try:
                 bot = make_player(spec, seed=seed * 100 + i, name=f"{spec}-{i + 1}")
             except (LokiError, ValueError) as e:
-                raise tagged(f"players[{i - 1}]", e) from None
+                raise tagged(f"seat {i + 1} (players[{i - 1}])", e) from None
             self.bots.append(ExplainedPlayer(bot, keep=100))  # the page reads hand_explanations
         self.specs = specs
         self.names = [name] + [b.name for b in self.bots]
@@ -241,14 +243,21 @@ class TableSession:
         exps = self._decision_order()
         return {
             "hand": number,
-            "button": _button(st),
+            "button": _button(st) + 1,
             "board": format_cards(st.board),
             "history": st.history,
             "payoffs": [float(x) for x in st.payoffs],
             "showdown": st.went_to_showdown,
-            "shown": {str(s): {"cards": format_cards(c), "hand": shown.get(s)} for s, c in st.shown_cards().items()},
+            "shown": {
+                str(s + 1): {"cards": format_cards(c), "hand": shown.get(s)} for s, c in st.shown_cards().items()
+            },
             "pots": [
-                {"amount": p.amount, "winners": list(p.winners), "shares": list(p.shares), "hand": p.hand_name}
+                {
+                    "amount": p.amount,
+                    "winners": [w + 1 for w in p.winners],
+                    "shares": list(p.shares),
+                    "hand": p.hand_name,
+                }
                 for p in results
             ],
             "results": describe_pots(results, names),
@@ -290,7 +299,7 @@ class TableSession:
                     cards = format_cards(shown[s])
                 seats.append(
                     {
-                        "seat": s,
+                        "seat": s + 1,
                         "name": self.names[s],
                         "human": s == me,
                         "position": pos[s],
@@ -319,8 +328,8 @@ class TableSession:
                     legal.append({"action": a.char, "word": word, "label": label})
             log = []
             for line in self.log.lines:
-                who = None if line.seat is None else self.names[line.seat]
-                log.append({"street": line.street, "seat": line.seat, "who": who, "verb": line.verb, "text": line.text})
+                who, seat = (None, None) if line.seat is None else (self.names[line.seat], line.seat + 1)
+                log.append({"street": line.street, "seat": seat, "who": who, "verb": line.verb, "text": line.text})
             hs = max(self.hands_done, 1)
             sb = self.config.small_bet
             out: dict[str, Any] = {
@@ -328,7 +337,7 @@ class TableSession:
                 "hand": self.hands_done + (0 if over else 1),
                 "hands_done": self.hands_done,
                 "n_players": n,
-                "button": _button(st),
+                "button": _button(st) + 1,
                 "blinds": [self.config.small_blind, self.config.big_blind],
                 "limits": [self.config.small_bet, self.config.big_bet],
                 "street": st.street_name,

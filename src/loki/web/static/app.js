@@ -9,7 +9,10 @@ const GRID_RANKS = "AKQJT98765432";
 let session = null;     // the last snapshot
 let ws = null;
 let selected = 0;       // index of the explanation shown
+let followLatest = true; // show the latest decision as new ones arrive (until the person picks another)
 let viewing = null;     // a past hand's summary being viewed, or null
+// the page token (loki/web/app.py): every POST and the WebSocket carry it
+const TOKEN = (document.querySelector('meta[name="loki-token"]') || {}).content || "";
 
 function esc(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
@@ -40,7 +43,7 @@ function chips(x) { return (x > 0 ? "+" : "") + Number(x).toLocaleString("en", {
 // ------------------------------------------------------------------ server calls
 async function http(method, path, body) {
   const res = await fetch(path, {
-    method, headers: { "Content-Type": "application/json" },
+    method, headers: { "Content-Type": "application/json", "X-Loki-Token": TOKEN },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   let data = null;
@@ -52,7 +55,7 @@ async function http(method, path, body) {
 function connect(id) {
   if (ws) { try { ws.close(); } catch (e) { /* ignore */ } }
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(id)}`);
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(id)}?token=${encodeURIComponent(TOKEN)}`);
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "error") { showError(msg.error); setBusy(false); return; }
@@ -117,7 +120,7 @@ async function start(ev) {
 
 // ------------------------------------------------------------------ the table
 function seatXY(k, n) {
-  // the person (seat 0) at the bottom, the others clockwise around an ellipse
+  // the person (seat 1) at the bottom, the others clockwise around an ellipse
   const a = Math.PI / 2 + (2 * Math.PI * k) / n;
   return [50 + 38 * Math.cos(a), 50 + 40 * Math.sin(a)];
 }
@@ -131,11 +134,11 @@ function renderTable(s) {
     const badge = p.position ? `<span class="pos pos-${esc(p.position.split("/")[0])}">${esc(p.position)}</span>` : "";
     const hidden = !p.human && !p.cards && !p.folded;
     t.insertAdjacentHTML("beforeend", `
-      <div class="${cls}" style="left:${x}%;top:${y}%" data-testid="seat-${p.seat + 1}" data-position="${esc(p.position)}">
+      <div class="${cls}" style="left:${x}%;top:${y}%" data-testid="seat-${p.seat}" data-position="${esc(p.position)}">
         <div class="name">${esc(p.name)} ${badge}${p.button ? '<span class="dealer" title="button">D</span>' : ""}</div>
         <div class="cards">${p.folded && !p.human ? '<span class="muted">folded</span>' : cardsHTML(p.cards, hidden)}</div>
         <div class="stack">stack ∞ · session <b>${chips(p.session)}</b></div>
-        <div class="bet" data-testid="bet-${p.seat + 1}">${p.round_in ? "in: " + p.round_in : ""}</div>
+        <div class="bet" data-testid="bet-${p.seat}">${p.round_in ? "in: " + p.round_in : ""}</div>
       </div>`);
   });
   $("board").innerHTML = cardsHTML(s.board) || '<span class="muted">no board yet</span>';
@@ -150,7 +153,8 @@ function renderControls(s) {
     c.insertAdjacentHTML("beforeend", '<button type="button" data-testid="next-hand" id="next-hand">Next hand</button>');
     $("next-hand").onclick = () => send({ type: "next" });
   } else if (s.legal.length) {
-    c.insertAdjacentHTML("beforeend", `<span class="prompt">your turn — to call ${s.to_call}</span>`);
+    const owe = s.to_call > 0 ? `to call ${s.to_call}` : "nothing to call: check";
+    c.insertAdjacentHTML("beforeend", `<span class="prompt" data-testid="prompt">your turn — ${owe}</span>`);
     for (const a of s.legal) {
       c.insertAdjacentHTML("beforeend",
         `<button type="button" class="act act-${a.action}" data-testid="act-${a.action}" data-action="${a.action}">${esc(a.label)}</button>`);
@@ -170,7 +174,7 @@ function renderLog(s) {
       ol.insertAdjacentHTML("beforeend", `<li class="street"><b>${esc(l.verb)}</b> ${cardsHTML(l.text)}</li>`);
     } else {
       // the person named "you" is spoken to: "you call 10", not "you calls 10"
-      const text = l.who === "you" && s.seats[l.seat].human ? l.text.replace(/^(\w+?)s\b/, "$1") : l.text;
+      const text = l.who === "you" && s.seats[l.seat - 1].human ? l.text.replace(/^(\w+?)s\b/, "$1") : l.text;
       ol.insertAdjacentHTML("beforeend", `<li class="v-${esc(l.verb)}"><b>${esc(l.who)}</b> ${esc(text)}</li>`);
     }
   }
@@ -181,9 +185,9 @@ function renderResult(s) {
   const r = $("result");
   if (!s.hand_over || !s.result) { r.hidden = true; r.innerHTML = ""; return; }
   const me = s.seats.find((p) => p.human);
-  const won = s.result.payoffs[me.seat];
+  const won = s.result.payoffs[me.seat - 1];
   const shown = Object.entries(s.result.shown).map(([seat, v]) =>
-    `<li>${esc(s.seats[Number(seat)].name)} ${s.seats[Number(seat)].human ? "show" : "shows"} ${cardsHTML(v.cards)} — ${esc(v.hand)}</li>`).join("");
+    `<li>${esc(s.seats[Number(seat) - 1].name)} ${s.seats[Number(seat) - 1].human ? "show" : "shows"} ${cardsHTML(v.cards)} — ${esc(v.hand)}</li>`).join("");
   r.hidden = false;
   r.innerHTML = `
     <h3>Hand ${s.result.hand}</h3>
@@ -214,6 +218,7 @@ async function viewPast(h) {
   try {
     viewing = await http("GET", `/api/sessions/${session.id}/hands/${h}`);
     selected = 0;
+    followLatest = false;
     renderExplanations(viewing.explanations, `hand ${h} (finished)`);
   } catch (e) { showError(e.message); }
 }
@@ -246,7 +251,7 @@ function table(headers, rows) {
 }
 
 function explanationHTML(e) {
-  let h = `<h4>hand ${esc(e.hand)} · ${esc(e.player)} (seat ${e.seat + 1}) · ${STREETS[e.street]} ·
+  let h = `<h4>hand ${esc(e.hand)} · ${esc(e.player)} (seat ${e.seat}) · ${STREETS[e.street]} ·
     ${cardsHTML(e.hole)} ${e.board ? "| " + cardsHTML(e.board) : ""} · pot ${e.pot} · to call ${e.to_call}
     → <b class="action">${esc(e.action)}</b></h4><p class="summary" data-testid="summary">${esc(e.summary)}</p>`;
   if (e.error) h += `<p class="error">explanation incomplete: ${esc(e.error)}</p>`;
@@ -260,7 +265,8 @@ function explanationHTML(e) {
   if (e.preflop) {
     const p = e.preflop;
     const mark = (k) => `${fmt(p.thresholds[k], 0)}${p.ir >= p.thresholds[k] ? " ✓" : ""}`;
-    h += `<h5>Pre-flop strategy — ${esc(p.plays)}</h5>`;
+    const who = p.model === "expert" ? "the expert system" : "the adaptive pre-flop model" + (p.heads_up ? ", heads-up" : "");
+    h += `<h5>Pre-flop strategy (${who}) — ${esc(p.plays)}</h5>`;
     h += table(["class", `IR (IR${p.ir_table})`, "group (E)", "position", "Make1", "Make2", "Make4", "chosen"],
       [[esc(p.hand_class), fmt(p.ir, 0), `${esc(p.group)} (${fmt(p.expected_players, 1)})`, p.position,
         mark("MAKE1"), mark("MAKE2"), mark("MAKE4"), `<b>${esc(p.strategy)}</b>`]]);
@@ -296,8 +302,8 @@ function explanationHTML(e) {
           (w.method === "loki1" ? `Loki-1 ramp μ ${fmt(w.mu, 2)}, σ ${fmt(w.sigma, 2)}` : w.method === "triple" ? "re-weighted by its probability triples" : w.method === "specific" ? "re-weighted by opponent-specific triples" : `re-weighted (${w.method})`) +
           (w.changed ? "" : " (no change)");
       }
-      h += `<div class="opponent${o.live ? "" : " out"}" data-testid="opponent-${o.seat + 1}">
-        <p><b>${esc(o.name)}</b> (seat ${o.seat + 1})${o.live ? "" : " — folded"}<br>${rw}<br>
+      h += `<div class="opponent${o.live ? "" : " out"}" data-testid="opponent-${o.seat}">
+        <p><b>${esc(o.name)}</b> (seat ${o.seat})${o.live ? "" : " — folded"}<br>${rw}<br>
         likely: ${o.likely.slice(0, 5).map(([c, x]) => `${esc(c)} ${(100 * x).toFixed(1)}%`).join(", ")}</p>
         ${o.live ? `<div class="maps">${gridHTML(o.weights, "now")}${o.reweight && o.reweight.changed ? gridHTML(o.reweight.before, "before its " + o.reweight.action) : ""}</div>` : ""}
       </div>`;
@@ -312,14 +318,18 @@ function renderExplanations(list, label) {
   $("explain-hint").textContent = label;
   d.innerHTML = "";
   if (!list.length) { $("detail").innerHTML = ""; return; }
-  if (selected >= list.length) selected = list.length - 1;
+  if (followLatest || selected >= list.length) selected = list.length - 1;
   list.forEach((e, i) => {
     d.insertAdjacentHTML("beforeend",
       `<button type="button" class="decision${i === selected ? " on" : ""}" data-i="${i}" data-testid="decision-${i}">
         ${esc(e.player)} · ${STREETS[e.street]} · ${esc(e.action)}</button>`);
   });
   for (const b of d.querySelectorAll("button")) {
-    b.onclick = () => { selected = Number(b.dataset.i); renderExplanations(list, label); };
+    b.onclick = () => {
+      selected = Number(b.dataset.i);
+      followLatest = selected === list.length - 1;
+      renderExplanations(list, label);
+    };
   }
   $("detail").innerHTML = explanationHTML(list[selected]);
 }
@@ -341,7 +351,7 @@ function render(s) {
   renderControls(s);
   renderResult(s);
   renderSession(s);
-  if (newHand) { selected = 0; viewing = null; }
+  if (newHand) { selected = 0; followLatest = true; viewing = null; }
   if (!viewing) {
     const label = s.hand_over ? `hand ${s.result ? s.result.hand : ""}: every bot decision` :
       s.teaching ? "live (teaching mode)" : "shown when the hand is over (or turn on teaching mode)";

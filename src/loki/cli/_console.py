@@ -1,0 +1,49 @@
+"""The rich console every ``loki`` command prints its tables with: never truncated when the output is a pipe.
+
+rich sizes its output to the terminal; written to a pipe or a file it falls back to 80 columns and cuts wider
+table cells with an ellipsis (``+2127…``, ``sb/ha…``), which loses numbers.  :func:`make_console` keeps rich's
+width on a terminal and, elsewhere, takes the width from ``COLUMNS`` when it is set, else an unlimited width
+(:data:`PIPE_WIDTH`), so that every cell is printed whole.  :func:`rule` draws a separator at most
+:data:`RULE_WIDTH` wide (a rule spans the whole width, which is unlimited on a pipe).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+__all__ = ["make_console", "rule", "PIPE_WIDTH", "RULE_WIDTH"]
+
+#: The width of a console that writes to a pipe or a file without ``COLUMNS``: wide enough for any table.
+PIPE_WIDTH = 10_000
+#: The widest separator :func:`rule` draws.
+RULE_WIDTH = 100
+
+
+def make_console(stderr: bool = False, **kwargs: Any) -> Any:
+    """A :class:`rich.console.Console` on stdout (or stderr) whose output is never cut to fit (module docstring).
+
+    Args:
+        stderr: write to stderr.
+        kwargs: passed on to :class:`~rich.console.Console` (``highlight=False``...).
+    """
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        tty = bool(stream.isatty())
+    except (AttributeError, ValueError):
+        tty = False
+    if tty or "width" in kwargs:
+        return Console(stderr=stderr, **kwargs)
+    cols = os.environ.get("COLUMNS", "").strip()
+    width = int(cols) if cols.isdigit() and int(cols) > 0 else PIPE_WIDTH
+    return Console(stderr=stderr, width=width, **kwargs)
+
+
+def rule(console: Any) -> None:
+    """A horizontal rule across the console, at most :data:`RULE_WIDTH` characters wide."""
+    from rich.rule import Rule
+
+    console.print(Rule(), width=min(console.width, RULE_WIDTH))
