@@ -96,6 +96,7 @@ class ReweightNote:
         method: the re-weighting rule (:class:`loki.modeler.ReweightDetails`): ``"loki1"``, ``"triple"``,
             ``"specific"`` or a plug-in modeler's name.
         mu, sigma, lo, hi, frequencies: the Loki-1 ramp's parameters (None for other methods).
+        model_weights: the adaptive model's candidates and their weights before the action (None otherwise).
         board: the board when the action was taken (dead cards for the grids).
     """
 
@@ -109,6 +110,7 @@ class ReweightNote:
     lo: float | None = None
     hi: float | None = None
     frequencies: tuple[float, float, float] | None = None
+    model_weights: tuple[tuple[str, float], ...] | None = None
 
 
 def _r(x: float, d: int = 6) -> float:
@@ -338,6 +340,7 @@ def _opponents(
                 lo=note.lo,
                 hi=note.hi,
                 frequencies=note.frequencies,
+                model_weights=None if note.model_weights is None else {k: _r(v, 4) for k, v in note.model_weights},
                 changed=not np.array_equal(note.before, note.after),
                 before=class_grid(note.before, ndead),
                 after=class_grid(note.after, ndead),
@@ -626,6 +629,7 @@ class ExplainedPlayer(Player):
                 details.lo,
                 details.hi,
                 details.frequencies,
+                details.model_weights,
             )
             self._notes[event.seat] = note
             return

@@ -258,6 +258,8 @@ class ReweightRecord(_Record):
         mu, sigma: the ramp's centre and half-width on the percentile scale (Loki-1 only).
         lo, hi: the ramp's ends on the value scale (IR ×1000 pre-flop, EHS' post-flop; Loki-1 only).
         frequencies: the blended ``[f, c, r]`` the thresholds came from (Loki-1 only).
+        model_weights: the adaptive model's candidate models and their weights before the action (``"adaptive"``
+            only; :mod:`loki.modeler.adaptive`).
         changed: whether the table changed (Loki-1 re-weights once per round, when μ rises).
         before, after: the grids before and after.
     """
@@ -270,6 +272,7 @@ class ReweightRecord(_Record):
     lo: float | None = None
     hi: float | None = None
     frequencies: tuple[float, float, float] | None = None
+    model_weights: dict[str, float] | None = None
     changed: bool
     before: Grid
     after: Grid

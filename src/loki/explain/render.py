@@ -167,6 +167,8 @@ def _reweight_text(w: Any) -> str:
     text = f"{w.action} on the {STREETS[w.street]}: {w.method}"
     if w.mu is not None:
         text += f" μ {w.mu:.2f} σ {w.sigma:.2f}"
+    if w.model_weights:
+        text += " (" + ", ".join(f"{k} {v:.2f}" for k, v in w.model_weights.items()) + ")"
     return text + ("" if w.changed else " (no change)")
 
 

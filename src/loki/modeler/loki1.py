@@ -208,6 +208,10 @@ class RampLikelihood:
             return p_raise
         return max(LOW_WEIGHT, ramp_factor(v, *self.call, LOW_WEIGHT) - p_raise)
 
+    def probabilities(self) -> np.ndarray:
+        """``(1326,) float64`` ``P(action | holding)`` of every holding (:meth:`__call__` of each)."""
+        return np.fromiter((self(h) for h in range(self.values.shape[0])), dtype=np.float64, count=self.values.shape[0])
+
 
 @dataclass(frozen=True)
 class Loki1Modeler:

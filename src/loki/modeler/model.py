@@ -487,6 +487,8 @@ class PlayoutPolicy:
             two frequency experts; None (zeros) when ``mix`` gives them no weight.
         check_raise: the frequency expert's check-raise propensity ρ in [0, 1].
         softness: the frequency expert's ramp half-width, in percentile (DEFAULT 0.1).
+        believed: the model asks for the believed play-out (a player with ``sim.play_outs = "auto"`` plays it when a
+            live opponent's policy asks; the paper's model does not).
 
     Raises:
         InputError: a mixture that is not a distribution, frequencies of the wrong shape, ρ outside [0, 1].
@@ -498,6 +500,7 @@ class PlayoutPolicy:
     frequencies: np.ndarray | None = None
     check_raise: float = 0.0
     softness: float = 0.1
+    believed: bool = False
 
     def __post_init__(self) -> None:
         m = tuple(float(x) for x in self.mix)
@@ -520,6 +523,7 @@ class ReweightDetails:
             or a plug-in's own name.
         mu, sigma, lo, hi: Loki-1's threshold, its spread and the ramp's ends (None for other methods).
         frequencies: the ``(fold, call, raise)`` frequencies Loki-1's thresholds came from (None for other methods).
+        model_weights: the adaptive model's candidates and their weights before the action (None for other methods).
     """
 
     method: str
@@ -528,6 +532,7 @@ class ReweightDetails:
     lo: float | None = None
     hi: float | None = None
     frequencies: tuple[float, float, float] | None = None
+    model_weights: tuple[tuple[str, float], ...] | None = None
 
 
 def playout_policy_of(modeler: object, model: OpponentModel) -> PlayoutPolicy:

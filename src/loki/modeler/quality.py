@@ -126,6 +126,8 @@ class QualityTally:
         histogram: ``(100,) int64``: showdown percentiles counted in one-point bins ``[k, k + 1)``.
         percentile_sum: sum of the percentiles (exact mean).
         loglik, actions, reweights, collapses: as in :class:`ModelQuality`.
+        model_weights: an adaptive modeler's candidate weights summed over the opponents it models at the end of each
+            block (:meth:`loki.modeler.adaptive.AdaptiveModeler.weights_of`); weighed: how many such opponents.
 
     >>> t = QualityTally.from_quality(ModelQuality([10.0, 50.0, 90.0], -3.3, 3, 5, 0))
     >>> t.summary()["median_percentile"], t.summary()["mean_percentile"], round(t.summary()["loglik_per_action"], 2)
@@ -138,6 +140,8 @@ class QualityTally:
     actions: int = 0
     reweights: int = 0
     collapses: int = 0
+    model_weights: dict[str, float] = field(default_factory=dict)
+    weighed: int = 0
 
     @classmethod
     def from_quality(cls, q: ModelQuality) -> QualityTally:
@@ -156,7 +160,10 @@ class QualityTally:
             self.actions + other.actions,
             self.reweights + other.reweights,
             self.collapses + other.collapses,
-        )
+            {k: self.model_weights.get(k, 0.0) + other.model_weights.get(k, 0.0)
+             for k in {**self.model_weights, **other.model_weights}},
+            self.weighed + other.weighed,
+        )  # fmt: skip
 
     def as_dict(self) -> dict:
         """JSON-ready (the histogram as a list of 100 ints)."""
@@ -167,6 +174,7 @@ class QualityTally:
             "actions": self.actions,
             "reweights": self.reweights,
             "collapses": self.collapses,
+            **({"model_weights": dict(self.model_weights), "weighed": self.weighed} if self.weighed else {}),
         }
 
     @classmethod
@@ -186,6 +194,8 @@ class QualityTally:
             int(d["actions"]),
             int(d["reweights"]),
             int(d["collapses"]),
+            {str(k): float(v) for k, v in dict(d.get("model_weights", {})).items()},
+            int(d.get("weighed", 0)),
         )
 
     def summary(self) -> dict:
@@ -205,4 +215,9 @@ class QualityTally:
             "mean_percentile": self.percentile_sum / n if n else None,
             "loglik_per_action": self.loglik / self.actions if self.actions else None,
             "collapse_rate": self.collapses / self.reweights if self.reweights else None,
+            **(
+                {"model_weights": {k: v / self.weighed for k, v in sorted(self.model_weights.items())}}
+                if self.weighed
+                else {}
+            ),
         }

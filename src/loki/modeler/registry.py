@@ -5,7 +5,7 @@ the player's :class:`loki.triples.TripleConfig`, and the model's own settings) a
 A new built-in model is its module in this package plus one line here.
 
 >>> sorted(FEATURE_R_MODELS)
-['observer', 'specific']
+['adaptive', 'observer', 'specific']
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from loki.errors import ConfigError
+from loki.modeler.adaptive import AdaptiveModeler
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import OpponentModeler
 from loki.modeler.specific import SpecificModeler
 from loki.modeler.triple_model import TripleModeler
 
-__all__ = ["FEATURE_R_MODELS", "feature_r_modeler"]
+__all__ = ["FEATURE_R_MODELS", "feature_r_modeler", "candidate_modeler", "resolve_modeler"]
 
 #: name -> factory ``(config, preflop) -> modeler``.
 FEATURE_R_MODELS: dict[str, Callable[[Any, Loki1Modeler], OpponentModeler]] = {
@@ -27,7 +28,36 @@ FEATURE_R_MODELS: dict[str, Callable[[Any, Loki1Modeler], OpponentModeler]] = {
     "observer": lambda cfg, preflop: TripleModeler(cfg.triple, preflop),
     # opponent-specific triples: a per-opponent mixture learned at showdowns (issue 11)
     "specific": lambda cfg, preflop: SpecificModeler(cfg.triple, cfg.specific_model, preflop),
+    # the candidates above (and plug-ins) weighed by how well each predicts the opponent (issue 24)
+    "adaptive": lambda cfg, preflop: AdaptiveModeler(
+        [(n, candidate_modeler(n, cfg, preflop)) for n in cfg.adaptive_model.candidates], cfg.adaptive_model
+    ),
 }
+
+
+def candidate_modeler(name: str, config: Any, preflop: Loki1Modeler) -> OpponentModeler:
+    """A candidate of the adaptive model: a registered name, or an import path ``"package.module:name"`` of a plug-in
+    modeler (:func:`resolve_modeler`)."""
+    return resolve_modeler(name) if ":" in name else feature_r_modeler(name, config, preflop)
+
+
+def resolve_modeler(path: str) -> OpponentModeler:
+    """Import ``"package.module:name"`` and call it with no arguments (a class or factory) to get a modeler.
+
+    Raises:
+        ConfigError: the module or name cannot be imported, or the result has no ``reweight`` method.
+    """
+    import importlib
+
+    mod, _, attr = path.partition(":")
+    try:
+        obj = getattr(importlib.import_module(mod), attr)
+    except (ImportError, AttributeError, ValueError) as e:
+        raise ConfigError(f"modeler {path!r}: cannot import it ({e})") from None
+    m = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "reweight")) else obj
+    if not callable(getattr(m, "reweight", None)):
+        raise ConfigError(f"modeler {path!r}: expected an object with reweight(model, event, bucket, context)")
+    return m
 
 
 def feature_r_modeler(name: str, config: Any, preflop: Loki1Modeler) -> OpponentModeler:

@@ -137,6 +137,10 @@ class _MixtureLikelihood:
     def __call__(self, h: int) -> float:
         return sum(self.parts(h))
 
+    def probabilities(self) -> np.ndarray:
+        """``(1326,) float64`` ``P(action | holding)`` of every holding under the mixture."""
+        return self.pi[0] * self.rules + self.pi[1] * self.freq + self.pi[2] * self.blind
+
 
 @dataclass(frozen=True)
 class SpecificModeler:
@@ -237,7 +241,12 @@ class SpecificModeler:
             frequencies=freqs,
             check_raise=self.check_raise_propensity(model),
             softness=self.config.softness,
+            believed=True,
         )
+
+    def card_blindness(self, model: OpponentModel) -> float:
+        """π_B: the weight of the card-blind expert, how little the opponent's actions say about its cards."""
+        return self.weights(model)[2]
 
     def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
         """Pre-flop the pre-flop modeler's details; after the flop ``"specific"``."""

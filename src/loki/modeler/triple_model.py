@@ -77,6 +77,10 @@ class ColumnLikelihood:
     def __call__(self, h: int) -> float:
         return float(self.column[h])
 
+    def probabilities(self) -> np.ndarray:
+        """``(1326,) float64`` ``P(action | holding)`` of every holding."""
+        return self.column
+
 
 @dataclass(frozen=True)
 class TripleModeler:

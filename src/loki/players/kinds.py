@@ -1,8 +1,10 @@
 """The ``loki1`` and ``loki2`` player kinds: their spec syntax and how they are built (:mod:`loki.players.registry`).
 
-``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast]`` (``fast`` =
-the Simulator's always-call variant, pena/node46).  The Simulator options need feature S: without it they would
-do nothing, so they are refused, as are unknown or repeated options.
+``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast][:adaptive]``
+(``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model of issue 24,
+:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs when S is on).  The
+Simulator options need feature S: without it they would do nothing, so they are refused, as are unknown or repeated
+options.
 
 >>> LOKI2.options(["brs", "la", "trials=100"])
 {'features': 'BRS', 'style': 'LA', 'sim': {'trials': 100}}
@@ -60,15 +62,22 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             sim["cutoff"] = val.strip().lower()
         elif k in ("fast", "always_call") and not eq and "always_call" not in sim:
             sim["always_call"] = True
+        elif k == "adaptive" and not eq and "opponent_model" not in data:
+            data["opponent_model"] = "adaptive"
         else:
             raise ValueError(
                 f"unknown or repeated option {o!r} "
-                f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast)"
+                f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive)"
             )
+    if data.get("opponent_model") == "adaptive":
+        if "R" not in data["features"]:
+            raise ValueError("the adaptive opponent model re-weights: it needs feature R (e.g. 'loki2:BRS:adaptive')")
+        if "S" in data["features"]:
+            sim["play_outs"] = "auto"
+    if sim and any(k != "play_outs" for k in sim) and "S" not in data["features"]:
+        given = ", ".join("fast" if k == "always_call" else k for k in sim if k != "play_outs")
+        raise ValueError(f"the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")
     if sim:
-        if "S" not in data["features"]:
-            given = ", ".join("fast" if k == "always_call" else k for k in sim)
-            raise ValueError(f"the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")
         data["sim"] = sim
     return data
 
@@ -84,6 +93,8 @@ def _loki2_spec(cfg: Loki2Config) -> str | None:
         parts.append(f"cutoff={cfg.sim.cutoff}")
     if cfg.sim.always_call:
         parts.append("fast")
+    if cfg.opponent_model == "adaptive":
+        parts.append("adaptive")
     short = ":".join(parts)
     try:
         return short if parse_player(short) == cfg else None

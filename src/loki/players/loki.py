@@ -27,7 +27,6 @@ Action Selector's per-hand numbers ``default_rng([seed, 2])``, the Simulator's s
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
@@ -54,7 +53,8 @@ from loki.modeler import (
     OpponentModeler,
     SpecificModelConfig,
 )
-from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler
+from loki.modeler.adaptive import AdaptiveModelConfig
+from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler, resolve_modeler
 from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
 from loki.players.registry import PlayerConfig
@@ -76,7 +76,6 @@ __all__ = [
     "STYLE_VALUES",
     "build_loki1",
     "build_loki2",
-    "resolve_modeler",
 ]
 
 
@@ -333,6 +332,8 @@ class Loki2Config(LokiOptions):
             :data:`loki.modeler.registry.FEATURE_R_MODELS`: ``"observer"`` with our own Triple Generator (the paper's
             Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
         specific_model: the DEFAULTs of the ``"specific"`` model.
+        adaptive_model: the DEFAULTs of the ``"adaptive"`` model (:mod:`loki.modeler.adaptive`: the candidate models
+            weighed by how well each predicts the opponent; with feature S pair it with ``sim.play_outs = "auto"``).
         generator: feature B's Triple Generator: ``"rules"`` (the Bettor's rules with ramps, :mod:`loki.triples.rule_chain`)
             ``"ev"`` (one-step action values mixed by a softmax) or ``"calling"`` (the rules, with folds overruled by
             the call's value, slow-play and bluff frequencies), :mod:`loki.triples.ev`.
@@ -357,6 +358,7 @@ class Loki2Config(LokiOptions):
     sim: SimConfig = SimConfig()
     opponent_model: str = "observer"
     specific_model: SpecificModelConfig = SpecificModelConfig()
+    adaptive_model: AdaptiveModelConfig = AdaptiveModelConfig()
     generator: Literal["rules", "ev", "calling", "oracle"] = "rules"
     ev: EVGeneratorConfig = EVGeneratorConfig()
 
@@ -399,8 +401,10 @@ class Loki2Config(LokiOptions):
         skip = []
         if "S" not in f:
             skip.append("sim.")
-        if "R" not in f or self.opponent_model != "specific":
+        if "R" not in f or self.opponent_model not in ("specific", "adaptive"):
             skip.append("specific_model.")
+        if "R" not in f or self.opponent_model != "adaptive":
+            skip.append("adaptive_model.")
         if self.generator == "rules" or "B" not in f or "S" in f:
             skip.append("ev.")
         return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
@@ -428,23 +432,6 @@ class Loki2Config(LokiOptions):
 
 #: The style presets as Loki-1 configurations.
 STYLES: dict[str, Loki1Config] = {name: Loki1Config(style=name) for name in STYLE_VALUES}
-
-
-def resolve_modeler(path: str) -> OpponentModeler:
-    """Import ``"package.module:name"`` and call it with no arguments (a class or factory) to get a modeler.
-
-    Raises:
-        ConfigError: the module or name cannot be imported, or the result has no ``reweight`` method.
-    """
-    mod, _, attr = path.partition(":")
-    try:
-        obj = getattr(importlib.import_module(mod), attr)
-    except (ImportError, AttributeError) as e:
-        raise ConfigError(f"modeler {path!r}: cannot import it ({e})") from None
-    m = obj() if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "reweight")) else obj
-    if not callable(getattr(m, "reweight", None)):
-        raise ConfigError(f"modeler {path!r}: expected an object with reweight(model, event, bucket, context)")
-    return m
 
 
 def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:

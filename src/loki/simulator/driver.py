@@ -98,7 +98,9 @@ class SimConfig(LokiModel):
             opponents' own, from their models).
         play_outs: ``"uniform"``: the paper's play-out (every simulated hand rated against a uniform range, one
             Triple Generator for everybody); ``"believed"``: each simulated player rated against the weight
-            tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`; issue 11).
+            tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`; issue 11);
+            ``"auto"``: believed when the model of a live opponent asks for it (:attr:`PlayoutBeliefs.wanted`; the
+            adaptive model does once the models that are not the paper's weigh enough, issue 24), else uniform.
         oracle: **CHEAT, for experiments only** (issue 27: what limits S): ``"perfect"`` replaces each live opponent's
             weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
             (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
@@ -120,7 +122,7 @@ class SimConfig(LokiModel):
     check_every: int = Field(25, ge=1)
     always_call: bool = False
     triple: TripleConfig = derived(TripleConfig())
-    play_outs: Literal["uniform", "believed"] = "uniform"
+    play_outs: Literal["uniform", "believed", "auto"] = "uniform"
     oracle: Literal["none", "perfect", "mixed"] = "none"
     choice: Literal["argmax", "softmax"] = "argmax"
     temperature: float = tunable(
@@ -145,6 +147,8 @@ class PlayoutBeliefs:
         raised_last: ``(m,) bool``: who bet or raised in the previous round; actions_this_round: actions taken this
             round before our decision (the check-raise condition in the play-out).
         labels: ``(m,)`` what each player is believed to be, for explanations (e.g. ``"specific mixture"``).
+        wanted: a live opponent's model asks for the believed play-out (:attr:`loki.modeler.PlayoutPolicy.believed`;
+            read with ``play_outs = "auto"``).
     """
 
     params: np.ndarray
@@ -156,6 +160,7 @@ class PlayoutBeliefs:
     raised_last: np.ndarray
     actions_this_round: int = 0
     labels: tuple[str, ...] = ()
+    wanted: bool = True
 
 
 @dataclass(frozen=True)
@@ -496,7 +501,9 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     cum = np.cumsum(w, axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_uniform, pp_now, nn_now = board_values(spot.board)
-    believed = config.play_outs == "believed" and not config.always_call
+    believed = (config.play_outs == "believed" or (config.play_outs == "auto" and spot.beliefs is not None)) and not (
+        config.always_call
+    )
     if believed:
         if spot.beliefs is None:
             raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")

@@ -58,6 +58,7 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
     rho = np.zeros(m)
     softness = np.full(m, 0.1)
     labels = []
+    wanted = False
     folded = v.folded
     for i, s in enumerate(order):
         if s == sit.seat:
@@ -75,10 +76,11 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
         rho[i] = pol.check_raise
         softness[i] = pol.softness
         labels.append(pol.label)
+        wanted = wanted or pol.believed
     raised = v.raised_last_round
     return PlayoutBeliefs(
         params, mix, freqs, rho, softness, np.zeros(m, dtype=np.bool_), np.array([bool(raised[s]) for s in order]),
-        int(v.actions_this_round), tuple(labels),
+        int(v.actions_this_round), tuple(labels), wanted,
     )  # fmt: skip
 
 
@@ -105,7 +107,11 @@ class SimulatorPolicy:
         order = v.postflop_order
         folded, committed = v.folded, v.committed
         acted, vol = v.acted_this_round, v.voluntary_this_round
-        beliefs = beliefs_of(sit, order, self.config.triple.params()) if self.config.play_outs == "believed" else None
+        beliefs = None
+        if self.config.play_outs != "uniform":
+            beliefs = beliefs_of(sit, order, self.config.triple.params())
+            if self.config.play_outs == "auto" and not beliefs.wanted:
+                beliefs = None  # nobody is believed to be other than the paper's model: the paper's play-out
         return SimSpot(
             hole=v.hole_cards,
             board=tuple(v.board),

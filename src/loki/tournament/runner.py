@@ -202,8 +202,20 @@ def _player_quality(player) -> dict | None:
     :class:`~loki.modeler.ModelQuality`, issue 11 item 4), or None."""
     from loki.modeler.quality import ModelQuality, QualityTally
 
-    q = getattr(getattr(player, "models", None), "quality", None)
-    return QualityTally.from_quality(q).as_dict() if isinstance(q, ModelQuality) else None
+    store = getattr(player, "models", None)
+    q = getattr(store, "quality", None)
+    if not isinstance(q, ModelQuality):
+        return None
+    tally = QualityTally.from_quality(q)
+    weights_of = getattr(getattr(player, "modeler", None), "weights_of", None)
+    if (
+        weights_of is not None and store is not None
+    ):  # an adaptive modeler: its candidates' weights for every opponent, at the block's end
+        for model in store.values():
+            for k, v in weights_of(model).items():
+                tally.model_weights[k] = tally.model_weights.get(k, 0.0) + v
+            tally.weighed += 1
+    return tally.as_dict()
 
 
 # ------------------------------------------------------------------------------------------ runner

@@ -300,6 +300,7 @@ function explanationHTML(e) {
         const w = o.reweight;
         rw = `last action: <b>${esc(w.action)}</b> on the ${STREETS[w.street]} — ` +
           (w.method === "loki1" ? `Loki-1 ramp μ ${fmt(w.mu, 2)}, σ ${fmt(w.sigma, 2)}` : w.method === "triple" ? "re-weighted by its probability triples" : w.method === "specific" ? "re-weighted by opponent-specific triples" : `re-weighted (${w.method})`) +
+          (w.model_weights ? " — models weighed: " + Object.entries(w.model_weights).map(([k, v]) => `${esc(k)} ${fmt(v, 2)}`).join(", ") : "") +
           (w.changed ? "" : " (no change)");
       }
       h += `<div class="opponent${o.live ? "" : " out"}" data-testid="opponent-${o.seat}">

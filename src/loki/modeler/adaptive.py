@@ -1,0 +1,278 @@
+"""Adaptive opponent modelling (issue 24): several models of each opponent, weighed by how well each predicts it.
+
+Loki-2's thesis is opponent modelling, but which model explains an opponent depends on the opponent: at full tables
+of Loki-1 the paper's design (the observer's own triples) is best, against a card-blind or reckless player the
+opponent-specific mixture (:mod:`loki.modeler.specific`) is.  :class:`AdaptiveModeler` keeps the candidate models of
+every opponent side by side (each its own weight table, re-weighted by its own rule) and weighs them online by
+**Bayesian model averaging on the predictive likelihood** (reference/tuning-and-adaptation.md; Southey et al.,
+"Bayes' Bluff", UAI 2005):
+
+* after each post-flop action ``a`` of an opponent, candidate ``k`` predicted it with probability
+  ``p_k(a) = Σ_h w_k(h) · P_k(a | h) / Σ_h w_k(h)`` over the holdings still possible (its table before the action,
+  its own ``P_k(a | h)``: the column the action re-weights by); the evidence ``E_k ← γ·E_k + log max(p_k(a), floor)``
+  (``γ`` forgets slowly, so an opponent that changes is followed);
+* the weights are ``π_k ∝ prior_k · exp(E_k)``; the prior favours the paper's design until evidence arrives
+  (DEFAULT 0.8 / 0.2).  Pre-flop every candidate re-weights alike (Loki-1's rule), so pre-flop actions are no
+  evidence;
+* the opponent's table, the one every decision reads, is the mixture ``Σ_k π_k · w_k / Σ w_k`` (rescaled to a
+  maximum of 1, floored at 0.01): the posterior over holdings averaged over the models;
+* the Simulator plays the opponent by the same average of the candidates' play-out policies (the mixture weights of
+  rules, frequency expert and card-blind frequencies are averaged; :meth:`AdaptiveModeler.playout_policy`), and asks
+  for believed play-outs once the models that are not the paper's weigh ``believed_from`` or more (a player with
+  ``sim.play_outs = "auto"`` then plays them);
+* an opponent whose actions carry no information about its cards (the specific mixture's card-blind weight at least
+  ``card_blind_from``) is not narrowed pre-flop either: its range stays as wide as its cards are random, so Loki calls
+  it down and value-raises as a best response would.
+
+Every weight is visible: in explanations (:meth:`AdaptiveModeler.reweight_details`), and in a tournament's
+``model_quality`` (:meth:`AdaptiveModeler.weights_of`).  All DEFAULTs are in :class:`AdaptiveModelConfig`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from loki.assessment.weights import LOW_WEIGHT
+from loki.cards import HOLDING_MASKS
+from loki.config import LokiModel, tunable
+from loki.engine import ActionTaken
+from loki.modeler.model import (
+    ModelingContext,
+    ModelTables,
+    OpponentModel,
+    OpponentModeler,
+    PlayoutPolicy,
+    ReweightDetails,
+    playout_policy_of,
+)
+
+__all__ = ["AdaptiveModelConfig", "AdaptiveModeler", "PAPER_MODEL"]
+
+#: The candidate that is the paper's design (Loki-2's feature R with the observer's own triples).
+PAPER_MODEL = "observer"
+
+
+class AdaptiveModelConfig(LokiModel):
+    """The DEFAULTs of the adaptive model (issue 24; beyond the sources).
+
+    Attributes:
+        candidates: the candidate models, names of :data:`loki.modeler.registry.FEATURE_R_MODELS` (``"observer"``:
+            the paper's; ``"specific"``: opponent-specific triples) or import paths ``"package.module:name"`` of
+            plug-in modelers; the first is the paper's design when it is ``"observer"``.
+        prior: the prior weight of each candidate (positive; normalised).
+        forgetting: γ, how much of the old log-evidence each new action keeps (1: none is forgotten).
+        floor: the smallest predictive probability an action counts with (one surprising action costs at most
+            ``log floor``).
+        believed_from: the weight of the models that are not the paper's from which the Simulator's play-outs
+            (``play_outs = "auto"``) play the opponent as believed.
+        card_blind_from: the specific mixture's card-blind weight from which the opponent's pre-flop actions
+            re-weight nothing (its cards are random to its actions).
+
+    Raises:
+        ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list.
+    """
+
+    candidates: tuple[str, ...] = (PAPER_MODEL, "specific")
+    prior: tuple[float, ...] = (0.8, 0.2)
+    forgetting: float = tunable(0.995, 0.9, 1.0, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
+    floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT (issue 24)", log=True, gt=0.0, lt=1.0)
+    believed_from: float = tunable(0.5, 0.1, 0.9, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
+    card_blind_from: float = tunable(0.7, 0.3, 1.0, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
+    max_candidates: int = Field(4, ge=1, le=8)
+
+    @model_validator(mode="after")
+    def _check(self) -> AdaptiveModelConfig:
+        if not self.candidates or len(self.candidates) > self.max_candidates:
+            raise ValueError(f"give 1 to {self.max_candidates} candidate models, got {len(self.candidates)}")
+        if len(self.prior) != len(self.candidates) or min(self.prior) <= 0.0:
+            raise ValueError(f"prior {self.prior}: one positive weight per candidate {self.candidates}")
+        if "adaptive" in self.candidates:
+            raise ValueError("the adaptive model cannot be its own candidate")
+        return self
+
+
+@dataclass
+class _Opponent:
+    """One opponent as the adaptive modeler sees it: the main model (the store's), a model per candidate, the
+    candidates' log-evidence, and the hand and round the candidates were last brought to."""
+
+    main: OpponentModel
+    cands: list[OpponentModel]
+    evidence: np.ndarray
+    ctx: ModelingContext | None = None
+    round: int = 0
+    actions: int = 0
+
+
+class _MixtureOfModels:
+    """``P(action | h)`` of a traced action under the averaged models (model quality reads it at showdowns)."""
+
+    __slots__ = ("columns", "weights")
+
+    def __init__(self, columns: list[np.ndarray], weights: np.ndarray):
+        self.columns = columns
+        self.weights = weights
+
+    def __call__(self, h: int) -> float:
+        return float(sum(w * float(c[h]) for w, c in zip(self.weights, self.columns, strict=True)))
+
+    def probabilities(self) -> np.ndarray:
+        return sum(w * c for w, c in zip(self.weights, self.columns, strict=True))
+
+
+class AdaptiveModeler:
+    """Bayesian model averaging over candidate opponent models (module docstring).
+
+    Args:
+        candidates: ``(name, modeler)`` pairs; each modeler re-weights its own copy of every opponent's table.
+        config: the DEFAULTs (:class:`AdaptiveModelConfig`).
+
+    Attributes:
+        names: the candidates' names; config: as given.
+    """
+
+    name = "adaptive"
+
+    def __init__(self, candidates: Sequence[tuple[str, OpponentModeler]], config: AdaptiveModelConfig):
+        self.names = tuple(n for n, _ in candidates)
+        self.modelers = tuple(m for _, m in candidates)
+        self.config = config
+        p = np.asarray(config.prior, dtype=np.float64)
+        self._log_prior = np.log(p / p.sum())
+        self._tables = [ModelTables(8) for _ in self.modelers]
+        self._opps: dict[int, _Opponent] = {}
+
+    # ------------------------------------------------------------------------------------------ the opponents
+    def _opponent(self, model: OpponentModel, ctx: ModelingContext | None) -> _Opponent:
+        o = self._opps.get(id(model))
+        if o is None or o.main is not model:
+            cands = [OpponentModel(t) for t in self._tables]
+            o = self._opps[id(model)] = _Opponent(model, cands, np.zeros(len(cands)))
+        if ctx is not None and o.ctx is not ctx:  # a new hand: fresh tables, the evidence kept
+            for m in o.cands:
+                m.new_hand()
+            o.ctx, o.round = ctx, 0
+        return o
+
+    def weights_of(self, model: OpponentModel) -> dict[str, float]:
+        """The candidates' weights ``π`` for the opponent of ``model`` (the prior before any evidence)."""
+        o = self._opps.get(id(model))
+        e = self._log_prior + (0.0 if o is None else o.evidence)
+        w = np.exp(e - e.max())
+        w /= w.sum()
+        return {n: float(x) for n, x in zip(self.names, w, strict=True)}
+
+    def _post(self, o: _Opponent) -> np.ndarray:
+        e = self._log_prior + o.evidence
+        w = np.exp(e - e.max())
+        return w / w.sum()
+
+    def card_blindness(self, model: OpponentModel) -> float:
+        """The largest card-blind weight any candidate sees in the opponent (0 when none can tell)."""
+        o = self._opps.get(id(model))
+        if o is None:
+            return 0.0
+        out = 0.0
+        for m, k in zip(o.cands, self.modelers, strict=True):
+            f = getattr(k, "card_blindness", None)
+            if f is not None:
+                out = max(out, float(f(m)))
+        return out
+
+    # ------------------------------------------------------------------------------------------ the protocol
+    def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
+        """Re-weight every candidate's table of the opponent, update the candidates' evidence with how well each
+        predicted the action (post-flop), and set the opponent's table to their average (module docstring)."""
+        o = self._opponent(model, ctx)
+        if ev.round == 0 and self.card_blindness(model) >= self.config.card_blind_from:
+            return None  # a card-blind opponent's pre-flop action says nothing about its cards
+        if ev.round > o.round:
+            for m in o.cands:
+                m.new_round()
+            o.round = ev.round
+        live = (HOLDING_MASKS & np.uint64(ctx.dead_mask())) == 0
+        counts = model.tables.counts[model.row]
+        preds: list[float | None] = []
+        cols: list[np.ndarray] = []
+        tables = []
+        for m, k in zip(o.cands, self.modelers, strict=True):
+            m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
+            m.round_actions = list(model.round_actions)
+            before = m.weights[live].copy()
+            n_trace = len(m.trace)
+            k.reweight(m, ev, bucket, ctx)
+            if len(m.trace) > n_trace:
+                col = m.trace[-1][2].probabilities()  # type: ignore[attr-defined]
+                cols.append(col)
+                preds.append(float(np.dot(before, col[live]) / before.sum()))
+            else:
+                preds.append(None)
+            tables.append(m.weights)
+        if all(p is not None for p in preds):
+            g = self.config.forgetting
+            o.evidence = g * o.evidence + np.log(np.maximum(np.array(preds, dtype=np.float64), self.config.floor))
+            o.actions += 1
+        post = self._post(o)
+        mixed = np.zeros(live.shape[0])
+        for w_k, t in zip(post, tables, strict=True):
+            s = float(t[live].sum())
+            if s > 0.0:
+                mixed += w_k * t / s
+        top = float(mixed[live].max()) if live.any() else 0.0
+        if top > 0.0:
+            model.weights = np.where(live, np.maximum(mixed / top, LOW_WEIGHT), model.weights)
+        if len(cols) == len(tables):
+            model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
+        return None
+
+    def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:
+        """At a showdown: every candidate that learns (the specific mixture) learns from the shown holding."""
+        o = self._opps.get(id(model))
+        if o is None:
+            return
+        for m, k in zip(o.cands, self.modelers, strict=True):
+            f = getattr(k, "learn", None)
+            if f is not None:
+                f(m, h, ctx)
+
+    def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
+        """The candidates' play-out policies averaged by their weights: the mixture weights of (rules, frequency
+        expert, card-blind) averaged, the rules, frequencies, propensity and softness of the heaviest candidate that
+        has them; believed play-outs asked for once the candidates that are not the paper's weigh ``believed_from``."""
+        o = self._opponent(model, None)
+        post = self._post(o)
+        pols = [playout_policy_of(k, m) for m, k in zip(o.cands, self.modelers, strict=True)]
+        mix = np.zeros(3)
+        for w_k, p in zip(post, pols, strict=True):
+            mix += w_k * np.asarray(p.mix, dtype=np.float64)
+        mix /= mix.sum()
+        order = np.argsort(-post)
+        rules = next((pols[i].rules for i in order if pols[i].rules is not None), None)
+        with_f = next((pols[i] for i in order if pols[i].frequencies is not None), None)
+        other = float(sum(w for n, w in zip(self.names, post, strict=True) if n != PAPER_MODEL))
+        label = "adaptive: " + ", ".join(f"{n} {w:.2f}" for n, w in zip(self.names, post, strict=True))
+        if with_f is None:
+            mix = np.array([1.0, 0.0, 0.0])
+        return PlayoutPolicy(
+            label=label,
+            rules=rules,
+            mix=(float(mix[0]), float(mix[1]), float(1.0 - mix[0] - mix[1])),
+            frequencies=None if with_f is None else with_f.frequencies,
+            check_raise=0.0 if with_f is None else with_f.check_raise,
+            softness=0.1 if with_f is None else with_f.softness,
+            believed=other >= self.config.believed_from,
+        )
+
+    def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
+        """``"adaptive"`` with the candidates' weights before the action."""
+        w = self.weights_of(model)
+        return ReweightDetails("adaptive", model_weights=tuple(w.items()))
+
+    def describe(self) -> dict[str, Any]:
+        """The candidates, their prior and the DEFAULTs (for reports)."""
+        return {"candidates": list(self.names), "prior": list(self.config.prior), **self.config.model_dump()}

@@ -1,0 +1,123 @@
+"""The adaptive opponent model (issue 24): the candidates' weights follow the model that explains the opponent."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+from loki.engine import GameConfig
+from loki.modeler.adaptive import AdaptiveModelConfig
+from loki.players.registry import make_player, parse_player, spec_of
+from loki.players.table import play_session
+
+HANDS = 150  # heads-up hands per session; the tolerances below hold with these seeds (checked, see the asserts)
+
+
+def _session(me_spec, opponent: str, seed: int = 3, hands: int = HANDS):
+    me = make_player(me_spec, seed=1)
+    play_session(GameConfig(n_players=2), [me, make_player(opponent, seed=2)], hands, seed=seed)
+    return me, me.models[1]
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_weights_move_to_the_observer_model_against_a_player_that_plays_by_it(seed):
+    """A Loki-2 B+R opponent acts by the very Triple Generator the observer model predicts with."""
+    me, m = _session("loki2:BR:adaptive", "loki2:BR", seed)
+    w = me.modeler.weights_of(m)
+    assert w["observer"] > 0.95, w
+
+
+@pytest.mark.parametrize("opponent", ["maniac", "random"])
+def test_weights_move_to_the_specific_model_against_a_card_blind_player(opponent):
+    """A card-blind player's actions say nothing about its cards: the mixture's frequency and card-blind experts explain
+    them, the observer's triples (strong hands raise) do not."""
+    me, m = _session("loki2:BR:adaptive", opponent)
+    w = me.modeler.weights_of(m)
+    assert w["specific"] > 0.95, w
+    # before any evidence the prior favours the paper's design
+    fresh = make_player("loki2:BR:adaptive", seed=1)
+    assert fresh.modeler.weights_of(m) == pytest.approx({"observer": 0.8, "specific": 0.2})
+
+
+def test_the_spec_and_its_settings():
+    cfg = parse_player("loki2:BRS:adaptive")
+    assert cfg.opponent_model == "adaptive" and cfg.sim.play_outs == "auto" and spec_of(cfg) == "loki2:BRS:adaptive"
+    with pytest.raises(Exception, match="feature R"):
+        parse_player("loki2:BS:adaptive")
+    with pytest.raises(Exception, match="prior"):
+        AdaptiveModelConfig(candidates=("observer", "specific"), prior=(1.0,))
+
+
+PLUGIN = '''
+import numpy as np
+from loki.modeler import Loki1Modeler, PlayoutPolicy
+from loki.modeler.triple_model import ColumnLikelihood
+
+
+class AlwaysRaises:
+    """Believes the opponent raises (bets) with any holding: every action but a raise is a surprise."""
+
+    name = "always-raises"
+
+    def __init__(self):
+        self.loki1 = Loki1Modeler()
+
+    def reweight(self, model, event, bucket, context):
+        if event.round == 0:
+            return self.loki1.reweight(model, event, bucket, context)
+        p = 0.9 if int(event.action) == 2 else 0.1
+        model.trace.append((event.round, event.action, ColumnLikelihood(np.full(1326, p))))
+        return None
+
+    def playout_policy(self, model):
+        f = np.zeros((4, 3, 3))
+        f[:, :, 2] = 1.0
+        return PlayoutPolicy(label="raises always", mix=(0.0, 0.0, 1.0), frequencies=f, believed=True)
+'''
+
+
+def test_a_plugin_model_takes_part_in_the_weighing_and_plays_in_the_simulator_as_itself(tmp_path, monkeypatch):
+    (tmp_path / "plugin_adaptive.py").write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "plugin_adaptive", raising=False)
+    spec = {
+        "kind": "loki2",
+        "features": "BRS",
+        "opponent_model": "adaptive",
+        "adaptive_model": {"candidates": ["observer", "plugin_adaptive:AlwaysRaises"], "prior": [0.5, 0.5]},
+        "sim": {"play_outs": "auto", "trials": 40},
+    }
+    me, m = _session(spec, "maniac", hands=60)
+    w = me.modeler.weights_of(m)
+    assert set(w) == {"observer", "plugin_adaptive:AlwaysRaises"}
+    assert w["plugin_adaptive:AlwaysRaises"] > 0.9, w  # a maniac raises: the plug-in explains it
+    pol = me.modeler.playout_policy(m)
+    # the Simulator plays the opponent by the plug-in's card-blind raising, in proportion to its weight
+    assert pol.mix[2] == pytest.approx(w["plugin_adaptive:AlwaysRaises"], abs=1e-9) and pol.believed
+    assert np.all(pol.frequencies[1:, :, 2] == 1.0)
+    sims = [d for d in [me.last_postflop] if d is not None and d.kind == "simulator"]
+    assert not sims or sims[0].spot.beliefs is not None  # auto play-outs turned believed
+
+
+def test_explanations_show_the_weights():
+    from loki.explain import ExplainedPlayer
+
+    me = ExplainedPlayer(make_player("loki2:BR:adaptive", seed=1))
+    play_session(GameConfig(n_players=2), [me, make_player("maniac", seed=2)], 40, seed=5)
+    rws = [o.reweight for e in me.explanations for o in (e.opponents or []) if o.reweight is not None]
+    adaptive = [r for r in rws if r.method == "adaptive"]
+    assert adaptive and all(set(r.model_weights) == {"observer", "specific"} for r in adaptive)
+    assert abs(sum(adaptive[-1].model_weights.values()) - 1.0) < 1e-3
+    from rich.console import Console
+
+    from loki.explain.render import render_explanation
+
+    last = next(
+        e for e in reversed(me.explanations) if any(o.reweight and o.reweight.model_weights for o in e.opponents)
+    )
+    console = Console(record=True, width=200)
+    console.print(render_explanation(last))
+    text = console.export_text()
+    assert "adaptive (observer" in text and "specific" in text
