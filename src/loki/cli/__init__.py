@@ -28,6 +28,7 @@ import typer
 
 from loki.cli import acpc as _acpc
 from loki.cli import explain as _explain
+from loki.cli import league as _league
 from loki.cli import match as _match
 from loki.cli import play as _play
 from loki.cli import replay as _replay
@@ -79,6 +80,7 @@ def version() -> None:
 
 app.command("tournament")(_tournament.tournament)
 app.command("tune")(_tune.tune)
+app.command("league")(_league.league)
 app.command("acpc")(_acpc.acpc)
 app.command("dealer")(_acpc.dealer)
 app.command("match")(_match.match)

@@ -1,0 +1,81 @@
+"""``loki league``: a heads-up round robin among players, as a cross table (:mod:`loki.tournament.league`).
+
+loki league --player equity --player random --player loki2:BRS:adaptive --deals 2500 --out results/league
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from loki.cli._common import echo_json, fail, json_option, seed_option
+
+__all__ = ["league"]
+
+
+def league(
+    player: list[str] = typer.Option(..., "--player", help="A player spec (repeat: at least two)."),
+    label: list[str] | None = typer.Option(None, "--label", help="Display names, one per --player (default: specs)."),
+    deals: int = typer.Option(2500, "--deals", "-n", min=1, max=1_000_000, help="Deals per pair (each in both seats)."),
+    seed: int = seed_option(0, "Seed of every pair's cards and players."),
+    workers: int | None = typer.Option(None, "--workers", "-w", min=0, max=256, help="Local worker processes."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="The league's folder (default results/league-<seed>)."),
+    plots: bool = typer.Option(True, "--plots/--no-plots", help="Write cross.png."),
+    json_out: bool = json_option(),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress."),
+) -> None:
+    """Heads-up league: every pair plays a duplicate match (both seats, AIVAT); prints the cross table.
+
+    Cell (row, column) is the row player's sb/hand against the column player, with its 95% interval.  An
+    interrupted league resumes pair by pair.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from loki.cli.warmup import ensure_warm
+    from loki.errors import LokiError, tagged
+    from loki.players.registry import parse_player
+    from loki.tournament.league import run_league, write_league
+
+    labels = list(label) if label else list(player)
+    if len(player) < 2:
+        fail("--player: give at least two players")
+    if len(labels) != len(player):
+        fail(f"--label given {len(labels)} times for {len(player)} players (one per --player)")
+    if len(set(labels)) != len(labels):
+        fail(f"--label: names must differ, got {labels}")
+    for p in player:
+        try:
+            parse_player(p)
+        except LokiError as e:
+            raise tagged("--player", e) from None
+    ensure_warm(list(player), 2, quiet=quiet)
+    folder = out if out is not None else Path("results") / f"league-{seed}"
+    err = Console(stderr=True)
+
+    def progress(k: int, total: int, name: str) -> None:
+        if not quiet:
+            err.print(f"pair {k + 1}/{total}: {name}", highlight=False)
+
+    try:
+        res = run_league(player, labels, deals, seed, folder, workers=workers, progress=progress)
+        write_league(res, folder, plots=plots)
+    except LokiError as e:
+        raise tagged("league", e) from None
+    if json_out:
+        echo_json(res.to_dict())
+        return
+    t = Table(title=f"heads-up league, {deals} deals x 2 seats per pair, seed {seed}: row's sb/hand against column")
+    t.add_column("player")
+    for lab in labels:
+        t.add_column(lab, justify="right")
+    t.add_column("mean", justify="right")
+    for i, lab in enumerate(labels):
+        cells = []
+        for j in range(len(labels)):
+            v, c = res.value[i][j], res.ci[i][j]
+            cells.append("" if v is None else f"{v:+.3f} ± {c:.3f}" if c is not None else f"{v:+.3f}")
+        t.add_row(lab, *cells, f"{res.row_mean(i):+.3f}")
+    Console().print(t)
+    Console().print(f"pairs and league.json in [bold]{folder}[/]", highlight=False)
