@@ -21,7 +21,10 @@ from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.errors import InputError
 from loki.modeler.kernels import BLEND_OBSERVATIONS, any_above, blend_frequencies
 from loki.modeler.quality import ModelQuality, holding_percentile
-from loki.triples.rule_chain import bets_to_call_bucket
+from loki.triples.rule_chain import bets_to_call_bucket as _bucket_kernel
+
+#: The rule chain's bets-to-call bucket, called from Python without numba's dispatch (the same code).
+bets_to_call_bucket = _bucket_kernel.py_func
 
 __all__ = [
     "COLLAPSE_WEIGHT",

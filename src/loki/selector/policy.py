@@ -185,7 +185,7 @@ class SelectorPolicy:
         if (
             a is Action.RAISE
             and spot.to_call <= 1e-9
-            and semi_bluff_gate(values.ehs_prime, values.ppot, spot.pot, spot.bet_size, self.triple.params())
+            and semi_bluff_gate.py_func(values.ehs_prime, values.ppot, spot.pot, spot.bet_size, self.triple.params())
         ):
             self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
         u = self.selector.u
