@@ -2,8 +2,9 @@
 
     python scripts/paired_table.py experiments/2026-11-25/limits --reference S-default=S- --reference B-default=B-
 
-A run is a folder ``<name>-<seed>`` holding ``summary.json``, ``run.json`` and ``deals-aivat.csv`` (the per-deal AIVAT
-chips the tournament writes with ``--estimator aivat``).  For each run the table gives its comparison (enhanced minus
+A run is a folder ``<name>-<seed>`` holding ``summary.json``, ``run.json`` and ``deals-aivat.csv`` or
+``deals-aivat.csv.gz`` (the per-deal AIVAT chips the tournament writes with ``--estimator aivat``; committed
+compressed).  For each run the table gives its comparison (enhanced minus
 control, plain and AIVAT, sb/hand ± 95 %) and, when a reference run of the same seed exists, the difference of the
 two comparisons paired by deal on the deals both played (AIVAT), with its 95 % interval; the last rows pool the seeds
 (the deals of both seeds together, each deal weighing the same).  Used for docs/EXPERIMENTS.md, whose tables are
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import json
 import math
 import sys
@@ -33,7 +35,9 @@ def series(folder: Path) -> np.ndarray:
     """The first comparison's per-deal AIVAT series (sb/hand) of a committed run."""
     s = json.loads((folder / "summary.json").read_text())
     cfg = config_from_dict(s["config"], str(folder))
-    with open(folder / "deals-aivat.csv", newline="") as f:
+    path = folder / "deals-aivat.csv"
+    opener = open if path.exists() else gzip.open
+    with opener(path if path.exists() else folder / "deals-aivat.csv.gz", "rt", newline="") as f:
         rows = list(csv.reader(f))[1:]
     chips = [[float(x) for x in r[1:]] for r in rows]
     return comparison_series(cfg, chips)[0]
@@ -52,7 +56,11 @@ def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | N
             reference run of its seed.
         label_of: display names of the runs (default: the comparison's enhanced type).
     """
-    runs = sorted(p for p in folder.iterdir() if (p / "summary.json").exists() and (p / "deals-aivat.csv").exists())
+    runs = sorted(
+        p
+        for p in folder.iterdir()
+        if (p / "summary.json").exists() and ((p / "deals-aivat.csv").exists() or (p / "deals-aivat.csv.gz").exists())
+    )
     out = [
         "| run | seed | deals | plain sb/hand | AIVAT sb/hand | paired minus reference (AIVAT) | VPIP | AF | WTSD |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
