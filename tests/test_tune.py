@@ -169,3 +169,18 @@ def test_player_files_are_read_with_limits(tmp_path):
     bad.write_text("[nothing]\n")
     with pytest.raises(PlayerSpecError, match=r"\[player\]"):
         parse_player(str(bad))
+
+
+def test_a_resumed_study_draws_new_points(tmp_path):
+    """The sampler of a resumed study is seeded past the trials it has: its start-up draws are not the first run's."""
+    from loki.tune import StudySpec, run_study
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("make_width",), deals=1, block_deals=1,
+        sampler="tpe", sampler_seed=3, pruner="none",
+    )  # fmt: skip
+    run_study(spec, tmp_path / "s", 2)
+    study = run_study(spec, tmp_path / "s", 4)  # a second run continues the study
+    widths = [t.params["make_width"] for t in study.get_trials()]
+    assert len(widths) == 4 and len(set(widths)) == 4

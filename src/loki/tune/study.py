@@ -293,18 +293,22 @@ def evaluate(
 
 
 # ------------------------------------------------------------------------------------------------ the study
-def _sampler(spec: StudySpec):
+def _sampler(spec: StudySpec, offset: int = 0):
+    """The study's sampler, seeded with ``sampler_seed + offset``: a resumed study passes the number of trials it
+    already has, so that its sampler draws new points instead of repeating the first run's (a sampler's random
+    start-up trials would otherwise come again, parameter for parameter)."""
     import optuna
 
+    seed = spec.sampler_seed + offset
     if spec.sampler == "cmaes":
         try:
             import cmaes  # noqa: F401
         except ImportError:
             raise ConfigError("--sampler cmaes needs the cmaes package (pip install cmaes)") from None
-        return optuna.samplers.CmaEsSampler(seed=spec.sampler_seed, warn_independent_sampling=False)
+        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
     if spec.sampler == "random":
-        return optuna.samplers.RandomSampler(seed=spec.sampler_seed)
-    return optuna.samplers.TPESampler(seed=spec.sampler_seed)
+        return optuna.samplers.RandomSampler(seed=seed)
+    return optuna.samplers.TPESampler(seed=seed)
 
 
 def _pruner(spec: StudySpec):
@@ -343,8 +347,11 @@ def open_study(out: str | Path, spec: StudySpec | None):
         raise ConfigError(f"--out {str(out)!r}: no study there (no study.db)")
     storage = optuna.storages.RDBStorage(f"sqlite:///{db}", engine_kwargs={"connect_args": {"timeout": 60}})
     kept = None
+    existing = 0
     try:
-        kept = optuna.load_study(study_name=STUDY_NAME, storage=storage).user_attrs.get("spec")
+        old_study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
+        kept = old_study.user_attrs.get("spec")
+        existing = len(old_study.get_trials(deepcopy=False))
     except KeyError:
         pass
     if spec is None:
@@ -362,7 +369,7 @@ def open_study(out: str | Path, spec: StudySpec | None):
         study_name=STUDY_NAME,
         storage=storage,
         direction="maximize",
-        sampler=_sampler(spec),
+        sampler=_sampler(spec, existing),
         pruner=_pruner(spec),
         load_if_exists=True,
     )
