@@ -64,10 +64,12 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             sim["always_call"] = True
         elif k == "adaptive" and not eq and "opponent_model" not in data:
             data["opponent_model"] = "adaptive"
+        elif k == "tuned" and eq and "tuned" not in data:
+            data["tuned"] = val.strip()
         else:
             raise ValueError(
                 f"unknown or repeated option {o!r} "
-                f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive)"
+                f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive, tuned=NAME)"
             )
     if data.get("opponent_model") == "adaptive":
         if "R" not in data["features"]:
@@ -95,6 +97,8 @@ def _loki2_spec(cfg: Loki2Config) -> str | None:
         parts.append("fast")
     if cfg.opponent_model == "adaptive":
         parts.append("adaptive")
+    if cfg.tuned:
+        parts.append(f"tuned={cfg.tuned}")
     short = ":".join(parts)
     try:
         return short if parse_player(short) == cfg else None

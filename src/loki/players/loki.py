@@ -58,6 +58,7 @@ from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler, resolve_m
 from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
 from loki.players.registry import PlayerConfig
+from loki.players.tuned import TUNED_SETS, apply_tuned
 from loki.preflop import AdaptiveSettings, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
@@ -338,6 +339,8 @@ class Loki2Config(LokiOptions):
             ``"ev"`` (one-step action values mixed by a softmax) or ``"calling"`` (the rules, with folds overruled by
             the call's value, slow-play and bluff frequencies), :mod:`loki.triples.ev`.
         ev: the DEFAULTs of the ``"ev"`` generator.
+        tuned: a set of values found by ``loki tune`` (:data:`loki.players.tuned.TUNED_SETS`), applied under the
+            fields given explicitly; None: the values used before (the paper's where it gives them).
         ``generator = "oracle"`` and ``sim.oracle`` are **cheats for experiments only** (issue 27, what limits B and S):
         the player is shown every seat's hole cards by the table, which only ``loki tournament`` and ``loki tune`` do
         (:attr:`cheats`); the other commands refuse such a player.
@@ -361,6 +364,20 @@ class Loki2Config(LokiOptions):
     adaptive_model: AdaptiveModelConfig = AdaptiveModelConfig()
     generator: Literal["rules", "ev", "calling", "oracle"] = "rules"
     ev: EVGeneratorConfig = EVGeneratorConfig()
+    tuned: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_tuned(cls, data: Any) -> Any:
+        return apply_tuned(data) if isinstance(data, dict) else data
+
+    @field_validator("tuned")
+    @classmethod
+    def _known_tuned(cls, v: str | None) -> str | None:
+        if v is not None and v not in TUNED_SETS:
+            known = ", ".join(sorted(TUNED_SETS)) or "none shipped yet"
+            raise ValueError(f"unknown tuned set {v!r} (known: {known})")
+        return v
 
     @field_validator("features", mode="before")
     @classmethod
