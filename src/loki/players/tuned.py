@@ -14,7 +14,20 @@ from typing import Any
 __all__ = ["TUNED_SETS", "apply_tuned"]
 
 #: name -> a partial Loki-2 configuration (nested tables merge key by key).
-TUNED_SETS: dict[str, dict[str, Any]] = {}
+TUNED_SETS: dict[str, dict[str, Any]] = {
+    # B1: feature B's Triple Generator, DEFAULT (tuned: experiments/2026-11-25/tune/fig3-B — loki tune fig3-B, TPE,
+    # 100 trials, seed 1000 × 1,000 deals, AIVAT B minus Loki-1; best trial +0.039 ± 0.021 (optimistic); validated on
+    # seeds 1001 and 1002: +0.024 ± 0.016 against the defaults' -0.004 ± 0.009, paired +0.028 ± 0.017).  Rounded to
+    # three decimals.  Looser and more aggressive thresholds than Loki-1's (make1 0.50, make2 0.85), ramps that mix the
+    # more aggressive action into hands below a threshold over a wide range and reach it soon above, implied odds for
+    # flop and turn calls and a bluff when checked to.
+    "B1": {
+        "bettor": {"make1": 0.349, "make2": 0.657, "check_raise_probability": 0.636},
+        "make_width": 0.190,
+        "odds_width": 0.005,
+        "form": {"make_above": 0.060, "odds_above": 0.093, "implied": 0.432, "bluff": 0.170},
+    },
+}
 
 
 def apply_tuned(data: dict[str, Any]) -> dict[str, Any]:
