@@ -63,7 +63,7 @@ def record_spots(n: int, seed: int) -> list:
 
 
 def _row(pa, p):
-    return TripleParams(pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6])
+    return TripleParams(*(float(x) for x in pa[p, :4]), pa[p, 4] > 0.5, *(float(x) for x in pa[p, 5:]))
 
 
 def play_world(spot, st0, forced, hs1, pp, nn, q, u, ranks):

@@ -195,7 +195,7 @@ class AdaptiveModeler:
             for m in o.cands:
                 m.new_round()
             o.round = ev.round
-        live = (HOLDING_MASKS & np.uint64(ctx.dead_mask())) == 0
+        live = ctx.per_board("adaptive.live", lambda _b: (HOLDING_MASKS & np.uint64(ctx.dead_mask())) == 0)
         counts = model.tables.counts[model.row]
         preds: list[float | None] = []
         cols: list[np.ndarray] = []

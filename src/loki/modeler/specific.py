@@ -48,7 +48,14 @@ from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, Re
 from loki.modeler.triple_model import opponent_spot, triple_reweight
 from loki.triples import TripleConfig, opponent_triples
 
-__all__ = ["SpecificModelConfig", "SpecificModeler", "range_percentiles", "frequency_triples"]
+__all__ = [
+    "SpecificModelConfig",
+    "SpecificModeler",
+    "range_percentiles",
+    "percentile_order",
+    "percentiles_in_order",
+    "frequency_triples",
+]
 
 
 class SpecificModelConfig(LokiModel):
@@ -87,20 +94,31 @@ def range_percentiles(values: np.ndarray, weights: np.ndarray, live: np.ndarray)
     >>> range_percentiles(v, np.ones(1326), live)[:4].tolist()
     [0.125, 0.5, 0.5, 0.875]
     """
-    out = np.full(values.shape[0], 0.5)
+    return percentiles_in_order(percentile_order(values, live), weights, values.shape[0])
+
+
+def percentile_order(values: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, ...]:
+    """What :func:`range_percentiles` needs of ``values`` and ``live`` alone (it does not depend on the weights, so a
+    board's decisions share it): the live holdings ``idx``, their stable sort ``order`` by value, and for each live
+    holding the ends ``lo``, ``hi`` of its tie block in that order."""
     idx = np.flatnonzero(live)
+    v = values[idx]
+    order = np.argsort(v, kind="stable")
+    sv = v[order]
+    return idx, order, np.searchsorted(sv, v, side="left"), np.searchsorted(sv, v, side="right")
+
+
+def percentiles_in_order(pre: tuple[np.ndarray, ...], weights: np.ndarray, n: int = 1326) -> np.ndarray:
+    """:func:`range_percentiles` from its :func:`percentile_order` (the same floats)."""
+    idx, order, lo, hi = pre
+    out = np.full(n, 0.5)
     if idx.size == 0:
         return out
-    v = values[idx]
-    w = weights[idx]
-    order = np.argsort(v, kind="stable")
-    sv, sw = v[order], w[order]
+    sw = weights[idx][order]
     cum = np.concatenate(([0.0], np.cumsum(sw)))
     total = cum[-1]
     if total <= 0.0:
         return out
-    lo = np.searchsorted(sv, v, side="left")
-    hi = np.searchsorted(sv, v, side="right")
     out[idx] = (cum[lo] + 0.5 * (cum[hi] - cum[lo])) / total
     return out
 
@@ -187,11 +205,14 @@ class SpecificModeler:
         spot = opponent_spot(ev, ctx.game)
         n_opp = max(1, int(ev.n_active) - 1)
         rules = opponent_triples(ctx.board, spot, n_opp, self.triple, ctx.check_raise_condition(ev.seat))
-        hs1, pp, _ = uniform_board_values(ctx.board)
-        hs_n = hs1**n_opp
-        values = hs_n + (1.0 - hs_n) * pp  # EHS' as the opponent rates its hand
         live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
-        q = range_percentiles(values, model.weights, live)
+
+        def order(board: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+            hs1, pp, _ = uniform_board_values(board)
+            hs_n = hs1**n_opp
+            return percentile_order(hs_n + (1.0 - hs_n) * pp, live)  # EHS' as the opponent rates its hand
+
+        q = percentiles_in_order(ctx.per_board(("specific.percentile_order", n_opp), order), model.weights)
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)

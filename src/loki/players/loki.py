@@ -510,6 +510,9 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         _preflop(config),
         post,
         _modeler(config, default),
-        name=name or _label(f"Loki-2 {config.features_text}", config),
+        name=name
+        or _label(
+            f"Loki-2 {config.features_text}" + (" adaptive" if config.opponent_model == "adaptive" else ""), config
+        ),
         config=config,
     )
