@@ -396,7 +396,7 @@ def test_values_on_board_equal_a_plain_loop():
     """The play-out's per-board hand values (ranks shared by all players, branch-free sums, integer counts for
     all-ones fields) are the very floats of a plain loop adding the weights in holding order."""
     from loki.evaluator import rank_batch
-    from loki.simulator.playout import _board_ranks, _Trial, _values_on_board, next_ranks_cache
+    from loki.simulator.playout import _board_ranks, _Trial, _values_on_board, board_cache, next_ranks_cache
 
     tables = kernel_tables()
     rng = np.random.default_rng(15)
@@ -421,7 +421,22 @@ def test_values_on_board_equal_a_plain_loop():
             hs = np.full(m, -1.0)
             q = np.full(m, -1.0)
             t = _Trial(
-                board, nb, hole, active, field_w, own_w, want_q, unit, hs, q, live_h, live_r, live_m, next_ranks_cache()
+                board,
+                nb,
+                hole,
+                active,
+                field_w,
+                own_w,
+                want_q,
+                unit,
+                hs,
+                q,
+                live_h,
+                live_r,
+                live_m,
+                next_ranks_cache(),
+                False,
+                board_cache(4),
             )
             _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
             ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))

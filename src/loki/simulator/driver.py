@@ -60,11 +60,15 @@ from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
 from loki.simulator.playout import (
+    RULE_NONE,
+    RULE_PAIRED,
+    RULE_PAPER,
     PlayoutPolicies,
     PlayoutRanges,
     PlayoutSpot,
+    board_cache,
     next_ranks_cache,
-    sim_batch,
+    sim_decision,
 )
 from loki.triples import TripleConfig, board_values
 
@@ -480,6 +484,17 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return field_w, hs_now, q_now
 
 
+_BOARDS: list = []
+
+
+def _boards():
+    """The process's :class:`~loki.simulator.playout.BoardCache` (made on first use; its rows are pure functions of
+    their boards, so sharing it between decisions, players and hands never changes play)."""
+    if not _BOARDS:
+        _BOARDS.append(board_cache())
+    return _BOARDS[0]
+
+
 def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, return_samples: bool = False):
     """Run the Simulator for one decision.
 
@@ -532,23 +547,11 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     holes = np.full((n, m), -1, dtype=np.int64)
     to_call = float(bt.to_call(st0, spot.me))
     can_raise = bool(bt.can_raise(st0, spot.me))
-    done = 0
-    cut = False
-    batch = 0
-    next_ranks = next_ranks_cache()
-    while done < n:
-        k = min(config.check_every, n - done)
-        bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
-        sim_batch(
-            bseed, k, pspot, ranges, policies, oc[done : done + k], orr[done : done + k], holes[done : done + k],
-            next_ranks, tables,
-        )  # fmt: skip
-        done += k
-        batch += 1
-        if config.cutoff != "none" and done >= config.min_trials and done < n:
-            if _cutoff(config.cutoff, config.z, oc[:done], orr[:done], to_call, can_raise):
-                cut = True
-                break
+    rule = {"none": RULE_NONE, "paper": RULE_PAPER, "paired": RULE_PAIRED}[config.cutoff]
+    done, cut = sim_decision(
+        int(seed), n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
+        pspot, ranges, policies, oc, orr, holes, next_ranks_cache(), _boards(), tables,
+    )  # fmt: skip
     oc, orr, holes = oc[:done], orr[:done], holes[:done]
     ev_c, ev_r = float(oc.mean()), float(orr.mean())
     sd_c = float(oc.std(ddof=1)) if done > 1 else 0.0
