@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,10 @@ __all__ = [
     "HandCorrections",
     "hand_corrections",
     "AivatEstimator",
+    "GROWTH_TABLE",
+    "shipped_value_function",
+    "ESTIMATORS",
+    "named_estimator",
 ]
 
 #: Name of the value function, as reported in results.
@@ -303,13 +308,14 @@ class PotEquityValue:
         growth: None, or ``(4, 11)`` chips: ``growth[street][k]`` for the street of the node (pre-flop 0 ..
             river 3; a node after the last action of a street still belongs to it) and ``k`` live players.
             Fixed before any evaluation data is seen (module docstring).
-        name: reported in results.
+        name: reported in results; version: its version ("" for pot-equity); provenance: how the table was made
+            (a JSON-able dict: script, seeds, deals, date, commit), or None.
 
     Raises:
         ConfigError: ``growth`` not a ``(4, 11)`` array of finite numbers.
     """
 
-    def __init__(self, growth: Any = None, name: str = "pot-equity"):
+    def __init__(self, growth: Any = None, name: str = "pot-equity", version: str = "", provenance: Any = None):
         from loki.errors import ConfigError
 
         if growth is None:
@@ -321,6 +327,12 @@ class PotEquityValue:
             self.growth = g
         self.growth.flags.writeable = False
         self.name = name
+        self.version = version
+        self.provenance = provenance
+
+    def describe(self) -> dict:
+        """``{"name", "version", "provenance"}``: what ``summary.json`` records of this value function."""
+        return {"name": self.name, "version": self.version, "provenance": self.provenance}
 
     def coefficients(
         self, committed: Sequence[float], live: Sequence[bool], street: int
@@ -400,31 +412,80 @@ def pot_equity_values(
     return POT_EQUITY(committed, live, board, holes, oracle)
 
 
+#: The shipped growth table (``loki/data/aivat_growth_v1.json``; ``benchmarks/aivat_value_function.py --ship``).
+GROWTH_TABLE = "aivat_growth_v1.json"
+
+
+@functools.cache
+def shipped_value_function() -> PotEquityValue:
+    """The value function fitted once and shipped: pot-equity plus the expected pot growth ``G[street][k]`` of
+    ``loki/data/aivat_growth_v1.json`` (fitted on seeds ≥ 2000, never on evaluated games; its ``provenance`` says
+    how), named ``"pot-equity+growth"`` with the file's ``version``.
+
+    Raises:
+        EstimatorError: the table is missing or malformed (a broken install).
+    """
+    import json
+    from importlib import resources
+
+    try:
+        with resources.files("loki").joinpath(f"data/{GROWTH_TABLE}").open("r") as f:
+            d = json.load(f)
+        return PotEquityValue(d["growth"], name=d["name"], version=d["version"], provenance=d["provenance"])
+    except (OSError, KeyError, ValueError) as e:  # pragma: no cover - a broken install
+        raise EstimatorError(f"AIVAT: the shipped value function {GROWTH_TABLE} cannot be read: {e}") from None
+
+
+#: The estimator settings a tournament can name (``estimator`` in its configuration): the value function and whether
+#: Simulator decisions' own EVs are the action baselines (:func:`hand_corrections`'s ``baselines``).
+ESTIMATORS = ("aivat", "aivat-pot-equity")
+
+
+def named_estimator(name: str) -> AivatEstimator:
+    """The :class:`AivatEstimator` of an ``estimator`` setting: ``"aivat"``, the shipped fitted value function
+    (:func:`shipped_value_function`) with the Simulator's EVs as action baselines; ``"aivat-pot-equity"``, plain
+    pot-equity with the value function's baselines (the estimator of issue 12).
+
+    Raises:
+        EstimatorError: an unknown name.
+    """
+    if name == "aivat":
+        return AivatEstimator(shipped_value_function(), action_baselines=True)
+    if name == "aivat-pot-equity":
+        return AivatEstimator(POT_EQUITY, action_baselines=False)
+    raise EstimatorError(f"unknown AIVAT estimator {name!r}: expected one of {', '.join(ESTIMATORS)}")
+
+
 class ActionRecorder:
     """The :func:`loki.players.table.play_hand` hook (``on_action``) that records each decision for AIVAT.
 
     Called before each action is applied with ``(state, seat, action, player)``; it keeps ``seats``,
-    ``actions`` and ``probs`` (the player's :meth:`~loki.players.base.Player.action_probabilities`, read
-    right after its ``act``; None when unknown).  :meth:`clear` before each hand (or use a new recorder).
+    ``actions``, ``probs`` (the player's :meth:`~loki.players.base.Player.action_probabilities`, read
+    right after its ``act``; None when unknown) and ``values`` (its :meth:`~loki.players.base.Player.action_values`,
+    the Simulator's EVs; None when it gives none).  :meth:`clear` before each hand (or use a new recorder).
     """
 
-    __slots__ = ("seats", "actions", "probs")
+    __slots__ = ("seats", "actions", "probs", "values")
 
     def __init__(self) -> None:
         self.seats: list[int] = []
         self.actions: list[Action] = []
         self.probs: list[tuple[float, float, float] | None] = []
+        self.values: list[tuple[float, float, float] | None] = []
 
     def clear(self) -> None:
         """Forget the recorded hand."""
         self.seats.clear()
         self.actions.clear()
         self.probs.clear()
+        self.values.clear()
 
     def __call__(self, state: HandState, seat: int, action: Action, player: Player) -> None:
         self.seats.append(seat)
         self.actions.append(action)
         self.probs.append(player.action_probabilities())
+        get = getattr(player, "action_values", None)
+        self.values.append(get() if get is not None else None)
 
 
 @dataclass(frozen=True)
@@ -473,11 +534,22 @@ def _check_probs(p: Any, legal: tuple[Action, ...], taken: Action, where: str) -
     return t[0], t[1], t[2]
 
 
+def _check_values(x: Any, where: str) -> tuple[float, float, float]:
+    try:
+        t = tuple(float(v) for v in x)
+    except (TypeError, ValueError):
+        raise EstimatorError(f"{where}: action values {x!r} are not three numbers") from None
+    if len(t) != 3 or not all(math.isfinite(v) for v in t):
+        raise EstimatorError(f"{where}: action values {x!r} are not three finite numbers")
+    return t[0], t[1], t[2]
+
+
 def hand_corrections(
     final: HandState,
     probs: Sequence[tuple[float, float, float] | None] | None,
     oracle: EquityOracle,
     value: PotEquityValue = POT_EQUITY,
+    baselines: Sequence[tuple[float, float, float] | None] | None = None,
 ) -> HandCorrections:
     """The chance and action corrections of a finished hand (module docstring), per seat, in chips.
 
@@ -492,6 +564,14 @@ def hand_corrections(
             (a replayed log).
         oracle: the equity cache (reuse it across the replays of a deal).
         value: the value function (default :data:`POT_EQUITY`).
+        baselines: None, or one entry per action like ``probs``: the acting player's own values ``(fold, call,
+            raise)`` of its actions in chips from the decision on (an :class:`ActionRecorder`'s ``values``: the
+            Simulator's ``(0, EV(call), EV(raise))``), or None.  Where an entry is given at a randomised decision,
+            the action correction uses it as the actor's value of each action instead of the value function's:
+            the node after action ``b`` is valued ``v(h·b)`` with the actor's entry replaced by ``E_b`` and the
+            difference ``δ_b = E_b − v_actor(h·b)`` taken equally from the other live seats (so the values still sum
+            to 0).  Unbiased whatever the entries are, as long as they are fixed before the action is drawn (module
+            docstring).
 
     Returns:
         :class:`HandCorrections` (``(n,) float64`` chips each; each sums to 0 over the seats up to rounding).
@@ -508,6 +588,8 @@ def hand_corrections(
     actions = [Action.parse(ch) for ch in final.history if ch != "/"]
     if probs is not None and len(probs) != len(actions):
         raise EstimatorError(f"AIVAT corrections: {len(probs)} recorded decisions for {len(actions)} actions")
+    if baselines is not None and len(baselines) != len(actions):
+        raise EstimatorError(f"AIVAT corrections: {len(baselines)} recorded action values for {len(actions)} actions")
     slots: Any = final  # HandState's slot attributes (config, button) are not declared for mypy
     st = new_hand(
         slots.config,
@@ -531,6 +613,11 @@ def hand_corrections(
             legal = st.legal_actions()
             t = _check_probs(p, legal, a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})")
         if t is not None and max(t) < 1.0:
+            where = f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})"
+            e = baselines[i] if baselines is not None else None
+            own = _check_values(e, where) if e is not None else None
+            actor = st.current_player
+            others = [s for s in range(n) if s != actor and st.active[s]]
             expected = np.zeros(n, dtype=np.float64)
             taken = None
             for alt in legal:
@@ -539,6 +626,11 @@ def hand_corrections(
                 c = st.clone()
                 c.apply(alt)
                 va = v(c, b0)
+                if own is not None:  # the actor's own value of alt; the others give up the difference equally
+                    delta = own[alt] - va[actor]
+                    va = va.copy()
+                    va[actor] = own[alt]
+                    va[others] -= delta / len(others)
                 expected += t[alt] * va
                 if alt is a:
                     taken = va
@@ -557,7 +649,9 @@ def hand_corrections(
 
 class AivatEstimator:
     """Per-hand AIVAT corrections for a run of hands: one :class:`EquityOracle` (cached per deal) and one
-    :class:`ActionRecorder` to pass to :func:`loki.players.table.play_hand` as ``on_action``.
+    :class:`ActionRecorder` to pass to :func:`loki.players.table.play_hand` as ``on_action``; ``value`` the value
+    function, ``action_baselines`` whether the players' own action values (the Simulator's EVs) are the baselines of
+    the action corrections (:func:`hand_corrections`).
 
     >>> from loki.engine import GameConfig
     >>> from loki.players import CallingStation, RandomPlayer
@@ -570,10 +664,20 @@ class AivatEstimator:
     True
     """
 
-    def __init__(self, value: PotEquityValue = POT_EQUITY) -> None:
+    def __init__(self, value: PotEquityValue = POT_EQUITY, action_baselines: bool = False) -> None:
         self.oracle = EquityOracle()
         self.recorder = ActionRecorder()
         self.value = value
+        self.action_baselines = action_baselines
+
+    def describe(self) -> dict:
+        """What ``summary.json`` records: the value function (:meth:`PotEquityValue.describe`) and the action
+        baselines (``"player values"``: a player's own :meth:`~loki.players.base.Player.action_values` where it
+        gives them; ``"value function"``)."""
+        return {
+            "value_function": self.value.describe(),
+            "action_baselines": "player values" if self.action_baselines else "value function",
+        }
 
     def start_hand(self) -> ActionRecorder:
         """Clear the recorder and return it (the ``on_action`` hook of the next hand)."""
@@ -582,4 +686,5 @@ class AivatEstimator:
 
     def corrections(self, final: HandState) -> HandCorrections:
         """The corrections of the hand just played with :meth:`start_hand`'s recorder."""
-        return hand_corrections(final, self.recorder.probs, self.oracle, self.value)
+        base = self.recorder.values if self.action_baselines else None
+        return hand_corrections(final, self.recorder.probs, self.oracle, self.value, base)
