@@ -570,8 +570,13 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
             live_h.copy(), live_r.copy(), live_m.copy(), None, False, cache,
         )  # fmt: skip
         _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
-        got = np.array([_uniform_hs(cache.r[slot], int(h), bmask) for h in live_h[:n]])
+        got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live_h[:n]])
         assert np.array_equal(got, hs)
+        assert cache.n[slot] == n and np.array_equal(cache.lr[slot, :n], live_r[:n])
+        if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
+            for h in live_h[:n:7]:
+                a, b = (int(c) for c in HOLDING_CARDS[h])
+                assert ppot_outs(a, b, board, nb, tables) == ppot_outs(b, a, board, nb, tables)
         assert _board_slot(cache, board, nb, tables)[0] == slot  # found again
 
 

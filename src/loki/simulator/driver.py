@@ -485,6 +485,15 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 _BOARDS: list = []
+_UNIFORM: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _uniform_rows(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(field, q)``, ``(m, 1326) float64``: the uniform play-out's fields (all ones) and percentiles (0.5), made
+    once per table size and shared (the kernels only read them)."""
+    if m not in _UNIFORM:
+        _UNIFORM[m] = (np.ones((m, N_HOLDINGS)), np.full((m, N_HOLDINGS), 0.5))
+    return _UNIFORM[m]
 
 
 def _boards():
@@ -513,7 +522,9 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
         raise RangeError("weights must be finite and non-negative")
-    cum = np.cumsum(w, axis=1)
+    drawn = [p for p in range(m) if spot.active[p] and p != spot.me]  # the rows the sampler reads
+    cum = np.zeros((m, N_HOLDINGS))
+    cum[drawn] = np.cumsum(w[drawn], axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_uniform, pp_now, nn_now = board_values(spot.board)
     believed = (config.play_outs == "believed" or (config.play_outs == "auto" and spot.beliefs is not None)) and not (
@@ -525,9 +536,8 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         field_w, hs_now, q_now = _believed_values(spot, w)
         policies = playout_policies(spot.beliefs, m, True)
     else:
-        field_w = np.ones((m, N_HOLDINGS))
+        field_w, q_now = _uniform_rows(m)
         hs_now = np.ascontiguousarray(np.broadcast_to(hs_uniform, (m, N_HOLDINGS)))
-        q_now = np.full((m, N_HOLDINGS), 0.5)
         policies = playout_policies(None, m, False, config.triple.params())
     pspot = PlayoutSpot(
         spot.me,
@@ -548,14 +558,13 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     to_call = float(bt.to_call(st0, spot.me))
     can_raise = bool(bt.can_raise(st0, spot.me))
     rule = {"none": RULE_NONE, "paper": RULE_PAPER, "paired": RULE_PAIRED}[config.cutoff]
-    done, cut = sim_decision(
+    done, cut, ev_c, sd_c, ev_r, sd_r = sim_decision(
         int(seed), n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
         pspot, ranges, policies, oc, orr, holes, next_ranks_cache(), _boards(), tables,
     )  # fmt: skip
     oc, orr, holes = oc[:done], orr[:done], holes[:done]
-    ev_c, ev_r = float(oc.mean()), float(orr.mean())
-    sd_c = float(oc.std(ddof=1)) if done > 1 else 0.0
-    sd_r = float(orr.std(ddof=1)) if done > 1 else 0.0
+    if done < 2:
+        sd_c = sd_r = 0.0
     res = SimResult(decide_from_evs(ev_c, ev_r, to_call, can_raise), ev_c, ev_r, sd_c, sd_r, done, cut, config.cutoff)
     if return_samples:
         return res, (oc, orr, holes)

@@ -185,18 +185,23 @@ class BoardCache(NamedTuple):
     against a uniform range on a board depend on the board's cards only, so one row per board serves all of them.
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
     board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
-    undefined for holdings that share a card with it), ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
-    asked (:func:`_uniform_hs`), ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
+    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,)
+    int64`` holdings disjoint from the board, packed, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
+    (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
     board, so whether it is found or recomputed never changes play."""
 
     keys: np.ndarray
     r: np.ndarray
+    lr: np.ndarray
+    n: np.ndarray
     hs: np.ndarray
+    pp: np.ndarray
     used: np.ndarray
 
 
-#: Slots of a :func:`board_cache` (a power of two; 16 kB a board, 48 MB when 3/4 full).
+#: Slots of a :func:`board_cache` (a power of two; 32 kB a board, 96 MB when 3/4 full).
 BOARD_CACHE_SLOTS = 4096
 
 
@@ -336,6 +341,9 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
     return BoardCache(
         np.zeros(slots, dtype=np.uint64),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.zeros(slots, dtype=np.int64),
+        np.empty((slots, N_HOLDINGS)),
         np.empty((slots, N_HOLDINGS)),
         np.zeros(1, dtype=np.int64),
     )
@@ -368,32 +376,55 @@ def _board_slot(cache, board, nb, tables):
         bk += card_key[board[j]]
         bb |= card_bit[board[j]]
     rk = cache.r[i]
+    lr = cache.lr[i]
+    n = 0
     for h in range(N_HOLDINGS):
         if (_HM[h] & bmask) == 0:
             a = _HC[h, 0]
             b = _HC[h, 1]
-            rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            r = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            rk[h] = r
+            lr[n] = r
+            n += 1
+    cache.n[i] = n
     cache.hs[i, :] = np.nan
+    if nb == 4:
+        cache.pp[i, :] = np.nan
     return i, bmask
 
 
 @njit(cache=True)
-def _uniform_hs(rk, h, bmask):
-    """HS_1 of holding ``h`` against a uniform range on the board of card mask ``bmask`` whose holding ranks are
-    ``rk`` ``(1326,) int32`` (:class:`BoardCache`), with card removal: ``(ahead + tied / 2) / total`` over the
+def _uniform_hs(cache, slot, h, bmask, nb):
+    """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of the :class:`BoardCache`
+    ``cache`` (card mask ``bmask``, ``nb`` cards), with card removal: ``(ahead + tied / 2) / total`` over the
     holdings disjoint from ``h`` and the board, counted as integers (the same floats as :func:`_values_on_board`
-    with an all-ones field)."""
+    with an all-ones field).  The counts over all live holdings (one pass over the packed ranks) less those of the
+    holdings that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in both, is added back once)."""
+    rk = cache.r[slot]
+    lr = cache.lr[slot]
+    n = cache.n[slot]
     rp = rk[h]
-    pm = _HM[h] | bmask
     na = 0
     nt = 0
-    ntot = 0
-    for j in range(N_HOLDINGS):
-        ok = np.int64((_HM[j] & pm) == 0)
-        r = rk[j]
-        na += ok & np.int64(r < rp)
-        nt += ok & np.int64(r == rp)
-        ntot += ok
+    for j in range(n):
+        r = lr[j]
+        na += np.int64(r < rp)
+        nt += np.int64(r == rp)
+    a = _HC[h, 0]
+    b = _HC[h, 1]
+    for x in range(52):
+        if (bmask >> np.uint64(x)) & np.uint64(1):
+            continue
+        if x != a:
+            r = rk[HOLDING_INDEX[a, x]]
+            na -= np.int64(r < rp)
+            nt -= np.int64(r == rp)
+        if x != b:
+            r = rk[HOLDING_INDEX[b, x]]
+            na -= np.int64(r < rp)
+            nt -= np.int64(r == rp)
+    nt += 1
+    ntot = n - 2 * (51 - nb) + 1
     ahead = float(na)
     tied = float(nt)
     tot = float(ntot)
@@ -495,7 +526,8 @@ def _street_values(s, t, v, tables):
 
     In the uniform play-out (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read
     from the board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings), computed
-    on the first request of the holding on that board (:func:`_uniform_hs`).
+    on the first request of the holding on that board (:func:`_uniform_hs`), and so is PPot on a 4-card board
+    (its value does not depend on the order of the hole cards).
     Otherwise the holding ranks on the board of the next street (the decision's board and one card, at most 49 boards
     a decision) are kept in the trial's :class:`NextRanks` cache, keyed by that card; later boards are ranked
     afresh."""
@@ -504,17 +536,27 @@ def _street_values(s, t, v, tables):
     nb = s + 2
     if t.uniform:
         slot, bmask = _board_slot(t.boards, board, nb, tables)
-        rk = t.boards.r[slot]
         row = t.boards.hs[slot]
+        prow = t.boards.pp[slot]
         for p in range(m):
             if active[p]:
                 h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
                 x = row[h]
                 if x != x:  # not asked yet
-                    x = _uniform_hs(rk, h, bmask)
+                    x = _uniform_hs(t.boards, slot, h, bmask, nb)
                     row[h] = x
-                t.hs_tmp[p] = x
-    elif nb == nb0 + 1:
+                v.hs1[p, s] = x
+                v.q[p, s] = t.q_tmp[p]
+                y = 0.0
+                if nb == 4:  # ppot_outs is 0 on the river; symmetric in the two hole cards
+                    y = prow[h]
+                    if y != y:
+                        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
+                        prow[h] = y
+                v.pp[p, s] = y
+                v.nn[p, s] = 0.0
+        return
+    if nb == nb0 + 1:
         c = board[nb0]
         if cache.n[c] < 0:
             cache.n[c] = _board_ranks(board, nb, cache.h[c], cache.r[c], cache.m[c], tables)[0]
@@ -984,7 +1026,9 @@ def sim_decision(
     ``(n, m)``).
 
     Returns:
-        ``(done, cut)``: trials played, and whether the cut-off stopped them.
+        ``(done, cut, ev_call, sd_call, ev_raise, sd_raise)``: trials played, whether the cut-off stopped them, and
+        the mean and standard deviation (``ddof = 1``; inf for one trial) of the outcomes of the trials played, in
+        chips, numpy's floats (:func:`_mean_sd`).
     """
     ctx = _context(spot, ranges, policies, next_ranks, boards)
     done = 0
@@ -997,5 +1041,12 @@ def sim_decision(
         batch += 1
         if rule != RULE_NONE and done >= min_trials and done < n:
             if _cutoff(rule, z, oc[:done], orr[:done], to_call, can_raise):
-                return done, True
-    return done, False
+                return _finish(done, True, oc, orr)
+    return _finish(done, False, oc, orr)
+
+
+@njit(cache=True)
+def _finish(done, cut, oc, orr):
+    ev_c, sd_c = _mean_sd(oc[:done])
+    ev_r, sd_r = _mean_sd(orr[:done])
+    return done, cut, ev_c, sd_c, ev_r, sd_r
