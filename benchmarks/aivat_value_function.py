@@ -112,13 +112,15 @@ def evaluate(cfg, data, vfs) -> tuple[np.ndarray, tuple, list[str]]:
     sb = cfg.game_config().small_bet
     x, gx, names = plain_groups(cfg, data)
     print(f"{'value function':<18}" + "".join(f"{nm[:18]:>20}" for nm in names) + "   (variance ratio AIVAT / plain)")
-    for label, vf in vfs:
+    for cand in vfs:
+        label, vf = cand[0], cand[1]
+        own = len(cand) > 2 and cand[2]  # the players' own action values as baselines (issue 25)
         oracle = EquityOracle()
         corr = np.zeros((len(data), n))
         t0 = time.process_time()
         for di, (_, hands) in enumerate(data):
             for st, probs, row, values in hands:
-                c = hand_corrections(st, probs, oracle, vf, values).total
+                c = hand_corrections(st, probs, oracle, vf, values if own else None).total
                 for s, p in enumerate(row):
                     corr[di, p] += c[s]
         dt = time.process_time() - t0
@@ -199,6 +201,7 @@ def main() -> None:
         action="store_true",
         help="regress the comparison on the pot-equity correction components (in-sample: exploration only)",
     )
+    ap.add_argument("--config", help="a tournament TOML file instead of --preset")
     ap.add_argument("--ship", action="store_true", help="fit on --presets and write the shipped table")
     ap.add_argument("--presets", default="fig3-B,fig3-R,fig3-BR,fig3-S,fig3-BRS")
     ap.add_argument("--scale", type=float, default=1.0)
@@ -212,10 +215,17 @@ def main() -> None:
         return
     if args.seed < 2000 and (args.fit or args.growth or args.diagnose):
         ap.error("fit and choose on seeds >= 2000 (issue 25; seeds below are evaluation seeds)")
-    cfg = load_preset(args.preset).with_overrides(seed=args.seed, histories=False)
+    if args.config:
+        from loki.tournament.config import load_config
+
+        cfg = load_config(args.config).with_overrides(seed=args.seed, histories=False)
+    else:
+        cfg = load_preset(args.preset).with_overrides(seed=args.seed, histories=False)
     t0 = time.process_time()
     data = list(play(cfg, args.deals))
-    print(f"{args.preset} seed {args.seed}: {len(data)} deals played in {time.process_time() - t0:.1f} s CPU")
+    print(
+        f"{args.config or args.preset} seed {args.seed}: {len(data)} deals played in {time.process_time() - t0:.1f} s CPU"
+    )
     if args.fit:
         tot, cnt = growth_stats(data)
         g = np.where(cnt > 0, tot / np.maximum(cnt, 1), 0.0)
@@ -227,7 +237,11 @@ def main() -> None:
                 json.dump({"preset": args.preset, "seed": args.seed, "deals": len(data), "growth": g.tolist()}, f)
     from loki.aivat import shipped_value_function
 
-    candidates = [("pot-equity", PotEquityValue()), ("shipped v1", shipped_value_function())]
+    candidates = [
+        ("pot-equity", PotEquityValue(), False),
+        ("shipped v1", shipped_value_function(), False),
+        ("v1 + own EVs", shipped_value_function(), True),
+    ]
     if args.growth:
         with open(args.growth) as f:
             g = np.array(json.load(f)["growth"])
