@@ -192,6 +192,7 @@ class EquityOracle:
 
         self._tables = kernel_tables()
         self._deal: tuple | None = None
+        self._holes_src: Any = None
         self._rows: np.ndarray | None = None
         self._memo: dict[tuple, np.ndarray] = {}
         self.stats = {"deals": 0, "rows": 0, "preflop_passes": 0, "runouts": 0, "memo_hits": 0, "heads_up_table": 0}
@@ -244,8 +245,12 @@ class EquityOracle:
                 other than 0, 3, 4, 5.
             EstimatorError: no live seat, or ``live`` not of length ``n``.
         """
-        hk = tuple((int(h[0]), int(h[1])) for h in holes)
-        self._set_deal(hk)
+        if holes is self._holes_src:  # the same tuple as the last call (the calls of one hand): already checked
+            hk = self._deal
+        else:
+            hk = tuple((int(h[0]), int(h[1])) for h in holes)
+            self._set_deal(hk)
+            self._holes_src = holes if isinstance(holes, tuple) else None
         n = len(hk)
         lv = tuple(bool(x) for x in live)
         bd = tuple(int(c) for c in board)
@@ -338,12 +343,14 @@ class PotEquityValue:
         self, committed: Sequence[float], live: Sequence[bool], street: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(a, b)``, ``(n,) float64`` chips each, with ``v = a · eq + b`` (class docstring)."""
-        c = np.asarray(committed, dtype=np.float64)
-        lv = np.asarray(live, dtype=np.bool_)
-        k = int(lv.sum())
+        c = [float(x) for x in committed]
+        lv = [bool(x) for x in live]
+        k = sum(lv)
         g = float(self.growth[street, k]) if k > 1 else 0.0
-        a = np.where(lv, c.sum() + g, 0.0)
-        b = -c - np.where(lv, g / k, 0.0)
+        pot = sum(c)  # whole chips: exact
+        share = g / k if k else 0.0
+        a = np.array([pot + g if x else 0.0 for x in lv])
+        b = np.array([-ci - share if x else -ci for ci, x in zip(c, lv)])
         return a, b
 
     def __call__(
@@ -517,6 +524,12 @@ class HandCorrections:
         return self.chance + self.action
 
 
+def _pure_on(p: Any, a: int) -> bool:
+    """``p`` is exactly the one-hot distribution of the taken action ``a`` (a pure choice: no correction, and
+    nothing to check, the action taken being legal)."""
+    return type(p) is tuple and len(p) == 3 and p[a] == 1.0 and p[(a + 1) % 3] == 0.0 and p[(a + 2) % 3] == 0.0
+
+
 def _check_probs(p: Any, legal: tuple[Action, ...], taken: Action, where: str) -> tuple[float, float, float]:
     try:
         t = tuple(float(x) for x in p)
@@ -590,6 +603,10 @@ def hand_corrections(
         raise EstimatorError(f"AIVAT corrections: {len(probs)} recorded decisions for {len(actions)} actions")
     if baselines is not None and len(baselines) != len(actions):
         raise EstimatorError(f"AIVAT corrections: {len(baselines)} recorded action values for {len(actions)} actions")
+    chance = np.zeros((4, n), dtype=np.float64)
+    action = np.zeros((4, n), dtype=np.float64)
+    if not final.board and (probs is None or all(p is None or _pure_on(p, int(a)) for p, a in zip(probs, actions))):
+        return HandCorrections(chance, action)  # over before the flop, every choice pure: nothing to correct
     slots: Any = final  # HandState's slot attributes (config, button) are not declared for mypy
     st = new_hand(
         slots.config,
@@ -599,8 +616,6 @@ def hand_corrections(
         stacks=final.starting_stacks,
         record_events=False,
     )
-    chance = np.zeros((4, n), dtype=np.float64)
-    action = np.zeros((4, n), dtype=np.float64)
 
     def v(s: HandState, board: tuple[int, ...]) -> np.ndarray:
         return value(s.total_committed, s.active, board, holes, oracle)
@@ -609,7 +624,7 @@ def hand_corrections(
         b0 = st.board
         p = probs[i] if probs is not None else None
         t = None
-        if p is not None:
+        if p is not None and not _pure_on(p, int(a)):
             legal = st.legal_actions()
             t = _check_probs(p, legal, a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})")
         if t is not None and max(t) < 1.0:
