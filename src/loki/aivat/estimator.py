@@ -245,7 +245,8 @@ class EquityOracle:
                 other than 0, 3, 4, 5.
             EstimatorError: no live seat, or ``live`` not of length ``n``.
         """
-        if holes is self._holes_src:  # the same tuple as the last call (the calls of one hand): already checked
+        hk: tuple
+        if holes is self._holes_src and self._deal is not None:  # the same tuple as the last call: already checked
             hk = self._deal
         else:
             hk = tuple((int(h[0]), int(h[1])) for h in holes)
