@@ -509,7 +509,7 @@ def test_summary_reports_both_estimators(field_run):
     prov = av["value_function_provenance"]
     assert prov["script"].startswith("benchmarks/aivat_value_function.py")
     assert all(p["seed"] >= 2000 for p in prov["presets"])  # never fitted on evaluated seeds
-    assert av["action_baselines"] == "player values"
+    assert av["action_baselines"] == "value function"
     assert [e["type"] for e in av["types"]] == [e["type"] for e in d["types"]]
     for plain, a in zip(d["types"] + d["comparisons"], av["types"] + av["comparisons"]):
         assert a["deals"] == plain["deals"] == 200
@@ -706,7 +706,8 @@ def test_shipped_value_function_is_fixed_zero_mean_and_pot_equity_stays_selectab
             st = finish_by_calling(hand(CFG3, HOLES3, b, prefix))
             corr.append(hand_corrections(st, None, EquityOracle(), vf).chance_by_street[street])
         np.testing.assert_allclose(np.mean(corr, axis=0), 0.0, atol=1e-9)
-    assert ESTIMATORS == ("aivat", "aivat-pot-equity")
+    assert ESTIMATORS == ("aivat", "aivat-pot-equity", "aivat-sim-evs")
+    assert named_estimator("aivat-sim-evs").describe()["action_baselines"] == "player values"
     assert named_estimator("aivat-pot-equity").describe()["value_function"]["name"] == "pot-equity"
     assert named_estimator("aivat").describe()["value_function"]["name"] == "pot-equity+growth"
     with pytest.raises(EstimatorError):

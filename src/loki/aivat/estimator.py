@@ -18,7 +18,10 @@ the states of the hand, player ``p``'s estimate is its payoff plus corrections:
 Each term has expectation 0 given the history before it, so the estimate is unbiased whatever ``v`` is (a
 poor ``v`` only reduces the variance less).  The payoffs and every term sum to 0 over the players.
 
-**The value function** (fixed in advance, no parameter): :func:`pot_equity_values`,
+**The value functions.**  The ``aivat`` estimator (:func:`named_estimator`) uses :func:`shipped_value_function`:
+the linear family below with a growth table ``G[street][k]`` fitted once on seeds ≥ 2000 and shipped with its
+provenance (``loki/data/aivat_growth_v1.json``); ``aivat-pot-equity`` the plain pot-equity function (no
+parameter): :func:`pot_equity_values`,
 ``v_p = pot · eq_p − contribution_p`` in chips, where ``eq_p`` is ``p``'s exact all-in equity (its share
 of the pot if the board were completed now, ties split) against the other live hands, 0 for a folded
 hand, 1 for the last live hand.  With exact equities ``E_c[v(h·c)] = v(h)`` at a reveal (equity is a
@@ -30,11 +33,21 @@ its unbiasedness and its interval its meaning.  Tune any variant on separate see
 
 **Which decisions get action corrections.**  Those whose player reports a distribution that is not
 one-hot: the Action Selector (Loki-2 feature B: its triple given what the hand's earlier actions revealed
-of its per-hand number), the Bettor's check-raise coin, the ``random`` and ``maniac`` reference players.
-Pre-flop strategies, the Bettor otherwise, ``calling`` and ``equity`` are pure (zero correction).  Simulator
-decisions (feature S) report None: their randomness is the seed of hundreds of simulated play-outs, whose
+of its per-hand number), the Bettor's check-raise coin, the ``random`` and ``maniac`` reference players, and
+the Simulator with its softmax choice (``SimConfig.choice = "softmax"``).  Pre-flop strategies, the Bettor
+otherwise, ``calling`` and ``equity`` are pure (zero correction).  Simulator decisions with the argmax choice
+(the paper's) report None: their randomness is the seed of hundreds of simulated play-outs, whose
 distribution over actions nobody computes; a guessed ``π`` would bias the estimate, so they get no
 action correction (chance corrections still apply around them).
+
+**The players' own values as action baselines** (issue 25; ``hand_corrections(..., baselines)``, the ``aivat``
+estimator).  A Simulator decision also reports its EVs ``(0, EV(call), EV(raise))``, chips from the decision on
+(:meth:`loki.players.base.Player.action_values`).  With the ``aivat-sim-evs`` estimator, at a randomised decision
+the actor's value of each action is then its own EV, the difference from the value function's being shared by the other live seats (the values still
+sum to 0).  The correction ``Σ_b π(b) B(b) − B(a)`` has expectation 0 given the past for any baselines ``B`` fixed
+before the action is drawn; the EVs are (they come from the play-outs, before the softmax's own uniform number), so
+this stays unbiased however noisy they are; what must be exact is ``π``, the probabilities the action was drawn
+with.
 
 **Duplicate tournaments.**  Corrections are added per game and averaged per deal like the payoffs
 (:mod:`loki.tournament.stats`).  One caveat, measured in BENCHMARKS.md: the replays of a deal share its
@@ -446,18 +459,22 @@ def shipped_value_function() -> PotEquityValue:
 
 #: The estimator settings a tournament can name (``estimator`` in its configuration): the value function and whether
 #: Simulator decisions' own EVs are the action baselines (:func:`hand_corrections`'s ``baselines``).
-ESTIMATORS = ("aivat", "aivat-pot-equity")
+ESTIMATORS = ("aivat", "aivat-pot-equity", "aivat-sim-evs")
 
 
 def named_estimator(name: str) -> AivatEstimator:
     """The :class:`AivatEstimator` of an ``estimator`` setting: ``"aivat"``, the shipped fitted value function
-    (:func:`shipped_value_function`) with the Simulator's EVs as action baselines; ``"aivat-pot-equity"``, plain
-    pot-equity with the value function's baselines (the estimator of issue 12).
+    (:func:`shipped_value_function`) with its own action baselines; ``"aivat-pot-equity"``, plain pot-equity (the
+    estimator of issue 12); ``"aivat-sim-evs"``, the shipped value function with the players' own action values (the
+    Simulator's EVs) as the baselines of their action corrections (unbiased too, but measured worse than the value
+    function's full-information baselines: docs/EXPERIMENTS.md).
 
     Raises:
         EstimatorError: an unknown name.
     """
     if name == "aivat":
+        return AivatEstimator(shipped_value_function(), action_baselines=False)
+    if name == "aivat-sim-evs":
         return AivatEstimator(shipped_value_function(), action_baselines=True)
     if name == "aivat-pot-equity":
         return AivatEstimator(POT_EQUITY, action_baselines=False)

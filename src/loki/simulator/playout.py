@@ -1,9 +1,13 @@
 """The Simulator's numba kernels: sampling, play-out and a batch of trials (AAAI99 §5; reference §6).
 
-:func:`sim_batch` runs a batch of trials of one decision for :func:`loki.simulator.simulate`
-(which holds the rules, approximations and cut-off; read its docstring first): it samples the
+:func:`sim_decision` runs every trial of one decision for :func:`loki.simulator.simulate` in one call (batches of
+``check_every`` trials, each seeded as before, and the obvious-move cut-off between them, with numpy's floats:
+:func:`_cutoff`); :func:`sim_batch` runs one batch (the driver's rules, approximations and cut-off are in
+:mod:`loki.simulator.driver`; read its docstring first).  A batch samples the
 opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
-computes the hand values the play-out needs on later streets (:func:`_values_on_board`: HS_1 of each
+computes the hand values the play-out needs on later streets (in the uniform play-out from a process-wide
+:class:`BoardCache` of ranks and HS_1 per 4- and 5-card board, shared by trials, decisions and the seatings of a
+duplicate deal; otherwise :func:`_values_on_board`: HS_1 of each
 player's holding against a weighted field — uniform in the paper's play-out, the other players'
 weight tables in the believed one — and its percentile within its own range;
 :func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice (:func:`playout`, our first

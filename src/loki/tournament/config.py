@@ -125,11 +125,11 @@ Seed = Annotated[StrictInt, Field(ge=0, le=MAX_SEED)]
 Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
 Bets = Annotated[StrictInt, Field(ge=0, le=MAX_BETS)]
 #: How results are estimated: ``plain`` (mean of the payoffs per deal) or ``aivat`` (the plain estimate and,
-#: next to it, the AIVAT estimate of :mod:`loki.aivat` with its shipped fitted value function and the Simulator's
-#: EVs as action baselines; the play is the same), ``aivat-pot-equity`` (AIVAT with plain pot-equity, issue 12's;
-#: :func:`loki.aivat.named_estimator`).
-Estimator = Literal["plain", "aivat", "aivat-pot-equity"]
-ESTIMATORS: tuple[str, ...] = ("plain", "aivat", "aivat-pot-equity")
+#: next to it, the AIVAT estimate of :mod:`loki.aivat` with its shipped fitted value function; the play is the same),
+#: ``aivat-pot-equity`` (AIVAT with plain pot-equity, issue 12's), ``aivat-sim-evs`` (the shipped value function and
+#: the Simulator's EVs as its decisions' action baselines; :func:`loki.aivat.named_estimator`).
+Estimator = Literal["plain", "aivat", "aivat-pot-equity", "aivat-sim-evs"]
+ESTIMATORS: tuple[str, ...] = ("plain", "aivat", "aivat-pot-equity", "aivat-sim-evs")
 PosInt = Annotated[StrictInt, Field(ge=1)]
 
 
