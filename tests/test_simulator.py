@@ -667,3 +667,14 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
                 break
         assert res.trials == done
         assert np.array_equal(oc, c2[:done]) and np.array_equal(orr, r2[:done]) and np.array_equal(holes, h2[:done])
+
+
+def test_seeds_past_the_int64_range_of_the_kernel_give_the_batch_seeds_of_python_integers():
+    """The batch seeds are ``(seed · 1,000,003 + b · 7919 + 12345) mod (2³¹ − 1)`` in Python integers; a seed beyond
+    what int64 arithmetic could multiply gives the same decision as its residue."""
+    sp = _random_spot(np.random.default_rng(9), street=2)
+    cfg = SimConfig(trials=100, cutoff="none")
+    big = 2**70 + 12345
+    a = simulate(sp, cfg, seed=big)
+    b = simulate(sp, cfg, seed=big % (2**31 - 1))
+    assert (a.ev_call, a.ev_raise, a.trials) == (b.ev_call, b.ev_raise, b.trials)

@@ -340,6 +340,8 @@ _add_reduce = np.add.reduce
 
 
 def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float, can_raise: bool) -> bool:
+    """The obvious-move cut-off in numpy (module docstring): True to stop.  In play the kernel's
+    ``loki.simulator.playout._cutoff`` decides; this is the reference the tests hold it to."""
     n = len(oc)
     cands = {Action.CALL: oc}
     if can_raise:
@@ -558,8 +560,9 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     to_call = float(bt.to_call(st0, spot.me))
     can_raise = bool(bt.can_raise(st0, spot.me))
     rule = {"none": RULE_NONE, "paper": RULE_PAPER, "paired": RULE_PAIRED}[config.cutoff]
+    seed31 = int(seed) % (2**31 - 1)  # the batch seeds are taken mod 2^31 - 1: the same ones, no int64 overflow
     done, cut, ev_c, sd_c, ev_r, sd_r = sim_decision(
-        int(seed), n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
+        seed31, n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
         pspot, ranges, policies, oc, orr, holes, next_ranks_cache(), _boards(), tables,
     )  # fmt: skip
     oc, orr, holes = oc[:done], orr[:done], holes[:done]
