@@ -717,3 +717,28 @@ def test_shipped_value_function_is_fixed_zero_mean_and_pot_equity_stays_selectab
             {"name": "t", "players": [{"type": "calling", "count": 2}], "estimator": name}, check_players=False
         )
         assert cfg.estimator == name
+
+
+@pytest.mark.parametrize("stacks", [None, 70])
+def test_corrections_from_the_recorded_states_equal_the_replay(stacks):
+    """The estimator's corrections from the states its recorder kept while the hand was played (no replay) are the
+    very floats of the replay on the engine, with random choices, own values, folds and (short stacks) all-ins."""
+    from loki.players import RandomPlayer
+    from loki.players.registry import make_player
+
+    kw = {} if stacks is None else {"stacks": stacks}
+    cfg = GameConfig(n_players=5, **kw)
+    players = [RandomPlayer(1), Softmaxish(3), make_player("loki2:BR", seed=5), CallingStation(), RandomPlayer(7)]
+    est = AivatEstimator(POT_EQUITY, action_baselines=True)
+    seen_action = seen_chance = 0
+    for h in range(60):
+        st = play_hand(cfg, players, h % 5, 500 + h, on_action=est.start_hand())
+        rec = est.recorder
+        a = est.corrections(st)
+        assert any(s is not None for s in rec.snaps) or not st.board
+        b = hand_corrections(st, rec.probs, EquityOracle(), POT_EQUITY, rec.values)
+        assert np.array_equal(a.chance_by_street, b.chance_by_street)
+        assert np.array_equal(a.action_by_street, b.action_by_street)
+        seen_action += int(np.any(a.action != 0))
+        seen_chance += int(np.any(a.chance != 0))
+    assert seen_action > 5 and seen_chance > 5

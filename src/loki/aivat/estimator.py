@@ -486,17 +486,21 @@ class ActionRecorder:
 
     Called before each action is applied with ``(state, seat, action, player)``; it keeps ``seats``,
     ``actions``, ``probs`` (the player's :meth:`~loki.players.base.Player.action_probabilities`, read
-    right after its ``act``; None when unknown) and ``values`` (its :meth:`~loki.players.base.Player.action_values`,
-    the Simulator's EVs; None when it gives none).  :meth:`clear` before each hand (or use a new recorder).
+    right after its ``act``; None when unknown), ``values`` (its :meth:`~loki.players.base.Player.action_values`,
+    the Simulator's EVs; None when it gives none) and ``snaps`` (a copy of the state before the action at the first
+    decision of each street and at each random choice, else None: what :func:`hand_corrections` needs, so that it
+    need not replay the hand).  :meth:`clear` before each hand (or use a new recorder).
     """
 
-    __slots__ = ("seats", "actions", "probs", "values")
+    __slots__ = ("seats", "actions", "probs", "values", "snaps", "_round")
 
     def __init__(self) -> None:
         self.seats: list[int] = []
         self.actions: list[Action] = []
         self.probs: list[tuple[float, float, float] | None] = []
         self.values: list[tuple[float, float, float] | None] = []
+        self.snaps: list[HandState | None] = []
+        self._round = 0
 
     def clear(self) -> None:
         """Forget the recorded hand."""
@@ -504,13 +508,20 @@ class ActionRecorder:
         self.actions.clear()
         self.probs.clear()
         self.values.clear()
+        self.snaps.clear()
+        self._round = 0
 
     def __call__(self, state: HandState, seat: int, action: Action, player: Player) -> None:
         self.seats.append(seat)
         self.actions.append(action)
-        self.probs.append(player.action_probabilities())
+        p = player.action_probabilities()
+        self.probs.append(p)
         get = getattr(player, "action_values", None)
         self.values.append(get() if get is not None else None)
+        r = state.round
+        keep = r != self._round or (p is not None and not _pure_on(p, int(action)))
+        self.snaps.append(state.clone() if keep else None)  # a street's first decision, or a random choice
+        self._round = r
 
 
 @dataclass(frozen=True)
@@ -581,6 +592,7 @@ def hand_corrections(
     oracle: EquityOracle,
     value: PotEquityValue = POT_EQUITY,
     baselines: Sequence[tuple[float, float, float] | None] | None = None,
+    snapshots: Sequence[HandState | None] | None = None,
 ) -> HandCorrections:
     """The chance and action corrections of a finished hand (module docstring), per seat, in chips.
 
@@ -603,6 +615,8 @@ def hand_corrections(
             difference ``δ_b = E_b − v_actor(h·b)`` taken equally from the other live seats (so the values still sum
             to 0).  Unbiased whatever the entries are, as long as they are fixed before the action is drawn (module
             docstring).
+        snapshots: None (replay the hand on the engine), or an :class:`ActionRecorder`'s ``snaps``: the states it
+            kept while the hand was played, used instead of a replay (the same corrections, less CPU).
 
     Returns:
         :class:`HandCorrections` (``(n,) float64`` chips each; each sums to 0 over the seats up to rounding).
@@ -625,6 +639,9 @@ def hand_corrections(
     action = np.zeros((4, n), dtype=np.float64)
     if not final.board and (probs is None or all(p is None or _pure_on(p, int(a)) for p, a in zip(probs, actions))):
         return HandCorrections(chance, action)  # over before the flop, every choice pure: nothing to correct
+    if snapshots is not None and len(snapshots) == len(actions):
+        _snapshot_corrections(final, actions, probs, baselines, snapshots, holes, oracle, value, chance, action)
+        return HandCorrections(chance, action)
     slots: Any = final  # HandState's slot attributes (config, button) are not declared for mypy
     st = new_hand(
         slots.config,
@@ -635,49 +652,79 @@ def hand_corrections(
         record_events=False,
     )
 
-    def v(s: HandState, board: tuple[int, ...]) -> np.ndarray:
-        return value(s.total_committed, s.active, board, holes, oracle)
-
     for i, a in enumerate(actions):
         b0 = st.board
-        p = probs[i] if probs is not None else None
-        t = None
-        if p is not None and not _pure_on(p, int(a)):
-            legal = st.legal_actions()
-            t = _check_probs(p, legal, a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})")
-        if t is not None and max(t) < 1.0:
-            where = f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})"
-            e = baselines[i] if baselines is not None else None
-            own = _check_values(e, where) if e is not None else None
-            actor = st.current_player
-            others = [s for s in range(n) if s != actor and st.active[s]]
-            expected = np.zeros(n, dtype=np.float64)
-            taken = None
-            for alt in legal:
-                if t[alt] <= 0.0:
-                    continue
-                c = st.clone()
-                c.apply(alt)
-                va = v(c, b0)
-                if own is not None:  # the actor's own value of alt; the others give up the difference equally
-                    delta = own[alt] - va[actor]
-                    va = va.copy()
-                    va[actor] = own[alt]
-                    va[others] -= delta / len(others)
-                expected += t[alt] * va
-                if alt is a:
-                    taken = va
-            assert taken is not None  # _check_probs: the taken action has mass
-            action[_STREET[len(b0)]] += expected - taken
+        _action_correction(st, i, a, probs, baselines, holes, oracle, value, action)
         st.apply(a)
         b1 = st.board
         if len(b1) > len(b0):
-            # E_c[v(h·c)] - v(h·c) = a(h·c) (eq(h) - eq(h·c)) for the linear value family
-            live = st.active
-            committed = st.total_committed
-            expected = value.expected_after_reveal(committed, live, b0, len(b1) - len(b0), holes, oracle)
-            chance[_STREET[len(b1)]] += expected - value(committed, live, b1, holes, oracle)
+            _chance_correction(st.total_committed, st.active, b0, b1, holes, oracle, value, chance)
     return HandCorrections(chance, action)
+
+
+def _chance_correction(committed, live, b0, b1, holes, oracle, value, chance) -> None:
+    """Add the correction of the reveal ``b0`` → ``b1`` (contributions and live seats as after it) to ``chance``:
+    ``E_c[v(h·c)] − v(h·c) = a(h·c) (eq(h) − eq(h·c))`` for the linear value family."""
+    expected = value.expected_after_reveal(committed, live, b0, len(b1) - len(b0), holes, oracle)
+    chance[_STREET[len(b1)]] += expected - value(committed, live, b1, holes, oracle)
+
+
+def _action_correction(st, i, a, probs, baselines, holes, oracle, value, action) -> None:
+    """Add the correction of decision ``i`` (action ``a`` taken in state ``st``, before it) to ``action`` when its
+    recorded distribution is not pure (checked first): ``Σ_b π(b) v(h·b) − v(h·a)``, with the actor's own values
+    (``baselines[i]``) if given (:func:`hand_corrections`)."""
+    p = probs[i] if probs is not None else None
+    if p is None or _pure_on(p, int(a)):
+        return
+    legal = st.legal_actions()
+    where = f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})"
+    t = _check_probs(p, legal, a, where)
+    if max(t) >= 1.0:
+        return
+    n = st.n_players
+    b0 = st.board
+    e = baselines[i] if baselines is not None else None
+    own = _check_values(e, where) if e is not None else None
+    actor = st.current_player
+    others = [s for s in range(n) if s != actor and st.active[s]]
+    expected = np.zeros(n, dtype=np.float64)
+    taken = None
+    for alt in legal:
+        if t[alt] <= 0.0:
+            continue
+        c = st.clone()
+        c.apply(alt)
+        va = value(c.total_committed, c.active, b0, holes, oracle)
+        if own is not None:  # the actor's own value of alt; the others give up the difference equally
+            delta = own[alt] - va[actor]
+            va = va.copy()
+            va[actor] = own[alt]
+            va[others] -= delta / len(others)
+        expected += t[alt] * va
+        if alt is a:
+            taken = va
+    assert taken is not None  # _check_probs: the taken action has mass
+    action[_STREET[len(b0)]] += expected - taken
+
+
+def _snapshot_corrections(final, actions, probs, baselines, snaps, holes, oracle, value, chance, action) -> None:
+    """The corrections from the states an :class:`ActionRecorder` kept while the hand was played (``snaps[i]``:
+    the state before action ``i`` when a street had just begun or the choice was random, else None) instead of a
+    replay: the same values from the same states, so the same floats (a test compares the two paths)."""
+    prev: tuple[int, ...] = ()
+    for i, a in enumerate(actions):
+        snap = snaps[i]
+        if snap is not None:
+            b = snap.board
+            if len(b) > len(prev):
+                _chance_correction(snap.total_committed, snap.active, prev, b, holes, oracle, value, chance)
+                prev = b
+            _action_correction(snap, i, a, probs, baselines, holes, oracle, value, action)
+        elif probs is not None and probs[i] is not None and not _pure_on(probs[i], int(a)):
+            raise EstimatorError(f"AIVAT corrections, action {i}: a random choice without its recorded state")
+    fb = final.board
+    if len(fb) > len(prev):  # cards shown after the last action (all-in): contributions and live seats are final
+        _chance_correction(final.total_committed, final.active, prev, fb, holes, oracle, value, chance)
 
 
 class AivatEstimator:
@@ -720,4 +767,4 @@ class AivatEstimator:
     def corrections(self, final: HandState) -> HandCorrections:
         """The corrections of the hand just played with :meth:`start_hand`'s recorder."""
         base = self.recorder.values if self.action_baselines else None
-        return hand_corrections(final, self.recorder.probs, self.oracle, self.value, base)
+        return hand_corrections(final, self.recorder.probs, self.oracle, self.value, base, self.recorder.snaps)
