@@ -26,21 +26,23 @@ from pathlib import Path
 _CHILD = r"""
 import hashlib, json, sys, time
 from loki.tournament import load_preset, play_block
-preset, deals, hist = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
-cfg = load_preset(preset).with_overrides(deals=deals, histories=hist, block_deals=deals)
+preset, deals, hist, est = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+cfg = load_preset(preset).with_overrides(deals=deals, histories=hist, block_deals=deals, estimator=est)
 play_block(cfg.with_overrides(deals=1, block_deals=1), 0)
 t = time.process_time()
 res = play_block(cfg, 0)
 cpu = time.process_time() - t
 digest = hashlib.sha1(json.dumps([res["chips"], res["counters"]]).encode()).hexdigest()[:12]
-print(json.dumps({"cpu": cpu, "games": res["hands"], "games_per_cpu_s": res["hands"] / cpu, "digest": digest}))
+est_cpu = res["aivat"]["seconds"] if "aivat" in res else 0.0
+print(json.dumps({"cpu": cpu, "games": res["hands"], "games_per_cpu_s": res["hands"] / cpu, "digest": digest,
+                  "estimator_cpu": est_cpu}))
 """
 
 
-def run(tree: Path, preset: str, deals: int, histories: bool) -> dict:
+def run(tree: Path, preset: str, deals: int, histories: bool, estimator: str = "plain") -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     res = subprocess.run(
-        [sys.executable, "-c", _CHILD, preset, str(deals), "1" if histories else "0"],
+        [sys.executable, "-c", _CHILD, preset, str(deals), "1" if histories else "0", estimator],
         env=env,
         capture_output=True,
         text=True,
@@ -57,22 +59,31 @@ def main(argv=None):
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--histories", action="store_true", help="write the hand histories too")
+    ap.add_argument("--estimator", default="plain", help="plain or aivat (each tree's own AIVAT estimator)")
     a = ap.parse_args(argv)
     rows: dict[str, list[dict]] = {"base": [], "new": []}
     for r in range(a.rounds):
         for name, tree in (("base", a.base), ("new", a.new)):
-            rows[name].append(run(tree, a.preset, a.deals, a.histories))
+            rows[name].append(run(tree, a.preset, a.deals, a.histories, a.estimator))
             print(f"round {r + 1} {name}: {json.dumps(rows[name][-1])}", flush=True)
     b = [x["games_per_cpu_s"] for x in rows["base"]]
     n = [x["games_per_cpu_s"] for x in rows["new"]]
     ratios = [y / x for x, y in zip(b, n)]
     same = {x["digest"] for x in rows["base"] + rows["new"]}
+    cpu_b = [x["cpu"] for x in rows["base"]]
+    cpu_n = [x["cpu"] for x in rows["new"]]
+    games = rows["base"][0]["games"]
     print(
-        f"{a.preset}, {a.deals} deals, histories {'on' if a.histories else 'off'}: base {statistics.mean(b):.1f}, "
-        f"new {statistics.mean(n):.1f} games per CPU second (mean of {a.rounds} rounds); new/base "
-        f"{statistics.mean(ratios):.2f}x (rounds: {', '.join(f'{x:.2f}' for x in ratios)}); results "
-        f"{'identical' if len(same) == 1 else 'DIFFER'}"
+        f"{a.preset}, {a.deals} deals, histories {'on' if a.histories else 'off'}, estimator {a.estimator}: "
+        f"games per CPU second base min-CPU {games / min(cpu_b):.1f} / median {games / statistics.median(cpu_b):.1f}, "
+        f"new min-CPU {games / min(cpu_n):.1f} / median {games / statistics.median(cpu_n):.1f} ({a.rounds} rounds); "
+        f"new/base by min CPU {min(cpu_b) / min(cpu_n):.2f}x, by median {statistics.median(cpu_b) / statistics.median(cpu_n):.2f}x "
+        f"(per round: {', '.join(f'{x:.2f}' for x in ratios)}); results {'identical' if len(same) == 1 else 'DIFFER'}"
     )
+    if a.estimator != "plain":
+        for name in ("base", "new"):
+            share = [x["estimator_cpu"] / x["cpu"] for x in rows[name]]
+            print(f"  {name}: estimator CPU share median {statistics.median(share):.1%}")
 
 
 if __name__ == "__main__":

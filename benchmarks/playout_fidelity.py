@@ -63,7 +63,9 @@ def record_spots(n: int, seed: int) -> list:
 
 
 def _row(pa, p):
-    return TripleParams(*(float(x) for x in pa[p, :4]), pa[p, 4] > 0.5, *(float(x) for x in pa[p, 5:]))
+    return TripleParams(  # the 11 columns of a parameter row, as the kernel's _row_params reads them
+        pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6], pa[p, 7], pa[p, 8], pa[p, 9], pa[p, 10]
+    )  # fmt: skip
 
 
 def play_world(spot, st0, forced, hs1, pp, nn, q, u, ranks):

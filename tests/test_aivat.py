@@ -255,6 +255,112 @@ def test_action_correction_has_mean_zero_under_the_known_policy(prefix, probs):
     assert np.abs(np.array(seen)).max() > 1.0
 
 
+@pytest.mark.parametrize(
+    "prefix, probs, own",
+    [
+        ("ccc/r", (0.2, 0.5, 0.3), (0.0, 14.5, -23.0)),  # flop, facing a bet: fold, call or raise
+        ("ccc/rcc/crcc/c", (0.0, 0.7, 0.3), (0.0, -3.25, 41.0)),  # river: check or bet
+        ("r", (0.25, 0.25, 0.5), (0.0, 7.0, 7.0)),  # pre-flop facing a raise
+    ],
+)
+def test_action_correction_with_the_players_own_values_has_mean_zero(prefix, probs, own):
+    """With the player's own values as baselines (the Simulator's EVs, fixed before the draw): Σ_a π(a) ·
+    correction(a taken) = 0 exactly for every seat, the actor's correction is Σ_b π(b) E_b − E_a, and the seats'
+    corrections sum to 0."""
+    board = "Kd8h2hTd3c"
+    total = np.zeros(3)
+    for a in (FOLD, CALL, RAISE):
+        if probs[a] == 0:
+            continue
+        st = hand(CFG3, HOLES3, board, prefix)
+        actor = st.current_player
+        k = len([x for x in prefix if x != "/"])
+        st.apply(a)
+        finish_by_calling(st)
+        n_actions = len([x for x in st.history if x != "/"])
+        p = [None] * n_actions
+        p[k] = probs
+        base = [None] * n_actions
+        base[k] = own
+        hc = hand_corrections(st, p, EquityOracle(), POT_EQUITY, base)
+        street = prefix.count("/")
+        corr = hc.action_by_street[street]
+        assert np.all(np.delete(hc.action_by_street, street, axis=0) == 0.0)
+        assert corr[actor] == pytest.approx(sum(q * e for q, e in zip(probs, own)) - own[a], abs=1e-9)
+        assert abs(corr.sum()) < 1e-9
+        total += probs[a] * corr
+    np.testing.assert_allclose(total, 0.0, atol=1e-9)
+    with pytest.raises(EstimatorError, match="finite"):
+        hand_corrections(st, p, EquityOracle(), POT_EQUITY, [None] * k + [(0.0, math.nan, 1.0)] + base[k + 1 :])
+    with pytest.raises(EstimatorError, match="action values"):
+        hand_corrections(st, p, EquityOracle(), POT_EQUITY, base[:-1])
+
+
+class Softmaxish(Player):
+    """Calls or raises at random with known probabilities, and says what it thinks each action is worth."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view, legal):
+        self.p = (0.0, 0.6, 0.4) if RAISE in legal else (0.0, 1.0, 0.0)
+        return RAISE if self.rng.random() >= self.p[1] else CALL
+
+    def action_probabilities(self):
+        return self.p
+
+    def action_values(self):
+        return (0.0, 5.0, -5.0)
+
+
+def test_recorder_keeps_the_players_values_and_the_estimator_uses_them_if_asked():
+    """The recorder stores each decision's ``action_values`` (None for a player without them); the estimator with
+    ``action_baselines`` passes them on, without it the value function's are used."""
+    players = [Softmaxish(1), CallingStation(), Softmaxish(2)]
+    with_own = AivatEstimator(POT_EQUITY, action_baselines=True)
+    plain = AivatEstimator(POT_EQUITY)
+    differ = 0
+    for h in range(20):
+        st = play_hand(CFG3, players, h % 3, 100 + h, on_action=with_own.start_hand())
+        rec = with_own.recorder
+        assert len(rec.values) == len(rec.probs) == len(rec.seats)
+        for seat, v in zip(rec.seats, rec.values):
+            assert v == ((0.0, 5.0, -5.0) if seat != 1 else None)
+        a = with_own.corrections(st)
+        plain.recorder.probs[:] = rec.probs
+        b = hand_corrections(st, rec.probs, plain.oracle, POT_EQUITY)
+        assert np.array_equal(a.chance, b.chance)
+        differ += int(not np.allclose(a.action, b.action))
+        assert abs(a.total.sum()) < 1e-9
+    assert differ > 0
+    assert with_own.describe()["action_baselines"] == "player values"
+    assert plain.describe() == {
+        "value_function": {"name": "pot-equity", "version": "", "provenance": None},
+        "action_baselines": "value function",
+    }
+
+
+def test_simulator_decisions_report_their_evs_as_action_values():
+    """A Simulator decision's action values are ``(0, EV(call), EV(raise))`` of its result, for the argmax and the
+    softmax choice alike (only the softmax reports probabilities)."""
+    from loki.players.registry import make_player
+
+    for choice in ("argmax", "softmax"):
+        p = make_player({"kind": "loki2", "features": "S", "sim": {"trials": 50, "choice": choice}}, seed=4)
+        rec = ActionRecorder()
+        players = [p, CallingStation(), CallingStation()]
+        seen = 0
+        for h in range(6):
+            rec.clear()
+            play_hand(CFG3, players, h % 3, 40 + h, on_action=rec)
+            for seat, v, pr in zip(rec.seats, rec.values, rec.probs):
+                if seat == 0 and v is not None:
+                    assert v[0] == 0.0 and all(math.isfinite(x) for x in v)
+                    assert (pr is None) == (choice == "argmax")
+                    seen += 1
+        assert seen > 0
+
+
 class OneHot(Player):
     """Raises when it can, reporting the one-hot distribution of that pure choice."""
 
@@ -399,7 +505,11 @@ def test_summary_reports_both_estimators(field_run):
     d = json.loads((out / "summary.json").read_text())
     assert d["config"]["estimator"] == "aivat"
     av = d["aivat"]
-    assert av["value_function"] == "pot-equity"
+    assert av["value_function"] == "pot-equity+growth" and av["value_function_version"] == "v1"
+    prov = av["value_function_provenance"]
+    assert prov["script"].startswith("benchmarks/aivat_value_function.py")
+    assert all(p["seed"] >= 2000 for p in prov["presets"])  # never fitted on evaluated seeds
+    assert av["action_baselines"] == "value function"
     assert [e["type"] for e in av["types"]] == [e["type"] for e in d["types"]]
     for plain, a in zip(d["types"] + d["comparisons"], av["types"] + av["comparisons"]):
         assert a["deals"] == plain["deals"] == 200
@@ -574,3 +684,61 @@ def test_heads_up_table_equals_direct_enumeration():
     o = EquityOracle()
     eq = o.equities(((51, 50), (47, 46)), [True, True])
     assert o.stats["heads_up_table"] == 1 and o.stats["rows"] == 0 and eq.sum() == 1.0
+
+
+def test_shipped_value_function_is_fixed_zero_mean_and_pot_equity_stays_selectable():
+    """The shipped table (issue 25) is a (4, 11) growth table of the linear family, fitted on seeds ≥ 2000; its river
+    and turn chance corrections average to 0 exactly over every card; ``aivat-pot-equity`` still names the plain
+    pot-equity estimator, and a tournament configuration accepts both."""
+    from loki.aivat import ESTIMATORS, named_estimator, shipped_value_function
+
+    vf = shipped_value_function()
+    assert vf.growth.shape == (4, 11) and np.all(vf.growth >= 0) and vf.growth.max() > 0
+    assert vf.version == "v1" and min(p["seed"] for p in vf.provenance["presets"]) >= 2000
+    for prefix, known, street in (("ccc/rcc/crcc/", "Kd8h2hTd", 3), ("ccc/rcc/", "Kd8h2h", 2)):
+        corr = []
+        for c in rest_of_deck(*HOLES3, known):
+            b = (
+                known
+                + format_card(c)
+                + ("" if street == 3 else format_card(next(x for x in rest_of_deck(*HOLES3, known) if x != c)))
+            )
+            st = finish_by_calling(hand(CFG3, HOLES3, b, prefix))
+            corr.append(hand_corrections(st, None, EquityOracle(), vf).chance_by_street[street])
+        np.testing.assert_allclose(np.mean(corr, axis=0), 0.0, atol=1e-9)
+    assert ESTIMATORS == ("aivat", "aivat-pot-equity", "aivat-sim-evs")
+    assert named_estimator("aivat-sim-evs").describe()["action_baselines"] == "player values"
+    assert named_estimator("aivat-pot-equity").describe()["value_function"]["name"] == "pot-equity"
+    assert named_estimator("aivat").describe()["value_function"]["name"] == "pot-equity+growth"
+    with pytest.raises(EstimatorError):
+        named_estimator("aivat-magic")
+    for name in ESTIMATORS:
+        cfg = config_from_dict(
+            {"name": "t", "players": [{"type": "calling", "count": 2}], "estimator": name}, check_players=False
+        )
+        assert cfg.estimator == name
+
+
+@pytest.mark.parametrize("stacks", [None, 70])
+def test_corrections_from_the_recorded_states_equal_the_replay(stacks):
+    """The estimator's corrections from the states its recorder kept while the hand was played (no replay) are the
+    very floats of the replay on the engine, with random choices, own values, folds and (short stacks) all-ins."""
+    from loki.players import RandomPlayer
+    from loki.players.registry import make_player
+
+    kw = {} if stacks is None else {"stacks": stacks}
+    cfg = GameConfig(n_players=5, **kw)
+    players = [RandomPlayer(1), Softmaxish(3), make_player("loki2:BR", seed=5), CallingStation(), RandomPlayer(7)]
+    est = AivatEstimator(POT_EQUITY, action_baselines=True)
+    seen_action = seen_chance = 0
+    for h in range(60):
+        st = play_hand(cfg, players, h % 5, 500 + h, on_action=est.start_hand())
+        rec = est.recorder
+        a = est.corrections(st)
+        assert any(s is not None for s in rec.snaps) or not st.board
+        b = hand_corrections(st, rec.probs, EquityOracle(), POT_EQUITY, rec.values)
+        assert np.array_equal(a.chance_by_street, b.chance_by_street)
+        assert np.array_equal(a.action_by_street, b.action_by_street)
+        seen_action += int(np.any(a.action != 0))
+        seen_chance += int(np.any(a.chance != 0))
+    assert seen_action > 5 and seen_chance > 5

@@ -396,7 +396,7 @@ def test_values_on_board_equal_a_plain_loop():
     """The play-out's per-board hand values (ranks shared by all players, branch-free sums, integer counts for
     all-ones fields) are the very floats of a plain loop adding the weights in holding order."""
     from loki.evaluator import rank_batch
-    from loki.simulator.playout import _board_ranks, _Trial, _values_on_board, next_ranks_cache
+    from loki.simulator.playout import _board_ranks, _Trial, _values_on_board, board_cache, next_ranks_cache
 
     tables = kernel_tables()
     rng = np.random.default_rng(15)
@@ -421,7 +421,22 @@ def test_values_on_board_equal_a_plain_loop():
             hs = np.full(m, -1.0)
             q = np.full(m, -1.0)
             t = _Trial(
-                board, nb, hole, active, field_w, own_w, want_q, unit, hs, q, live_h, live_r, live_m, next_ranks_cache()
+                board,
+                nb,
+                hole,
+                active,
+                field_w,
+                own_w,
+                want_q,
+                unit,
+                hs,
+                q,
+                live_h,
+                live_r,
+                live_m,
+                next_ranks_cache(),
+                False,
+                board_cache(4),
             )
             _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
             ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
@@ -494,3 +509,172 @@ def test_ppot_outs_kernel_equals_the_reference_counting():
         spots.append((hc[0], hc[1], np.array(bc + [0, 1], dtype=np.int64)[:5], 3))
     for c0, c1, board, nb in spots:
         assert ppot_outs(c0, c1, board, nb, tables) == reference_ppot_outs(c0, c1, board, nb)
+
+
+# ------------------------------------------------------------------------- issue 25: per-decision kernel, board cache
+def _random_spot(rng, street=3, m=6):
+    """A random spot at a ``m``-seat table, 3 to 4 live players, random weight tables (the kernel tests' input)."""
+    cards = rng.choice(52, 4 + street, replace=False)
+    live = np.sort(rng.choice(m, int(rng.integers(3, 5)), replace=False))
+    active = np.zeros(m, bool)
+    active[live] = True
+    me = int(live[int(rng.integers(len(live)))])
+    w = rng.random((m, N_HOLDINGS)) * (rng.random((m, N_HOLDINGS)) < 0.5)
+    facing = rng.random() < 0.5
+    rb = np.zeros(m)
+    acted = np.zeros(m, bool)
+    if facing:  # the first live player bet, the others before us called
+        for s in live[: list(live).index(me)]:
+            rb[s] = 10.0
+            acted[s] = True
+    return SimSpot(
+        hole=(int(cards[0]), int(cards[1])),
+        board=tuple(int(c) for c in cards[2:]),
+        me=me,
+        active=active,
+        round_bets=rb,
+        acted=acted,
+        vol_in=rb > 0,
+        weights=w,
+        pot=60.0 + float(rb.sum()),
+        bets_this_round=int(rb.max() > 0),
+    )
+
+
+def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
+    """The board cache's HS_1 (ranks once per board, one holding at a time) is the very float the play-out's
+    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; a full cache is
+    emptied and refilled."""
+    from loki.simulator.playout import _board_ranks, _board_slot, _Trial, _uniform_hs, _values_on_board, board_cache
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(25)
+    cache = board_cache(8)
+    live_h = np.zeros(N_HOLDINGS, np.int64)
+    live_r = np.zeros(N_HOLDINGS, np.int32)
+    live_m = np.zeros(N_HOLDINGS, np.uint64)
+    for k in range(10):
+        nb = 4 + k % 2
+        board = np.zeros(5, np.int64)
+        board[:nb] = rng.choice(52, nb, replace=False)
+        slot, bmask = _board_slot(cache, board, nb, tables)
+        assert bmask == cards_mask([int(c) for c in board[:nb]])
+        assert cache.used[0] <= 6  # 3/4 of 8 slots, then emptied
+        assert np.isnan(cache.hs[slot]).all()
+        n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
+        hole = HOLDING_CARDS[live_h[:n]].astype(np.int64)
+        ones = np.ones((n, N_HOLDINGS))
+        hs = np.zeros(n)
+        t = _Trial(
+            board, nb, hole, np.ones(n, bool), ones, ones, np.zeros(n, bool), np.ones(n, bool), hs, np.zeros(n),
+            live_h.copy(), live_r.copy(), live_m.copy(), None, False, cache,
+        )  # fmt: skip
+        _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
+        got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live_h[:n]])
+        assert np.array_equal(got, hs)
+        assert cache.n[slot] == n and np.array_equal(cache.lr[slot, :n], live_r[:n])
+        if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
+            for h in live_h[:n:7]:
+                a, b = (int(c) for c in HOLDING_CARDS[h])
+                assert ppot_outs(a, b, board, nb, tables) == ppot_outs(b, a, board, nb, tables)
+        assert _board_slot(cache, board, nb, tables)[0] == slot  # found again
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 127, 128, 129, 250, 500, 1000, 4099])
+def test_kernel_sums_are_numpys_pairwise_sums(n):
+    """``_np_sum`` and ``_mean_sd`` give numpy's floats bit for bit (the cut-off must decide as numpy would)."""
+    from loki.simulator.playout import _mean_sd, _np_sum
+
+    rng = np.random.default_rng(n)
+    for scale in (1.0, 1e3, 1e-3):
+        x = rng.normal(size=n) * scale + rng.choice([0.0, 55.0])
+        assert _np_sum(x) == np.add.reduce(x)
+        m, s = _mean_sd(x)
+        assert m == x.mean()
+        if n > 1:
+            assert s == x.std(ddof=1)
+
+
+def test_kernel_cutoff_equals_the_python_rule():
+    """The per-decision kernel's cut-off (numba) agrees with the driver's numpy rule on random outcomes, near-ties
+    included, for both rules and every candidate set."""
+    from loki.simulator.driver import _cutoff as py_cutoff
+    from loki.simulator.playout import RULE_PAIRED, RULE_PAPER, _cutoff
+
+    rng = np.random.default_rng(7)
+    fired = {"paper": 0, "paired": 0}
+    for k in range(400):
+        n = int(rng.integers(2, 300))
+        oc = np.round(rng.normal(float(rng.normal(0, 5)), 20, n) * 2) / 2
+        orr = oc + np.round(rng.normal(float(rng.normal(0, 3)), 8, n))
+        to_call = float(rng.choice([0.0, 10.0]))
+        can_raise = bool(rng.random() < 0.8)
+        for rule, code in (("paper", RULE_PAPER), ("paired", RULE_PAIRED)):
+            want = py_cutoff(rule, 3.0, oc, orr, to_call, can_raise)
+            assert _cutoff(code, 3.0, oc, orr, to_call, can_raise) == want
+            fired[rule] += want
+    assert 20 < fired["paper"] < 380 and 20 < fired["paired"] < 380
+
+
+@pytest.mark.parametrize("cutoff", ["paper", "paired", "none"])
+def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
+    """``sim_decision`` (every batch and cut-off check in one kernel call) gives the trials, outcomes and sampled
+    holdings of the batch-by-batch driver (``sim_batch`` per batch, the numpy cut-off between them)."""
+    from loki.betting import can_raise as bt_can_raise
+    from loki.betting import to_call as bt_to_call
+    from loki.simulator.driver import _cutoff as py_cutoff
+    from loki.simulator.driver import spot_state
+    from loki.simulator.playout import board_cache, next_ranks_cache, sim_batch
+
+    rng = np.random.default_rng(3)
+    cfg = SimConfig(trials=300, cutoff=cutoff, min_trials=50, check_every=25)
+    for k in range(6):
+        sp = _random_spot(rng, street=1 + k % 3)
+        seed = int(rng.integers(2**31 - 1))
+        res, (oc, orr, holes) = simulate(sp, cfg, seed=seed, return_samples=True)
+        grab = {}
+        import loki.simulator.driver as drv
+
+        orig = drv.sim_decision
+
+        def capture(*a, _grab=grab, _orig=orig):
+            _grab["a"] = a
+            return _orig(*a)
+
+        drv.sim_decision = capture
+        try:
+            simulate(sp, cfg, seed=seed)
+        finally:
+            drv.sim_decision = orig
+        a = grab["a"]
+        pspot, ranges, policies, tables = a[8], a[9], a[10], a[16]
+        st0 = spot_state(sp)
+        tc, cr = float(bt_to_call(st0, sp.me)), bool(bt_can_raise(st0, sp.me))
+        n = cfg.trials
+        c2, r2, h2 = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
+        done, batch, nr, bc = 0, 0, next_ranks_cache(), board_cache(64)
+        while done < n:
+            kk = min(cfg.check_every, n - done)
+            bseed = (seed * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
+            sim_batch(bseed, kk, pspot, ranges, policies, c2[done:], r2[done:], h2[done:], nr, bc, tables)
+            done += kk
+            batch += 1
+            if (
+                cutoff != "none"
+                and cfg.min_trials <= done < n
+                and py_cutoff(cutoff, cfg.z, c2[:done], r2[:done], tc, cr)
+            ):
+                break
+        assert res.trials == done
+        assert np.array_equal(oc, c2[:done]) and np.array_equal(orr, r2[:done]) and np.array_equal(holes, h2[:done])
+
+
+def test_seeds_past_the_int64_range_of_the_kernel_give_the_batch_seeds_of_python_integers():
+    """The batch seeds are ``(seed · 1,000,003 + b · 7919 + 12345) mod (2³¹ − 1)`` in Python integers; a seed beyond
+    what int64 arithmetic could multiply gives the same decision as its residue."""
+    sp = _random_spot(np.random.default_rng(9), street=2)
+    cfg = SimConfig(trials=100, cutoff="none")
+    big = 2**70 + 12345
+    a = simulate(sp, cfg, seed=big)
+    b = simulate(sp, cfg, seed=big % (2**31 - 1))
+    assert (a.ev_call, a.ev_raise, a.trials) == (b.ev_call, b.ev_raise, b.trials)

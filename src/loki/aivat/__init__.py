@@ -8,6 +8,8 @@ come from the Hand Evaluator (:mod:`loki.assessment.showdown`).
 from __future__ import annotations
 
 from loki.aivat.estimator import (
+    ESTIMATORS,
+    GROWTH_TABLE,
     POT_EQUITY,
     VALUE_FUNCTION,
     ActionRecorder,
@@ -19,7 +21,9 @@ from loki.aivat.estimator import (
     heads_up_key,
     heads_up_preflop_equity,
     heads_up_preflop_shares,
+    named_estimator,
     pot_equity_values,
+    shipped_value_function,
 )
 
 __all__ = [
@@ -35,4 +39,8 @@ __all__ = [
     "HandCorrections",
     "hand_corrections",
     "AivatEstimator",
+    "GROWTH_TABLE",
+    "shipped_value_function",
+    "ESTIMATORS",
+    "named_estimator",
 ]

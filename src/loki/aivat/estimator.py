@@ -18,7 +18,10 @@ the states of the hand, player ``p``'s estimate is its payoff plus corrections:
 Each term has expectation 0 given the history before it, so the estimate is unbiased whatever ``v`` is (a
 poor ``v`` only reduces the variance less).  The payoffs and every term sum to 0 over the players.
 
-**The value function** (fixed in advance, no parameter): :func:`pot_equity_values`,
+**The value functions.**  The ``aivat`` estimator (:func:`named_estimator`) uses :func:`shipped_value_function`:
+the linear family below with a growth table ``G[street][k]`` fitted once on seeds ≥ 2000 and shipped with its
+provenance (``loki/data/aivat_growth_v1.json``); ``aivat-pot-equity`` the plain pot-equity function (no
+parameter): :func:`pot_equity_values`,
 ``v_p = pot · eq_p − contribution_p`` in chips, where ``eq_p`` is ``p``'s exact all-in equity (its share
 of the pot if the board were completed now, ties split) against the other live hands, 0 for a folded
 hand, 1 for the last live hand.  With exact equities ``E_c[v(h·c)] = v(h)`` at a reveal (equity is a
@@ -30,11 +33,21 @@ its unbiasedness and its interval its meaning.  Tune any variant on separate see
 
 **Which decisions get action corrections.**  Those whose player reports a distribution that is not
 one-hot: the Action Selector (Loki-2 feature B: its triple given what the hand's earlier actions revealed
-of its per-hand number), the Bettor's check-raise coin, the ``random`` and ``maniac`` reference players.
-Pre-flop strategies, the Bettor otherwise, ``calling`` and ``equity`` are pure (zero correction).  Simulator
-decisions (feature S) report None: their randomness is the seed of hundreds of simulated play-outs, whose
+of its per-hand number), the Bettor's check-raise coin, the ``random`` and ``maniac`` reference players, and
+the Simulator with its softmax choice (``SimConfig.choice = "softmax"``).  Pre-flop strategies, the Bettor
+otherwise, ``calling`` and ``equity`` are pure (zero correction).  Simulator decisions with the argmax choice
+(the paper's) report None: their randomness is the seed of hundreds of simulated play-outs, whose
 distribution over actions nobody computes; a guessed ``π`` would bias the estimate, so they get no
 action correction (chance corrections still apply around them).
+
+**The players' own values as action baselines** (issue 25; ``hand_corrections(..., baselines)``, the ``aivat``
+estimator).  A Simulator decision also reports its EVs ``(0, EV(call), EV(raise))``, chips from the decision on
+(:meth:`loki.players.base.Player.action_values`).  With the ``aivat-sim-evs`` estimator, at a randomised decision
+the actor's value of each action is then its own EV, the difference from the value function's being shared by the other live seats (the values still
+sum to 0).  The correction ``Σ_b π(b) B(b) − B(a)`` has expectation 0 given the past for any baselines ``B`` fixed
+before the action is drawn; the EVs are (they come from the play-outs, before the softmax's own uniform number), so
+this stays unbiased however noisy they are; what must be exact is ``π``, the probabilities the action was drawn
+with.
 
 **Duplicate tournaments.**  Corrections are added per game and averaged per deal like the payoffs
 (:mod:`loki.tournament.stats`).  One caveat, measured in BENCHMARKS.md: the replays of a deal share its
@@ -55,6 +68,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -80,6 +94,10 @@ __all__ = [
     "HandCorrections",
     "hand_corrections",
     "AivatEstimator",
+    "GROWTH_TABLE",
+    "shipped_value_function",
+    "ESTIMATORS",
+    "named_estimator",
 ]
 
 #: Name of the value function, as reported in results.
@@ -187,6 +205,7 @@ class EquityOracle:
 
         self._tables = kernel_tables()
         self._deal: tuple | None = None
+        self._holes_src: Any = None
         self._rows: np.ndarray | None = None
         self._memo: dict[tuple, np.ndarray] = {}
         self.stats = {"deals": 0, "rows": 0, "preflop_passes": 0, "runouts": 0, "memo_hits": 0, "heads_up_table": 0}
@@ -239,8 +258,13 @@ class EquityOracle:
                 other than 0, 3, 4, 5.
             EstimatorError: no live seat, or ``live`` not of length ``n``.
         """
-        hk = tuple((int(h[0]), int(h[1])) for h in holes)
-        self._set_deal(hk)
+        hk: tuple
+        if holes is self._holes_src and self._deal is not None:  # the same tuple as the last call: already checked
+            hk = self._deal
+        else:
+            hk = tuple((int(h[0]), int(h[1])) for h in holes)
+            self._set_deal(hk)
+            self._holes_src = holes if isinstance(holes, tuple) else None
         n = len(hk)
         lv = tuple(bool(x) for x in live)
         bd = tuple(int(c) for c in board)
@@ -303,13 +327,14 @@ class PotEquityValue:
         growth: None, or ``(4, 11)`` chips: ``growth[street][k]`` for the street of the node (pre-flop 0 ..
             river 3; a node after the last action of a street still belongs to it) and ``k`` live players.
             Fixed before any evaluation data is seen (module docstring).
-        name: reported in results.
+        name: reported in results; version: its version ("" for pot-equity); provenance: how the table was made
+            (a JSON-able dict: script, seeds, deals, date, commit), or None.
 
     Raises:
         ConfigError: ``growth`` not a ``(4, 11)`` array of finite numbers.
     """
 
-    def __init__(self, growth: Any = None, name: str = "pot-equity"):
+    def __init__(self, growth: Any = None, name: str = "pot-equity", version: str = "", provenance: Any = None):
         from loki.errors import ConfigError
 
         if growth is None:
@@ -321,17 +346,25 @@ class PotEquityValue:
             self.growth = g
         self.growth.flags.writeable = False
         self.name = name
+        self.version = version
+        self.provenance = provenance
+
+    def describe(self) -> dict:
+        """``{"name", "version", "provenance"}``: what ``summary.json`` records of this value function."""
+        return {"name": self.name, "version": self.version, "provenance": self.provenance}
 
     def coefficients(
         self, committed: Sequence[float], live: Sequence[bool], street: int
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(a, b)``, ``(n,) float64`` chips each, with ``v = a · eq + b`` (class docstring)."""
-        c = np.asarray(committed, dtype=np.float64)
-        lv = np.asarray(live, dtype=np.bool_)
-        k = int(lv.sum())
+        c = [float(x) for x in committed]
+        lv = [bool(x) for x in live]
+        k = sum(lv)
         g = float(self.growth[street, k]) if k > 1 else 0.0
-        a = np.where(lv, c.sum() + g, 0.0)
-        b = -c - np.where(lv, g / k, 0.0)
+        pot = sum(c)  # whole chips: exact
+        share = g / k if k else 0.0
+        a = np.array([pot + g if x else 0.0 for x in lv])
+        b = np.array([-ci - share if x else -ci for ci, x in zip(c, lv)])
         return a, b
 
     def __call__(
@@ -400,31 +433,95 @@ def pot_equity_values(
     return POT_EQUITY(committed, live, board, holes, oracle)
 
 
+#: The shipped growth table (``loki/data/aivat_growth_v1.json``; ``benchmarks/aivat_value_function.py --ship``).
+GROWTH_TABLE = "aivat_growth_v1.json"
+
+
+@functools.cache
+def shipped_value_function() -> PotEquityValue:
+    """The value function fitted once and shipped: pot-equity plus the expected pot growth ``G[street][k]`` of
+    ``loki/data/aivat_growth_v1.json`` (fitted on seeds ≥ 2000, never on evaluated games; its ``provenance`` says
+    how), named ``"pot-equity+growth"`` with the file's ``version``.
+
+    Raises:
+        EstimatorError: the table is missing or malformed (a broken install).
+    """
+    import json
+    from importlib import resources
+
+    try:
+        with resources.files("loki").joinpath(f"data/{GROWTH_TABLE}").open("r") as f:
+            d = json.load(f)
+        return PotEquityValue(d["growth"], name=d["name"], version=d["version"], provenance=d["provenance"])
+    except (OSError, KeyError, ValueError) as e:  # pragma: no cover - a broken install
+        raise EstimatorError(f"AIVAT: the shipped value function {GROWTH_TABLE} cannot be read: {e}") from None
+
+
+#: The estimator settings a tournament can name (``estimator`` in its configuration): the value function and whether
+#: Simulator decisions' own EVs are the action baselines (:func:`hand_corrections`'s ``baselines``).
+ESTIMATORS = ("aivat", "aivat-pot-equity", "aivat-sim-evs")
+
+
+def named_estimator(name: str) -> AivatEstimator:
+    """The :class:`AivatEstimator` of an ``estimator`` setting: ``"aivat"``, the shipped fitted value function
+    (:func:`shipped_value_function`) with its own action baselines; ``"aivat-pot-equity"``, plain pot-equity (the
+    estimator of issue 12); ``"aivat-sim-evs"``, the shipped value function with the players' own action values (the
+    Simulator's EVs) as the baselines of their action corrections (unbiased too, but measured worse than the value
+    function's full-information baselines: docs/EXPERIMENTS.md).
+
+    Raises:
+        EstimatorError: an unknown name.
+    """
+    if name == "aivat":
+        return AivatEstimator(shipped_value_function(), action_baselines=False)
+    if name == "aivat-sim-evs":
+        return AivatEstimator(shipped_value_function(), action_baselines=True)
+    if name == "aivat-pot-equity":
+        return AivatEstimator(POT_EQUITY, action_baselines=False)
+    raise EstimatorError(f"unknown AIVAT estimator {name!r}: expected one of {', '.join(ESTIMATORS)}")
+
+
 class ActionRecorder:
     """The :func:`loki.players.table.play_hand` hook (``on_action``) that records each decision for AIVAT.
 
     Called before each action is applied with ``(state, seat, action, player)``; it keeps ``seats``,
-    ``actions`` and ``probs`` (the player's :meth:`~loki.players.base.Player.action_probabilities`, read
-    right after its ``act``; None when unknown).  :meth:`clear` before each hand (or use a new recorder).
+    ``actions``, ``probs`` (the player's :meth:`~loki.players.base.Player.action_probabilities`, read
+    right after its ``act``; None when unknown), ``values`` (its :meth:`~loki.players.base.Player.action_values`,
+    the Simulator's EVs; None when it gives none) and ``snaps`` (a copy of the state before the action at the first
+    decision of each street and at each random choice, else None: what :func:`hand_corrections` needs, so that it
+    need not replay the hand).  :meth:`clear` before each hand (or use a new recorder).
     """
 
-    __slots__ = ("seats", "actions", "probs")
+    __slots__ = ("seats", "actions", "probs", "values", "snaps", "_round")
 
     def __init__(self) -> None:
         self.seats: list[int] = []
         self.actions: list[Action] = []
         self.probs: list[tuple[float, float, float] | None] = []
+        self.values: list[tuple[float, float, float] | None] = []
+        self.snaps: list[HandState | None] = []
+        self._round = 0
 
     def clear(self) -> None:
         """Forget the recorded hand."""
         self.seats.clear()
         self.actions.clear()
         self.probs.clear()
+        self.values.clear()
+        self.snaps.clear()
+        self._round = 0
 
     def __call__(self, state: HandState, seat: int, action: Action, player: Player) -> None:
         self.seats.append(seat)
         self.actions.append(action)
-        self.probs.append(player.action_probabilities())
+        p = player.action_probabilities()
+        self.probs.append(p)
+        get = getattr(player, "action_values", None)
+        self.values.append(get() if get is not None else None)
+        r = state.round
+        keep = r != self._round or (p is not None and not _pure_on(p, int(action)))
+        self.snaps.append(state.clone() if keep else None)  # a street's first decision, or a random choice
+        self._round = r
 
 
 @dataclass(frozen=True)
@@ -456,6 +553,12 @@ class HandCorrections:
         return self.chance + self.action
 
 
+def _pure_on(p: Any, a: int) -> bool:
+    """``p`` is exactly the one-hot distribution of the taken action ``a`` (a pure choice: no correction, and
+    nothing to check, the action taken being legal)."""
+    return type(p) is tuple and len(p) == 3 and p[a] == 1.0 and p[(a + 1) % 3] == 0.0 and p[(a + 2) % 3] == 0.0
+
+
 def _check_probs(p: Any, legal: tuple[Action, ...], taken: Action, where: str) -> tuple[float, float, float]:
     try:
         t = tuple(float(x) for x in p)
@@ -473,11 +576,23 @@ def _check_probs(p: Any, legal: tuple[Action, ...], taken: Action, where: str) -
     return t[0], t[1], t[2]
 
 
+def _check_values(x: Any, where: str) -> tuple[float, float, float]:
+    try:
+        t = tuple(float(v) for v in x)
+    except (TypeError, ValueError):
+        raise EstimatorError(f"{where}: action values {x!r} are not three numbers") from None
+    if len(t) != 3 or not all(math.isfinite(v) for v in t):
+        raise EstimatorError(f"{where}: action values {x!r} are not three finite numbers")
+    return t[0], t[1], t[2]
+
+
 def hand_corrections(
     final: HandState,
     probs: Sequence[tuple[float, float, float] | None] | None,
     oracle: EquityOracle,
     value: PotEquityValue = POT_EQUITY,
+    baselines: Sequence[tuple[float, float, float] | None] | None = None,
+    snapshots: Sequence[HandState | None] | None = None,
 ) -> HandCorrections:
     """The chance and action corrections of a finished hand (module docstring), per seat, in chips.
 
@@ -492,6 +607,16 @@ def hand_corrections(
             (a replayed log).
         oracle: the equity cache (reuse it across the replays of a deal).
         value: the value function (default :data:`POT_EQUITY`).
+        baselines: None, or one entry per action like ``probs``: the acting player's own values ``(fold, call,
+            raise)`` of its actions in chips from the decision on (an :class:`ActionRecorder`'s ``values``: the
+            Simulator's ``(0, EV(call), EV(raise))``), or None.  Where an entry is given at a randomised decision,
+            the action correction uses it as the actor's value of each action instead of the value function's:
+            the node after action ``b`` is valued ``v(h·b)`` with the actor's entry replaced by ``E_b`` and the
+            difference ``δ_b = E_b − v_actor(h·b)`` taken equally from the other live seats (so the values still sum
+            to 0).  Unbiased whatever the entries are, as long as they are fixed before the action is drawn (module
+            docstring).
+        snapshots: None (replay the hand on the engine), or an :class:`ActionRecorder`'s ``snaps``: the states it
+            kept while the hand was played, used instead of a replay (the same corrections, less CPU).
 
     Returns:
         :class:`HandCorrections` (``(n,) float64`` chips each; each sums to 0 over the seats up to rounding).
@@ -508,6 +633,15 @@ def hand_corrections(
     actions = [Action.parse(ch) for ch in final.history if ch != "/"]
     if probs is not None and len(probs) != len(actions):
         raise EstimatorError(f"AIVAT corrections: {len(probs)} recorded decisions for {len(actions)} actions")
+    if baselines is not None and len(baselines) != len(actions):
+        raise EstimatorError(f"AIVAT corrections: {len(baselines)} recorded action values for {len(actions)} actions")
+    chance = np.zeros((4, n), dtype=np.float64)
+    action = np.zeros((4, n), dtype=np.float64)
+    if not final.board and (probs is None or all(p is None or _pure_on(p, int(a)) for p, a in zip(probs, actions))):
+        return HandCorrections(chance, action)  # over before the flop, every choice pure: nothing to correct
+    if snapshots is not None and len(snapshots) == len(actions):
+        _snapshot_corrections(final, actions, probs, baselines, snapshots, holes, oracle, value, chance, action)
+        return HandCorrections(chance, action)
     slots: Any = final  # HandState's slot attributes (config, button) are not declared for mypy
     st = new_hand(
         slots.config,
@@ -517,47 +651,87 @@ def hand_corrections(
         stacks=final.starting_stacks,
         record_events=False,
     )
-    chance = np.zeros((4, n), dtype=np.float64)
-    action = np.zeros((4, n), dtype=np.float64)
-
-    def v(s: HandState, board: tuple[int, ...]) -> np.ndarray:
-        return value(s.total_committed, s.active, board, holes, oracle)
 
     for i, a in enumerate(actions):
         b0 = st.board
-        p = probs[i] if probs is not None else None
-        t = None
-        if p is not None:
-            legal = st.legal_actions()
-            t = _check_probs(p, legal, a, f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})")
-        if t is not None and max(t) < 1.0:
-            expected = np.zeros(n, dtype=np.float64)
-            taken = None
-            for alt in legal:
-                if t[alt] <= 0.0:
-                    continue
-                c = st.clone()
-                c.apply(alt)
-                va = v(c, b0)
-                expected += t[alt] * va
-                if alt is a:
-                    taken = va
-            assert taken is not None  # _check_probs: the taken action has mass
-            action[_STREET[len(b0)]] += expected - taken
+        _action_correction(st, i, a, probs, baselines, holes, oracle, value, action)
         st.apply(a)
         b1 = st.board
         if len(b1) > len(b0):
-            # E_c[v(h·c)] - v(h·c) = a(h·c) (eq(h) - eq(h·c)) for the linear value family
-            live = st.active
-            committed = st.total_committed
-            expected = value.expected_after_reveal(committed, live, b0, len(b1) - len(b0), holes, oracle)
-            chance[_STREET[len(b1)]] += expected - value(committed, live, b1, holes, oracle)
+            _chance_correction(st.total_committed, st.active, b0, b1, holes, oracle, value, chance)
     return HandCorrections(chance, action)
+
+
+def _chance_correction(committed, live, b0, b1, holes, oracle, value, chance) -> None:
+    """Add the correction of the reveal ``b0`` → ``b1`` (contributions and live seats as after it) to ``chance``:
+    ``E_c[v(h·c)] − v(h·c) = a(h·c) (eq(h) − eq(h·c))`` for the linear value family."""
+    expected = value.expected_after_reveal(committed, live, b0, len(b1) - len(b0), holes, oracle)
+    chance[_STREET[len(b1)]] += expected - value(committed, live, b1, holes, oracle)
+
+
+def _action_correction(st, i, a, probs, baselines, holes, oracle, value, action) -> None:
+    """Add the correction of decision ``i`` (action ``a`` taken in state ``st``, before it) to ``action`` when its
+    recorded distribution is not pure (checked first): ``Σ_b π(b) v(h·b) − v(h·a)``, with the actor's own values
+    (``baselines[i]``) if given (:func:`hand_corrections`)."""
+    p = probs[i] if probs is not None else None
+    if p is None or _pure_on(p, int(a)):
+        return
+    legal = st.legal_actions()
+    where = f"AIVAT corrections, action {i} ({a.name} by seat {st.current_player})"
+    t = _check_probs(p, legal, a, where)
+    if max(t) >= 1.0:
+        return
+    n = st.n_players
+    b0 = st.board
+    e = baselines[i] if baselines is not None else None
+    own = _check_values(e, where) if e is not None else None
+    actor = st.current_player
+    others = [s for s in range(n) if s != actor and st.active[s]]
+    expected = np.zeros(n, dtype=np.float64)
+    taken = None
+    for alt in legal:
+        if t[alt] <= 0.0:
+            continue
+        c = st.clone()
+        c.apply(alt)
+        va = value(c.total_committed, c.active, b0, holes, oracle)
+        if own is not None:  # the actor's own value of alt; the others give up the difference equally
+            delta = own[alt] - va[actor]
+            va = va.copy()
+            va[actor] = own[alt]
+            va[others] -= delta / len(others)
+        expected += t[alt] * va
+        if alt is a:
+            taken = va
+    assert taken is not None  # _check_probs: the taken action has mass
+    action[_STREET[len(b0)]] += expected - taken
+
+
+def _snapshot_corrections(final, actions, probs, baselines, snaps, holes, oracle, value, chance, action) -> None:
+    """The corrections from the states an :class:`ActionRecorder` kept while the hand was played (``snaps[i]``:
+    the state before action ``i`` when a street had just begun or the choice was random, else None) instead of a
+    replay: the same values from the same states, so the same floats (a test compares the two paths)."""
+    prev: tuple[int, ...] = ()
+    for i, a in enumerate(actions):
+        snap = snaps[i]
+        if snap is not None:
+            b = snap.board
+            if len(b) > len(prev):
+                _chance_correction(snap.total_committed, snap.active, prev, b, holes, oracle, value, chance)
+                prev = b
+            _action_correction(snap, i, a, probs, baselines, holes, oracle, value, action)
+        elif probs is not None and probs[i] is not None and not _pure_on(probs[i], int(a)):
+            raise EstimatorError(f"AIVAT corrections, action {i}: a random choice without its recorded state")
+    fb = final.board
+    if len(fb) > len(prev):  # cards shown after the last action (all-in): contributions and live seats are final
+        _chance_correction(final.total_committed, final.active, prev, fb, holes, oracle, value, chance)
 
 
 class AivatEstimator:
     """Per-hand AIVAT corrections for a run of hands: one :class:`EquityOracle` (cached per deal) and one
-    :class:`ActionRecorder` to pass to :func:`loki.players.table.play_hand` as ``on_action``.
+    :class:`ActionRecorder` to pass to :func:`loki.players.table.play_hand` as ``on_action``; ``value`` the value
+    function, ``action_baselines`` whether the players' own action values (the Simulator's EVs) are the baselines of
+    the action corrections (:func:`hand_corrections`).
 
     >>> from loki.engine import GameConfig
     >>> from loki.players import CallingStation, RandomPlayer
@@ -570,10 +744,20 @@ class AivatEstimator:
     True
     """
 
-    def __init__(self, value: PotEquityValue = POT_EQUITY) -> None:
+    def __init__(self, value: PotEquityValue = POT_EQUITY, action_baselines: bool = False) -> None:
         self.oracle = EquityOracle()
         self.recorder = ActionRecorder()
         self.value = value
+        self.action_baselines = action_baselines
+
+    def describe(self) -> dict:
+        """What ``summary.json`` records: the value function (:meth:`PotEquityValue.describe`) and the action
+        baselines (``"player values"``: a player's own :meth:`~loki.players.base.Player.action_values` where it
+        gives them; ``"value function"``)."""
+        return {
+            "value_function": self.value.describe(),
+            "action_baselines": "player values" if self.action_baselines else "value function",
+        }
 
     def start_hand(self) -> ActionRecorder:
         """Clear the recorder and return it (the ``on_action`` hook of the next hand)."""
@@ -582,4 +766,5 @@ class AivatEstimator:
 
     def corrections(self, final: HandState) -> HandCorrections:
         """The corrections of the hand just played with :meth:`start_hand`'s recorder."""
-        return hand_corrections(final, self.recorder.probs, self.oracle, self.value)
+        base = self.recorder.values if self.action_baselines else None
+        return hand_corrections(final, self.recorder.probs, self.oracle, self.value, base, self.recorder.snaps)

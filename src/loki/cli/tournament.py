@@ -68,8 +68,10 @@ def tournament(
         None,
         "--estimator",
         "-e",
-        help="plain (mean payoffs per deal) or aivat (also the AIVAT estimate, with its interval and the variance "
-        "ratio; same play). Default: as the config says (plain).",
+        help="plain (mean payoffs per deal), aivat (also the AIVAT estimate, with its interval and the variance "
+        "ratio; same play; the shipped fitted value function), aivat-pot-equity (AIVAT with plain pot-equity) or "
+        "aivat-sim-evs (the Simulator's EVs as its decisions' action baselines). "
+        "Default: as the config says (plain).",
     ),
     list_: bool = typer.Option(False, "--list", help="List the shipped presets and exit."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),

@@ -74,6 +74,14 @@ class Player:
         variance reduction (AIVAT action corrections); a pure policy returns a one-hot triple."""
         return None
 
+    def action_values(self) -> tuple[float, float, float] | None:
+        """The player's own estimates ``(fold, call, raise)``, in chips from the last decision on, of each action of
+        the last :meth:`act`, computed before the action was drawn (a Simulator decision: ``(0, EV(call),
+        EV(raise))``), or None (the default).  A referee may take them as the baselines of the AIVAT action
+        correction (:func:`loki.aivat.hand_corrections`); with :meth:`action_probabilities` exact the correction
+        stays unbiased whatever these are."""
+        return None
+
     def reseat(self, mapping: dict[int, int]) -> None:
         """Called between hands when the players change seats: ``mapping[old_seat] = new_seat`` for
         every seat (this player's own included).  Re-key anything kept per seat across hands; the

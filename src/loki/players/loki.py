@@ -214,6 +214,13 @@ class LokiPlayer(Player):
             return None
         return legal_probabilities(probs, self._last_legal)
 
+    def action_values(self) -> tuple[float, float, float] | None:
+        """A Simulator decision's EVs ``(0, EV(call), EV(raise))`` in chips from the decision on
+        (:attr:`loki.simulator.SimDecision.action_values`), computed before its action was drawn; None for other
+        decisions."""
+        d = self.last_decision
+        return None if d is None else getattr(d, "action_values", None)
+
     def reseat(self, mapping: dict[int, int]) -> None:
         """The players changed seats: each opponent model follows its opponent."""
         self.models.reseat(mapping)

@@ -60,11 +60,15 @@ from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
 from loki.evaluator import kernel_tables
 from loki.simulator.playout import (
+    RULE_NONE,
+    RULE_PAIRED,
+    RULE_PAPER,
     PlayoutPolicies,
     PlayoutRanges,
     PlayoutSpot,
+    board_cache,
     next_ranks_cache,
-    sim_batch,
+    sim_decision,
 )
 from loki.triples import TripleConfig, board_values
 
@@ -336,6 +340,8 @@ _add_reduce = np.add.reduce
 
 
 def _cutoff(rule: str, z: float, oc: np.ndarray, orr: np.ndarray, to_call: float, can_raise: bool) -> bool:
+    """The obvious-move cut-off in numpy (module docstring): True to stop.  In play the kernel's
+    ``loki.simulator.playout._cutoff`` decides; this is the reference the tests hold it to."""
     n = len(oc)
     cands = {Action.CALL: oc}
     if can_raise:
@@ -480,6 +486,26 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return field_w, hs_now, q_now
 
 
+_BOARDS: list = []
+_UNIFORM: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _uniform_rows(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(field, q)``, ``(m, 1326) float64``: the uniform play-out's fields (all ones) and percentiles (0.5), made
+    once per table size and shared (the kernels only read them)."""
+    if m not in _UNIFORM:
+        _UNIFORM[m] = (np.ones((m, N_HOLDINGS)), np.full((m, N_HOLDINGS), 0.5))
+    return _UNIFORM[m]
+
+
+def _boards():
+    """The process's :class:`~loki.simulator.playout.BoardCache` (made on first use; its rows are pure functions of
+    their boards, so sharing it between decisions, players and hands never changes play)."""
+    if not _BOARDS:
+        _BOARDS.append(board_cache())
+    return _BOARDS[0]
+
+
 def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, return_samples: bool = False):
     """Run the Simulator for one decision.
 
@@ -498,7 +524,9 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
         raise RangeError("weights must be finite and non-negative")
-    cum = np.cumsum(w, axis=1)
+    drawn = [p for p in range(m) if spot.active[p] and p != spot.me]  # the rows the sampler reads
+    cum = np.zeros((m, N_HOLDINGS))
+    cum[drawn] = np.cumsum(w[drawn], axis=1)
     totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_uniform, pp_now, nn_now = board_values(spot.board)
     believed = (config.play_outs == "believed" or (config.play_outs == "auto" and spot.beliefs is not None)) and not (
@@ -510,9 +538,8 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         field_w, hs_now, q_now = _believed_values(spot, w)
         policies = playout_policies(spot.beliefs, m, True)
     else:
-        field_w = np.ones((m, N_HOLDINGS))
+        field_w, q_now = _uniform_rows(m)
         hs_now = np.ascontiguousarray(np.broadcast_to(hs_uniform, (m, N_HOLDINGS)))
-        q_now = np.full((m, N_HOLDINGS), 0.5)
         policies = playout_policies(None, m, False, config.triple.params())
     pspot = PlayoutSpot(
         spot.me,
@@ -532,27 +559,15 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     holes = np.full((n, m), -1, dtype=np.int64)
     to_call = float(bt.to_call(st0, spot.me))
     can_raise = bool(bt.can_raise(st0, spot.me))
-    done = 0
-    cut = False
-    batch = 0
-    next_ranks = next_ranks_cache()
-    while done < n:
-        k = min(config.check_every, n - done)
-        bseed = (int(seed) * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
-        sim_batch(
-            bseed, k, pspot, ranges, policies, oc[done : done + k], orr[done : done + k], holes[done : done + k],
-            next_ranks, tables,
-        )  # fmt: skip
-        done += k
-        batch += 1
-        if config.cutoff != "none" and done >= config.min_trials and done < n:
-            if _cutoff(config.cutoff, config.z, oc[:done], orr[:done], to_call, can_raise):
-                cut = True
-                break
+    rule = {"none": RULE_NONE, "paper": RULE_PAPER, "paired": RULE_PAIRED}[config.cutoff]
+    seed31 = int(seed) % (2**31 - 1)  # the batch seeds are taken mod 2^31 - 1: the same ones, no int64 overflow
+    done, cut, ev_c, sd_c, ev_r, sd_r = sim_decision(
+        seed31, n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
+        pspot, ranges, policies, oc, orr, holes, next_ranks_cache(), _boards(), tables,
+    )  # fmt: skip
     oc, orr, holes = oc[:done], orr[:done], holes[:done]
-    ev_c, ev_r = float(oc.mean()), float(orr.mean())
-    sd_c = float(oc.std(ddof=1)) if done > 1 else 0.0
-    sd_r = float(orr.std(ddof=1)) if done > 1 else 0.0
+    if done < 2:
+        sd_c = sd_r = 0.0
     res = SimResult(decide_from_evs(ev_c, ev_r, to_call, can_raise), ev_c, ev_r, sd_c, sd_r, done, cut, config.cutoff)
     if return_samples:
         return res, (oc, orr, holes)

@@ -1,9 +1,13 @@
 """The Simulator's numba kernels: sampling, play-out and a batch of trials (AAAI99 §5; reference §6).
 
-:func:`sim_batch` runs a batch of trials of one decision for :func:`loki.simulator.simulate`
-(which holds the rules, approximations and cut-off; read its docstring first): it samples the
+:func:`sim_decision` runs every trial of one decision for :func:`loki.simulator.simulate` in one call (batches of
+``check_every`` trials, each seeded as before, and the obvious-move cut-off between them, with numpy's floats:
+:func:`_cutoff`); :func:`sim_batch` runs one batch (the driver's rules, approximations and cut-off are in
+:mod:`loki.simulator.driver`; read its docstring first).  A batch samples the
 opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
-computes the hand values the play-out needs on later streets (:func:`_values_on_board`: HS_1 of each
+computes the hand values the play-out needs on later streets (in the uniform play-out from a process-wide
+:class:`BoardCache` of ranks and HS_1 per 4- and 5-card board, shared by trials, decisions and the seatings of a
+duplicate deal; otherwise :func:`_values_on_board`: HS_1 of each
 player's holding against a weighted field — uniform in the paper's play-out, the other players'
 weight tables in the believed one — and its percentile within its own range;
 :func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice (:func:`playout`, our first
@@ -58,8 +62,11 @@ __all__ = [
     "PlayoutPolicies",
     "PlayoutScratch",
     "NextRanks",
+    "BoardCache",
     "sim_batch",
+    "sim_decision",
     "next_ranks_cache",
+    "board_cache",
     "playout",
     "new_scratch",
     "KU",
@@ -173,6 +180,35 @@ class NextRanks(NamedTuple):
     m: np.ndarray
 
 
+class BoardCache(NamedTuple):
+    """Holding ranks and uniform-range HS_1 on 4- and 5-card boards, kept across decisions (:func:`board_cache`).
+
+    The later-street boards of a decision's trials recur: in the trials of one decision (a turn decision has at most
+    48 river cards), in the decisions of one hand and, in a duplicate tournament, in every seating of a deal (the
+    same flop and turn), and so do the holdings rated on them (ours, in every trial).  A holding's rank and its HS_1
+    against a uniform range on a board depend on the board's cards only, so one row per board serves all of them.
+    An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
+    board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
+    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,)
+    int64`` holdings disjoint from the board, packed, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
+    (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
+    filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
+    board, so whether it is found or recomputed never changes play."""
+
+    keys: np.ndarray
+    r: np.ndarray
+    lr: np.ndarray
+    n: np.ndarray
+    hs: np.ndarray
+    pp: np.ndarray
+    used: np.ndarray
+
+
+#: Slots of a :func:`board_cache` (a power of two; 32 kB a board, 96 MB when 3/4 full).
+BOARD_CACHE_SLOTS = 4096
+
+
 class StreetValues(NamedTuple):
     """Hand values of one trial, per player and round: ``hs1``, ``pp``, ``nn``, ``q`` ``(m, 4) float64`` (HS_1, PPot,
     NPot, percentile in its own range)."""
@@ -199,6 +235,8 @@ class _Trial(NamedTuple):
     live_r: np.ndarray
     live_m: np.ndarray
     next_ranks: NextRanks
+    uniform: bool
+    boards: BoardCache
 
 
 def new_scratch(m: int) -> PlayoutScratch:
@@ -300,6 +338,103 @@ def next_ranks_cache() -> NextRanks:
     )
 
 
+def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
+    """A fresh, empty :class:`BoardCache` of ``slots`` slots (a power of two, ≥ 4)."""
+    if slots < 4 or slots & (slots - 1):
+        raise ValueError(f"board_cache: slots must be a power of two >= 4, got {slots}")
+    return BoardCache(
+        np.zeros(slots, dtype=np.uint64),
+        np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.zeros(slots, dtype=np.int64),
+        np.empty((slots, N_HOLDINGS)),
+        np.empty((slots, N_HOLDINGS)),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def _board_slot(cache, board, nb, tables):
+    """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
+    every holding disjoint from the board, HS_1 unknown) and the board's card mask."""
+    keys = cache.keys
+    k_slots = keys.shape[0]
+    card_key, card_bit = tables[0], tables[1]
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    i = np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
+    while keys[i] != 0:
+        if keys[i] == bmask:
+            return i, bmask
+        i = (i + 1) & (k_slots - 1)
+    if 4 * (cache.used[0] + 1) > 3 * k_slots:  # bounded: forget every board (those of past deals do not recur)
+        keys[:] = 0
+        cache.used[0] = 0
+        i = np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
+    keys[i] = bmask
+    cache.used[0] += 1
+    bk = 0
+    bb = 0
+    for j in range(nb):
+        bk += card_key[board[j]]
+        bb |= card_bit[board[j]]
+    rk = cache.r[i]
+    lr = cache.lr[i]
+    n = 0
+    for h in range(N_HOLDINGS):
+        if (_HM[h] & bmask) == 0:
+            a = _HC[h, 0]
+            b = _HC[h, 1]
+            r = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+            rk[h] = r
+            lr[n] = r
+            n += 1
+    cache.n[i] = n
+    cache.hs[i, :] = np.nan
+    if nb == 4:
+        cache.pp[i, :] = np.nan
+    return i, bmask
+
+
+@njit(cache=True)
+def _uniform_hs(cache, slot, h, bmask, nb):
+    """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of the :class:`BoardCache`
+    ``cache`` (card mask ``bmask``, ``nb`` cards), with card removal: ``(ahead + tied / 2) / total`` over the
+    holdings disjoint from ``h`` and the board, counted as integers (the same floats as :func:`_values_on_board`
+    with an all-ones field).  The counts over all live holdings (one pass over the packed ranks) less those of the
+    holdings that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in both, is added back once)."""
+    rk = cache.r[slot]
+    lr = cache.lr[slot]
+    n = cache.n[slot]
+    rp = rk[h]
+    na = 0
+    nt = 0
+    for j in range(n):
+        r = lr[j]
+        na += np.int64(r < rp)
+        nt += np.int64(r == rp)
+    a = _HC[h, 0]
+    b = _HC[h, 1]
+    for x in range(52):
+        if (bmask >> np.uint64(x)) & np.uint64(1):
+            continue
+        if x != a:
+            r = rk[HOLDING_INDEX[a, x]]
+            na -= np.int64(r < rp)
+            nt -= np.int64(r == rp)
+        if x != b:
+            r = rk[HOLDING_INDEX[b, x]]
+            na -= np.int64(r < rp)
+            nt -= np.int64(r == rp)
+    nt += 1
+    ntot = n - 2 * (51 - nb) + 1
+    ahead = float(na)
+    tied = float(nt)
+    tot = float(ntot)
+    return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+
+
 @njit(cache=True)
 def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
     """For every active player ``p`` of the trial ``t`` (:class:`_Trial`): HS_1 of its holding on ``board[:nb]``
@@ -393,11 +528,38 @@ def _street_values(s, t, v, tables):
     the trial ``t`` (:class:`_Trial`) into ``v`` (:class:`StreetValues`): ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]``
     (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``.
 
-    The holding ranks on the board of the next street (the decision's board and one card, at most 49 boards a
-    decision) are kept in the trial's :class:`NextRanks` cache, keyed by that card; later boards are ranked afresh."""
+    In the uniform play-out (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read
+    from the board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings), computed
+    on the first request of the holding on that board (:func:`_uniform_hs`), and so is PPot on a 4-card board
+    (its value does not depend on the order of the hole cards).
+    Otherwise the holding ranks on the board of the next street (the decision's board and one card, at most 49 boards
+    a decision) are kept in the trial's :class:`NextRanks` cache, keyed by that card; later boards are ranked
+    afresh."""
     board, hole, active, nb0, cache = t.board, t.hole, t.active, t.nb0, t.next_ranks
     m = hole.shape[0]
     nb = s + 2
+    if t.uniform:
+        slot, bmask = _board_slot(t.boards, board, nb, tables)
+        row = t.boards.hs[slot]
+        prow = t.boards.pp[slot]
+        for p in range(m):
+            if active[p]:
+                h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                x = row[h]
+                if x != x:  # not asked yet
+                    x = _uniform_hs(t.boards, slot, h, bmask, nb)
+                    row[h] = x
+                v.hs1[p, s] = x
+                v.q[p, s] = t.q_tmp[p]
+                y = 0.0
+                if nb == 4:  # ppot_outs is 0 on the river; symmetric in the two hole cards
+                    y = prow[h]
+                    if y != y:
+                        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
+                        prow[h] = y
+                v.pp[p, s] = y
+                v.nn[p, s] = 0.0
+        return
     if nb == nb0 + 1:
         c = board[nb0]
         if cache.n[c] < 0:
@@ -617,25 +779,14 @@ def _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks
 
 
 @njit(cache=True)
-def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, next_ranks, tables):
-    """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator.driver`), both branches each.
-
-    Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the decision on, first
-    action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the holding sampled for opponent ``p``;
-    untouched for us and folded players).  The decision is ``spot`` (:class:`PlayoutSpot`), the players' beliefs and
-    hand values on the decision's street ``ranges`` (:class:`PlayoutRanges`), how they act ``policies``
-    (:class:`PlayoutPolicies`); on later streets the values come from :func:`_values_on_board` with the ranges'
-    fields.  ``next_ranks`` is the decision board's :class:`NextRanks` cache, shared by its batches; ``tables`` the
-    evaluator tables.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
-    """
-    np.random.seed(seed)
-    st0, me, hole_me, board0, always_call = spot.st0, spot.me, spot.hole, spot.board, spot.always_call
+def _context(spot, ranges, policies, next_ranks, boards):
+    """The work arrays of a decision's trials, set up once for all its batches (:func:`_run_trials`): every array a
+    trial overwrites before reading it, so a batch that reuses them plays as one with fresh arrays."""
+    st0, me, hole_me, board0 = spot.st0, spot.me, spot.hole, spot.board
     believed, mix = policies.believed, policies.mix
     weights, field_w = ranges.weights, ranges.field
-    hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     nb0 = board0.shape[0]
     m = st0[N]
-    street = nb0 - 2
     active0 = np.zeros(m, dtype=np.bool_)
     for p in range(m):
         active0[p] = st0[FOLDED + p] == 0
@@ -646,7 +797,6 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
     for i in range(nb0):
         board[i] = board0[i]
     values = StreetValues(np.zeros((m, 4)), np.zeros((m, 4)), np.zeros((m, 4)), np.zeros((m, 4)))
-    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
     u = np.zeros((m, KU if believed else 1))
     ranks = np.zeros(m, dtype=np.int64)
     deck = np.zeros(52, dtype=np.int64)
@@ -654,7 +804,6 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
         np.zeros(SIZE, dtype=np.int64), np.zeros((NMAX, 3), dtype=np.int64), np.zeros((NMAX, m)), np.zeros(m),
         np.zeros(m, dtype=np.bool_),
     )  # fmt: skip
-    no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
     ready = np.ones(4, dtype=np.bool_)
     unit = np.zeros(m, dtype=np.bool_)  # fields of all ones (the uniform play-out): exact integer sums
     for p in range(m):
@@ -664,20 +813,38 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
                 unit[p] = False
                 break
     want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the frequency expert only
+    uniform = True
     for p in range(m):
         want_q[p] = believed and _mixed(mix, p)
+        if active0[p] and (want_q[p] or not unit[p]):
+            uniform = False
     trial = _Trial(
         board, nb0, hole, active0, field_w, weights, want_q, unit, np.zeros(m), np.zeros(m),
         np.zeros(N_HOLDINGS, dtype=np.int64), np.zeros(N_HOLDINGS, dtype=np.int32),
-        np.zeros(N_HOLDINGS, dtype=np.uint64), next_ranks,
+        np.zeros(N_HOLDINGS, dtype=np.uint64), next_ranks, uniform, boards,
     )  # fmt: skip
-    lazy = (trial, ready, tables)
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
     base_used |= np.uint64(1) << np.uint64(hole_me[1])
     for i in range(nb0):
         base_used |= np.uint64(1) << np.uint64(board0[i])
-    for i_trial in range(n_trials):
+    return trial, values, u, ranks, deck, scratch, ready, base_used
+
+
+@njit(cache=True, inline="always")
+def _run_trials(i0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables):
+    """Play trials ``i0 .. i0 + n_trials - 1`` of a decision (both branches each) with the work arrays ``ctx``
+    (:func:`_context`), writing rows ``i0 ..`` of the outputs (:func:`sim_batch`)."""
+    trial, values, u, ranks, deck, scratch, ready, base_used = ctx
+    me, always_call = spot.me, spot.always_call
+    hole, board, active0, nb0 = trial.hole, trial.board, trial.active, trial.nb0
+    hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
+    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
+    m = hole.shape[0]
+    street = nb0 - 2
+    no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
+    lazy = (trial, ready, tables)
+    for i_trial in range(i0, i0 + n_trials):
         _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks, out_holes[i_trial], tables)
         if not always_call:
             for p in range(m):
@@ -691,3 +858,199 @@ def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_h
                 ready[s] = False
         out_call[i_trial] = _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
         out_raise[i_trial] = _play(RAISE_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
+
+
+@njit(cache=True)
+def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, next_ranks, boards, tables):
+    """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator.driver`), both branches each.
+
+    Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the decision on, first
+    action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the holding sampled for opponent ``p``;
+    untouched for us and folded players).  The decision is ``spot`` (:class:`PlayoutSpot`), the players' beliefs and
+    hand values on the decision's street ``ranges`` (:class:`PlayoutRanges`), how they act ``policies``
+    (:class:`PlayoutPolicies`); on later streets the values come from :func:`_values_on_board` with the ranges'
+    fields.  ``next_ranks`` is the decision board's :class:`NextRanks` cache, shared by its batches; ``boards`` the
+    :class:`BoardCache` of the uniform play-out's later-street values, shared by every decision; ``tables`` the
+    evaluator tables.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+    """
+    np.random.seed(seed)
+    ctx = _context(spot, ranges, policies, next_ranks, boards)
+    _run_trials(0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables)
+
+
+#: Cut-off rules of :func:`sim_decision` (``SimConfig.cutoff``).
+RULE_NONE, RULE_PAPER, RULE_PAIRED = 0, 1, 2
+
+
+@njit(cache=True)
+def _pairwise_block(a, lo, n):
+    # numpy's pairwise_sum for n <= 128: a plain loop below 8 values, else 8 accumulators and the rest
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def _pairwise(a, lo, n):
+    """numpy's pairwise summation of ``a[lo:lo + n]`` (``pairwise_sum`` of numpy's ``loops_utils.h``: plain below 8
+    values, 8 accumulators up to 128, above that the two halves, the first rounded down to a multiple of 8, summed
+    apart and added), the very floats of ``np.add.reduce`` on a contiguous float64 array (with its initial 0.0,
+    :func:`_np_sum`).  numpy recurses; here the same tree is walked with an explicit stack (numba's disk cache
+    cannot hold a recursive function)."""
+    if n <= 128:
+        return _pairwise_block(a, lo, n)
+    t_lo = np.empty(128, dtype=np.int64)  # pending tasks: (lo, n) to sum, or n = -1: add the last two sums
+    t_n = np.empty(128, dtype=np.int64)
+    vals = np.empty(128)
+    nt = 1
+    nv = 0
+    t_lo[0] = lo
+    t_n[0] = n
+    while nt > 0:
+        nt -= 1
+        lo_k = t_lo[nt]
+        n_k = t_n[nt]
+        if n_k < 0:
+            nv -= 1
+            vals[nv - 1] = vals[nv - 1] + vals[nv]
+        elif n_k <= 128:
+            vals[nv] = _pairwise_block(a, lo_k, n_k)
+            nv += 1
+        else:
+            n2 = n_k // 2
+            n2 -= n2 % 8
+            t_n[nt] = -1
+            t_lo[nt + 1] = lo_k + n2
+            t_n[nt + 1] = n_k - n2
+            t_lo[nt + 2] = lo_k
+            t_n[nt + 2] = n2
+            nt += 3
+    return vals[0]
+
+
+@njit(cache=True)
+def _np_sum(a):
+    """``np.add.reduce(a)`` of a contiguous float64 vector, bit for bit (:func:`_pairwise`)."""
+    return 0.0 + _pairwise(a, 0, a.shape[0])
+
+
+@njit(cache=True)
+def _mean_sd(x):
+    """``(x.mean(), x.std(ddof=1))`` with numpy's floating-point operations (:func:`_np_sum`); sd inf for one value."""
+    n = x.shape[0]
+    mean = _np_sum(x) / n
+    if n < 2:
+        return mean, np.inf
+    d = np.empty(n)
+    for i in range(n):
+        e = x[i] - mean
+        d[i] = e * e
+    return mean, np.sqrt(_np_sum(d) / (n - 1))
+
+
+@njit(cache=True)
+def _cutoff(rule, z, oc, orr, to_call, can_raise):
+    """The obvious-move cut-off of :func:`loki.simulator.driver.simulate` (its docstring) on the first trials
+    ``oc``, ``orr``: True to stop.  Candidates: call, raise if ``can_raise``, fold (EV 0, sd 0) if ``to_call > 0``;
+    the best by EV, ties to the more aggressive action."""
+    n = oc.shape[0]
+    fold = to_call > 1e-9
+    if 1 + int(can_raise) + int(fold) < 2:
+        return True
+    zeros = np.zeros(n)
+    live = np.array([fold, True, can_raise])  # candidates by action code (fold, call, raise)
+    ev = np.zeros(3)
+    sd = np.zeros(3)
+    if rule == RULE_PAPER:
+        if fold:
+            ev[0], sd[0] = _mean_sd(zeros)
+        ev[1], sd[1] = _mean_sd(oc)
+        if can_raise:
+            ev[2], sd[2] = _mean_sd(orr)
+    else:
+        if fold:
+            ev[0] = _np_sum(zeros) / n
+        ev[1] = _np_sum(oc) / n
+        if can_raise:
+            ev[2] = _np_sum(orr) / n
+    best = -1
+    for k in range(3):  # the greatest (EV, code): later codes win ties
+        if live[k] and (best < 0 or ev[k] >= ev[best]):
+            best = k
+    if rule == RULE_PAPER:
+        sec = -1
+        for k in range(3):
+            if live[k] and k != best and (sec < 0 or ev[k] >= ev[sec]):
+                sec = k
+        return ev[best] - ev[sec] > sd[best] + sd[sec]
+    if rule != RULE_PAIRED:
+        return False
+    xb = zeros if best == 0 else (oc if best == 1 else orr)
+    for k in range(3):
+        if not live[k] or k == best:
+            continue
+        xk = zeros if k == 0 else (oc if k == 1 else orr)
+        d = xb - xk
+        mean, s = _mean_sd(d)
+        se = s / np.sqrt(n)
+        if not mean - z * se > 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sim_decision(
+    seed, n, check_every, min_trials, rule, z, to_call, can_raise, spot, ranges, policies, oc, orr, holes, next_ranks,
+    boards, tables,
+):  # fmt: skip
+    """Every batch of one decision in one call: batches of ``check_every`` trials (:func:`sim_batch`, the ``b``-th
+    seeded with ``(seed · 1,000,003 + b · 7919 + 12345) mod (2³¹ − 1)``), each followed, once ``min_trials`` are done
+    and before the last, by the cut-off check ``rule`` (:data:`RULE_PAPER`, :data:`RULE_PAIRED` with ``z``, or
+    :data:`RULE_NONE`; :func:`_cutoff`).  Outputs as :func:`sim_batch` (``oc``, ``orr``, ``holes``, ``(n,)`` /
+    ``(n, m)``).
+
+    Returns:
+        ``(done, cut, ev_call, sd_call, ev_raise, sd_raise)``: trials played, whether the cut-off stopped them, and
+        the mean and standard deviation (``ddof = 1``; inf for one trial) of the outcomes of the trials played, in
+        chips, numpy's floats (:func:`_mean_sd`).
+    """
+    ctx = _context(spot, ranges, policies, next_ranks, boards)
+    done = 0
+    batch = 0
+    while done < n:
+        k = min(check_every, n - done)
+        np.random.seed((seed * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1))
+        _run_trials(done, k, spot, ranges, policies, ctx, oc, orr, holes, tables)
+        done += k
+        batch += 1
+        if rule != RULE_NONE and done >= min_trials and done < n:
+            if _cutoff(rule, z, oc[:done], orr[:done], to_call, can_raise):
+                return _finish(done, True, oc, orr)
+    return _finish(done, False, oc, orr)
+
+
+@njit(cache=True)
+def _finish(done, cut, oc, orr):
+    ev_c, sd_c = _mean_sd(oc[:done])
+    ev_r, sd_r = _mean_sd(orr[:done])
+    return done, cut, ev_c, sd_c, ev_r, sd_r

@@ -37,6 +37,14 @@ class SimDecision:
     spot: SimSpot
     probabilities: tuple[float, float, float] | None = None
 
+    @property
+    def action_values(self) -> tuple[float, float, float]:
+        """The Simulator's EVs ``(fold, call, raise)`` in chips from the decision on: ``(0, EV(call), EV(raise))``
+        (:class:`~loki.simulator.SimResult`; EV(raise) also when raising is capped, where its probability is 0).
+        They are fixed before the softmax's draw, so AIVAT may use them as its action baselines
+        (:func:`loki.aivat.hand_corrections`)."""
+        return 0.0, float(self.result.ev_call), float(self.result.ev_raise)
+
 
 def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
     """Who each player of the believed play-out is believed to be (:class:`~loki.simulator.PlayoutBeliefs`), in

@@ -9,7 +9,7 @@ A configuration file::
     seed = 0
     block_deals = 25                   # deals per block (players are rebuilt at every block)
     histories = true                   # write PHH hand histories
-    estimator = "plain"                # or "aivat": also report the AIVAT estimate (loki.aivat)
+    estimator = "plain"                # or "aivat" / "aivat-pot-equity": also the AIVAT estimate (loki.aivat)
 
     [game]                             # optional: GameConfig fields (chips)
     small_bet = 10
@@ -125,9 +125,11 @@ Seed = Annotated[StrictInt, Field(ge=0, le=MAX_SEED)]
 Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
 Bets = Annotated[StrictInt, Field(ge=0, le=MAX_BETS)]
 #: How results are estimated: ``plain`` (mean of the payoffs per deal) or ``aivat`` (the plain estimate and,
-#: next to it, the AIVAT estimate of :mod:`loki.aivat`; the play is the same).
-Estimator = Literal["plain", "aivat"]
-ESTIMATORS: tuple[str, ...] = ("plain", "aivat")
+#: next to it, the AIVAT estimate of :mod:`loki.aivat` with its shipped fitted value function; the play is the same),
+#: ``aivat-pot-equity`` (AIVAT with plain pot-equity, issue 12's), ``aivat-sim-evs`` (the shipped value function and
+#: the Simulator's EVs as its decisions' action baselines; :func:`loki.aivat.named_estimator`).
+Estimator = Literal["plain", "aivat", "aivat-pot-equity", "aivat-sim-evs"]
+ESTIMATORS: tuple[str, ...] = ("plain", "aivat", "aivat-pot-equity", "aivat-sim-evs")
 PosInt = Annotated[StrictInt, Field(ge=1)]
 
 

@@ -216,7 +216,7 @@ def _check_block(rec: dict, cfg: TournamentConfig | None, where: str) -> int:
             raise JournalError(f"{where}: 'counters' must have {n} entries (one per player), got {len(counters)}")
         if hands != len(want) * n:
             raise JournalError(f"{where}: 'hands' = {hands}, expected {len(want) * n}")
-        if cfg.estimator == "aivat" and "aivat" not in rec:
+        if cfg.estimator != "plain" and "aivat" not in rec:
             raise JournalError(f"{where}: block record without 'aivat' (the run uses the aivat estimator)")
     if "aivat" in rec:
         _check_aivat(rec["aivat"], len(chips), len(chips[0]) if chips else 0, where)

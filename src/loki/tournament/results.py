@@ -189,13 +189,16 @@ class AivatComparisonResult(BaseModel):
 
 
 class AivatSummary(BaseModel):
-    """The ``aivat`` section of ``summary.json`` (runs with ``estimator = "aivat"`` only): the value
-    function's name and the AIVAT figures of every player, type and comparison, in the order of the
+    """The ``aivat`` section of ``summary.json`` (runs with an AIVAT ``estimator`` only): the value
+    function's name, version and provenance, the action baselines and the AIVAT figures of every player, type and comparison, in the order of the
     plain sections.  The plain sections keep the plain estimate."""
 
     model_config = _RECORD
 
     value_function: StrictStr
+    value_function_version: StrictStr = ""
+    value_function_provenance: dict | None = None
+    action_baselines: StrictStr = "value function"
     players: list[AivatPlayerResult]
     types: list[AivatTypeResult]
     comparisons: list[AivatComparisonResult]

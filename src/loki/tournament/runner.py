@@ -129,10 +129,10 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     seating = Seating(players)
     deals = block_deals(block, cfg.deals, cfg.block_deals)
     est = None
-    if cfg.estimator == "aivat":
-        from loki.aivat import AivatEstimator
+    if cfg.estimator != "plain":
+        from loki.aivat import named_estimator
 
-        est = AivatEstimator()
+        est = named_estimator(cfg.estimator)
         corr_chance: list[list[float]] = []
         corr_action: list[list[float]] = []
         est_cpu = 0.0
@@ -241,7 +241,7 @@ class TournamentRun:
     def corrections(self) -> tuple[list[list[float]], list[list[float]]] | None:
         """The AIVAT corrections ``(chance, action)``, each per deal (in deal order) per player like
         :attr:`chips` (chips), or None when the run used the plain estimator."""
-        if self.config.estimator != "aivat":
+        if self.config.estimator == "plain":
             return None
         chance = [row for b in self.blocks for row in b["aivat"]["chance"]]
         action = [row for b in self.blocks for row in b["aivat"]["action"]]

@@ -232,7 +232,9 @@ def aivat_summary(config, chips, chance, action, level: float = 0.95) -> dict:
         level: confidence level.
 
     Returns:
-        ``{"value_function", "players", "types", "comparisons"}``; each entry has its key fields (``index``
+        ``{"value_function", "value_function_version", "value_function_provenance", "action_baselines", "players",
+        "types", "comparisons"}`` (the value function's name, version and provenance and the action baselines of
+        the run's estimator, :func:`loki.aivat.named_estimator`); each entry has its key fields (``index``
         and ``name``; ``type``; ``name``) and ``sb_per_hand``, ``ci`` (half-width), ``deals`` of the AIVAT
         estimate, ``variance_ratio`` (AIVAT / plain per-deal variance; None without variance), ``sd`` and
         ``plain_sd`` (per-deal standard deviations, sb/hand), ``chance_correction`` and
@@ -244,8 +246,9 @@ def aivat_summary(config, chips, chance, action, level: float = 0.95) -> dict:
 
     Source: Burch, Schmid, Moravčík, Morrill, Bowling, AIVAT, AAAI-18 (:mod:`loki.aivat`).
     """
-    from loki.aivat import VALUE_FUNCTION
+    from loki.aivat import named_estimator
 
+    setup = named_estimator(getattr(config, "estimator", "aivat")).describe()
     n = config.n_players
     sb = config.game_config().small_bet
     x = per_deal_sb(chips, n, sb)
@@ -262,4 +265,13 @@ def aivat_summary(config, chips, chance, action, level: float = 0.95) -> dict:
     comps = [
         {"name": c.name, **_aivat_entry(gx[2][i], gc[2][i], ga[2][i], level)} for i, c in enumerate(config.compare)
     ]
-    return {"value_function": VALUE_FUNCTION, "players": players, "types": types, "comparisons": comps}
+    vf = setup["value_function"]
+    return {
+        "value_function": vf["name"],
+        "value_function_version": vf["version"],
+        "value_function_provenance": vf["provenance"],
+        "action_baselines": setup["action_baselines"],
+        "players": players,
+        "types": types,
+        "comparisons": comps,
+    }
