@@ -494,7 +494,7 @@ def test_fuzz_command_line_values(folder, monkeypatch, command, options):
 
     monkeypatch.chdir(folder)
     monkeypatch.setattr(loki.tournament.runner, "play_block", _started)
-    monkeypatch.setattr(loki.tournament.runner, "_local_executor", lambda workers: None)  # no worker processes
+    monkeypatch.setattr(loki.tournament.runner, "local_executor", lambda workers: None)  # no worker processes
     monkeypatch.setattr(loki.cli.warmup, "ensure_warm", lambda *a, **k: None)
     monkeypatch.setattr(loki.tournament.replay, "replay_hands", _started)
     log = folder / "s.log"

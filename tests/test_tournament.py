@@ -78,8 +78,8 @@ def test_every_player_holds_every_hole_card_set_once_with_identical_cards(monkey
     calls = []
     real = loki.players.table.play_hand
 
-    def spy(config, players, button=0, rng=None, *, hole_cards=None, board=None, stacks=None):
-        st = real(config, players, button, rng, hole_cards=hole_cards, board=board, stacks=stacks)
+    def spy(config, players, button=0, rng=None, *, hole_cards=None, board=None, stacks=None, oracles=False):
+        st = real(config, players, button, rng, hole_cards=hole_cards, board=board, stacks=stacks, oracles=oracles)
         calls.append(([p.name for p in players], [st.hole_cards(s) for s in range(n)], st.full_board, button))
         return st
 
