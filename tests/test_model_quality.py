@@ -73,6 +73,18 @@ def test_tournament_summary_has_model_quality_per_type_with_models(tmp_path):
     assert "opponent-model quality at showdowns" in con.export_text()
 
 
+def test_an_adaptive_players_summary_has_its_model_weights(tmp_path):
+    """The adaptive model's candidate weights reach summary.json (issue 24); other types carry no such key."""
+    cfg = _cfg(players=[{"type": "loki1", "count": 2}, {"type": "loki2:BR:adaptive"}, {"type": "maniac"}], deals=4)
+    run = run_tournament(cfg, workers=0, out=tmp_path)
+    write_results(run, tmp_path, plots=False)
+    s = json.loads((tmp_path / "summary.json").read_text())
+    mq = {e["type"]: e for e in s["model_quality"]}
+    w = mq["loki2:BR:adaptive"]["model_weights"]
+    assert set(w) == {"observer", "specific"} and abs(sum(w.values()) - 1.0) < 1e-6
+    assert "model_weights" not in mq["loki1"]
+
+
 def test_a_damaged_quality_record_is_refused(tmp_path):
     run_tournament(_cfg(deals=3), workers=0, out=tmp_path)
     j = tmp_path / "journal.jsonl"

@@ -207,7 +207,9 @@ class AivatSummary(BaseModel):
 class ModelQualityResult(BaseModel):
     """One player type of the ``model_quality`` section (:func:`loki.tournament.stats.quality_summary`): how well
     its opponent models knew the cards shown at showdowns (``median_percentile``, ``mean_percentile``; 50 = no
-    information), ``loglik_per_action`` of the opponents' observed actions, and ``collapse_rate`` (target 0)."""
+    information), ``loglik_per_action`` of the opponents' observed actions, ``collapse_rate`` (target 0) and,
+    for an adaptive opponent model, ``model_weights``: each candidate model's mean weight at the end of the
+    hands (issue 24)."""
 
     model_config = _RECORD
 
@@ -217,6 +219,7 @@ class ModelQualityResult(BaseModel):
     mean_percentile: Float | None
     loglik_per_action: Float | None
     collapse_rate: Float | None
+    model_weights: dict[StrictStr, Float] | None = None
 
 
 class TournamentSummary(BaseModel):
@@ -246,9 +249,13 @@ class TournamentSummary(BaseModel):
         return None if config is None else config.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON-able dict (key order of ``summary.json``; ``aivat``, ``model_quality`` and ``config`` left out
-        when None)."""
-        exclude = {k for k in ("aivat", "model_quality", "config") if getattr(self, k) is None}
+        """The JSON-able dict (key order of ``summary.json``; ``aivat``, ``model_quality``, ``config`` and a type's
+        ``model_weights`` left out when None)."""
+        exclude: dict[str, Any] = {k: True for k in ("aivat", "model_quality", "config") if getattr(self, k) is None}
+        if self.model_quality is not None:  # model_weights only for the adaptive models' types
+            quiet = {i: {"model_weights"} for i, q in enumerate(self.model_quality) if q.model_weights is None}
+            if quiet:
+                exclude["model_quality"] = quiet
         return self.model_dump(mode="json", exclude=exclude or None)
 
     def to_json(self) -> str:
