@@ -67,6 +67,8 @@ def tuning() -> str:
 
 
 def runs_table(folder: Path, references: dict[str, str], labels: dict[str, str] | None = None) -> str:
+    if not folder.is_dir():
+        return "(not run)"
     return paired(folder, references, labels)
 
 
@@ -87,7 +89,7 @@ def league() -> str:
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
-    "figures": lambda: runs_table(EXP / "figures", {}),
+    "figures": lambda: runs_table(EXP / "figures", {"fig3-B-paper": "fig3-B-tuned"}),
     "adaptive": lambda: runs_table(
         EXP / "adaptive-runs",
         {"fig3-BRS": "fig3-BRS-adaptive", "fig4": "fig4-adaptive"},
