@@ -72,18 +72,33 @@ def runs_table(folder: Path, references: dict[str, str], labels: dict[str, str] 
     return paired(folder, references, labels)
 
 
-def league() -> str:
-    f = EXP / "league" / "league.json"
-    if not f.exists():
-        return "(not run)"
-    d = json.loads(f.read_text())
-    labels = d["labels"]
-    head = "| player | " + " | ".join(labels) + " | mean |"
-    rows = [head, "|---|" + "---:|" * (len(labels) + 1)]
+def _cross(labels: list[str], value: list[list[float]], ci: list[list[float]]) -> list[str]:
+    rows = ["| player | " + " | ".join(labels) + " | mean |", "|---|" + "---:|" * (len(labels) + 1)]
     for i, lab in enumerate(labels):
-        cells = ["" if i == j else _fmt(d["value"][i][j], d["ci"][i][j]) for j in range(len(labels))]
-        rows.append(f"| {lab} | " + " | ".join(cells) + f" | {d['row_mean'][i]:+.3f} |")
-    return "\n".join(rows)
+        cells = ["" if i == j else _fmt(value[i][j], ci[i][j]) for j in range(len(labels))]
+        mean = sum(value[i][j] for j in range(len(labels)) if j != i) / (len(labels) - 1)
+        rows.append(f"| {lab} | " + " | ".join(cells) + f" | {mean:+.3f} |")
+    return rows
+
+
+def league() -> str:
+    """One cross table per committed league (``league/league-<seed>/league.json``) and, when several seeds share the
+    same players, the seeds pooled (each cell the mean of the seeds' values, its interval from theirs as
+    independent estimates: sqrt(sum ci^2) / n)."""
+    files = sorted((EXP / "league").glob("league-*/league.json"))
+    if not files:
+        return "(not run)"
+    out: list[str] = []
+    runs = [json.loads(f.read_text()) for f in files]
+    for d in runs:
+        out += [f"Seed {d['seed']}, {d['deals']:,} deals × 2 seats per pair:", ""]
+        out += _cross(d["labels"], d["value"], d["ci"]) + [""]
+    if len(runs) > 1 and all(d["labels"] == runs[0]["labels"] for d in runs):
+        n, k = len(runs), len(runs[0]["labels"])
+        value = [[sum(d["value"][i][j] for d in runs) / n if i != j else 0.0 for j in range(k)] for i in range(k)]
+        ci = [[sum(d["ci"][i][j] ** 2 for d in runs) ** 0.5 / n if i != j else 0.0 for j in range(k)] for i in range(k)]
+        out += [f"Seeds {', '.join(str(d['seed']) for d in runs)} pooled:", ""] + _cross(runs[0]["labels"], value, ci)
+    return "\n".join(out).rstrip()
 
 
 TABLES: dict[str, Callable[[], str]] = {
