@@ -195,7 +195,15 @@ def _match_process(tmp_path: Path, bot: Path, hands: int = 3):
     cmd += ["--out", str(tmp_path / "m.log")]
     # stdout and stderr are pipes, as in `loki match ... 2>&1 | cat`: a surviving child of the bot would keep
     # stderr open and communicate() would never see its end
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT at its default disposition: a test run started in the background of a non-interactive shell inherits
+    # SIGINT ignored (POSIX shells ignore it for `&` jobs), and the Ctrl-C test would then wait out t_response
+    return subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
 
 
 def test_a_child_of_a_bot_does_not_outlive_a_finished_match(tmp_path):

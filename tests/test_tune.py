@@ -103,7 +103,9 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     killed = False
     while time.time() < deadline and p.poll() is None:
         st = _study_states(db)
-        if len(st.get("COMPLETE", [])) >= 1 and st.get("RUNNING"):
+        # killed once a trial is running with its values drawn (a trial killed before its first suggest has none to
+        # retry: it would be retried as a fresh draw)
+        if len(st.get("COMPLETE", [])) >= 1 and st.get("RUNNING") and st["RUNNING"][0].params:
             p.send_signal(signal.SIGKILL)
             killed = True
             break
