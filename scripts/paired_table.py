@@ -4,7 +4,7 @@
 
 A run is a folder ``<name>-<seed>`` holding ``summary.json``, ``run.json`` and ``deals-aivat.csv`` or
 ``deals-aivat.csv.gz`` (the per-deal AIVAT chips the tournament writes with ``--estimator aivat``; committed
-compressed).  For each run the table gives its comparison (enhanced minus
+compressed).  For each run the table gives its last comparison (fig4: all styles; enhanced minus
 control, plain and AIVAT, sb/hand ± 95 %) and, when a reference run of the same seed exists, the difference of the
 two comparisons paired by deal on the deals both played (AIVAT), with its 95 % interval; the last rows pool the seeds
 (the deals of both seeds together, each deal weighing the same).  Used for docs/EXPERIMENTS.md, whose tables are
@@ -32,7 +32,7 @@ from loki.tournament.stats import comparison_series  # noqa: E402
 
 
 def series(folder: Path) -> np.ndarray:
-    """The first comparison's per-deal AIVAT series (sb/hand) of a committed run."""
+    """The last comparison's per-deal AIVAT series (sb/hand) of a committed run (fig4: all styles)."""
     s = json.loads((folder / "summary.json").read_text())
     cfg = config_from_dict(s["config"], str(folder))
     path = folder / "deals-aivat.csv"
@@ -40,7 +40,7 @@ def series(folder: Path) -> np.ndarray:
     with opener(path if path.exists() else folder / "deals-aivat.csv.gz", "rt", newline="") as f:
         rows = list(csv.reader(f))[1:]
     chips = [[float(x) for x in r[1:]] for r in rows]
-    return comparison_series(cfg, chips)[0]
+    return comparison_series(cfg, chips)[-1]
 
 
 def _fmt(m: float, h: float | None) -> str:
@@ -66,14 +66,16 @@ def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | N
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     pooled: dict[str, list[np.ndarray]] = {}
+    own: dict[str, list[np.ndarray]] = {}
     for run in runs:
         name, _, seed = run.name.rpartition("-")
         s = json.loads((run / "summary.json").read_text())
-        comp, acomp = s["comparisons"][0], s["aivat"]["comparisons"][0]
+        comp, acomp = s["comparisons"][-1], s["aivat"]["comparisons"][-1]
         enh = comp["enhanced"][0]
         t = next(x for x in s["types"] if x["type"] == enh)
         ref = next((r for r, pre in references.items() if name.startswith(pre) and name != r), None)
         paired = ""
+        own.setdefault(name, []).append(series(run))
         if ref is not None and (folder / f"{ref}-{seed}").exists():
             a, b = series(run), series(folder / f"{ref}-{seed}")
             k = min(len(a), len(b))
@@ -87,11 +89,13 @@ def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | N
             f"{_fmt(acomp['sb_per_hand'], acomp['ci'])} | {paired} | {100 * t['vpip']:.1f} % | {t['af']:.2f} | "
             f"{100 * t['wtsd']:.1f} % |"
         )
-    for name, ds in sorted(pooled.items()):
-        if len(ds) > 1:
-            m, h = mean_ci(np.concatenate(ds))
+    for name, xs in sorted(own.items()):
+        if len(xs) > 1:
+            m, h = mean_ci(np.concatenate(xs))
+            ds = pooled.get(name, [])
+            paired = _fmt(*mean_ci(np.concatenate(ds))) if len(ds) > 1 else ""
             label = (label_of or {}).get(name, name)
-            out.append(f"| {label} | 0 and 1 pooled | {sum(len(d) for d in ds)} |  |  | {_fmt(m, h)} |  |  |  |")
+            out.append(f"| {label} | seeds pooled | {sum(len(x) for x in xs)} |  | {_fmt(m, h)} | {paired} |  |  |  |")
     return "\n".join(out)
 
 
