@@ -35,6 +35,21 @@ LIMIT_LABELS = {
 }
 
 
+FIGURE_LABELS = {
+    "fig3-B-paper": "fig3-B with the paper's generator (loki2:B)",
+    "fig3-B-tuned": "fig3-B: B with the tuned set B1 (the preset)",
+    "fig3-R": "fig3-R",
+    "fig3-BR": "fig3-BR",
+    "fig3-S": "fig3-S",
+    "fig3-BRS": "fig3-BRS",
+    "fig4": "fig4 (all styles: B+R minus Loki-1)",
+    "fig3-BRS-adaptive": "fig3-BRS, the adaptive B+R+S in place of the paper's",
+    "fig4-adaptive": "fig4 (all styles), every B+R adaptive",
+    "styles-B-default": "fig4's styles against the paper's B",
+    "styles-B-tuned": "fig4's styles against B1",
+}
+
+
 def limits() -> str:
     return paired(EXP / "limits", {"S-default": "S-", "B-default": "B-"}, LIMIT_LABELS)
 
@@ -66,10 +81,12 @@ def tuning() -> str:
     return "\n".join(rows)
 
 
-def runs_table(folder: Path, references: dict[str, str], labels: dict[str, str] | None = None) -> str:
+def runs_table(
+    folder: Path, references: dict[str, str], labels: dict[str, str] | None = None, reference_folder: Path | None = None
+) -> str:
     if not folder.is_dir():
         return "(not run)"
-    return paired(folder, references, labels)
+    return paired(folder, references, labels, reference_folder)
 
 
 def _cross(labels: list[str], value: list[list[float]], ci: list[list[float]]) -> list[str]:
@@ -81,11 +98,11 @@ def _cross(labels: list[str], value: list[list[float]], ci: list[list[float]]) -
     return rows
 
 
-def league() -> str:
-    """One cross table per committed league (``league/league-<seed>/league.json``) and, when several seeds share the
-    same players, the seeds pooled (each cell the mean of the seeds' values, its interval from theirs as
+def league(folder: Path, prefix: str) -> str:
+    """One cross table per committed league (``<folder>/<prefix>-<seed>/league.json``) and, when several seeds share
+    the same players, the seeds pooled (each cell the mean of the seeds' values, its interval from theirs as
     independent estimates: sqrt(sum ci^2) / n)."""
-    files = sorted((EXP / "league").glob("league-*/league.json"))
+    files = sorted(folder.glob(f"{prefix}-*/league.json"))
     if not files:
         return "(not run)"
     out: list[str] = []
@@ -104,13 +121,17 @@ def league() -> str:
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
-    "figures": lambda: runs_table(EXP / "figures", {"fig3-B-paper": "fig3-B-tuned"}),
+    "figures": lambda: runs_table(EXP / "figures", {"fig3-B-paper": "fig3-B-tuned"}, FIGURE_LABELS),
+    "generalisation": lambda: runs_table(EXP / "generalisation", {"styles-B-default": "styles-B-tuned"}, FIGURE_LABELS),
+    "generalisation-league": lambda: league(EXP / "generalisation", "hu-B"),
     "adaptive": lambda: runs_table(
         EXP / "adaptive-runs",
         {"fig3-BRS": "fig3-BRS-adaptive", "fig4": "fig4-adaptive"},
+        FIGURE_LABELS,
+        reference_folder=EXP / "figures",
     ),
     "mixed": lambda: runs_table(EXP / "mixed", {}),
-    "league": league,
+    "league": lambda: league(EXP / "league", "league"),
 }
 
 

@@ -47,7 +47,12 @@ def _fmt(m: float, h: float | None) -> str:
     return f"{m:+.3f} ± {h:.3f}" if h is not None and not math.isnan(h) else f"{m:+.3f}"
 
 
-def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | None = None) -> str:
+def table(
+    folder: Path,
+    references: dict[str, str],
+    label_of: dict[str, str] | None = None,
+    reference_folder: Path | None = None,
+) -> str:
     """The markdown table of every run in ``folder`` (see the module docstring).
 
     Args:
@@ -55,6 +60,7 @@ def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | N
         references: ``{reference name: prefix}``: a run whose name starts with ``prefix`` is paired with the
             reference run of its seed.
         label_of: display names of the runs (default: the comparison's enhanced type).
+        reference_folder: where a reference run not in ``folder`` is found (runs of another table).
     """
     runs = sorted(
         p
@@ -76,8 +82,16 @@ def table(folder: Path, references: dict[str, str], label_of: dict[str, str] | N
         ref = next((r for r, pre in references.items() if name.startswith(pre) and name != r), None)
         paired = ""
         own.setdefault(name, []).append(series(run))
-        if ref is not None and (folder / f"{ref}-{seed}").exists():
-            a, b = series(run), series(folder / f"{ref}-{seed}")
+        ref_run = next(
+            (
+                f / f"{ref}-{seed}"
+                for f in (folder, reference_folder)
+                if f is not None and (f / f"{ref}-{seed}").exists()
+            ),
+            None,
+        )
+        if ref is not None and ref_run is not None:
+            a, b = series(run), series(ref_run)
             k = min(len(a), len(b))
             d = a[:k] - b[:k]
             m, h = mean_ci(d)
