@@ -1,4 +1,4 @@
-"""Regenerate the tables of docs/EXPERIMENTS.md from the committed results under experiments/.
+"""Regenerate the tables of docs/EXPERIMENTS.md and README.md from the committed results under experiments/.
 
 Each table of the document sits between ``<!-- table: NAME -->`` and ``<!-- end table -->``; this script recomputes
 every one it knows from the committed ``summary.json``, ``run.json``, ``deals-aivat.csv.gz``, ``tune.json`` and
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-DOC = ROOT / "docs" / "EXPERIMENTS.md"
+DOCS = (ROOT / "docs" / "EXPERIMENTS.md", ROOT / "README.md")
 EXP = ROOT / "experiments" / "2026-11-25"
 
 from paired_table import table as paired  # noqa: E402
@@ -98,7 +98,7 @@ def _cross(labels: list[str], value: list[list[float]], ci: list[list[float]]) -
     return rows
 
 
-def league(folder: Path, prefix: str) -> str:
+def league(folder: Path, prefix: str, pooled_only: bool = False) -> str:
     """One cross table per committed league (``<folder>/<prefix>-<seed>/league.json``) and, when several seeds share
     the same players, the seeds pooled (each cell the mean of the seeds' values, its interval from theirs as
     independent estimates: sqrt(sum ci^2) / n)."""
@@ -107,7 +107,7 @@ def league(folder: Path, prefix: str) -> str:
         return "(not run)"
     out: list[str] = []
     runs = [json.loads(f.read_text()) for f in files]
-    for d in runs:
+    for d in [] if pooled_only and len(runs) > 1 else runs:
         out += [f"Seed {d['seed']}, {d['deals']:,} deals × 2 seats per pair:", ""]
         out += _cross(d["labels"], d["value"], d["ci"]) + [""]
     if len(runs) > 1 and all(d["labels"] == runs[0]["labels"] for d in runs):
@@ -132,23 +132,28 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "mixed": lambda: runs_table(EXP / "mixed", {}),
     "league": lambda: league(EXP / "league", "league"),
+    "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
 }
 
 
 def main() -> int:
-    text = DOC.read_text()
-    new = text
-    for name, make in TABLES.items():
-        pat = re.compile(rf"(<!-- table: {name} -->\n)(.*?)(<!-- end table -->)", re.S)
-        if pat.search(new):
-            body = make()
-            new = pat.sub(lambda m, b=body: m.group(1) + b + "\n" + m.group(3), new)
-    if "--check" in sys.argv:
+    differ = []
+    for doc in DOCS:
+        text = doc.read_text()
+        new = text
+        for name, make in TABLES.items():
+            pat = re.compile(rf"(<!-- table: {name} -->\n)(.*?)(<!-- end table -->)", re.S)
+            if pat.search(new):
+                body = make()
+                new = pat.sub(lambda m, b=body: m.group(1) + b + "\n" + m.group(3), new)
         if new != text:
-            print("docs/EXPERIMENTS.md: a table differs from the committed results; run scripts/experiments_tables.py")
-            return 1
-        return 0
-    DOC.write_text(new)
+            differ.append(doc)
+            if "--check" not in sys.argv:
+                doc.write_text(new)
+    if "--check" in sys.argv and differ:
+        names = ", ".join(str(d.relative_to(ROOT)) for d in differ)
+        print(f"{names}: a table differs from the committed results; run scripts/experiments_tables.py")
+        return 1
     return 0
 
 
