@@ -27,6 +27,20 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
         "odds_width": 0.005,
         "form": {"make_above": 0.060, "odds_above": 0.093, "implied": 0.432, "bluff": 0.170},
     },
+    # S1: feature S, DEFAULT (tuned: experiments/2026-11-25/tune/fig3-S — loki tune on fig3-S with the softmax choice
+    # (experiments/2026-11-25/tune/fig3-S-softmax.toml), TPE, 30 trials (28 complete, 2 pruned, 1 failed by a kill),
+    # seed 1000 × 600 deals, AIVAT S minus Loki-1; best trial +0.085 ± 0.034 (optimistic); validated on seeds 1001 and
+    # 1002: +0.070 ± 0.020 against the softmax defaults' +0.016 ± 0.016, paired +0.054 ± 0.017).  Rounded to three
+    # decimals.  The Simulator chooses by a softmax of the EVs at temperature 0.11 (small bets) instead of the argmax,
+    # and the Triple Generator that plays every simulated player has make1/make2 near Loki-1's, ramps of 0.11 and
+    # 0.03 below the thresholds, wide mixing above them, implied odds of 1.35 bets and a bluff in 22 % of the checks.
+    "S1": {
+        "sim": {"choice": "softmax", "temperature": 0.110},
+        "bettor": {"make1": 0.653, "make2": 0.880},
+        "make_width": 0.113,
+        "odds_width": 0.027,
+        "form": {"make_above": 0.183, "odds_above": 0.124, "implied": 1.353, "bluff": 0.217},
+    },
 }
 
 
