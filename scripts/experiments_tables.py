@@ -46,6 +46,11 @@ FIGURE_LABELS = {
     "fig3-BRS-adaptive": "fig3-BRS, the adaptive B+R+S in place of the paper's",
     "fig4-adaptive": "fig4 (all styles), every B+R adaptive",
     "styles-B-default": "fig4's styles against the paper's B",
+    "fig3-S-tuned": "fig3-S: S with the tuned set S1",
+    "fig3-BRS-S1": "fig3-BRS with the tuned set S1",
+    "val-fig3-BRS": "fig3-BRS (the paper's design), validation seeds",
+    "val-fig3-BRS-B1": "fig3-BRS with B1, validation seeds",
+    "val-fig3-BRS-S1": "fig3-BRS with S1, validation seeds",
     "styles-B-tuned": "fig4's styles against B1",
 }
 
@@ -121,7 +126,12 @@ def league(folder: Path, prefix: str, pooled_only: bool = False) -> str:
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
-    "figures": lambda: runs_table(EXP / "figures", {"fig3-B-paper": "fig3-B-tuned"}, FIGURE_LABELS),
+    "figures": lambda: runs_table(
+        EXP / "figures",
+        {"fig3-B-paper": "fig3-B-tuned", "fig3-S": "fig3-S-tuned", "fig3-BRS": "fig3-BRS-S1"},
+        FIGURE_LABELS,
+    ),
+    "validation": lambda: runs_table(EXP / "validation", {"val-fig3-BRS": "val-fig3-BRS-"}, FIGURE_LABELS),
     "generalisation": lambda: runs_table(EXP / "generalisation", {"styles-B-default": "styles-B-tuned"}, FIGURE_LABELS),
     "generalisation-league": lambda: league(EXP / "generalisation", "hu-B"),
     "adaptive": lambda: runs_table(
