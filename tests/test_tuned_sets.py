@@ -1,0 +1,72 @@
+"""The shipped tuned sets (issue 27, ``loki.players.tuned``): each is its study's best trial rounded to three
+decimals, applies under the explicit fields, and plays reproducibly."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from loki.engine import GameConfig
+from loki.errors import LokiError
+from loki.players.registry import make_player, parse_player, spec_of
+from loki.players.table import play_session
+from loki.players.tuned import TUNED_SETS
+
+ROOT = Path(__file__).resolve().parents[1]
+STUDY_OF = {"B1": "fig3-B", "S1": "fig3-S"}  # the study each set comes from (experiments/2026-11-25/tune/<study>)
+
+
+def _flat(d: dict, prefix: str = "") -> dict[str, object]:
+    out: dict[str, object] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def test_every_set_names_its_study():
+    assert set(TUNED_SETS) == set(STUDY_OF)
+
+
+@pytest.mark.parametrize("name", sorted(STUDY_OF))
+def test_a_set_is_its_studys_best_trial_rounded(name):
+    best = tomllib.loads((ROOT / "experiments" / "2026-11-25" / "tune" / STUDY_OF[name] / "best.toml").read_text())
+    found = {k: v for k, v in _flat(best["player"]).items() if k not in ("kind", "features")}
+    shipped = _flat(TUNED_SETS[name])
+    assert set(shipped) == set(found), (shipped, found)
+    for k, v in found.items():
+        if isinstance(v, float):
+            assert shipped[k] == pytest.approx(round(v, 3), abs=1e-12), k
+        else:
+            assert shipped[k] == v, k
+
+
+def test_the_set_applies_under_the_explicit_fields():
+    plain = parse_player("loki2:B")
+    b1 = parse_player("loki2:B:tuned=B1")
+    assert (plain.bettor.make1, plain.bettor.make2) == (0.5, 0.85)  # the paper's thresholds stay the default
+    assert (b1.bettor.make1, b1.bettor.make2, b1.form.bluff) == (0.349, 0.657, 0.170)
+    mixed = parse_player({"kind": "loki2", "features": "B", "tuned": "B1", "bettor": {"make1": 0.45}})
+    assert (mixed.bettor.make1, mixed.bettor.make2) == (0.45, 0.657)  # merged key by key
+    s1 = parse_player("loki2:S:tuned=S1")
+    assert (s1.sim.choice, s1.sim.temperature, s1.sim.trials) == ("softmax", 0.110, plain.sim.trials)
+    assert parse_player(spec_of(b1)) == b1
+
+
+def test_an_unknown_set_is_refused_by_name():
+    with pytest.raises(LokiError, match="B9"):
+        parse_player("loki2:B:tuned=B9")
+
+
+def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
+    def session(spec: str) -> list[float]:
+        players = [make_player(spec, seed=1), make_player("loki1", seed=2)]
+        return list(play_session(GameConfig(n_players=2), players, 20, seed=5))
+
+    tuned = session("loki2:S:tuned=S1:trials=40")
+    assert tuned == session("loki2:S:tuned=S1:trials=40")
+    assert tuned != session("loki2:S:trials=40")  # and the set changes play (fixed seeds: checked once, stable)
