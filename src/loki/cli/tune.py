@@ -160,7 +160,7 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
     from loki.cli.warmup import ensure_warm
     from loki.io.files import folder_lock
     from loki.players.warmup import warm_specs
-    from loki.tournament.runner import cut_lifeline, local_executor
+    from loki.tournament.runner import local_executor, owned_pool
     from loki.tune import counted, finish_study, load_target, run_study
 
     cfg = load_target(spec.target)
@@ -192,25 +192,16 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
         ci = b.user_attrs.get("ci")
         return f"best {b.value:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + f" sb/hand (trial {b.number})"
 
-    try:
-        with folder_lock(folder), progress:
-            task = progress.add_task(f"tune {spec.target} [{spec.label}]", total=trials, best="")
+    with owned_pool(own), folder_lock(folder), progress:
+        task = progress.add_task(f"tune {spec.target} [{spec.label}]", total=trials, best="")
 
-            def report(study) -> None:
-                progress.update(task, completed=min(trials, counted(study)), best=best_text(study))
+        def report(study) -> None:
+            progress.update(task, completed=min(trials, counted(study)), best=best_text(study))
 
-            study = run_study(spec, folder, trials, executor, report)
-            report(study)
-            progress.update(task, description="validating", best=best_text(study))
-            return finish_study(study, spec, folder, executor, validate_deals, vseeds)
-    except BaseException:
-        if own is not None:
-            cut_lifeline(own)
-        raise
-    finally:
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
-            cut_lifeline(own)
+        study = run_study(spec, folder, trials, executor, report)
+        report(study)
+        progress.update(task, description="validating", best=best_text(study))
+        return finish_study(study, spec, folder, executor, validate_deals, vseeds)
 
 
 def _print(record: dict[str, Any], folder: Path) -> None:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,6 +71,7 @@ __all__ = [
     "signed_line",
     "local_executor",
     "cut_lifeline",
+    "owned_pool",
     "TournamentRun",
     "ResumeError",
     "JournalError",
@@ -318,6 +320,23 @@ def cut_lifeline(pool: Executor) -> None:
         end.close()
 
 
+@contextmanager
+def owned_pool(pool: Executor | None) -> Iterator[Executor | None]:
+    """The lifetime of a pool the caller made with :func:`local_executor` (None: nothing to manage): on an
+    exception (Ctrl-C, SIGTERM, an error) its workers end at once instead of after their current tasks; at the
+    end it is shut down (pending tasks cancelled) and its lifeline cut."""
+    try:
+        yield pool
+    except BaseException:
+        if pool is not None:
+            cut_lifeline(pool)
+        raise
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+            cut_lifeline(pool)
+
+
 def _dispatch(
     ex: Executor, cfg_dict: dict, todo: Iterator[int], hist: bool, limit: int, finish: Callable[[dict], None]
 ) -> None:
@@ -485,24 +504,18 @@ def run_tournament(
             progress(hands_done, total)
 
     hist = config.histories and out is not None
-    own = None
     try:
-        ex = executor
-        if ex is None and n_todo:
-            ex = own = local_executor(min(workers if workers is not None else (os.cpu_count() or 1), n_todo))
-        if ex is None:
-            for b in todo:
-                finish(play_block(config, b, hist))
-        else:
-            _dispatch(ex, cfg_dict, todo, hist, max(2, 2 * (workers or os.cpu_count() or 2)), finish)
-    except BaseException:
-        if own is not None:  # Ctrl-C, SIGTERM, an error: the workers end now, not after their blocks
-            cut_lifeline(own)
-        raise
+        own = None
+        if executor is None and n_todo:
+            own = local_executor(min(workers if workers is not None else (os.cpu_count() or 1), n_todo))
+        ex = executor if executor is not None else own
+        with owned_pool(own):  # Ctrl-C, SIGTERM, an error: its workers end now, not after their blocks
+            if ex is None:
+                for b in todo:
+                    finish(play_block(config, b, hist))
+            else:
+                _dispatch(ex, cfg_dict, todo, hist, max(2, 2 * (workers or os.cpu_count() or 2)), finish)
     finally:
-        if own is not None:
-            own.shutdown(wait=True, cancel_futures=True)
-            cut_lifeline(own)
         if journal is not None:
             journal.close()
     ordered = [done[b] for b in range(config.n_blocks)]
