@@ -52,6 +52,8 @@ FIGURE_LABELS = {
     "val-fig3-BRS-B1": "fig3-BRS with B1, validation seeds",
     "val-fig3-BRS-S1": "fig3-BRS with S1, validation seeds",
     "styles-B-tuned": "fig4's styles against B1",
+    "styles-S-default": "fig4's styles against the paper's S",
+    "styles-S-tuned": "fig4's styles against S1",
 }
 
 
@@ -132,8 +134,13 @@ TABLES: dict[str, Callable[[], str]] = {
         FIGURE_LABELS,
     ),
     "validation": lambda: runs_table(EXP / "validation", {"val-fig3-BRS": "val-fig3-BRS-"}, FIGURE_LABELS),
-    "generalisation": lambda: runs_table(EXP / "generalisation", {"styles-B-default": "styles-B-tuned"}, FIGURE_LABELS),
+    "generalisation": lambda: runs_table(
+        EXP / "generalisation",
+        {"styles-B-default": "styles-B-tuned", "styles-S-default": "styles-S-tuned"},
+        FIGURE_LABELS,
+    ),
     "generalisation-league": lambda: league(EXP / "generalisation", "hu-B"),
+    "generalisation-league-S": lambda: league(EXP / "generalisation", "hu-S"),
     "adaptive": lambda: runs_table(
         EXP / "adaptive-runs",
         {"fig3-BRS": "fig3-BRS-adaptive", "fig4": "fig4-adaptive"},
