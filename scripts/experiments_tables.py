@@ -57,6 +57,14 @@ FIGURE_LABELS = {
 }
 
 
+MIXED_LABELS = {
+    "three-maniac": "3-handed, with maniac: adaptive minus B+R+S",
+    "three-equity": "3-handed, with equity: adaptive minus B+R+S",
+    "three-calling": "3-handed, with calling: adaptive minus B+R+S",
+    "six": "6-handed, with Loki-1, maniac, equity, calling: adaptive minus B+R+S",
+}
+
+
 def limits() -> str:
     return paired(EXP / "limits", {"S-default": "S-", "B-default": "B-"}, LIMIT_LABELS)
 
@@ -147,7 +155,7 @@ TABLES: dict[str, Callable[[], str]] = {
         FIGURE_LABELS,
         reference_folder=EXP / "figures",
     ),
-    "mixed": lambda: runs_table(EXP / "mixed", {}),
+    "mixed": lambda: runs_table(EXP / "mixed", {}, MIXED_LABELS),
     "league": lambda: league(EXP / "league", "league"),
     "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
 }
