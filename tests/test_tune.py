@@ -92,7 +92,9 @@ def _study_states(db: Path) -> dict:
 @pytest.mark.slow
 def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     (tmp_path / "tiny.toml").write_text(TINY)
-    args = ["tune", "tiny.toml", "--trials", "3", "--deals", "2", "--block-deals", "1", "--workers", "1", "--quiet",
+    # 20 one-deal blocks a trial: long enough (a few tenths of a second) for the poll below to see a trial running
+    # after the first is complete, on a quiet machine too (2 deals raced it there)
+    args = ["tune", "tiny.toml", "--trials", "3", "--deals", "20", "--block-deals", "1", "--workers", "1", "--quiet",
             "--param", "make_width", "--param", "bettor.make1", "--validate-deals", "2", "--out", "study"]  # fmt: skip
     env = dict(os.environ)
     p = subprocess.Popen(
@@ -107,7 +109,7 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
             p.send_signal(signal.SIGKILL)
             killed = True
             break
-        time.sleep(0.05)
+        time.sleep(0.01)
     p.wait(timeout=60)
     assert killed, "the study finished before it could be killed"
     st = _study_states(db)
@@ -138,7 +140,7 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
 
     play_session(GameConfig(n_players=2), [make_player(str(best), seed=1), make_player("loki1", seed=2)], 5, seed=3)
     # the same folder with other options is another study: refused, not mixed
-    r = _loki(*[a if a != "2" else "3" for a in args], cwd=tmp_path)
+    r = _loki(*[a if a != "20" else "21" for a in args], cwd=tmp_path)
     assert r.returncode == 2 and "another" in r.stderr
 
 
