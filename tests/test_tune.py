@@ -113,22 +113,28 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     p.wait(timeout=60)
     assert killed, "the study finished before it could be killed"
     st = _study_states(db)
-    assert len(st["RUNNING"]) == 1 and "COMPLETE" in st  # the killed trial is left running in the storage
-    stale = st["RUNNING"][0]
+    assert "COMPLETE" in st
+    # the kill lands inside a trial (left running in the storage) or, rarely, between two trials (the trial seen
+    # running had just finished): either way nothing may be lost or counted twice
+    stale = st["RUNNING"][0] if st.get("RUNNING") else None
+    assert len(st.get("RUNNING", [])) <= 1
     r = _loki(*args, "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     st = _study_states(db)
     done = st.get("COMPLETE", []) + st.get("PRUNED", [])
-    assert len(done) == 3  # none lost, none counted twice
-    (failed,) = st["FAIL"]
-    assert failed.number == stale.number
-    retries = [t for t in done if t.user_attrs.get("retry_of") == stale.number]
-    assert len(retries) == 1
-    # the retry replays the killed trial's values; a trial killed before its first value was drawn has none, and its
-    # retry draws afresh (which of the two the kill hits depends on timing)
-    assert retries[0].params == stale.params or not stale.params
+    assert len(done) == 3 and not st.get("RUNNING")  # none lost, none counted twice
     record = json.loads(r.stdout.splitlines()[-1])
-    assert record["trials"]["complete"] + record["trials"]["pruned"] == 3 and record["trials"]["fail"] == 1
+    assert record["trials"]["complete"] + record["trials"]["pruned"] == 3
+    if stale is not None:
+        (failed,) = st["FAIL"]
+        assert failed.number == stale.number and record["trials"]["fail"] == 1
+        retries = [t for t in done if t.user_attrs.get("retry_of") == stale.number]
+        assert len(retries) == 1
+        # the retry replays the killed trial's values; a trial killed before its first value was drawn has none,
+        # and its retry draws afresh (test_a_dead_trial_is_retried_with_its_values fixes the first case)
+        assert retries[0].params == stale.params or not stale.params
+    else:
+        assert not st.get("FAIL") and record["trials"]["fail"] == 0
     # the player file it wrote loads as a player spec and plays
     best = tmp_path / "study" / "best.toml"
     text = best.read_text()
