@@ -81,17 +81,12 @@ def table(
         t = next(x for x in s["types"] if x["type"] == enh)
         ref = next((r for r, pre in references.items() if name.startswith(pre) and name != r), None)
         paired = ""
-        own.setdefault(name, []).append(series(run))
-        ref_run = next(
-            (
-                f / f"{ref}-{seed}"
-                for f in (folder, reference_folder)
-                if f is not None and (f / f"{ref}-{seed}").exists()
-            ),
-            None,
-        )
-        if ref is not None and ref_run is not None:
-            a, b = series(run), series(ref_run)
+        x = series(run)
+        own.setdefault(name, []).append(x)
+        places = (folder, reference_folder) if ref is not None else ()
+        ref_run = next((f / f"{ref}-{seed}" for f in places if f is not None and (f / f"{ref}-{seed}").exists()), None)
+        if ref_run is not None:
+            a, b = x, series(ref_run)
             k = min(len(a), len(b))
             d = a[:k] - b[:k]
             m, h = mean_ci(d)
