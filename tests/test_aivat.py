@@ -220,6 +220,17 @@ def test_hand_ended_preflop_has_no_chance_correction():
 # ------------------------------------------------------------------------------- action corrections
 
 
+def _after(board, prefix, a):
+    """The 3-handed hand played to ``prefix``, then ``a``, then called down: ``(state, actor of a, index of a among
+    the actions, number of actions)``."""
+    st = hand(CFG3, HOLES3, board, prefix)
+    actor = st.current_player
+    k = len([x for x in prefix if x != "/"])
+    st.apply(a)
+    finish_by_calling(st)
+    return st, actor, k, len([x for x in st.history if x != "/"])
+
+
 @pytest.mark.parametrize(
     "prefix, probs",
     [
@@ -237,11 +248,7 @@ def test_action_correction_has_mean_zero_under_the_known_policy(prefix, probs):
     for a in (FOLD, CALL, RAISE):
         if probs[a] == 0:
             continue
-        st = hand(CFG3, HOLES3, board, prefix)
-        k = len([x for x in prefix if x != "/"])
-        st.apply(a)
-        finish_by_calling(st)
-        n_actions = len([x for x in st.history if x != "/"])
+        st, _, k, n_actions = _after(board, prefix, a)
         p = [None] * n_actions
         p[k] = probs
         hc = hand_corrections(st, p, EquityOracle())
@@ -272,12 +279,7 @@ def test_action_correction_with_the_players_own_values_has_mean_zero(prefix, pro
     for a in (FOLD, CALL, RAISE):
         if probs[a] == 0:
             continue
-        st = hand(CFG3, HOLES3, board, prefix)
-        actor = st.current_player
-        k = len([x for x in prefix if x != "/"])
-        st.apply(a)
-        finish_by_calling(st)
-        n_actions = len([x for x in st.history if x != "/"])
+        st, actor, k, n_actions = _after(board, prefix, a)
         p = [None] * n_actions
         p[k] = probs
         base = [None] * n_actions
