@@ -219,3 +219,54 @@ def test_a_dead_trial_is_retried_with_its_values(tmp_path):
     retry = study.ask()
     assert retry.user_attrs["retry_of"] == trial.number
     assert retry.suggest_float("make_width", 0.0, 1.0) == trial.params["make_width"]
+
+
+HU_CALLING = """name = "tiny-hu"
+deals = 2
+seed = 1000
+block_deals = 1
+histories = false
+
+[[players]]
+type = "loki2:B"
+label = "Loki-2 B"
+
+[[players]]
+type = "calling"
+label = "calling"
+
+[[compare]]
+name = "B minus calling"
+enhanced = ["Loki-2 B"]
+control = ["calling"]
+"""
+
+
+def test_a_panel_of_fields_is_scored_on_all_their_deals(tmp_path):
+    """A target of several fields (comma-separated) scores a trial by the mean over every deal of every field: the
+    trial's value is the deal-weighted mean of each field played alone with the same values."""
+    from loki.tune import StudySpec, apply_values, evaluate, load_targets, panel_player, run_study, trial_config
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    (tmp_path / "hu.toml").write_text(HU_CALLING)
+    target = f"{tmp_path / 'tiny.toml'},{tmp_path / 'hu.toml'}"
+    spec = StudySpec(
+        target=target, label="Loki-2 B", params=("make_width",), deals=2, block_deals=1, sampler="random",
+        sampler_seed=1, pruner="none",
+    )  # fmt: skip
+    study = run_study(spec, tmp_path / "s", 1)
+    (trial,) = study.get_trials()
+    cfgs = load_targets(target)
+    player = apply_values(panel_player(cfgs, "Loki-2 B"), trial.params)
+    alone = [evaluate([trial_config(c, "Loki-2 B", player, 1000, 2, 1)]) for c in cfgs]
+    assert [a.deals for a in alone] == [2, 2] and trial.user_attrs["deals"] == 4
+    assert alone[0].value != alone[1].value  # two different fields, so the mean below tests the weighting
+    assert trial.value == pytest.approx((alone[0].value + alone[1].value) / 2, abs=1e-12)
+    # fields whose players of the tuned type differ, an empty name, a field twice: refused with the reason
+    (tmp_path / "other.toml").write_text(HU_CALLING.replace('type = "loki2:B"', 'type = "loki2:BR"'))
+    with pytest.raises(ConfigError, match="differ between the fields"):
+        panel_player(load_targets(f"{tmp_path / 'tiny.toml'},{tmp_path / 'other.toml'}"), "Loki-2 B")
+    with pytest.raises(ConfigError, match="empty name"):
+        load_targets(f"{tmp_path / 'tiny.toml'},")
+    with pytest.raises(ConfigError, match="twice"):
+        load_targets(f"{tmp_path / 'tiny.toml'},{tmp_path / 'tiny.toml'}")

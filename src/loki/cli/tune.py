@@ -34,7 +34,11 @@ def _ints(text: str, option: str) -> tuple[int, ...]:
 
 
 def tune(
-    target: str | None = typer.Argument(None, help="A preset (fig3-B, fig3-S, ...) or a tournament TOML file."),
+    target: str | None = typer.Argument(
+        None,
+        help="A preset (fig3-B, fig3-S, ...) or a tournament TOML file; several separated by commas make a panel "
+        "of fields scored together (the mean over all their deals).",
+    ),
     label: str | None = typer.Option(
         None, "--label", help="The player type to tune (default: the first comparison's first enhanced type)."
     ),
@@ -78,17 +82,18 @@ def tune(
         return
     if target is None:
         fail("give a target (a preset or a tournament TOML file), or --list-params SPEC")
-    from loki.tune import StudySpec, base_player, load_target, search_space
+    from loki.tune import StudySpec, load_targets, panel_player, search_space
 
     try:
-        cfg = load_target(target)
+        cfgs = load_targets(target)
     except LokiError as e:
         raise tagged("TARGET", e) from None
+    cfg = cfgs[0]
     lab = label or (cfg.compare[0].enhanced[0] if cfg.compare else None)
     if lab is None:
         fail(f"{target}: no [[compare]] section; name the player type with --label")
     try:
-        player = base_player(cfg, lab)
+        player = panel_player(cfgs, lab)
         space = search_space(player, param or None)
     except LokiError as e:
         raise tagged("--param" if param else "--label", e) from None
@@ -104,7 +109,7 @@ def tune(
         sampler_seed=sampler_seed,
         pruner=pruner,
     )
-    folder = out if out is not None else Path("results") / f"tune-{Path(target).stem}"
+    folder = out if out is not None else Path("results") / f"tune-{Path(target.split(',')[0]).stem}"
     vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None
     try:
         with signals_stop_the_run():
@@ -161,15 +166,16 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
     from loki.io.files import folder_lock
     from loki.players.warmup import warm_specs
     from loki.tournament.runner import local_executor, owned_pool
-    from loki.tune import counted, finish_study, load_target, run_study
+    from loki.tune import counted, finish_study, load_targets, run_study
 
-    cfg = load_target(spec.target)
-    specs = [si.player for si in cfg.seats]
-    ensure_warm(specs, cfg.n_players, quiet=quiet)
+    cfgs = load_targets(spec.target)
+    for cfg in cfgs:
+        ensure_warm([si.player for si in cfg.seats], cfg.n_players, quiet=quiet)
     client = dask_client(scheduler) if scheduler else None
     own = None
     if client is not None:
-        client.run(warm_specs, specs, cfg.game_config())
+        for cfg in cfgs:
+            client.run(warm_specs, [si.player for si in cfg.seats], cfg.game_config())
         executor = client.get_executor()
     else:
         executor = own = local_executor(workers if workers is not None else (os.cpu_count() or 1))

@@ -1,6 +1,7 @@
 """Tuning studies (issue 27): search the values the sources leave open, on Optuna, with honest validation.
 
-A study tunes the configuration of **one player type** of a tournament (a preset such as ``fig3-B`` or a TOML file):
+A study tunes the configuration of **one player type** of a tournament (a preset such as ``fig3-B`` or a TOML file,
+or a panel of them separated by commas, scored on all together: :func:`load_targets`):
 each trial draws values for the type's tunable fields (:func:`loki.config.tunable`; ``loki tune --list-params SPEC``
 lists them with their ranges and sources), plays the tournament with those values on the tuning seeds (≥ 1000,
 AIVAT estimator) and scores the trial by the first comparison's AIVAT estimate (enhanced minus control, sb/hand,
@@ -48,7 +49,9 @@ __all__ = [
     "Evaluation",
     "Pruned",
     "load_target",
+    "load_targets",
     "base_player",
+    "panel_player",
     "search_space",
     "apply_values",
     "trial_config",
@@ -132,6 +135,36 @@ def load_target(target: str) -> TournamentConfig:
     if target in list_presets():
         return load_preset(target)
     return load_config(target)
+
+
+def load_targets(target: str) -> list[TournamentConfig]:
+    """The fields of a study: ``target`` is one preset or TOML file, or several separated by commas (a panel of
+    fields, e.g. heads-up matches against several opponents); each is loaded by :func:`load_target`.
+
+    Raises:
+        ConfigError: an empty name in the list, or the same field twice.
+        TournamentConfigError: a field that does not load.
+    """
+    names = [t.strip() for t in target.split(",")]
+    if any(not n for n in names):
+        raise ConfigError(f"target {target!r}: expected presets or TOML files separated by commas, found an empty name")
+    if len(set(names)) != len(names):
+        raise ConfigError(f"target {target!r}: a field is named twice")
+    return [load_target(n) for n in names]
+
+
+def panel_player(cfgs: Sequence[TournamentConfig], label: str) -> Any:
+    """The configuration of the player type ``label`` common to every field of a panel (:func:`base_player` of
+    each).
+
+    Raises:
+        ConfigError: a field without that type, or fields whose players of that type differ.
+    """
+    bases = [base_player(c, label) for c in cfgs]
+    dumps = {json.dumps(b.model_dump(mode="json"), sort_keys=True) for b in bases}
+    if len(dumps) > 1:
+        raise ConfigError(f"--label {label!r}: its players differ between the fields {[c.name for c in cfgs]}")
+    return bases[0]
 
 
 def base_player(cfg: TournamentConfig, label: str) -> Any:
@@ -462,8 +495,8 @@ def run_study(
     """
     import optuna
 
-    cfg = load_target(spec.target)
-    base = base_player(cfg, spec.label)
+    cfgs = load_targets(spec.target)
+    base = panel_player(cfgs, spec.label)
     space = search_space(base, spec.params)
     study, storage, spec = open_study(out, spec)
 
@@ -479,6 +512,7 @@ def run_study(
             raise optuna.TrialPruned(f"invalid values: {e}") from None
         configs = [
             trial_config(cfg, spec.label, player, s, spec.deals, spec.block_deals)
+            for cfg in cfgs
             for s in spec.trial_seeds(trial.number)
         ]
 
@@ -645,8 +679,8 @@ def finish_study(
     if not complete:
         raise ConfigError("the study has no complete trial yet")
     best = study.best_trial
-    cfg = load_target(spec.target)
-    base = base_player(cfg, spec.label)
+    cfgs = load_targets(spec.target)
+    base = panel_player(cfgs, spec.label)
     tuned = apply_values(base, best.params)
     vseeds = tuple(validate_seeds) if validate_seeds else validation_seeds(spec)
     used = set(spec.seeds) | (
@@ -670,7 +704,11 @@ def finish_study(
     if validate_deals > 0:
         runs = {}
         for name, player in (("tuned", tuned), ("default", base)):
-            cs = [trial_config(cfg, spec.label, player, s, validate_deals, spec.block_deals) for s in vseeds]
+            cs = [
+                trial_config(cfg, spec.label, player, s, validate_deals, spec.block_deals)
+                for cfg in cfgs
+                for s in vseeds
+            ]
             runs[name] = evaluate(cs, executor)
         d = runs["tuned"].series - runs["default"].series
         m, h = mean_ci(d)
