@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TUNED_SETS", "apply_tuned"]
+__all__ = ["TUNED_SETS", "HEADS_UP_FIELDS", "apply_tuned", "merge_config"]
 
 #: name -> a partial Loki-2 configuration (nested tables merge key by key).
 TUNED_SETS: dict[str, dict[str, Any]] = {
@@ -44,16 +44,32 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
 }
 
 
-def apply_tuned(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with its ``tuned`` set's values under it: the set first, the explicitly given fields over them (the
-    ``bettor``, ``form`` and ``sim`` tables merged key by key).  An unknown name is left for validation to report."""
-    name = data.get("tuned")
-    if name is None or name not in TUNED_SETS:
-        return data
-    merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in TUNED_SETS[name].items()}
-    for k, v in data.items():
+#: The fields a ``heads_up`` table of a Loki-2 configuration may give (the post-flop Triple Generator's and the
+#: Simulator's): the values it plays by at a table of two players.
+HEADS_UP_FIELDS = frozenset({"bettor", "make_width", "odds_width", "form", "sim", "generator", "ev"})
+
+
+def merge_config(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """``base`` with ``over``'s fields over it, nested tables (``bettor``, ``form``, ``sim``, ...) merged key by key
+    (one level deep, as the configurations nest); neither argument is changed.
+
+    >>> merge_config({"make_width": 0.05, "bettor": {"make1": 0.5, "make2": 0.85}}, {"bettor": {"make1": 0.6}})
+    {'make_width': 0.05, 'bettor': {'make1': 0.6, 'make2': 0.85}}
+    """
+    merged: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in base.items()}
+    for k, v in over.items():
         if isinstance(v, dict) and isinstance(merged.get(k), dict):
             merged[k] = {**merged[k], **v}
         else:
             merged[k] = v
     return merged
+
+
+def apply_tuned(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its ``tuned`` set's values under it: the set first, the explicitly given fields over them (the
+    ``bettor``, ``form``, ``sim`` and ``heads_up`` tables merged key by key).  An unknown name is left for validation
+    to report."""
+    name = data.get("tuned")
+    if name is None or name not in TUNED_SETS:
+        return data
+    return merge_config(TUNED_SETS[name], data)
