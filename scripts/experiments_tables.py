@@ -20,8 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 DOCS = (ROOT / "docs" / "EXPERIMENTS.md", ROOT / "README.md")
 EXP = ROOT / "experiments" / "2026-11-25"
+EXP2 = ROOT / "experiments" / "2026-11-26"
+sys.path.insert(0, str(ROOT / "src"))
 
+import numpy as np  # noqa: E402
+from paired_table import series as run_series  # noqa: E402
 from paired_table import table as paired  # noqa: E402
+
+from loki.stats import mean_ci  # noqa: E402
 
 LIMIT_LABELS = {
     "B-default": "Loki-2 B (the default generator)",
@@ -81,7 +87,7 @@ def tuning() -> str:
         "validation: default | tuned minus default (paired) |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
-    for t in sorted((EXP / "tune").glob("*/tune.json")):
+    for t in sorted(ROOT.glob("experiments/*/tune/*/tune.json"), key=lambda t: (t.parent.parent.parent.name, t)):
         r = json.loads(t.read_text())
         tr = r["trials"]
         best = ", ".join(f"{k} {v:.3g}" for k, v in r["best"]["params"].items())
@@ -133,6 +139,44 @@ def league(folder: Path, prefix: str, pooled_only: bool = False) -> str:
     return "\n".join(out).rstrip()
 
 
+def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str) -> np.ndarray:
+    """``(deals,) float64``: ``player``'s AIVAT sb/hand per deal (both seats) in its league match against
+    ``opponent`` (the pair's committed ``deals-aivat.csv.gz``; a pair's comparison is its first player minus its
+    second, twice a player's own result in a zero-sum match)."""
+    i, k = labels.index(player), labels.index(opponent)
+    y = run_series(league_dir / "pairs" / f"{min(i, k) + 1}-{max(i, k) + 1}") / 2.0
+    return y if i < k else -y
+
+
+def heads_up_paired(folder: Path, prefix: str, pairs: list[tuple[str, str]], opponents: list[str]) -> str:
+    """For each ``(tuned, reference)`` pair of players of the committed leagues ``<folder>/<prefix>-<seed>``: their
+    results against each opponent per seed and pooled, and the tuned player's minus the reference's paired by deal
+    (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
+    files = sorted(folder.glob(f"{prefix}-*/league.json"))
+    if not files:
+        return "(not run)"
+    rows = [
+        "| player | against | seed | reference sb/hand | tuned sb/hand | tuned minus reference (paired) |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for tuned, ref in pairs:
+        for opp in opponents:
+            pool: dict[str, list[np.ndarray]] = {"t": [], "r": []}
+            for f in files:
+                d = json.loads(f.read_text())
+                t, r = (_pair_series(f.parent, d["labels"], x, opp) for x in (tuned, ref))
+                pool["t"].append(t)
+                pool["r"].append(r)
+                cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), _fmt(*mean_ci(t - r))]
+                rows.append(f"| {tuned} (reference {ref}) | {opp} | {d['seed']} | " + " | ".join(cells) + " |")
+            t, r = np.concatenate(pool["t"]), np.concatenate(pool["r"])
+            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{_fmt(*mean_ci(t - r))}**"]
+            rows.append(f"| {tuned} (reference {ref}) | {opp} | pooled | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+BOTS = ["random", "calling", "maniac", "equity"]
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -158,6 +202,9 @@ TABLES: dict[str, Callable[[], str]] = {
     "mixed": lambda: runs_table(EXP / "mixed", {}, MIXED_LABELS),
     "league": lambda: league(EXP / "league", "league"),
     "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
+    "heads-up-companions": lambda: heads_up_paired(
+        EXP2 / "generalisation", "hu", [("B tuned B2", "Loki-2 B"), ("S tuned S2", "Loki-2 S")], BOTS
+    ),
 }
 
 

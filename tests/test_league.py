@@ -8,6 +8,7 @@ import pytest
 
 from loki.errors import ConfigError
 from loki.tournament.league import run_league, write_league
+from loki.tournament.runner import ResumeError
 
 
 def test_a_league_is_a_cross_table_of_duplicate_matches(tmp_path):
@@ -34,3 +35,19 @@ def test_a_league_is_a_cross_table_of_duplicate_matches(tmp_path):
 def test_a_league_needs_distinct_players():
     with pytest.raises(ConfigError, match="distinct"):
         run_league(["random", "random"], ["a", "a"], 2, 0, "x")
+
+
+def test_blocks_bound_what_a_player_learns(tmp_path):
+    """Each block is played by fresh players: memoryless players (equity, calling: pure functions of the cards) give
+    the same match whatever the block size, a learning one (Loki-1's frequencies) does not; a league run again in the
+    same folder with another block size is refused instead of reading the old pairs back."""
+    memoryless = ["equity", "calling"]
+    a = run_league(memoryless, memoryless, deals=8, seed=3, out=tmp_path / "a", workers=1, block_deals=2)
+    b = run_league(memoryless, memoryless, deals=8, seed=3, out=tmp_path / "b", workers=1, block_deals=8)
+    assert a.value == b.value and a.block_deals == 2 and b.block_deals == 8
+    learner = ["loki1", "equity"]
+    c = run_league(learner, learner, deals=40, seed=3, out=tmp_path / "c", workers=1, block_deals=2)
+    d = run_league(learner, learner, deals=40, seed=3, out=tmp_path / "d", workers=1, block_deals=40)
+    assert c.value != d.value
+    with pytest.raises(ResumeError, match="different tournament"):
+        run_league(learner, learner, deals=40, seed=3, out=tmp_path / "c", workers=1, block_deals=40)

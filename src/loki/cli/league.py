@@ -19,6 +19,14 @@ def league(
     label: list[str] | None = typer.Option(None, "--label", help="Display names, one per --player (default: specs)."),
     deals: int = typer.Option(2500, "--deals", "-n", min=1, max=1_000_000, help="Deals per pair (each in both seats)."),
     seed: int = seed_option(0, "Seed of every pair's cards and players."),
+    block_deals: int = typer.Option(
+        25,
+        "--block-deals",
+        min=1,
+        max=1_000_000,
+        help="Deals per block; each block is played by fresh players, so opponent models learn within a block only "
+        "(use long blocks to measure a player that adapts).",
+    ),
     workers: int | None = typer.Option(None, "--workers", "-w", min=0, max=256, help="Local worker processes."),
     out: Path | None = typer.Option(None, "--out", "-o", help="The league's folder (default results/league-<seed>)."),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Write cross.png."),
@@ -59,7 +67,9 @@ def league(
             err.print(f"pair {k + 1}/{total}: {name}", highlight=False)
 
     try:
-        res = run_league(player, labels, deals, seed, folder, workers=workers, progress=progress)
+        res = run_league(
+            player, labels, deals, seed, folder, workers=workers, progress=progress, block_deals=block_deals
+        )
         write_league(res, folder, plots=plots)
     except LokiError as e:
         raise tagged("league", e) from None

@@ -56,7 +56,7 @@ class LeagueResult:
         labels: the players' names, in order.
         value, ci: ``value[i][j]`` player ``i``'s AIVAT sb/hand against ``j`` and the half-width of its 95 % interval
             (None on the diagonal); ``plain`` the plain estimate.
-        deals, seed: per pair.
+        deals, seed, block_deals: per pair.
         pairs: ``{"i-j": folder}``.
     """
 
@@ -67,6 +67,7 @@ class LeagueResult:
     deals: int
     seed: int
     pairs: dict[str, str]
+    block_deals: int = 25
 
     def row_mean(self, i: int) -> float:
         """Player ``i``'s mean winnings over its opponents (sb/hand)."""
@@ -78,6 +79,7 @@ class LeagueResult:
             "labels": self.labels,
             "deals": self.deals,
             "seed": self.seed,
+            "block_deals": self.block_deals,
             "value": self.value,
             "ci": self.ci,
             "plain": self.plain,
@@ -96,12 +98,17 @@ def run_league(
     workers: int | None = None,
     executor: Executor | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    block_deals: int = 25,
 ) -> LeagueResult:
     """Play every pair (resuming pairs already in ``out``) and collect the cross table.
 
     Args:
         players: specs or configuration tables; labels: their distinct names.
         deals, seed: of every pair's match.
+        block_deals: deals per block of a pair's match.  Every block is played by freshly built players
+            (:func:`loki.tournament.play_block`), so an opponent model learns within a block only: a player that
+            adapts to its opponent needs long blocks (e.g. half the match) to show what it learns, at the price of
+            fewer blocks to spread over the workers.
         out: the league's folder.
         workers, executor: as :func:`loki.tournament.run_tournament`.
         progress: called as ``progress(pairs_done, pairs, name)`` before each pair.
@@ -122,12 +129,12 @@ def run_league(
     pairs = {}
     todo = [(i, j) for i in range(n) for j in range(i + 1, n)]
     for k, (i, j) in enumerate(todo):
-        cfg = pair_config(players[i], players[j], (labels[i], labels[j]), deals, seed)
+        cfg = pair_config(players[i], players[j], (labels[i], labels[j]), deals, seed, block_deals)
         folder = out / "pairs" / f"{i + 1}-{j + 1}"
         if progress is not None:
             progress(k, len(todo), cfg.name)
         summary_path = folder / "summary.json"
-        if summary_path.exists() and json.loads(summary_path.read_text()).get("config", {}).get("name") == cfg.name:
+        if summary_path.exists() and json.loads(summary_path.read_text()).get("config") == cfg.to_dict():
             s = json.loads(summary_path.read_text())
         else:
             run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True)
@@ -139,7 +146,7 @@ def run_league(
             ci[a][b] = types[labels[a]]["ci"]
             plain[a][b] = ptypes[labels[a]]["sb_per_hand"]
         pairs[f"{i + 1}-{j + 1}"] = str(folder)
-    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs)
+    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs, block_deals)
 
 
 def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> None:
