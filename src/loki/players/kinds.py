@@ -2,7 +2,8 @@
 
 ``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast][:adaptive]``
 (``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model of issue 24,
-:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs when S is on).  The
+:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs when S is on and the best
+response to card-blind opponents, :mod:`loki.players.exploit`).  The
 Simulator options need feature S: without it they would do nothing, so they are refused, as are unknown or repeated
 options.
 
@@ -64,6 +65,7 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             sim["always_call"] = True
         elif k == "adaptive" and not eq and "opponent_model" not in data:
             data["opponent_model"] = "adaptive"
+            data["exploit"] = {"card_blind": True}  # and the best response to card-blind opponents (issue 24)
         elif k == "tuned" and eq and "tuned" not in data:
             data["tuned"] = val.strip()
         else:

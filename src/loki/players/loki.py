@@ -57,6 +57,7 @@ from loki.modeler.adaptive import AdaptiveModelConfig
 from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler, resolve_modeler
 from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
+from loki.players.exploit import ExploitConfig, card_blind_decision
 from loki.players.registry import PlayerConfig
 from loki.players.tuned import HEADS_UP_FIELDS, TUNED_SETS, apply_tuned, merge_config
 from loki.preflop import AdaptiveSettings, PreflopPolicy
@@ -111,6 +112,8 @@ class LokiPlayer(Player):
         heads_up: the post-flop policy and opponent modeler to play by at tables of two players instead of
             ``postflop`` and ``modeler`` (a configuration's ``heads_up`` values, :meth:`Loki2Config.at_table`), or
             None to play by the same parts at every table.  The table size is the game's, seen at each hand's start.
+        exploit: the best response to card-blind opponents (:mod:`loki.players.exploit`), decided before the
+            policies at every decision of a heads-up contest; None (or ``card_blind`` off) never.
 
     Attributes:
         models: the :class:`~loki.modeler.ModelStore` (weight tables reset every hand, frequencies kept;
@@ -127,6 +130,7 @@ class LokiPlayer(Player):
         name: str = "Loki",
         config: PlayerConfig | None = None,
         heads_up: tuple[PostflopPolicy, OpponentModeler] | None = None,
+        exploit: ExploitConfig | None = None,
     ):
         self.preflop = preflop
         self.postflop = postflop
@@ -135,6 +139,7 @@ class LokiPlayer(Player):
         self.config = config
         self._full = (postflop, modeler)
         self._heads_up = heads_up
+        self.exploit = exploit if exploit is not None and exploit.card_blind else None
         self.models = ModelStore()
         self.last_decision: DecisionRecord | None = None
         self.last_postflop: DecisionRecord | None = None
@@ -187,7 +192,14 @@ class LokiPlayer(Player):
             IndexError: ``legal_actions`` empty (the table never asks then).
         """
         d: DecisionRecord
-        if view.round == 0:
+        blind = None if self.exploit is None else card_blind_decision(
+            view, legal_actions, self.models, self.modeler, self.exploit
+        )
+        if blind is not None:
+            d = blind
+            if view.round > 0:
+                self.last_postflop = d
+        elif view.round == 0:
             d = self.preflop.decide(view, legal_actions, self.models)
         else:
             if self.cheats and self._revealed is None:
@@ -356,6 +368,8 @@ class Loki2Config(LokiOptions):
         ev: the DEFAULTs of the ``"ev"`` generator.
         tuned: a set of values found by ``loki tune`` (:data:`loki.players.tuned.TUNED_SETS`), applied under the
             fields given explicitly; None: the values used before (the paper's where it gives them).
+        exploit: the best response to card-blind opponents in heads-up contests (:mod:`loki.players.exploit`; off
+            by default, on with the ``adaptive`` spec option).
         heads_up: values of the post-flop Triple Generator and the Simulator (fields among
             :data:`loki.players.tuned.HEADS_UP_FIELDS`, nested tables merged key by key) played by at tables of two
             players instead of the ones above (:meth:`at_table`); None: the same values at every table.  A tuned set
@@ -385,6 +399,7 @@ class Loki2Config(LokiOptions):
     ev: EVGeneratorConfig = EVGeneratorConfig()
     tuned: str | None = None
     heads_up: dict[str, Any] | None = None
+    exploit: ExploitConfig = ExploitConfig()
 
     @model_validator(mode="before")
     @classmethod
@@ -558,6 +573,7 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         ),
         config=config,
         heads_up=_loki2_parts(config.at_table(2), seed) if config.heads_up is not None else None,
+        exploit=config.exploit,
     )
 
 
