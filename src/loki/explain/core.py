@@ -25,6 +25,7 @@ from loki.cards import CLASS_NAMES, HOLDING_CLASS, HOLDING_INDEX, format_cards
 from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView, legalise
 from loki.explain.grids import class_grid, likely_classes
 from loki.explain.records import (
+    CardBlindRecord,
     DecisionExplanation,
     HandValuesRecord,
     HeadsUpRecord,
@@ -370,6 +371,14 @@ def _summary(exp: dict) -> str:
             f"{a}: EV(call) {sim.ev_call:+.1f} ± {sim.sd_call:.1f}, EV(raise) {sim.ev_raise:+.1f} ± {sim.sd_raise:.1f}"
             f" chips, EV(fold) 0 over {sim.trials} trials{cut}"
         )
+    cb: CardBlindRecord | None = exp.get("card_blind")
+    if cb is not None:
+        margin = f" × {cb.call_margin:.2f}" if cb.call_margin != 1.0 else ""
+        why = f"above {cb.raise_equity:.2f}" if a in ("bet", "raise") else f"pot odds {cb.pot_odds:.3f}{margin}"
+        return (
+            f"{a}: seat {cb.opponent} is card-blind (weight {cb.card_blindness:.2f}), so the hand plays its equity "
+            f"against a random holding, {cb.equity:.3f} ({why})"
+        )
     rules: RulesRecord | None = exp.get("rules")
     v: HandValuesRecord | None = exp.get("values")
     if rules is not None and v is not None:
@@ -454,6 +463,19 @@ def _explain_simulator(d: Any, player: Any, view: PlayerView, models: Any, exp: 
     return True
 
 
+def _explain_card_blind(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
+    cfg = getattr(player, "exploit", None)
+    exp["card_blind"] = CardBlindRecord(
+        opponent=exp["_label"](int(d.opponent)),
+        card_blindness=_r(d.card_blindness),
+        equity=_r(d.equity),
+        pot_odds=_r(d.pot_odds),
+        raise_equity=float(getattr(cfg, "raise_equity", 0.5)),
+        call_margin=float(getattr(cfg, "call_margin", 1.0)),
+    )
+    return True
+
+
 #: How each kind of decision record is explained, by its ``kind`` (:class:`loki.players.loki.DecisionRecord`): the
 #: function fills the explanation's parts and returns True, or False when the record cannot be explained here.  A
 #: record of another kind is explained as ``"other"`` (its action and probabilities); a plug-in policy may add its own.
@@ -462,6 +484,7 @@ EXPLAINERS: dict[str, Callable[[Any, Any, PlayerView, Any, dict], bool]] = {
     "selector": _explain_selector,
     "bettor": _explain_bettor,
     "simulator": _explain_simulator,
+    "card_blind": _explain_card_blind,
 }
 
 

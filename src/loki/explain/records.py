@@ -32,6 +32,7 @@ __all__ = [
     "RuleShare",
     "RulesRecord",
     "SimulationRecord",
+    "CardBlindRecord",
     "ReweightRecord",
     "OpponentRecord",
     "DecisionExplanation",
@@ -246,6 +247,24 @@ class SimulationRecord(_Record):
     played_as: list[str] = Field(default_factory=list, max_length=10)
 
 
+class CardBlindRecord(_Record):
+    """The best response to a card-blind opponent (:mod:`loki.players.exploit`, issue 24): the opponent's actions
+    say nothing about its cards, so Loki plays its equity against a random holding.
+
+    Attributes:
+        opponent: the opponent's seat as the record numbers seats (from 1); card_blindness: its card-blind weight.
+        equity: our equity against one random holding; pot_odds: to_call / (pot + to_call).
+        raise_equity: the equity above which it raises; call_margin: it calls at equity ≥ call_margin × pot odds.
+    """
+
+    opponent: int
+    card_blindness: float = Field(ge=0.0, le=1.0)
+    equity: float = Field(ge=0.0, le=1.0)
+    pot_odds: float = Field(ge=0.0, le=1.0)
+    raise_equity: float
+    call_margin: float
+
+
 class ReweightRecord(_Record):
     """How the opponent's last action re-weighted its table (PAPP98 papp/node58-60; AAAI99 §4).
 
@@ -304,7 +323,7 @@ class DecisionExplanation(_Record):
         version: :data:`EXPLANATION_VERSION`.
         hand: hand number in the session or log (1-based) or the log's hand id; seat: the seat, numbered from 1
             (in a log: the log's own numbering, the ACPC position + 1 of that hand or the PHH seat); player: name.
-        kind: ``"preflop"``, ``"bettor"``, ``"selector"``, ``"simulator"`` or ``"other"`` (a player whose
+        kind: ``"preflop"``, ``"bettor"``, ``"selector"``, ``"simulator"``, ``"card_blind"`` or ``"other"`` (a player whose
             decisions are not Loki's parts).
         street: 0 pre-flop … 3 river; hole, board: cards as text.
         legal: the legal actions (``"fold"``, ``"call"``, ``"raise"``); action: the action chosen (as played
@@ -316,6 +335,7 @@ class DecisionExplanation(_Record):
         preflop: the pre-flop strategy (pre-flop only).
         rules: the rule chain (Bettor, Action Selector).
         simulation: the Simulator's EVs (Simulator only).
+        card_blind: the best response to a card-blind opponent (its decisions only).
         opponents: every opponent as modelled (Loki players).
         summary: one sentence of why.
         error: set when the explanation could not be computed (the decision itself is unaffected).
@@ -325,7 +345,7 @@ class DecisionExplanation(_Record):
     hand: int | str
     seat: int
     player: str
-    kind: Literal["preflop", "bettor", "selector", "simulator", "other"]
+    kind: Literal["preflop", "bettor", "selector", "simulator", "card_blind", "other"]
     street: int
     hole: str
     board: str
@@ -339,6 +359,7 @@ class DecisionExplanation(_Record):
     preflop: PreflopRecord | None = None
     rules: RulesRecord | None = None
     simulation: SimulationRecord | None = None
+    card_blind: CardBlindRecord | None = None
     opponents: list[OpponentRecord] = []
     summary: str = ""
     error: str | None = None

@@ -210,6 +210,13 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
         parts += _rules_part(e.rules)
     if e.simulation is not None:
         parts += _simulation_part(e.simulation)
+    if e.card_blind is not None:
+        cb = e.card_blind
+        parts.append(
+            f"[bold]Card-blind opponent[/]: seat {cb.opponent} (card-blind weight {cb.card_blindness:.2f}); equity "
+            f"against a random holding {cb.equity:.3f}: raise above {cb.raise_equity:.2f}, call from "
+            f"{cb.call_margin:.2f} × pot odds {cb.pot_odds:.3f}"
+        )
     if e.probabilities is not None:
         f, c, r_ = e.probabilities
         parts.append(f"drawn from: fold {f:.3f}, check/call {c:.3f}, bet/raise {r_:.3f}")

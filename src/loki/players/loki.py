@@ -192,8 +192,10 @@ class LokiPlayer(Player):
             IndexError: ``legal_actions`` empty (the table never asks then).
         """
         d: DecisionRecord
-        blind = None if self.exploit is None else card_blind_decision(
-            view, legal_actions, self.models, self.modeler, self.exploit
+        blind = (
+            None
+            if self.exploit is None
+            else card_blind_decision(view, legal_actions, self.models, self.modeler, self.exploit)
         )
         if blind is not None:
             d = blind

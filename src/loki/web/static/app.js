@@ -291,6 +291,12 @@ function explanationHTML(e) {
     if (s.can_raise) rows.push(["bet/raise", chips(s.ev_raise.toFixed(2)), fmt(s.sd_raise, 2)]);
     h += table(["action", "EV (chips)", "sd (chips)"], rows);
   }
+  if (e.card_blind) {
+    const c = e.card_blind;
+    h += `<h5>Card-blind opponent: seat ${c.opponent} (card-blind weight ${fmt(c.card_blindness, 2)})</h5>` +
+      `<p>equity against a random holding ${fmt(c.equity)}: raise above ${fmt(c.raise_equity, 2)}, call from ` +
+      `${fmt(c.call_margin, 2)} × pot odds ${fmt(c.pot_odds)}</p>`;
+  }
   if (e.probabilities) h += `<p>drawn from: fold ${fmt(e.probabilities[0])}, check/call ${fmt(e.probabilities[1])}, bet/raise ${fmt(e.probabilities[2])}</p>`;
   if (e.opponents && e.opponents.length) {
     h += "<h5>Opponents as modelled — weight tables (mean weight per hand class; bright = likely)</h5><div class=\"opponents\">";
