@@ -148,19 +148,19 @@ def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str
     return y if i < k else -y
 
 
-def heads_up_paired(folder: Path, prefix: str, pairs: list[tuple[str, str]], opponents: list[str]) -> str:
-    """For each ``(tuned, reference)`` pair of players of the committed leagues ``<folder>/<prefix>-<seed>``: their
-    results against each opponent per seed and pooled, and the tuned player's minus the reference's paired by deal
-    (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
-    files = sorted(folder.glob(f"{prefix}-*/league.json"))
-    if not files:
-        return "(not run)"
+def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents: list[str]) -> str:
+    """For each ``(prefix, tuned, reference)``: the two players' results in the committed leagues
+    ``<folder>/<prefix>-<seed>`` against each opponent, per seed and pooled, and the tuned player's minus the
+    reference's paired by deal (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
     rows = [
         "| player | against | seed | reference sb/hand | tuned sb/hand | tuned minus reference (paired) |",
         "|---|---|---|---:|---:|---:|",
     ]
-    for tuned, ref in pairs:
-        for opp in opponents:
+    found = False
+    for prefix, tuned, ref in leagues:
+        files = sorted(folder.glob(f"{prefix}-*/league.json"))
+        found = found or bool(files)
+        for opp in opponents if files else []:
             pool: dict[str, list[np.ndarray]] = {"t": [], "r": []}
             for f in files:
                 d = json.loads(f.read_text())
@@ -172,7 +172,7 @@ def heads_up_paired(folder: Path, prefix: str, pairs: list[tuple[str, str]], opp
             t, r = np.concatenate(pool["t"]), np.concatenate(pool["r"])
             cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{_fmt(*mean_ci(t - r))}**"]
             rows.append(f"| {tuned} (reference {ref}) | {opp} | pooled | " + " | ".join(cells) + " |")
-    return "\n".join(rows)
+    return "\n".join(rows) if found else "(not run)"
 
 
 BOTS = ["random", "calling", "maniac", "equity"]
@@ -203,8 +203,10 @@ TABLES: dict[str, Callable[[], str]] = {
     "league": lambda: league(EXP / "league", "league"),
     "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
     "heads-up-companions": lambda: heads_up_paired(
-        EXP2 / "generalisation", "hu", [("B tuned B2", "Loki-2 B"), ("S tuned S2", "Loki-2 S")], BOTS
+        EXP2 / "generalisation", [("hu-B2", "B tuned B2", "Loki-2 B"), ("hu-S2", "S tuned S2", "Loki-2 S")], BOTS
     ),
+    "league-long": lambda: league(EXP2 / "league", "league-long"),
+    "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
 }
 
 

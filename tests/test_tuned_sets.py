@@ -70,29 +70,3 @@ def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
     tuned = session("loki2:S:tuned=S1:trials=40")
     assert tuned == session("loki2:S:tuned=S1:trials=40")
     assert tuned != session("loki2:S:trials=40")  # and the set changes play (fixed seeds: checked once, stable)
-
-
-def test_heads_up_values_are_played_at_two_player_tables_only():
-    """A configuration's ``heads_up`` values: at two seats it plays exactly as the configuration with them merged in,
-    at three seats exactly as the one without them (fixed seeds; the inequalities check that the values matter)."""
-    hu = {"bettor": {"make1": 0.62, "make2": 0.9}, "form": {"bluff": 0.3}, "make_width": 0.1}
-    plain = {"kind": "loki2", "features": "BR"}
-    with_hu = {**plain, "heads_up": hu}
-    merged = {**plain, **hu}
-
-    def session(cfg: dict, n: int) -> list[float]:
-        players = [make_player(cfg, seed=1)] + [make_player("loki1", seed=2 + i) for i in range(n - 1)]
-        return list(play_session(GameConfig(n_players=n), players, 90, seed=5))
-
-    assert session(with_hu, 2) == session(merged, 2) != session(plain, 2)
-    assert session(with_hu, 3) == session(plain, 3) != session(merged, 3)
-    cfg = parse_player(with_hu)
-    assert cfg.at_table(2) == parse_player(merged) and cfg.at_table(3) is cfg
-    assert parse_player(spec_of(cfg)) == cfg  # the spec round-trips with its heads_up table
-
-
-def test_bad_heads_up_values_are_refused_with_the_field():
-    with pytest.raises(LokiError, match="heads_up.*tightness"):
-        parse_player({"kind": "loki2", "features": "B", "heads_up": {"tightness": "tight"}})
-    with pytest.raises(LokiError, match="heads_up.*make1"):
-        parse_player({"kind": "loki2", "features": "B", "heads_up": {"bettor": {"make1": 0.9, "make2": 0.5}}})

@@ -59,7 +59,7 @@ from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
 from loki.players.exploit import ExploitConfig, card_blind_decision
 from loki.players.registry import PlayerConfig
-from loki.players.tuned import HEADS_UP_FIELDS, TUNED_SETS, apply_tuned, merge_config
+from loki.players.tuned import TUNED_SETS, apply_tuned
 from loki.preflop import AdaptiveSettings, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
@@ -109,9 +109,6 @@ class LokiPlayer(Player):
         modeler: the opponent modeler's re-weighting rule.
         name: display name.
         config: the configuration it was built from (kept for reports), or None.
-        heads_up: the post-flop policy and opponent modeler to play by at tables of two players instead of
-            ``postflop`` and ``modeler`` (a configuration's ``heads_up`` values, :meth:`Loki2Config.at_table`), or
-            None to play by the same parts at every table.  The table size is the game's, seen at each hand's start.
         exploit: the best response to card-blind opponents (:mod:`loki.players.exploit`), decided before the
             policies at every decision of a heads-up contest; None (or ``card_blind`` off) never.
 
@@ -129,7 +126,6 @@ class LokiPlayer(Player):
         modeler: OpponentModeler,
         name: str = "Loki",
         config: PlayerConfig | None = None,
-        heads_up: tuple[PostflopPolicy, OpponentModeler] | None = None,
         exploit: ExploitConfig | None = None,
     ):
         self.preflop = preflop
@@ -137,8 +133,6 @@ class LokiPlayer(Player):
         self.modeler = modeler
         self.name = name
         self.config = config
-        self._full = (postflop, modeler)
-        self._heads_up = heads_up
         self.exploit = exploit if exploit is not None and exploit.card_blind else None
         self.models = ModelStore()
         self.last_decision: DecisionRecord | None = None
@@ -155,8 +149,6 @@ class LokiPlayer(Player):
         """
         self.seat = seat
         self._game = config
-        if self._heads_up is not None:
-            self.postflop, self.modeler = self._heads_up if config.n_players == 2 else self._full
         hole = (int(hole_cards[0]), int(hole_cards[1]))
         self._ctx = ModelingContext(seat, hole, (), config)
         self._revealed: tuple[tuple[int, int], ...] | None = None
@@ -372,10 +364,6 @@ class Loki2Config(LokiOptions):
             fields given explicitly; None: the values used before (the paper's where it gives them).
         exploit: the best response to card-blind opponents in heads-up contests (:mod:`loki.players.exploit`; off
             by default, on with the ``adaptive`` spec option).
-        heads_up: values of the post-flop Triple Generator and the Simulator (fields among
-            :data:`loki.players.tuned.HEADS_UP_FIELDS`, nested tables merged key by key) played by at tables of two
-            players instead of the ones above (:meth:`at_table`); None: the same values at every table.  A tuned set
-            fitted at full tables carries the values of a heads-up study here (docs/EXPERIMENTS.md).
         ``generator = "oracle"`` and ``sim.oracle`` are **cheats for experiments only** (issue 27, what limits B and S):
         the player is shown every seat's hole cards by the table, which only ``loki tournament`` and ``loki tune`` do
         (:attr:`cheats`); the other commands refuse such a player.
@@ -400,7 +388,6 @@ class Loki2Config(LokiOptions):
     generator: Literal["rules", "ev", "calling", "oracle"] = "rules"
     ev: EVGeneratorConfig = EVGeneratorConfig()
     tuned: str | None = None
-    heads_up: dict[str, Any] | None = None
     exploit: ExploitConfig = ExploitConfig()
 
     @model_validator(mode="before")
@@ -414,17 +401,6 @@ class Loki2Config(LokiOptions):
         if v is not None and v not in TUNED_SETS:
             known = ", ".join(sorted(TUNED_SETS)) or "none shipped yet"
             raise ValueError(f"unknown tuned set {v!r} (known: {known})")
-        return v
-
-    @field_validator("heads_up")
-    @classmethod
-    def _heads_up_fields(cls, v: dict[str, Any] | None) -> dict[str, Any] | None:
-        if v is not None:
-            unknown = sorted(set(v) - HEADS_UP_FIELDS)
-            if unknown:
-                raise ValueError(
-                    f"expected fields among {', '.join(sorted(HEADS_UP_FIELDS))}; got {', '.join(unknown)}"
-                )
         return v
 
     @field_validator("features", mode="before")
@@ -455,29 +431,7 @@ class Loki2Config(LokiOptions):
             raise ValueError(f"Loki-2 needs a non-empty set of features among B, R, S, got {sorted(self.features)}")
         if "S" not in self.features and self.sim != SimConfig():
             raise ValueError("the Simulator settings (sim) need feature S")
-        if self.heads_up is not None:
-            try:
-                self.at_table(2)
-            except ValueError as e:  # pydantic's ValidationError is one
-                raise ValueError(f"heads_up: {e}") from None
         return self
-
-    def at_table(self, n_players: int) -> Loki2Config:
-        """The configuration played by at a table of ``n_players``: with ``heads_up`` values and two players, this
-        one with them merged in (and no ``heads_up``); else this one.
-
-        Raises:
-            pydantic.ValidationError: the merged values are refused (checked when this configuration is made).
-
-        >>> c = Loki2Config(features="B", heads_up={"bettor": {"make1": 0.6}})
-        >>> c.at_table(2).bettor.make1, c.at_table(10).bettor.make1, c.at_table(2).bettor.make2
-        (0.6, 0.5, 0.85)
-        """
-        if self.heads_up is None or n_players != 2:
-            return self
-        data = self.model_dump(mode="json")  # every field explicit, so a tuned set's values stay under them
-        data["heads_up"] = None  # also over a tuned set's
-        return Loki2Config.model_validate(merge_config(data, self.heads_up))
 
     def search_space(self) -> list[TunableParam]:
         """The tunable fields (:func:`loki.config.tunable`) that matter for this player, for ``loki tune``: the
@@ -564,23 +518,6 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         seed: seeds every random choice (module docstring).
         name: display name (default ``"Loki-2 <features>"`` plus the style).
     """
-    post, modeler = _loki2_parts(config, seed)
-    return LokiPlayer(
-        _preflop(config),
-        post,
-        modeler,
-        name=name
-        or _label(
-            f"Loki-2 {config.features_text}" + (" adaptive" if config.opponent_model == "adaptive" else ""), config
-        ),
-        config=config,
-        heads_up=_loki2_parts(config.at_table(2), seed) if config.heads_up is not None else None,
-        exploit=config.exploit,
-    )
-
-
-def _loki2_parts(config: Loki2Config, seed: int) -> tuple[PostflopPolicy, OpponentModeler]:
-    """The post-flop policy and the opponent modeler of a Loki-2 configuration."""
     f = config.features
     specific = config.modelling == "specific"
     post: PostflopPolicy
@@ -593,4 +530,14 @@ def _loki2_parts(config: Loki2Config, seed: int) -> tuple[PostflopPolicy, Oppone
     default: OpponentModeler = Loki1Modeler(specific)
     if "R" in f:
         default = feature_r_modeler(config.opponent_model, config, Loki1Modeler(specific))
-    return post, _modeler(config, default)
+    return LokiPlayer(
+        _preflop(config),
+        post,
+        _modeler(config, default),
+        name=name
+        or _label(
+            f"Loki-2 {config.features_text}" + (" adaptive" if config.opponent_model == "adaptive" else ""), config
+        ),
+        config=config,
+        exploit=config.exploit,
+    )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TUNED_SETS", "HEADS_UP_FIELDS", "apply_tuned", "merge_config"]
+__all__ = ["TUNED_SETS", "apply_tuned", "merge_config"]
 
 #: name -> a partial Loki-2 configuration (nested tables merge key by key).
 TUNED_SETS: dict[str, dict[str, Any]] = {
@@ -44,11 +44,6 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
 }
 
 
-#: The fields a ``heads_up`` table of a Loki-2 configuration may give (the post-flop Triple Generator's and the
-#: Simulator's): the values it plays by at a table of two players.
-HEADS_UP_FIELDS = frozenset({"bettor", "make_width", "odds_width", "form", "sim", "generator", "ev"})
-
-
 def merge_config(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     """``base`` with ``over``'s fields over it, nested tables (``bettor``, ``form``, ``sim``, ...) merged key by key
     (one level deep, as the configurations nest); neither argument is changed.
@@ -67,7 +62,7 @@ def merge_config(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 def apply_tuned(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` with its ``tuned`` set's values under it: the set first, the explicitly given fields over them (the
-    ``bettor``, ``form``, ``sim`` and ``heads_up`` tables merged key by key).  An unknown name is left for validation
+    ``bettor``, ``form`` and ``sim`` tables merged key by key).  An unknown name is left for validation
     to report."""
     name = data.get("tuned")
     if name is None or name not in TUNED_SETS:
