@@ -202,8 +202,13 @@ TABLES: dict[str, Callable[[], str]] = {
     "mixed": lambda: runs_table(EXP / "mixed", {}, MIXED_LABELS),
     "league": lambda: league(EXP / "league", "league"),
     "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
-    "heads-up-companions": lambda: heads_up_paired(
-        EXP2 / "generalisation", [("hu-B2", "B tuned B2", "Loki-2 B"), ("hu-S2", "S tuned S2", "Loki-2 S")], BOTS
+    "generalisation-hu-bots": lambda: heads_up_paired(
+        EXP / "generalisation", [("hu-B", "B tuned B1", "Loki-2 B"), ("hu-S", "S tuned S1", "Loki-2 S")], BOTS
+    ),
+    "generalisation-hu-styles": lambda: heads_up_paired(
+        EXP2 / "generalisation",
+        [("hu-styles-B", "B tuned B1", "Loki-2 B"), ("hu-styles-S", "S tuned S1", "Loki-2 S")],
+        ["Loki-1", "Loki-1 TA", "Loki-1 LC", "Loki-1 LA"],
     ),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
     "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
