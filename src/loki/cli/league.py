@@ -23,7 +23,7 @@ def league(
         25,
         "--block-deals",
         min=1,
-        max=1_000_000,
+        max=10_000,
         help="Deals per block; each block is played by fresh players, so opponent models learn within a block only "
         "(use long blocks to measure a player that adapts).",
     ),
