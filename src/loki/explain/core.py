@@ -376,8 +376,9 @@ def _summary(exp: dict) -> str:
         margin = f" × {cb.call_margin:.2f}" if cb.call_margin != 1.0 else ""
         why = f"above {cb.raise_equity:.2f}" if a in ("bet", "raise") else f"pot odds {cb.pot_odds:.3f}{margin}"
         return (
-            f"{a}: seat {cb.opponent} is card-blind (weight {cb.card_blindness:.2f}), so the hand plays its equity "
-            f"against a random holding, {cb.equity:.3f} ({why})"
+            f"{a}: seat {cb.opponent} is card-blind (at {cb.actions} actions seen at showdowns its aggression and hand "
+            f"strength covary by {cb.covariance:+.3f}), so the hand plays its equity against a random holding, "
+            f"{cb.equity:.3f} ({why})"
         )
     rules: RulesRecord | None = exp.get("rules")
     v: HandValuesRecord | None = exp.get("values")
@@ -467,7 +468,9 @@ def _explain_card_blind(d: Any, player: Any, view: PlayerView, models: Any, exp:
     cfg = getattr(player, "exploit", None)
     exp["card_blind"] = CardBlindRecord(
         opponent=exp["_label"](int(d.opponent)),
-        card_blindness=_r(d.card_blindness),
+        actions=int(d.evidence.actions),
+        covariance=_r(d.evidence.covariance),
+        strength=_r(d.evidence.strength),
         equity=_r(d.equity),
         pot_odds=_r(d.pot_odds),
         raise_equity=float(getattr(cfg, "raise_equity", 0.5)),

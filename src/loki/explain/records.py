@@ -248,17 +248,21 @@ class SimulationRecord(_Record):
 
 
 class CardBlindRecord(_Record):
-    """The best response to a card-blind opponent (:mod:`loki.players.exploit`, issue 24): the opponent's actions
-    say nothing about its cards, so Loki plays its equity against a random holding.
+    """The best response to a card-blind opponent (:mod:`loki.players.exploit`, issue 24): the opponent's showdowns
+    say its actions do not follow its cards, so Loki plays its equity against a random holding.
 
     Attributes:
-        opponent: the opponent's seat as the record numbers seats (from 1); card_blindness: its card-blind weight.
+        opponent: the opponent's seat as the record numbers seats (from 1).
+        actions: its post-flop actions seen at showdowns; covariance: of their aggression (1 bet/raise, 0 check/call)
+            and ``HS_1``; strength: their mean ``HS_1``.
         equity: our equity against one random holding; pot_odds: to_call / (pot + to_call).
         raise_equity: the equity above which it raises; call_margin: it calls at equity ≥ call_margin × pot odds.
     """
 
     opponent: int
-    card_blindness: float = Field(ge=0.0, le=1.0)
+    actions: int = Field(ge=0)
+    covariance: float
+    strength: float = Field(ge=0.0, le=1.0)
     equity: float = Field(ge=0.0, le=1.0)
     pot_odds: float = Field(ge=0.0, le=1.0)
     raise_equity: float

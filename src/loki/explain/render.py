@@ -213,9 +213,10 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
     if e.card_blind is not None:
         cb = e.card_blind
         parts.append(
-            f"[bold]Card-blind opponent[/]: seat {cb.opponent} (card-blind weight {cb.card_blindness:.2f}); equity "
-            f"against a random holding {cb.equity:.3f}: raise above {cb.raise_equity:.2f}, call from "
-            f"{cb.call_margin:.2f} × pot odds {cb.pot_odds:.3f}"
+            f"[bold]Card-blind opponent[/]: seat {cb.opponent} ({cb.actions} actions seen at showdowns: aggression and "
+            f"hand strength covary by {cb.covariance:+.3f}, mean HS_1 {cb.strength:.3f}); equity against a random "
+            f"holding {cb.equity:.3f}: raise above {cb.raise_equity:.2f}, call from {cb.call_margin:.2f} × pot odds "
+            f"{cb.pot_odds:.3f}"
         )
     if e.probabilities is not None:
         f, c, r_ = e.probabilities

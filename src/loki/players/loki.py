@@ -57,7 +57,7 @@ from loki.modeler.adaptive import AdaptiveModelConfig
 from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler, resolve_modeler
 from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
-from loki.players.exploit import ExploitConfig, card_blind_decision
+from loki.players.exploit import CardBlindEvidence, ExploitConfig, card_blind_decision
 from loki.players.registry import PlayerConfig
 from loki.players.tuned import TUNED_SETS, apply_tuned
 from loki.preflop import AdaptiveSettings, PreflopPolicy
@@ -134,6 +134,7 @@ class LokiPlayer(Player):
         self.name = name
         self.config = config
         self.exploit = exploit if exploit is not None and exploit.card_blind else None
+        self._evidence = CardBlindEvidence() if self.exploit is not None else None
         self.models = ModelStore()
         self.last_decision: DecisionRecord | None = None
         self.last_postflop: DecisionRecord | None = None
@@ -155,10 +156,14 @@ class LokiPlayer(Player):
         self.models.begin_hand(seat, config.n_players)
         self.preflop.begin_hand()
         self.postflop.begin_hand()
+        if self._evidence is not None:
+            self._evidence.begin_hand()
 
     def observe(self, event) -> None:
         """Opponents' actions go to the opponent modeler (:meth:`ModelStore.observe`); a new board starts a round
         for the models.  Other events are ignored."""
+        if self._evidence is not None:
+            self._evidence.observe(event, self.models, self.seat)
         kind = type(event)
         if kind is ActionTaken:
             if event.seat != self.seat and event.seat in self.models.models:
@@ -184,11 +189,7 @@ class LokiPlayer(Player):
             IndexError: ``legal_actions`` empty (the table never asks then).
         """
         d: DecisionRecord
-        blind = (
-            None
-            if self.exploit is None
-            else card_blind_decision(view, legal_actions, self.models, self.modeler, self.exploit)
-        )
+        blind = None if self.exploit is None else card_blind_decision(view, legal_actions, self.models, self.exploit)
         if blind is not None:
             d = blind
             if view.round > 0:
