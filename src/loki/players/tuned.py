@@ -21,11 +21,17 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
     # three decimals.  Looser and more aggressive thresholds than Loki-1's (make1 0.50, make2 0.85), ramps that mix the
     # more aggressive action into hands below a threshold over a wide range and reach it soon above, implied odds for
     # flop and turn calls and a bluff when checked to.
+    # Both sets also play the best response to card-blind opponents (``exploit.card_blind``, issue 24, not tuned: a
+    # DEFAULT of loki.players.exploit): it acts only heads-up against an opponent whose showdowns show its actions do
+    # not follow its cards, which never happens in the fields the sets were tuned and validated on (the presets play
+    # the same deals identically with and without it: scripts/same_play.sh), and it stops the sets' bluffs and thin
+    # value bets from losing to calling stations and maniacs (docs/EXPERIMENTS.md, "Do the tuned values generalise?").
     "B1": {
         "bettor": {"make1": 0.349, "make2": 0.657, "check_raise_probability": 0.636},
         "make_width": 0.190,
         "odds_width": 0.005,
         "form": {"make_above": 0.060, "odds_above": 0.093, "implied": 0.432, "bluff": 0.170},
+        "exploit": {"card_blind": True},
     },
     # S1: feature S, DEFAULT (tuned: experiments/2026-11-25/tune/fig3-S — loki tune on fig3-S with the softmax choice
     # (experiments/2026-11-25/tune/fig3-S-softmax.toml), TPE, 30 trials (28 complete, 2 pruned, 1 failed by a kill),
@@ -40,6 +46,7 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
         "make_width": 0.113,
         "odds_width": 0.027,
         "form": {"make_above": 0.183, "odds_above": 0.124, "implied": 1.353, "bluff": 0.217},
+        "exploit": {"card_blind": True},
     },
 }
 
