@@ -210,6 +210,11 @@ TABLES: dict[str, Callable[[], str]] = {
         [("hu-styles-B", "B tuned B1", "Loki-2 B"), ("hu-styles-S", "S tuned S1", "Loki-2 S")],
         ["Loki-1", "Loki-1 TA", "Loki-1 LC", "Loki-1 LA"],
     ),
+    "generalisation-hu-guard": lambda: heads_up_paired(
+        EXP2 / "generalisation",
+        [("hu-guard-B", "B tuned B1", "Loki-2 B"), ("hu-guard-S", "S tuned S1", "Loki-2 S")],
+        BOTS,
+    ),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
     "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
 }
