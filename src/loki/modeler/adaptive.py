@@ -38,7 +38,6 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from loki.assessment.weights import LOW_WEIGHT
-from loki.cards import HOLDING_MASKS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
 from loki.modeler.model import (
@@ -195,7 +194,7 @@ class AdaptiveModeler:
             for m in o.cands:
                 m.new_round()
             o.round = ev.round
-        live = ctx.per_board("adaptive.live", lambda _b: (HOLDING_MASKS & np.uint64(ctx.dead_mask())) == 0)
+        live = ctx.live_holdings()
         counts = model.tables.counts[model.row]
         preds: list[float | None] = []
         cols: list[np.ndarray] = []
@@ -203,13 +202,14 @@ class AdaptiveModeler:
         for m, k in zip(o.cands, self.modelers, strict=True):
             m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
             m.round_actions = list(model.round_actions)
-            before = m.weights[live].copy()
+            before = m.weights.copy()  # the live entries are read only when the candidate traced the action
             n_trace = len(m.trace)
             k.reweight(m, ev, bucket, ctx)
             if len(m.trace) > n_trace:
                 col = m.trace[-1][2].probabilities()  # type: ignore[attr-defined]
                 cols.append(col)
-                preds.append(float(np.dot(before, col[live]) / before.sum()))
+                b = before[live]
+                preds.append(float(np.dot(b, col[live]) / b.sum()))
             else:
                 preds.append(None)
             tables.append(m.weights)

@@ -34,19 +34,21 @@ otherwise push every holding to the floor, a collapse; measured on the 3-player 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from pydantic import Field, field_validator
 
 from loki.assessment import uniform_board_values
-from loki.cards import HOLDING_MASKS, cards_mask
+from loki.assessment.weights import LOW_WEIGHT
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
-from loki.modeler.kernels import freq_triples_all
+from loki.modeler.kernels import freq_triples_all, reweight_row
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
-from loki.modeler.triple_model import opponent_spot, triple_reweight
+from loki.modeler.triple_model import opponent_spot
 from loki.triples import TripleConfig, opponent_triples
+from loki.triples.spot import BettingSpot
 
 __all__ = [
     "SpecificModelConfig",
@@ -140,14 +142,60 @@ def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: 
     return out
 
 
+#: The rules expert's triples :func:`rules_triples` computed, by everything they depend on (read-only arrays; cleared
+#: when full), as :func:`loki.modeler.triple_model.action_column` keeps the observer's columns: in a duplicate
+#: tournament a deal's public actions recur in every seating.
+_RULES: dict = {}
+_RULES_MAX = 256
+
+#: Range-percentile orders (:func:`percentile_order`) by board, dead cards and opponents faced (cleared when full):
+#: an observer's hole cards and a board recur in the seatings of a duplicate deal.
+_ORDERS: dict = {}
+_ORDERS_MAX = 256
+
+
+def rules_triples(
+    board: tuple[int, ...], spot: BettingSpot, n_opp: int, triple: TripleConfig, params, check_raise: bool
+) -> np.ndarray:
+    """``(1326, 3) float64`` read-only: :func:`loki.triples.opponent_triples` of the opponent's situation (the rules
+    expert, module docstring 1.), kept by ``board``, ``spot``, ``n_opp``, the Triple Generator's ``params`` (those of
+    ``triple``) and ``check_raise`` (the value is a function of these only, so a kept array is the same floats)."""
+    key = (board, spot, n_opp, params, bool(check_raise))
+    t = _RULES.get(key)
+    if t is None:
+        t = opponent_triples(board, spot, n_opp, triple, bool(check_raise))
+        t.setflags(write=False)
+        if len(_RULES) >= _RULES_MAX:
+            _RULES.clear()
+        _RULES[key] = t
+    return t
+
+
+def _order_of(board: tuple[int, ...], dead: int, n_opp: int, live: np.ndarray) -> tuple[np.ndarray, ...]:
+    # percentile_order of EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges), holdings ``live``
+    # (those sharing no card with the ``dead`` mask), kept by (board, dead, n_opp)
+    key = (board, dead, n_opp)
+    pre = _ORDERS.get(key)
+    if pre is None:
+        hs1, pp, _ = uniform_board_values(board)
+        hs_n = hs1**n_opp
+        pre = percentile_order(hs_n + (1.0 - hs_n) * pp, live)
+        if len(_ORDERS) >= _ORDERS_MAX:
+            _ORDERS.clear()
+        _ORDERS[key] = pre
+    return pre
+
+
 @dataclass(frozen=True)
 class _MixtureLikelihood:
-    """``P(action | h)`` of a traced action under the mixture, with each expert's column for the showdown learning."""
+    """``P(action | h)`` of a traced action under the mixture, with each expert's column for the showdown learning
+    (and, when given, the mixture's column as :meth:`probabilities` computes it, kept from the re-weighting)."""
 
     rules: np.ndarray  # (1326,) the rules expert's probability of the action
     freq: np.ndarray  # (1326,) the frequency expert's
     blind: float  # F[action]
     pi: tuple[float, float, float]  # the weights when the action was modelled
+    column: np.ndarray | None = None  # (1326,) pi[0]·rules + pi[1]·freq + pi[2]·blind
 
     def parts(self, h: int) -> tuple[float, float, float]:
         return (self.pi[0] * float(self.rules[h]), self.pi[1] * float(self.freq[h]), self.pi[2] * self.blind)
@@ -157,6 +205,8 @@ class _MixtureLikelihood:
 
     def probabilities(self) -> np.ndarray:
         """``(1326,) float64`` ``P(action | holding)`` of every holding under the mixture."""
+        if self.column is not None:
+            return self.column
         return self.pi[0] * self.rules + self.pi[1] * self.freq + self.pi[2] * self.blind
 
 
@@ -173,6 +223,10 @@ class SpecificModeler:
     triple: TripleConfig
     config: SpecificModelConfig = SpecificModelConfig()
     preflop: Loki1Modeler = Loki1Modeler()
+
+    @cached_property
+    def _params(self):
+        return self.triple.params()
 
     # ---- per-opponent learned quantities ---------------------------------------------------------
     def weights(self, model: OpponentModel) -> tuple[float, float, float]:
@@ -201,18 +255,15 @@ class SpecificModeler:
 
     def experts(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
-        ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``."""
+        ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``.  The
+        rules' triples (read-only) and the order of the holdings by the opponent's hand value are functions of the
+        public spot, the board and our cards only, kept across decisions, hands and seatings (:func:`rules_triples`)."""
         spot = opponent_spot(ev, ctx.game)
         n_opp = max(1, int(ev.n_active) - 1)
-        rules = opponent_triples(ctx.board, spot, n_opp, self.triple, ctx.check_raise_condition(ev.seat))
-        live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
-
-        def order(board: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-            hs1, pp, _ = uniform_board_values(board)
-            hs_n = hs1**n_opp
-            return percentile_order(hs_n + (1.0 - hs_n) * pp, live)  # EHS' as the opponent rates its hand
-
-        q = percentiles_in_order(ctx.per_board(("specific.percentile_order", n_opp), order), model.weights)
+        board = tuple(ctx.board)
+        rules = rules_triples(board, spot, n_opp, self.triple, self._params, ctx.check_raise_condition(ev.seat))
+        live = ctx.live_holdings()
+        q = percentiles_in_order(_order_of(board, int(ctx.dead_mask()), n_opp, live), model.weights)
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)
@@ -241,12 +292,16 @@ class SpecificModeler:
                 model.stats[key] = model.stats.get(key, 0.0) + 1.0
         rules, freq, F, live = self.experts(model, ev, bucket, ctx)
         pi = self.weights(model)
-        t = pi[0] * rules + pi[1] * freq + pi[2] * F[None, :]
-        triple_reweight(model, t, ev.action, live)
+        # the action's column of the mixture T = π_R·R + π_M·M + π_B·F (the same floats as the full triples' column)
+        col = pi[0] * rules[:, a] + pi[1] * freq[:, a] + pi[2] * F[a]
+        if ev.action != Action.FOLD:  # feature R (triple_reweight): w ← max(0.01, w·T[a]) on the live holdings
+            model.tables.touch(model.row)
+            reweight_row(model.tables.weights, model.row, col, live, LOW_WEIGHT)
         top = float(model.weights[live].max()) if live.any() else 0.0
         if 0.0 < top < 1.0:
             model.weights = np.where(live, model.weights / top, model.weights)
-        model.trace.append((ev.round, ev.action, _MixtureLikelihood(rules[:, a], freq[:, a], float(F[a]), pi)))
+        lik = _MixtureLikelihood(rules[:, a], freq[:, a], float(F[a]), pi, col)
+        model.trace.append((ev.round, ev.action, lik))
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
         """The believed play-out plays the opponent by its mixture: the rules with this modeler's Triple Generator, the
