@@ -235,6 +235,7 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         mod.reweight(m_warm, ev, ev.bets, ctx)
         sp._RULES.clear()
         sp._ORDERS.clear()
+        sp._BOARD_ORDERS.clear()
         mod.reweight(m_cold, ev, ev.bets, ModelingContext(0, hole, board, game))
         assert np.array_equal(m_warm.weights, m_cold.weights)
         lik = m_warm.trace[-1][2]
@@ -248,3 +249,41 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         rules, freq, F, _ = mod.experts(m_ref, ev, ev.bets, ctx)
         pi = mod.weights(m_ref)
         assert np.array_equal(lik.column, (pi[0] * rules + pi[1] * freq + pi[2] * F[None, :])[:, a])
+
+
+def test_percentile_kernel_equals_the_numpy_form():
+    """The percentiles' kernel gives the floats of the numpy form (cumulative sums in sorted order, mid-ranks of
+    tie blocks) on random values with ties, random ranges (zero weights included) and live sets (fixed seed)."""
+    from loki.modeler.specific import percentile_order, percentiles_in_order
+
+    rng = np.random.default_rng(7)
+    for k in range(20):
+        v = np.round(rng.random(1326), 1 + k % 3)  # ties
+        w = rng.random(1326) * (rng.random(1326) < 0.7) * 10.0 ** rng.integers(-3, 3)
+        live = rng.random(1326) < (0.9 if k else 0.0)
+        pre = percentile_order(v, live)
+        idx, order, lo, hi = pre
+        want = np.full(1326, 0.5)
+        if idx.size:
+            cum = np.concatenate(([0.0], np.cumsum(w[idx][order])))
+            if cum[-1] > 0.0:
+                want[idx] = (cum[lo] + 0.5 * (cum[hi] - cum[lo])) / cum[-1]
+        assert np.array_equal(percentiles_in_order(pre, w), want)
+    assert np.array_equal(percentiles_in_order(percentile_order(v, live), np.zeros(1326)), np.full(1326, 0.5))
+
+
+def test_context_frequencies_equal_the_numpy_form():
+    """The context frequencies (blended, floored, fold impossible when not facing, normalised) are the floats of the
+    numpy form, on random counts (fixed seed), every context."""
+    rng = np.random.default_rng(5)
+    mod = SpecificModeler(TripleConfig(), SpecificModelConfig(min_frequency=0.03))
+    for _ in range(20):
+        m = OpponentModel()
+        m.tables.counts[m.row] = rng.integers(0, 30, size=(4, 3, 3)) * (rng.random((4, 3, 3)) < 0.7)
+        for r in range(1, 4):
+            for b in range(3):
+                for facing in (False, True):
+                    F = np.maximum(m.frequencies.blended(r, b, specific=True).astype(np.float64), 0.03)
+                    if not facing:
+                        F[0] = 0.0
+                    assert np.array_equal(mod.context_frequencies(m, r, b, facing), F / F.sum())

@@ -40,6 +40,7 @@ from pydantic import Field, model_validator
 from loki.assessment.weights import LOW_WEIGHT
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
+from loki.modeler.kernels import mixture_into
 from loki.modeler.model import (
     ModelingContext,
     ModelTables,
@@ -218,14 +219,9 @@ class AdaptiveModeler:
             o.evidence = g * o.evidence + np.log(np.maximum(np.array(preds, dtype=np.float64), self.config.floor))
             o.actions += 1
         post = self._post(o)
-        mixed = np.zeros(live.shape[0])
-        for w_k, t in zip(post, tables, strict=True):
-            s = float(t[live].sum())
-            if s > 0.0:
-                mixed += w_k * t / s
-        top = float(mixed[live].max()) if live.any() else 0.0
-        if top > 0.0:
-            model.weights = np.where(live, np.maximum(mixed / top, LOW_WEIGHT), model.weights)
+        # the mixture Σ_k π_k · w_k / Σ w_k, rescaled to a maximum of 1 and floored, into the opponent's live entries
+        if mixture_into(np.stack(tables), post, live, LOW_WEIGHT, model.tables.weights[model.row]):
+            model.tables.touch(model.row)
         if len(cols) == len(tables):
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
         return None

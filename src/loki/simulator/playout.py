@@ -52,7 +52,7 @@ from loki.betting.layout import (
 )
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator.kernels import rank7, rank_from_key
-from loki.modeler.kernels import freq_triple
+from loki.modeler.kernels import freq_triple, np_sum
 from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel, semi_bluff_gate
 
 __all__ = [
@@ -893,89 +893,17 @@ RULE_NONE, RULE_PAPER, RULE_PAIRED = 0, 1, 2
 
 
 @njit(cache=True)
-def _pairwise_block(a, lo, n):
-    # numpy's pairwise_sum for n <= 128: a plain loop below 8 values, else 8 accumulators and the rest
-    if n < 8:
-        res = 0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-    i = 8
-    while i < n - (n % 8):
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def _pairwise(a, lo, n):
-    """numpy's pairwise summation of ``a[lo:lo + n]`` (``pairwise_sum`` of numpy's ``loops_utils.h``: plain below 8
-    values, 8 accumulators up to 128, above that the two halves, the first rounded down to a multiple of 8, summed
-    apart and added), the very floats of ``np.add.reduce`` on a contiguous float64 array (with its initial 0.0,
-    :func:`_np_sum`).  numpy recurses; here the same tree is walked with an explicit stack (numba's disk cache
-    cannot hold a recursive function)."""
-    if n <= 128:
-        return _pairwise_block(a, lo, n)
-    t_lo = np.empty(128, dtype=np.int64)  # pending tasks: (lo, n) to sum, or n = -1: add the last two sums
-    t_n = np.empty(128, dtype=np.int64)
-    vals = np.empty(128)
-    nt = 1
-    nv = 0
-    t_lo[0] = lo
-    t_n[0] = n
-    while nt > 0:
-        nt -= 1
-        lo_k = t_lo[nt]
-        n_k = t_n[nt]
-        if n_k < 0:
-            nv -= 1
-            vals[nv - 1] = vals[nv - 1] + vals[nv]
-        elif n_k <= 128:
-            vals[nv] = _pairwise_block(a, lo_k, n_k)
-            nv += 1
-        else:
-            n2 = n_k // 2
-            n2 -= n2 % 8
-            t_n[nt] = -1
-            t_lo[nt + 1] = lo_k + n2
-            t_n[nt + 1] = n_k - n2
-            t_lo[nt + 2] = lo_k
-            t_n[nt + 2] = n2
-            nt += 3
-    return vals[0]
-
-
-@njit(cache=True)
-def _np_sum(a):
-    """``np.add.reduce(a)`` of a contiguous float64 vector, bit for bit (:func:`_pairwise`)."""
-    return 0.0 + _pairwise(a, 0, a.shape[0])
-
-
-@njit(cache=True)
 def _mean_sd(x):
-    """``(x.mean(), x.std(ddof=1))`` with numpy's floating-point operations (:func:`_np_sum`); sd inf for one value."""
+    """``(x.mean(), x.std(ddof=1))`` with numpy's floating-point operations (:func:`np_sum`); sd inf for one value."""
     n = x.shape[0]
-    mean = _np_sum(x) / n
+    mean = np_sum(x) / n
     if n < 2:
         return mean, np.inf
     d = np.empty(n)
     for i in range(n):
         e = x[i] - mean
         d[i] = e * e
-    return mean, np.sqrt(_np_sum(d) / (n - 1))
+    return mean, np.sqrt(np_sum(d) / (n - 1))
 
 
 @njit(cache=True)
@@ -999,10 +927,10 @@ def _cutoff(rule, z, oc, orr, to_call, can_raise):
             ev[2], sd[2] = _mean_sd(orr)
     else:
         if fold:
-            ev[0] = _np_sum(zeros) / n
-        ev[1] = _np_sum(oc) / n
+            ev[0] = np_sum(zeros) / n
+        ev[1] = np_sum(oc) / n
         if can_raise:
-            ev[2] = _np_sum(orr) / n
+            ev[2] = np_sum(orr) / n
     best = -1
     for k in range(3):  # the greatest (EV, code): later codes win ties
         if live[k] and (best < 0 or ev[k] >= ev[best]):
