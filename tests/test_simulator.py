@@ -558,6 +558,7 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         n = int(cache.n[slot])
         live = np.flatnonzero((HOLDING_MASKS & np.uint64(bmask)) == 0)
         assert n == live.size and np.array_equal(cache.lh[slot, :n], live)
+        assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
         ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
         assert np.array_equal(cache.lr[slot, :n], ranks[live]) and np.array_equal(cache.r[slot, live], ranks[live])
         hole = HOLDING_CARDS[live].astype(np.int64)

@@ -177,7 +177,8 @@ class BoardCache(NamedTuple):
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
     board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
     undefined for holdings that share a card with it), ``lh`` ``(K, 1326) int16`` the ``n`` ``(K,) int64`` holdings
-    disjoint from the board, packed in holding order, ``lr`` ``(K, 1326) int32`` their ranks, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    disjoint from the board, packed in holding order, ``lm`` ``(K, 1326) uint64`` their card masks, ``lr``
+    ``(K, 1326) int32`` their ranks, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
     asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
     (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
@@ -187,6 +188,7 @@ class BoardCache(NamedTuple):
     keys: np.ndarray
     r: np.ndarray
     lh: np.ndarray
+    lm: np.ndarray
     lr: np.ndarray
     n: np.ndarray
     hs: np.ndarray
@@ -194,7 +196,7 @@ class BoardCache(NamedTuple):
     used: np.ndarray
 
 
-#: Slots of a :func:`board_cache` (a power of two; 34 kB a board, 104 MB when 3/4 full).
+#: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
 BOARD_CACHE_SLOTS = 4096
 
 
@@ -326,6 +328,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.zeros(slots, dtype=np.uint64),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
+        np.empty((slots, N_HOLDINGS), dtype=np.uint64),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
         np.zeros(slots, dtype=np.int64),
         np.empty((slots, N_HOLDINGS)),
@@ -362,6 +365,7 @@ def _board_slot(cache, board, nb, tables):
         bb |= card_bit[board[j]]
     rk = cache.r[i]
     lh = cache.lh[i]
+    lm = cache.lm[i]
     lr = cache.lr[i]
     n = 0
     for h in range(N_HOLDINGS):
@@ -371,6 +375,7 @@ def _board_slot(cache, board, nb, tables):
             r = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
             rk[h] = r
             lh[n] = h
+            lm[n] = _HM[h]
             lr[n] = r
             n += 1
     cache.n[i] = n
@@ -440,8 +445,8 @@ def _values_on_board(cache, slot, t):
     plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
 
     The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
-    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order, their ranks ``lr``, each player's own rank
-    read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
+    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order, their card masks ``lm`` and ranks ``lr``,
+    each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
     they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
     gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
     board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
@@ -449,6 +454,7 @@ def _values_on_board(cache, slot, t):
     m = t.hole.shape[0]
     n = cache.n[slot]
     live_h = cache.lh[slot]
+    live_m = cache.lm[slot]
     live_r = cache.lr[slot]
     rk = cache.r[slot]
     bmask = cache.keys[slot]
@@ -478,7 +484,7 @@ def _values_on_board(cache, slot, t):
             nt = 0
             ntot = 0
             for j in range(n):
-                ok = np.int64((_HM[live_h[j]] & pm) == 0)
+                ok = np.int64((live_m[j] & pm) == 0)
                 r = live_r[j]
                 na += ok & np.int64(r < rp)
                 nt += ok & np.int64(r == rp)
@@ -492,7 +498,7 @@ def _values_on_board(cache, slot, t):
                 qtot = 0.0
                 for j in range(n):
                     h = live_h[j]
-                    ok = (_HM[h] & pm) == 0
+                    ok = (live_m[j] & pm) == 0
                     r = live_r[j]
                     v = ow[h] if ok else 0.0
                     qtot += v
@@ -505,7 +511,7 @@ def _values_on_board(cache, slot, t):
             qtot = 0.0
             for j in range(n):
                 h = live_h[j]
-                ok = (_HM[h] & pm) == 0
+                ok = (live_m[j] & pm) == 0
                 r = live_r[j]
                 w = fw[h] if ok else 0.0
                 v = ow[h] if ok else 0.0
@@ -521,7 +527,7 @@ def _values_on_board(cache, slot, t):
         else:
             for j in range(n):
                 h = live_h[j]
-                ok = (_HM[h] & pm) == 0
+                ok = (live_m[j] & pm) == 0
                 r = live_r[j]
                 w = fw[h] if ok else 0.0
                 tot += w
