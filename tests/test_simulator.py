@@ -539,8 +539,9 @@ def _random_spot(rng, street=3, m=6):
 
 def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
     """The board cache's HS_1 (ranks once per board, one holding at a time) is the very float the play-out's
-    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; its packed live
-    holdings are those disjoint from the board in holding order; a full cache is emptied and refilled."""
+    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; the live holdings
+    it packs on its first request are those disjoint from the board in holding order; a full cache is emptied and
+    refilled."""
     from loki.evaluator import rank_batch
     from loki.simulator.playout import _board_slot, _memo, _Trial, _uniform_hs, _values_on_board, board_cache
 
@@ -557,8 +558,6 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         assert np.isnan(cache.hs[slot]).all()
         n = int(cache.n[slot])
         live = np.flatnonzero((HOLDING_MASKS & np.uint64(bmask)) == 0)
-        assert n == live.size and np.array_equal(cache.lh[slot, :n], live)
-        assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
         ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
         assert np.array_equal(cache.lr[slot, :n], ranks[live]) and np.array_equal(cache.r[slot, live], ranks[live])
         hole = HOLDING_CARDS[live].astype(np.int64)
@@ -568,7 +567,10 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
             board, nb, hole, np.ones(n, bool), ones, ones, np.zeros(n, bool), np.ones(n, bool), hs, np.zeros(n),
             np.ones(n, bool), False, cache, _memo(4),
         )  # fmt: skip
+        assert not cache.packed[slot]
         _values_on_board(cache, slot, t)
+        assert cache.packed[slot] and n == live.size and np.array_equal(cache.lh[slot, :n], live)
+        assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
         got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live])
         assert np.array_equal(got, hs)
         if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric

@@ -176,9 +176,10 @@ class BoardCache(NamedTuple):
     against a uniform range on a board depend on the board's cards only, so one row per board serves all of them.
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
     board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
-    undefined for holdings that share a card with it), ``lh`` ``(K, 1326) int16`` the ``n`` ``(K,) int64`` holdings
-    disjoint from the board, packed in holding order, ``lm`` ``(K, 1326) uint64`` their card masks, ``lr``
-    ``(K, 1326) int32`` their ranks, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,) int64``
+    holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings and ``lm``
+    ``(K, 1326) uint64`` their card masks, filled when the believed play-out first reads them (``packed`` ``(K,)
+    bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
     asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
     (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
@@ -189,6 +190,7 @@ class BoardCache(NamedTuple):
     r: np.ndarray
     lh: np.ndarray
     lm: np.ndarray
+    packed: np.ndarray
     lr: np.ndarray
     n: np.ndarray
     hs: np.ndarray
@@ -329,6 +331,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.empty((slots, N_HOLDINGS), dtype=np.uint64),
+        np.zeros(slots, dtype=np.bool_),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
         np.zeros(slots, dtype=np.int64),
         np.empty((slots, N_HOLDINGS)),
@@ -364,8 +367,6 @@ def _board_slot(cache, board, nb, tables):
         bk += card_key[board[j]]
         bb |= card_bit[board[j]]
     rk = cache.r[i]
-    lh = cache.lh[i]
-    lm = cache.lm[i]
     lr = cache.lr[i]
     n = 0
     for h in range(N_HOLDINGS):
@@ -374,11 +375,10 @@ def _board_slot(cache, board, nb, tables):
             b = _HC[h, 1]
             r = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
             rk[h] = r
-            lh[n] = h
-            lm[n] = _HM[h]
             lr[n] = r
             n += 1
     cache.n[i] = n
+    cache.packed[i] = False
     cache.hs[i, :] = np.nan
     if nb == 4:
         cache.pp[i, :] = np.nan
@@ -445,8 +445,8 @@ def _values_on_board(cache, slot, t):
     plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
 
     The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
-    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order, their card masks ``lm`` and ranks ``lr``,
-    each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
+    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board),
+    their card masks ``lm`` and ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
     they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
     gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
     board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
@@ -455,9 +455,17 @@ def _values_on_board(cache, slot, t):
     n = cache.n[slot]
     live_h = cache.lh[slot]
     live_m = cache.lm[slot]
+    bmask = cache.keys[slot]
+    if not cache.packed[slot]:  # the live holdings and their masks, in holding order (the order of lr)
+        k = 0
+        for h in range(N_HOLDINGS):
+            if (_HM[h] & bmask) == 0:
+                live_h[k] = h
+                live_m[k] = _HM[h]
+                k += 1
+        cache.packed[slot] = True
     live_r = cache.lr[slot]
     rk = cache.r[slot]
-    bmask = cache.keys[slot]
     memo = t.memo
     for p in range(m):
         if not t.todo[p]:
@@ -542,54 +550,65 @@ def _values_on_board(cache, slot, t):
             memo.used[0] += 1
 
 
+@njit(cache=True, inline="always")
+def _cached_ppot(prow, h, board, nb, tables):
+    # PPot of holding h on board[:nb] from the board's row of the cache (computed on the first request; 0 on the
+    # river, where ppot_outs is 0; symmetric in the two hole cards, so one entry per holding)
+    if nb != 4:
+        return 0.0
+    y = prow[h]
+    if y != y:
+        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
+        prow[h] = y
+    return y
+
+
 @njit(cache=True)
 def _street_values(s, t, v, tables, st, ready):
-    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for every player of the trial
-    ``t`` (:class:`_Trial`) still in the play-out (not folded in the betting state ``st``) whose values are not
-    ``ready[p, s]`` yet into ``v`` (:class:`StreetValues`): ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]``
-    (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``; sets their ``ready[p, s]``.  A player's values
-    depend on its holding and the board only (not on the others'), so a player who folded before the street costs
-    nothing and the floats are those of computing everybody's.
+    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for the players of the trial
+    ``t`` (:class:`_Trial`) whose values are not ``ready[p, s]`` yet into ``v`` (:class:`StreetValues`):
+    ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]`` (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``; sets their
+    ``ready[p, s]``.
 
     The board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings) gives the
     holding ranks and PPot on a 4-card board, computed on the first request of the holding on that board (its value
     does not depend on the order of the hole cards; :func:`ppot_outs` is 0 on the river).  In the uniform play-out
     (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read from the row too
-    (:func:`_uniform_hs`, also on the first request); otherwise it is computed against each player's field from the
-    row's ranks (:func:`_values_on_board`)."""
+    (:func:`_uniform_hs`, also on the first request), for every player active at the decision (lookups); otherwise
+    it is computed against each player's field from the row's ranks (:func:`_values_on_board`) for the players still
+    in the play-out (not folded in the betting state ``st``): a player's values depend on its holding and the board
+    only, so one who folded before the street costs nothing and the floats are those of computing everybody's."""
     board, hole, active, todo = t.board, t.hole, t.active, t.todo
     m = hole.shape[0]
     nb = s + 2
-    for p in range(m):
-        todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
-        if todo[p]:
-            ready[p, s] = True
     slot, bmask = _board_slot(t.boards, board, nb, tables)
     prow = t.boards.pp[slot]
     if t.uniform:
         row = t.boards.hs[slot]
         for p in range(m):
-            if todo[p]:
+            if active[p]:
+                ready[p, s] = True
                 h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
                 x = row[h]
                 if x != x:  # not asked yet
                     x = _uniform_hs(t.boards, slot, h, bmask, nb)
                     row[h] = x
-                t.hs_tmp[p] = x
-    else:
-        _values_on_board(t.boards, slot, t)
+                v.hs1[p, s] = x
+                v.q[p, s] = t.q_tmp[p]
+                v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
+                v.nn[p, s] = 0.0
+        return
+    for p in range(m):
+        todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
+        if todo[p]:
+            ready[p, s] = True
+    _values_on_board(t.boards, slot, t)
     for p in range(m):
         if todo[p]:
             h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
             v.hs1[p, s] = t.hs_tmp[p]
             v.q[p, s] = t.q_tmp[p]
-            y = 0.0
-            if nb == 4:  # ppot_outs is 0 on the river; symmetric in the two hole cards
-                y = prow[h]
-                if y != y:
-                    y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
-                    prow[h] = y
-            v.pp[p, s] = y
+            v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
             v.nn[p, s] = 0.0
 
 
