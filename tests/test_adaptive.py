@@ -121,3 +121,33 @@ def test_explanations_show_the_weights():
     console.print(render_explanation(last))
     text = console.export_text()
     assert "adaptive (observer" in text and "specific" in text
+
+
+def test_mixture_kernel_equals_the_numpy_form():
+    """The adaptive model's mixture of its candidates' tables (one kernel) gives the floats of its numpy form
+    (``Σ π_k · w_k / Σ_live w_k``, numpy's pairwise sums, rescaled to a live maximum of 1, floored at 0.01, written
+    at the live holdings only), on random tables, weights and live sets (fixed seed), a table with no live weight
+    and an all-dead live set included."""
+    from loki.assessment.weights import LOW_WEIGHT
+    from loki.modeler.kernels import mixture_into
+
+    rng = np.random.default_rng(11)
+    for k in range(30):
+        n_c = 1 + k % 4
+        tabs = rng.random((n_c, 1326)) * 10.0 ** rng.integers(-3, 1, size=(n_c, 1))
+        live = rng.random(1326) < (0.0 if k == 0 else 0.9)
+        if k % 5 == 1:
+            tabs[0, live] = 0.0  # a candidate with no live weight counts for nothing
+        post = rng.random(n_c)
+        post /= post.sum()
+        old = rng.random(1326)
+        mixed = np.zeros(1326)
+        for w_k, t in zip(post, tabs, strict=True):
+            s = float(t[live].sum())
+            if s > 0.0:
+                mixed += w_k * t / s
+        top = float(mixed[live].max()) if live.any() else 0.0
+        want = np.where(live, np.maximum(mixed / top, LOW_WEIGHT), old) if top > 0.0 else old
+        got = old.copy()
+        assert mixture_into(tabs, post, live, LOW_WEIGHT, got) == (top > 0.0)
+        assert np.array_equal(got, want)

@@ -393,17 +393,17 @@ def test_river_pt_playout_converges_to_python_reference():
 
 
 def test_values_on_board_equal_a_plain_loop():
-    """The play-out's per-board hand values (ranks shared by all players, branch-free sums, integer counts for
-    all-ones fields) are the very floats of a plain loop adding the weights in holding order."""
+    """The play-out's per-board hand values (ranks from the board cache shared by all players, branch-free sums,
+    integer counts for all-ones fields) are the very floats of a plain loop adding the weights in holding order;
+    only the players marked ``todo`` are computed, and a second request of a player's holding on a board is read
+    from the decision's memo (the same floats, nothing recomputed)."""
     from loki.evaluator import rank_batch
-    from loki.simulator.playout import _board_ranks, _Trial, _values_on_board, board_cache, next_ranks_cache
+    from loki.simulator.playout import _board_slot, _memo, _Trial, _values_on_board, board_cache
 
     tables = kernel_tables()
     rng = np.random.default_rng(15)
     m = 6
-    live_h = np.zeros(N_HOLDINGS, np.int64)
-    live_r = np.zeros(N_HOLDINGS, np.int32)
-    live_m = np.zeros(N_HOLDINGS, np.uint64)
+    cache = board_cache(8)
     for trial in range(12):
         cards = rng.choice(52, 5 + 2 * m, replace=False)
         board = cards[:5].astype(np.int64)
@@ -416,29 +416,15 @@ def test_values_on_board_equal_a_plain_loop():
         own_w = rng.random((m, N_HOLDINGS))
         want_q = rng.random(m) < 0.6
         unit = np.array([bool(np.all(field_w[p] == 1.0)) for p in range(m)])
+        memo = _memo(64)
         for nb in (3, 4, 5):
-            n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
+            slot, _ = _board_slot(cache, board, nb, tables)
             hs = np.full(m, -1.0)
             q = np.full(m, -1.0)
             t = _Trial(
-                board,
-                nb,
-                hole,
-                active,
-                field_w,
-                own_w,
-                want_q,
-                unit,
-                hs,
-                q,
-                live_h,
-                live_r,
-                live_m,
-                next_ranks_cache(),
-                False,
-                board_cache(4),
-            )
-            _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
+                board, nb, hole, active, field_w, own_w, want_q, unit, hs, q, active.copy(), False, cache, memo,
+            )  # fmt: skip
+            _values_on_board(cache, slot, t)
             ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
             bmask = cards_mask([int(c) for c in board[:nb]])
             for p in range(m):
@@ -461,11 +447,21 @@ def test_values_on_board_equal_a_plain_loop():
                     assert q[p] == ((sums[3] + 0.5 * sums[4]) / sums[5] if sums[5] > 0 else 0.5)
                 else:
                     assert q[p] == -1.0
+            kept = int(memo.used[0])
+            assert kept == 0 or kept == int(active.sum()) * (nb - 2)  # one entry per player and board
+            hs2 = np.full(m, -1.0)
+            q2 = np.full(m, -1.0)
+            todo = active & (np.arange(m) % 2 == 0)  # only these are asked for again
+            t2 = t._replace(hs_tmp=hs2, q_tmp=q2, todo=todo)
+            _values_on_board(cache, slot, t2)
+            assert int(memo.used[0]) == kept  # read from the memo
+            assert np.array_equal(hs2[todo], hs[todo]) and np.all(hs2[~todo] == -1.0)
+            assert np.array_equal(q2[todo & want_q], q[todo & want_q]) and np.all(q2[~(todo & want_q)] == -1.0)
 
 
 def test_simulate_reuses_nothing_across_decisions():
-    """The cache of next-street ranks belongs to one decision: a decision on another board after it gives the
-    same result as on its own."""
+    """What a decision keeps (its memo of later-street values) belongs to it, and the process's board cache holds
+    functions of the board only: a decision on another board after it gives the same result as on its own."""
     rng = np.random.default_rng(3)
     spots = []
     for _ in range(2):
@@ -543,16 +539,15 @@ def _random_spot(rng, street=3, m=6):
 
 def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
     """The board cache's HS_1 (ranks once per board, one holding at a time) is the very float the play-out's
-    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; a full cache is
-    emptied and refilled."""
-    from loki.simulator.playout import _board_ranks, _board_slot, _Trial, _uniform_hs, _values_on_board, board_cache
+    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; the live holdings
+    it packs on its first request are those disjoint from the board in holding order; a full cache is emptied and
+    refilled."""
+    from loki.evaluator import rank_batch
+    from loki.simulator.playout import _board_slot, _memo, _Trial, _uniform_hs, _values_on_board, board_cache
 
     tables = kernel_tables()
     rng = np.random.default_rng(25)
     cache = board_cache(8)
-    live_h = np.zeros(N_HOLDINGS, np.int64)
-    live_r = np.zeros(N_HOLDINGS, np.int32)
-    live_m = np.zeros(N_HOLDINGS, np.uint64)
     for k in range(10):
         nb = 4 + k % 2
         board = np.zeros(5, np.int64)
@@ -561,20 +556,25 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         assert bmask == cards_mask([int(c) for c in board[:nb]])
         assert cache.used[0] <= 6  # 3/4 of 8 slots, then emptied
         assert np.isnan(cache.hs[slot]).all()
-        n = _board_ranks(board, nb, live_h, live_r, live_m, tables)[0]
-        hole = HOLDING_CARDS[live_h[:n]].astype(np.int64)
+        n = int(cache.n[slot])
+        live = np.flatnonzero((HOLDING_MASKS & np.uint64(bmask)) == 0)
+        ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
+        assert np.array_equal(cache.lr[slot, :n], ranks[live]) and np.array_equal(cache.r[slot, live], ranks[live])
+        hole = HOLDING_CARDS[live].astype(np.int64)
         ones = np.ones((n, N_HOLDINGS))
         hs = np.zeros(n)
         t = _Trial(
             board, nb, hole, np.ones(n, bool), ones, ones, np.zeros(n, bool), np.ones(n, bool), hs, np.zeros(n),
-            live_h.copy(), live_r.copy(), live_m.copy(), None, False, cache,
+            np.ones(n, bool), False, cache, _memo(4),
         )  # fmt: skip
-        _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables)
-        got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live_h[:n]])
+        assert not cache.packed[slot]
+        _values_on_board(cache, slot, t)
+        assert cache.packed[slot] and n == live.size and np.array_equal(cache.lh[slot, :n], live)
+        assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
+        got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live])
         assert np.array_equal(got, hs)
-        assert cache.n[slot] == n and np.array_equal(cache.lr[slot, :n], live_r[:n])
         if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
-            for h in live_h[:n:7]:
+            for h in live[::7]:
                 a, b = (int(c) for c in HOLDING_CARDS[h])
                 assert ppot_outs(a, b, board, nb, tables) == ppot_outs(b, a, board, nb, tables)
         assert _board_slot(cache, board, nb, tables)[0] == slot  # found again
@@ -583,7 +583,8 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 127, 128, 129, 250, 500, 1000, 4099])
 def test_kernel_sums_are_numpys_pairwise_sums(n):
     """``_np_sum`` and ``_mean_sd`` give numpy's floats bit for bit (the cut-off must decide as numpy would)."""
-    from loki.simulator.playout import _mean_sd, _np_sum
+    from loki.modeler.kernels import np_sum as _np_sum
+    from loki.simulator.playout import _mean_sd
 
     rng = np.random.default_rng(n)
     for scale in (1.0, 1e3, 1e-3):
@@ -624,7 +625,7 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
     from loki.betting import to_call as bt_to_call
     from loki.simulator.driver import _cutoff as py_cutoff
     from loki.simulator.driver import spot_state
-    from loki.simulator.playout import board_cache, next_ranks_cache, sim_batch
+    from loki.simulator.playout import board_cache, sim_batch
 
     rng = np.random.default_rng(3)
     cfg = SimConfig(trials=300, cutoff=cutoff, min_trials=50, check_every=25)
@@ -647,16 +648,16 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
         finally:
             drv.sim_decision = orig
         a = grab["a"]
-        pspot, ranges, policies, tables = a[8], a[9], a[10], a[16]
+        pspot, ranges, policies, tables = a[8], a[9], a[10], a[15]
         st0 = spot_state(sp)
         tc, cr = float(bt_to_call(st0, sp.me)), bool(bt_can_raise(st0, sp.me))
         n = cfg.trials
         c2, r2, h2 = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
-        done, batch, nr, bc = 0, 0, next_ranks_cache(), board_cache(64)
+        done, batch, bc = 0, 0, board_cache(64)
         while done < n:
             kk = min(cfg.check_every, n - done)
             bseed = (seed * 1_000_003 + batch * 7919 + 12345) % (2**31 - 1)
-            sim_batch(bseed, kk, pspot, ranges, policies, c2[done:], r2[done:], h2[done:], nr, bc, tables)
+            sim_batch(bseed, kk, pspot, ranges, policies, c2[done:], r2[done:], h2[done:], bc, tables)
             done += kk
             batch += 1
             if (

@@ -190,3 +190,100 @@ def test_believed_playout_agrees_with_the_exact_path():
 def test_default_frequencies_unchanged():
     assert DEFAULT_FREQUENCIES.tolist() == [[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1]]
     assert isinstance(OpponentModel().stats, dict)
+
+
+def test_kept_rules_orders_and_columns_equal_fresh_computations():
+    """What the specific model keeps across decisions (the rules expert's triples, the holdings' order by the
+    opponent's hand value, the mixture's column of the traced action) is the very floats computed afresh, on
+    random boards, spots and hole cards (fixed seed); a re-weighting with warm caches equals one with cold ones."""
+    from loki.assessment import uniform_board_values
+    from loki.modeler import specific as sp
+    from loki.modeler.triple_model import opponent_spot
+    from loki.triples import opponent_triples
+
+    rng = np.random.default_rng(24)
+    cfg = TripleConfig()
+    mod = SpecificModeler(cfg)
+    game = GameConfig(n_players=4)
+    for k in range(12):
+        cards = [int(c) for c in rng.choice(52, 7, replace=False)]
+        nb = 3 + k % 3
+        board, hole = tuple(cards[:nb]), (cards[5], cards[6])
+        ctx = ModelingContext(0, hole, board, game)
+        live = (HOLDING_MASKS & np.uint64(cards_mask(hole + board))) == 0
+        assert np.array_equal(ctx.live_holdings(), live) and not ctx.live_holdings().flags.writeable
+        n_active = int(rng.integers(2, 5))
+        to_call = int(rng.choice([0, 10 if nb == 3 else 20]))
+        ev = ActionTaken(
+            seat=1, action=Action(int(rng.integers(1, 3))), amount=0, round=nb - 2, pot=int(rng.integers(20, 200)),
+            to_call=to_call, bets=int(to_call > 0), voluntary=bool(rng.random() < 0.3), n_active=n_active,
+        )  # fmt: skip
+        spot = opponent_spot(ev, game)
+        n_opp = max(1, n_active - 1)
+        crf = bool(k % 2)
+        kept = sp.rules_triples(board, spot, n_opp, cfg, cfg.params(), crf)
+        assert np.array_equal(kept, opponent_triples(board, spot, n_opp, cfg, crf)) and not kept.flags.writeable
+        assert sp.rules_triples(board, spot, n_opp, cfg, cfg.params(), crf) is kept  # kept
+        hs1, pp, _ = uniform_board_values(board)
+        hs_n = hs1**n_opp
+        fresh = sp.percentile_order(hs_n + (1.0 - hs_n) * pp, live)
+        for a, b in zip(sp._order_of(board, int(ctx.dead_mask()), n_opp, live), fresh, strict=True):
+            assert np.array_equal(a, b)
+        m_warm, m_cold = OpponentModel(), OpponentModel()
+        w0 = rng.random(1326) + 0.01
+        m_warm.weights, m_cold.weights = w0, w0
+        mod.reweight(m_warm, ev, ev.bets, ctx)
+        sp._RULES.clear()
+        sp._ORDERS.clear()
+        sp._BOARD_ORDERS.clear()
+        mod.reweight(m_cold, ev, ev.bets, ModelingContext(0, hole, board, game))
+        assert np.array_equal(m_warm.weights, m_cold.weights)
+        lik = m_warm.trace[-1][2]
+        a = int(ev.action)
+        assert lik.column is not None and np.array_equal(
+            lik.probabilities(), lik.pi[0] * lik.rules + lik.pi[1] * lik.freq + lik.pi[2] * lik.blind
+        )
+        m_ref = OpponentModel()  # the model as the re-weighting saw it: the weights before, the stats it counted
+        m_ref.weights = w0
+        m_ref.stats.update(m_cold.stats)
+        rules, freq, F, _ = mod.experts(m_ref, ev, ev.bets, ctx)
+        pi = mod.weights(m_ref)
+        assert np.array_equal(lik.column, (pi[0] * rules + pi[1] * freq + pi[2] * F[None, :])[:, a])
+
+
+def test_percentile_kernel_equals_the_numpy_form():
+    """The percentiles' kernel gives the floats of the numpy form (cumulative sums in sorted order, mid-ranks of
+    tie blocks) on random values with ties, random ranges (zero weights included) and live sets (fixed seed)."""
+    from loki.modeler.specific import percentile_order, percentiles_in_order
+
+    rng = np.random.default_rng(7)
+    for k in range(20):
+        v = np.round(rng.random(1326), 1 + k % 3)  # ties
+        w = rng.random(1326) * (rng.random(1326) < 0.7) * 10.0 ** rng.integers(-3, 3)
+        live = rng.random(1326) < (0.9 if k else 0.0)
+        pre = percentile_order(v, live)
+        idx, order, lo, hi = pre
+        want = np.full(1326, 0.5)
+        if idx.size:
+            cum = np.concatenate(([0.0], np.cumsum(w[idx][order])))
+            if cum[-1] > 0.0:
+                want[idx] = (cum[lo] + 0.5 * (cum[hi] - cum[lo])) / cum[-1]
+        assert np.array_equal(percentiles_in_order(pre, w), want)
+    assert np.array_equal(percentiles_in_order(percentile_order(v, live), np.zeros(1326)), np.full(1326, 0.5))
+
+
+def test_context_frequencies_equal_the_numpy_form():
+    """The context frequencies (blended, floored, fold impossible when not facing, normalised) are the floats of the
+    numpy form, on random counts (fixed seed), every context."""
+    rng = np.random.default_rng(5)
+    mod = SpecificModeler(TripleConfig(), SpecificModelConfig(min_frequency=0.03))
+    for _ in range(20):
+        m = OpponentModel()
+        m.tables.counts[m.row] = rng.integers(0, 30, size=(4, 3, 3)) * (rng.random((4, 3, 3)) < 0.7)
+        for r in range(1, 4):
+            for b in range(3):
+                for facing in (False, True):
+                    F = np.maximum(m.frequencies.blended(r, b, specific=True).astype(np.float64), 0.03)
+                    if not facing:
+                        F[0] = 0.0
+                    assert np.array_equal(mod.context_frequencies(m, r, b, facing), F / F.sum())

@@ -38,9 +38,9 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from loki.assessment.weights import LOW_WEIGHT
-from loki.cards import HOLDING_MASKS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
+from loki.modeler.kernels import mixture_into
 from loki.modeler.model import (
     ModelingContext,
     ModelTables,
@@ -195,7 +195,7 @@ class AdaptiveModeler:
             for m in o.cands:
                 m.new_round()
             o.round = ev.round
-        live = ctx.per_board("adaptive.live", lambda _b: (HOLDING_MASKS & np.uint64(ctx.dead_mask())) == 0)
+        live = ctx.live_holdings()
         counts = model.tables.counts[model.row]
         preds: list[float | None] = []
         cols: list[np.ndarray] = []
@@ -203,13 +203,14 @@ class AdaptiveModeler:
         for m, k in zip(o.cands, self.modelers, strict=True):
             m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
             m.round_actions = list(model.round_actions)
-            before = m.weights[live].copy()
+            before = m.weights.copy()  # the live entries are read only when the candidate traced the action
             n_trace = len(m.trace)
             k.reweight(m, ev, bucket, ctx)
             if len(m.trace) > n_trace:
                 col = m.trace[-1][2].probabilities()  # type: ignore[attr-defined]
                 cols.append(col)
-                preds.append(float(np.dot(before, col[live]) / before.sum()))
+                b = before[live]
+                preds.append(float(np.dot(b, col[live]) / b.sum()))
             else:
                 preds.append(None)
             tables.append(m.weights)
@@ -218,14 +219,9 @@ class AdaptiveModeler:
             o.evidence = g * o.evidence + np.log(np.maximum(np.array(preds, dtype=np.float64), self.config.floor))
             o.actions += 1
         post = self._post(o)
-        mixed = np.zeros(live.shape[0])
-        for w_k, t in zip(post, tables, strict=True):
-            s = float(t[live].sum())
-            if s > 0.0:
-                mixed += w_k * t / s
-        top = float(mixed[live].max()) if live.any() else 0.0
-        if top > 0.0:
-            model.weights = np.where(live, np.maximum(mixed / top, LOW_WEIGHT), model.weights)
+        # the mixture Σ_k π_k · w_k / Σ w_k, rescaled to a maximum of 1 and floored, into the opponent's live entries
+        if mixture_into(np.stack(tables), post, live, LOW_WEIGHT, model.tables.weights[model.row]):
+            model.tables.touch(model.row)
         if len(cols) == len(tables):
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
         return None

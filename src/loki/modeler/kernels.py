@@ -12,8 +12,11 @@ from loki.triples.rule_chain import pt_kernel, ramp  # the rule chain, written o
 BLEND_OBSERVATIONS = 20
 
 __all__ = [
+    "np_sum",
+    "mixture_into",
     "freq_triple",
     "freq_triples_all",
+    "percentiles_into",
     "any_above",
     "weight_rank_counts",
     "blend_frequencies",
@@ -27,7 +30,126 @@ __all__ = [
     "reweight_row_live",
     "reweight_holding",
     "reweight_row",
+    "mixture_reweight_row",
 ]
+
+
+@njit(cache=True)
+def _pairwise_block(a, lo, n):
+    # numpy's pairwise_sum for n <= 128: a plain loop below 8 values, else 8 accumulators and the rest
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+    i = 8
+    while i < n - (n % 8):
+        r0 += a[lo + i]
+        r1 += a[lo + i + 1]
+        r2 += a[lo + i + 2]
+        r3 += a[lo + i + 3]
+        r4 += a[lo + i + 4]
+        r5 += a[lo + i + 5]
+        r6 += a[lo + i + 6]
+        r7 += a[lo + i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[lo + i]
+        i += 1
+    return res
+
+
+@njit(cache=True)
+def _pairwise(a, lo, n):
+    """numpy's pairwise summation of ``a[lo:lo + n]`` (``pairwise_sum`` of numpy's ``loops_utils.h``: plain below 8
+    values, 8 accumulators up to 128, above that the two halves, the first rounded down to a multiple of 8, summed
+    apart and added), the very floats of ``np.add.reduce`` on a contiguous float64 array (with its initial 0.0,
+    :func:`np_sum`).  numpy recurses; here the same tree is walked with an explicit stack (numba's disk cache
+    cannot hold a recursive function)."""
+    if n <= 128:
+        return _pairwise_block(a, lo, n)
+    t_lo = np.empty(128, dtype=np.int64)  # pending tasks: (lo, n) to sum, or n = -1: add the last two sums
+    t_n = np.empty(128, dtype=np.int64)
+    vals = np.empty(128)
+    nt = 1
+    nv = 0
+    t_lo[0] = lo
+    t_n[0] = n
+    while nt > 0:
+        nt -= 1
+        lo_k = t_lo[nt]
+        n_k = t_n[nt]
+        if n_k < 0:
+            nv -= 1
+            vals[nv - 1] = vals[nv - 1] + vals[nv]
+        elif n_k <= 128:
+            vals[nv] = _pairwise_block(a, lo_k, n_k)
+            nv += 1
+        else:
+            n2 = n_k // 2
+            n2 -= n2 % 8
+            t_n[nt] = -1
+            t_lo[nt + 1] = lo_k + n2
+            t_n[nt + 1] = n_k - n2
+            t_lo[nt + 2] = lo_k
+            t_n[nt + 2] = n2
+            nt += 3
+    return vals[0]
+
+
+@njit(cache=True)
+def np_sum(a):
+    """``np.add.reduce(a)`` of a contiguous float64 vector, bit for bit (:func:`_pairwise`; the Simulator's cut-off
+    and the adaptive model's mixture sum as numpy does)."""
+    return 0.0 + _pairwise(a, 0, a.shape[0])
+
+
+@njit(cache=True)
+def mixture_into(tables, post, live, low, row):
+    """The adaptive model's average of its candidates' tables (:meth:`loki.modeler.AdaptiveModeler.reweight`), the
+    floats of its numpy form ``mixed = Σ_k post[k] · t_k / Σ_live t_k`` (candidates with no live weight left out, the
+    sums numpy's pairwise ones: :func:`np_sum`), divided by its live maximum and floored at ``low``, written into
+    ``row`` at the live holdings (nothing written when the live maximum is not positive).
+
+    Args:
+        tables: ``(k, 1326) float64`` the candidates' tables; post: ``(k,) float64`` their weights.
+        live: ``(1326,) bool`` the holdings an opponent may hold; low: the floor (0.01).
+        row: ``(1326,) float64`` the opponent's table (written in place).
+
+    Returns:
+        Whether ``row`` was written.
+    """
+    n = live.shape[0]
+    mixed = np.zeros(n)
+    buf = np.empty(n)
+    for k in range(tables.shape[0]):
+        m = 0
+        for h in range(n):
+            if live[h]:
+                buf[m] = tables[k, h]
+                m += 1
+        s = np_sum(buf[:m])
+        if s > 0.0:
+            wk = post[k]
+            for h in range(n):
+                mixed[h] += wk * tables[k, h] / s
+    top = 0.0
+    seen = False
+    for h in range(n):
+        if live[h]:
+            if not seen or mixed[h] > top:
+                top = mixed[h]
+            seen = True
+    if not top > 0.0:
+        return False
+    for h in range(n):
+        if live[h]:
+            x = mixed[h] / top
+            row[h] = x if x > low else low
+    return True
 
 
 @njit(cache=True)
@@ -54,6 +176,32 @@ def freq_triple(q, f, r, facing, softness, rho):
         p_raise /= over
         p_fold /= over
     return p_fold, 1.0 - p_raise - p_fold, p_raise
+
+
+@njit(cache=True)
+def percentiles_into(idx, order, lo, hi, weights, out):
+    """Weighted mid-rank percentiles (:func:`loki.modeler.specific.percentiles_in_order`, the same floats as its
+    numpy form: the cumulative weights in sorted order added one at a time, as ``np.cumsum`` does).
+
+    Args:
+        idx: ``(k,) int64`` the holdings ranked; order: ``(k,) int64`` their stable sort by value (positions in
+            ``idx``); lo, hi: ``(k,) int64`` the ends of each holding's tie block in that order.
+        weights: ``(1326,) float64`` the range.
+        out: ``(1326,) float64``, written at ``idx`` (left as it is when the range has no weight there).
+    """
+    k = idx.shape[0]
+    cum = np.empty(k + 1)
+    cum[0] = 0.0
+    acc = 0.0
+    for i in range(k):
+        acc += weights[idx[order[i]]]
+        cum[i + 1] = acc
+    total = cum[k]
+    if not total > 0.0:
+        return
+    for i in range(k):
+        a = cum[lo[i]]
+        out[idx[i]] = (a + 0.5 * (cum[hi[i]] - a)) / total
 
 
 @njit(cache=True)
@@ -278,3 +426,42 @@ def reweight_row_live(weights, row, column, dead, masks, low):
     for h in range(column.shape[0]):
         if (masks[h] & dead) == 0:
             reweight_holding(weights, row, h, column[h], low)
+
+
+@njit(cache=True)
+def mixture_reweight_row(weights, row, rules, q, f, r, facing, softness, rho, pi0, pi1, blind, action, live, low,
+                         reweight, freq_col, col):  # fmt: skip
+    """The opponent-specific model's post-flop re-weighting (:meth:`loki.modeler.SpecificModeler.reweight`) in one
+    pass, the floats of its numpy form: the frequency expert's probability of ``action`` (:func:`freq_triple` at
+    each percentile ``q[h]``) into ``freq_col``, the mixture's ``col[h] = pi0·rules[h, action] + pi1·freq_col[h] +
+    blind`` (``blind`` = π_B·F[action]), then, if ``reweight``, feature R on the live holdings
+    (:func:`reweight_holding`) and the live entries divided by their maximum when it is in (0, 1).
+
+    Args:
+        weights, row: the store's tables and the opponent's row (written in place).
+        rules: ``(1326, 3) float64`` the rules expert's triples; q: ``(1326,) float64`` the range percentiles.
+        f, r, facing, softness, rho: the frequency expert's context (:func:`freq_triple`).
+        live: ``(1326,) bool`` the holdings the opponent may hold; low: the floor (0.01).
+        freq_col, col: ``(1326,) float64`` outputs.
+    """
+    n = q.shape[0]
+    for h in range(n):
+        ff, fc, fr = freq_triple(q[h], f, r, facing, softness, rho)
+        m = ff if action == 0 else (fc if action == 1 else fr)
+        freq_col[h] = m
+        x = pi0 * rules[h, action] + pi1 * m + blind
+        col[h] = x
+        if reweight and live[h]:
+            reweight_holding(weights, row, h, x, low)
+    top = 0.0
+    seen = False
+    for h in range(n):
+        if live[h]:
+            w = weights[row, h]
+            if not seen or w > top:
+                top = w
+            seen = True
+    if 0.0 < top < 1.0:
+        for h in range(n):
+            if live[h]:
+                weights[row, h] = weights[row, h] / top

@@ -424,6 +424,17 @@ class ModelingContext:
             v = memo[key] = compute(self.board)
         return v
 
+    def live_holdings(self) -> np.ndarray:
+        """``(1326,) bool`` read-only: the holdings sharing no card with our hole cards and the board (the ones an
+        opponent may hold), kept per board (:meth:`per_board`) and shared by the modelers that read it."""
+
+        def live(_board: tuple[int, ...]) -> np.ndarray:
+            a = (HOLDING_MASKS & np.uint64(self.dead_mask())) == 0
+            a.setflags(write=False)
+            return a
+
+        return self.per_board("live", live)
+
     def follow(self, ev: ActionTaken) -> None:
         """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
         self.actions_this_round += 1

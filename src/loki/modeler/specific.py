@@ -34,19 +34,22 @@ otherwise push every holding to the floor, a collapse; measured on the 3-player 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from pydantic import Field, field_validator
 
 from loki.assessment import uniform_board_values
+from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
-from loki.modeler.kernels import freq_triples_all
+from loki.modeler.kernels import freq_triples_all, mixture_reweight_row, percentiles_into
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
-from loki.modeler.triple_model import opponent_spot, triple_reweight
+from loki.modeler.triple_model import opponent_spot
 from loki.triples import TripleConfig, opponent_triples
+from loki.triples.spot import BettingSpot
 
 __all__ = [
     "SpecificModelConfig",
@@ -109,17 +112,12 @@ def percentile_order(values: np.ndarray, live: np.ndarray) -> tuple[np.ndarray, 
 
 
 def percentiles_in_order(pre: tuple[np.ndarray, ...], weights: np.ndarray, n: int = 1326) -> np.ndarray:
-    """:func:`range_percentiles` from its :func:`percentile_order` (the same floats)."""
+    """:func:`range_percentiles` from its :func:`percentile_order` (the same floats; the kernel
+    :func:`loki.modeler.kernels.percentiles_into`)."""
     idx, order, lo, hi = pre
     out = np.full(n, 0.5)
-    if idx.size == 0:
-        return out
-    sw = weights[idx][order]
-    cum = np.concatenate(([0.0], np.cumsum(sw)))
-    total = cum[-1]
-    if total <= 0.0:
-        return out
-    out[idx] = (cum[lo] + 0.5 * (cum[hi] - cum[lo])) / total
+    if idx.size:
+        percentiles_into(idx, order, lo, hi, np.ascontiguousarray(weights, dtype=np.float64), out)
     return out
 
 
@@ -140,14 +138,79 @@ def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: 
     return out
 
 
+#: The rules expert's triples :func:`rules_triples` computed, by everything they depend on (read-only arrays; cleared
+#: when full), as :func:`loki.modeler.triple_model.action_column` keeps the observer's columns: in a duplicate
+#: tournament a deal's public actions recur in every seating.
+_RULES: dict = {}
+_RULES_MAX = 256
+
+#: Range-percentile orders (:func:`percentile_order`) by board, dead cards and opponents faced (cleared when full):
+#: an observer's hole cards and a board recur in the seatings of a duplicate deal.
+_ORDERS: dict = {}
+_ORDERS_MAX = 256
+
+
+def rules_triples(
+    board: tuple[int, ...], spot: BettingSpot, n_opp: int, triple: TripleConfig, params, check_raise: bool
+) -> np.ndarray:
+    """``(1326, 3) float64`` read-only: :func:`loki.triples.opponent_triples` of the opponent's situation (the rules
+    expert, module docstring 1.), kept by ``board``, ``spot``, ``n_opp``, the Triple Generator's ``params`` (those of
+    ``triple``) and ``check_raise`` (the value is a function of these only, so a kept array is the same floats)."""
+    key = (board, spot, n_opp, params, bool(check_raise))
+    t = _RULES.get(key)
+    if t is None:
+        t = opponent_triples(board, spot, n_opp, triple, bool(check_raise))
+        t.setflags(write=False)
+        if len(_RULES) >= _RULES_MAX:
+            _RULES.clear()
+        _RULES[key] = t
+    return t
+
+
+_BOARD_ORDERS: dict = {}
+
+
+def _order_of(board: tuple[int, ...], dead: int, n_opp: int, live: np.ndarray) -> tuple[np.ndarray, ...]:
+    # percentile_order of EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges), holdings ``live``
+    # (those sharing no card with the ``dead`` mask), kept by (board, dead, n_opp); from the board's stable order of
+    # every holding disjoint from it, kept by (board, n_opp): a stable sort of a subset is the subsequence of the
+    # stable sort of the whole (ties in holding order in both), so the arrays are percentile_order's
+    key = (board, dead, n_opp)
+    pre = _ORDERS.get(key)
+    if pre is None:
+        bo = _BOARD_ORDERS.get((board, n_opp))
+        if bo is None:
+            hs1, pp, _ = uniform_board_values(board)
+            hs_n = hs1**n_opp
+            values = hs_n + (1.0 - hs_n) * pp
+            bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+            bo = values, bidx[np.argsort(values[bidx], kind="stable")]
+            if len(_BOARD_ORDERS) >= _ORDERS_MAX:
+                _BOARD_ORDERS.clear()
+            _BOARD_ORDERS[(board, n_opp)] = bo
+        values, by_value = bo
+        idx = np.flatnonzero(live)
+        sub = by_value[live[by_value]]  # the live holdings by value
+        order = (np.cumsum(live) - 1)[sub]  # their positions in idx
+        v = values[idx]
+        sv = values[sub]
+        pre = idx, order, np.searchsorted(sv, v, side="left"), np.searchsorted(sv, v, side="right")
+        if len(_ORDERS) >= _ORDERS_MAX:
+            _ORDERS.clear()
+        _ORDERS[key] = pre
+    return pre
+
+
 @dataclass(frozen=True)
 class _MixtureLikelihood:
-    """``P(action | h)`` of a traced action under the mixture, with each expert's column for the showdown learning."""
+    """``P(action | h)`` of a traced action under the mixture, with each expert's column for the showdown learning
+    (and, when given, the mixture's column as :meth:`probabilities` computes it, kept from the re-weighting)."""
 
     rules: np.ndarray  # (1326,) the rules expert's probability of the action
     freq: np.ndarray  # (1326,) the frequency expert's
     blind: float  # F[action]
     pi: tuple[float, float, float]  # the weights when the action was modelled
+    column: np.ndarray | None = None  # (1326,) pi[0]·rules + pi[1]·freq + pi[2]·blind
 
     def parts(self, h: int) -> tuple[float, float, float]:
         return (self.pi[0] * float(self.rules[h]), self.pi[1] * float(self.freq[h]), self.pi[2] * self.blind)
@@ -157,6 +220,8 @@ class _MixtureLikelihood:
 
     def probabilities(self) -> np.ndarray:
         """``(1326,) float64`` ``P(action | holding)`` of every holding under the mixture."""
+        if self.column is not None:
+            return self.column
         return self.pi[0] * self.rules + self.pi[1] * self.freq + self.pi[2] * self.blind
 
 
@@ -173,6 +238,10 @@ class SpecificModeler:
     triple: TripleConfig
     config: SpecificModelConfig = SpecificModelConfig()
     preflop: Loki1Modeler = Loki1Modeler()
+
+    @cached_property
+    def _params(self):
+        return self.triple.params()
 
     # ---- per-opponent learned quantities ---------------------------------------------------------
     def weights(self, model: OpponentModel) -> tuple[float, float, float]:
@@ -193,31 +262,35 @@ class SpecificModeler:
     def context_frequencies(self, model: OpponentModel, round_: int, bucket: int, facing: bool) -> np.ndarray:
         """``(3,)`` the opponent's blended frequencies in the context, fold impossible when not facing, each
         floored at ``min_frequency`` and renormalised."""
-        F = model.frequencies.blended(round_, bucket, specific=True).astype(np.float64)
-        F = np.maximum(F, self.config.min_frequency)
-        if not facing:
-            F[0] = 0.0
-        return F / F.sum()
+        f, c, r = model.frequencies.blended(round_, bucket, specific=True).tolist()
+        low = self.config.min_frequency  # floored and normalised in Python floats: numpy's floats, fewer calls
+        f = 0.0 if not facing else (f if f > low else low)
+        c = c if c > low else low
+        r = r if r > low else low
+        s = f + c + r  # numpy's sum of three: from the left
+        return np.array([f / s, c / s, r / s])
 
     def experts(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
-        ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``."""
+        ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``.  The
+        rules' triples (read-only) and the order of the holdings by the opponent's hand value are functions of the
+        public spot, the board and our cards only, kept across decisions, hands and seatings (:func:`rules_triples`)."""
+        rules, q, F, facing, rho, live = self._inputs(model, ev, bucket, ctx)
+        freq = frequency_triples(q, F, facing, self.config.softness, rho)
+        return rules, freq, F, live
+
+    def _inputs(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
+        # (rules (1326, 3), q (1326,) percentiles in the range, F (3,), facing, rho, live (1326,) bool): the experts'
         spot = opponent_spot(ev, ctx.game)
         n_opp = max(1, int(ev.n_active) - 1)
-        rules = opponent_triples(ctx.board, spot, n_opp, self.triple, ctx.check_raise_condition(ev.seat))
-        live = (HOLDING_MASKS & np.uint64(cards_mask(ctx.hole + tuple(ctx.board)))) == 0
-
-        def order(board: tuple[int, ...]) -> tuple[np.ndarray, ...]:
-            hs1, pp, _ = uniform_board_values(board)
-            hs_n = hs1**n_opp
-            return percentile_order(hs_n + (1.0 - hs_n) * pp, live)  # EHS' as the opponent rates its hand
-
-        q = percentiles_in_order(ctx.per_board(("specific.percentile_order", n_opp), order), model.weights)
+        board = tuple(ctx.board)
+        rules = rules_triples(board, spot, n_opp, self.triple, self._params, ctx.check_raise_condition(ev.seat))
+        live = ctx.live_holdings()
+        q = percentiles_in_order(_order_of(board, int(ctx.dead_mask()), n_opp, live), model.weights)
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)
-        freq = frequency_triples(q, F, facing, self.config.softness, rho)
-        return rules, freq, F, live
+        return rules, q, F, facing, rho, live
 
     def triples(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> np.ndarray:
         """``(1326, 3)`` the mixture triples ``T`` of the opponent's post-flop action ``ev``."""
@@ -239,14 +312,20 @@ class SpecificModeler:
                 key = "check_raises"  # it checked earlier this round and raises now
             if key:
                 model.stats[key] = model.stats.get(key, 0.0) + 1.0
-        rules, freq, F, live = self.experts(model, ev, bucket, ctx)
+        rules, q, F, facing, rho, live = self._inputs(model, ev, bucket, ctx)
         pi = self.weights(model)
-        t = pi[0] * rules + pi[1] * freq + pi[2] * F[None, :]
-        triple_reweight(model, t, ev.action, live)
-        top = float(model.weights[live].max()) if live.any() else 0.0
-        if 0.0 < top < 1.0:
-            model.weights = np.where(live, model.weights / top, model.weights)
-        model.trace.append((ev.round, ev.action, _MixtureLikelihood(rules[:, a], freq[:, a], float(F[a]), pi)))
+        # the action's column of the mixture T = π_R·R + π_M·M + π_B·F (the same floats as the full triples'
+        # column); feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the live entries
+        # rescaled to a maximum of 1: one kernel
+        freq_a = np.empty(q.shape[0])
+        col = np.empty(q.shape[0])
+        model.tables.touch(model.row)
+        mixture_reweight_row(
+            model.tables.weights, model.row, rules, q, float(F[0]), float(F[2]), bool(facing), float(self.config.softness),
+            float(rho), pi[0], pi[1], float(pi[2] * F[a]), a, live, LOW_WEIGHT, ev.action != Action.FOLD, freq_a, col,
+        )  # fmt: skip
+        lik = _MixtureLikelihood(rules[:, a], freq_a, float(F[a]), pi, col)
+        model.trace.append((ev.round, ev.action, lik))
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
         """The believed play-out plays the opponent by its mixture: the rules with this modeler's Triple Generator, the

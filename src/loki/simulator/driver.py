@@ -67,7 +67,6 @@ from loki.simulator.playout import (
     PlayoutRanges,
     PlayoutSpot,
     board_cache,
-    next_ranks_cache,
     sim_decision,
 )
 from loki.triples import TripleConfig, board_values
@@ -563,7 +562,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     seed31 = int(seed) % (2**31 - 1)  # the batch seeds are taken mod 2^31 - 1: the same ones, no int64 overflow
     done, cut, ev_c, sd_c, ev_r, sd_r = sim_decision(
         seed31, n, int(config.check_every), int(config.min_trials), rule, float(config.z), to_call, can_raise,
-        pspot, ranges, policies, oc, orr, holes, next_ranks_cache(), _boards(), tables,
+        pspot, ranges, policies, oc, orr, holes, _boards(), tables,
     )  # fmt: skip
     oc, orr, holes = oc[:done], orr[:done], holes[:done]
     if done < 2:

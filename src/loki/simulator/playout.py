@@ -6,11 +6,10 @@
 :mod:`loki.simulator.driver`; read its docstring first).  A batch samples the
 opponents' holdings by their weights (:func:`_sample_holding`), deals the rest of the board,
 computes the hand values the play-out needs on later streets (in the uniform play-out from a process-wide
-:class:`BoardCache` of ranks and HS_1 per 4- and 5-card board, shared by trials, decisions and the seatings of a
-duplicate deal; otherwise :func:`_values_on_board`: HS_1 of each
-player's holding against a weighted field — uniform in the paper's play-out, the other players'
-weight tables in the believed one — and its percentile within its own range;
-:func:`loki.assessment.outs.ppot_outs`) and plays each trial out twice (:func:`playout`, our first
+:class:`BoardCache` of ranks, HS_1 and PPot per 4- and 5-card board, shared by trials, decisions and the seatings of
+a duplicate deal; in the believed play-out the cache's ranks and PPot with :func:`_values_on_board`: HS_1 of each
+player's holding against a weighted field — the other players' weight tables — and its percentile within its own
+range; :func:`_street_values`) and plays each trial out twice (:func:`playout`, our first
 action forced to check/call, then to bet/raise).  The betting of a
 play-out (acting order, cap, legal actions, pot, payoff) is the :mod:`loki.betting` core, the same
 code as the rules engine's.
@@ -53,7 +52,7 @@ from loki.betting.layout import (
 )
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator.kernels import rank7, rank_from_key
-from loki.modeler.kernels import freq_triple
+from loki.modeler.kernels import freq_triple, np_sum
 from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel, semi_bluff_gate
 
 __all__ = [
@@ -61,11 +60,9 @@ __all__ = [
     "PlayoutRanges",
     "PlayoutPolicies",
     "PlayoutScratch",
-    "NextRanks",
     "BoardCache",
     "sim_batch",
     "sim_decision",
-    "next_ranks_cache",
     "board_cache",
     "playout",
     "new_scratch",
@@ -169,19 +166,9 @@ class PlayoutScratch(NamedTuple):
     semi: np.ndarray
 
 
-class NextRanks(NamedTuple):
-    """The holding ranks on the next street's boards, shared by the batches of one decision (:func:`next_ranks_cache`;
-    one per decision board): ``n`` ``(52,) int64`` (−1 until the board with that card is ranked), then
-    ``(52, 1326)`` ``int64`` holdings, ``int32`` ranks and ``uint64`` card masks as :func:`_board_ranks` writes them."""
-
-    n: np.ndarray
-    h: np.ndarray
-    r: np.ndarray
-    m: np.ndarray
-
-
 class BoardCache(NamedTuple):
-    """Holding ranks and uniform-range HS_1 on 4- and 5-card boards, kept across decisions (:func:`board_cache`).
+    """Holding ranks, uniform-range HS_1 and outs potentials on 4- and 5-card boards, kept across decisions
+    (:func:`board_cache`).
 
     The later-street boards of a decision's trials recur: in the trials of one decision (a turn decision has at most
     48 river cards), in the decisions of one hand and, in a duplicate tournament, in every seating of a deal (the
@@ -189,15 +176,21 @@ class BoardCache(NamedTuple):
     against a uniform range on a board depend on the board's cards only, so one row per board serves all of them.
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
     board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
-    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,)
-    int64`` holdings disjoint from the board, packed, ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,) int64``
+    holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings and ``lm``
+    ``(K, 1326) uint64`` their card masks, filled when the believed play-out first reads them (``packed`` ``(K,)
+    bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
     asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
     (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
-    board, so whether it is found or recomputed never changes play."""
+    board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
+    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`)."""
 
     keys: np.ndarray
     r: np.ndarray
+    lh: np.ndarray
+    lm: np.ndarray
+    packed: np.ndarray
     lr: np.ndarray
     n: np.ndarray
     hs: np.ndarray
@@ -205,7 +198,7 @@ class BoardCache(NamedTuple):
     used: np.ndarray
 
 
-#: Slots of a :func:`board_cache` (a power of two; 32 kB a board, 96 MB when 3/4 full).
+#: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
 BOARD_CACHE_SLOTS = 4096
 
 
@@ -217,6 +210,35 @@ class StreetValues(NamedTuple):
     pp: np.ndarray
     nn: np.ndarray
     q: np.ndarray
+
+
+class _Memo(NamedTuple):
+    """A decision's values of a holding on a later-street board against the ranges (:func:`_values_on_board`): an
+    open-addressing hash table keyed by player, holding and the board's card mask: ``key`` ``(K,) int64``
+    (``p · 1326 + h + 1``; 0: an empty slot), ``board`` ``(K,) uint64``, ``hs`` and ``q`` ``(K,) float64``, ``used``
+    ``(1,) int64``.  A player's field and range are fixed for the decision, so its HS_1 and percentile are
+    functions of its holding and the board: a trial whose holding and board an earlier trial of the decision had
+    (ours on the next street is one of at most 49 boards) reads the floats the earlier one computed.  Not filled
+    beyond 3/4 (later values are computed, not kept)."""
+
+    key: np.ndarray
+    board: np.ndarray
+    hs: np.ndarray
+    q: np.ndarray
+    used: np.ndarray
+
+
+def _memo(slots: int) -> _Memo:
+    return _Memo(
+        np.zeros(slots, dtype=np.int64), np.zeros(slots, dtype=np.uint64), np.zeros(slots), np.zeros(slots),
+        np.zeros(1, dtype=np.int64),
+    )  # fmt: skip
+
+
+_memo_jit = njit(cache=True)(_memo)
+
+#: Slots of a decision's :class:`_Memo` in the believed play-out (a power of two).
+MEMO_SLOTS = 8192
 
 
 class _Trial(NamedTuple):
@@ -231,12 +253,10 @@ class _Trial(NamedTuple):
     unit: np.ndarray
     hs_tmp: np.ndarray
     q_tmp: np.ndarray
-    live_h: np.ndarray
-    live_r: np.ndarray
-    live_m: np.ndarray
-    next_ranks: NextRanks
+    todo: np.ndarray
     uniform: bool
     boards: BoardCache
+    memo: _Memo
 
 
 def new_scratch(m: int) -> PlayoutScratch:
@@ -302,42 +322,6 @@ def _sample_holding(w, cum, total, used):
     return -1
 
 
-@njit(cache=True)
-def _board_ranks(board, nb, live_h, live_r, live_m, tables):
-    """Ranks of every holding on ``board[:nb]`` that shares no card with it, in holding order: writes its index
-    ``live_h[j]``, rank ``live_r[j]`` (int32) and card mask ``live_m[j]``; returns ``(n, key, bits)``, the count
-    and the board's evaluator key and suit bits."""
-    card_key, card_bit = tables[0], tables[1]
-    bk = 0
-    bb = 0
-    bmask = np.uint64(0)
-    for i in range(nb):
-        bk += card_key[board[i]]
-        bb |= card_bit[board[i]]
-        bmask |= np.uint64(1) << np.uint64(board[i])
-    n = 0
-    for h in range(N_HOLDINGS):
-        hm = _HM[h]
-        if (hm & bmask) == 0:
-            a = _HC[h, 0]
-            b = _HC[h, 1]
-            live_h[n] = h
-            live_m[n] = hm
-            live_r[n] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
-            n += 1
-    return n, bk, bb
-
-
-def next_ranks_cache() -> NextRanks:
-    """A fresh, empty :class:`NextRanks` cache for :func:`sim_batch` (one per decision board)."""
-    return NextRanks(
-        np.full(52, -1, dtype=np.int64),
-        np.empty((52, N_HOLDINGS), dtype=np.int64),
-        np.empty((52, N_HOLDINGS), dtype=np.int32),
-        np.empty((52, N_HOLDINGS), dtype=np.uint64),
-    )
-
-
 def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
     """A fresh, empty :class:`BoardCache` of ``slots`` slots (a power of two, ≥ 4)."""
     if slots < 4 or slots & (slots - 1):
@@ -345,6 +329,9 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
     return BoardCache(
         np.zeros(slots, dtype=np.uint64),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.empty((slots, N_HOLDINGS), dtype=np.int16),
+        np.empty((slots, N_HOLDINGS), dtype=np.uint64),
+        np.zeros(slots, dtype=np.bool_),
         np.empty((slots, N_HOLDINGS), dtype=np.int32),
         np.zeros(slots, dtype=np.int64),
         np.empty((slots, N_HOLDINGS)),
@@ -391,6 +378,7 @@ def _board_slot(cache, board, nb, tables):
             lr[n] = r
             n += 1
     cache.n[i] = n
+    cache.packed[i] = False
     cache.hs[i, :] = np.nan
     if nb == 4:
         cache.pp[i, :] = np.nan
@@ -435,33 +423,65 @@ def _uniform_hs(cache, slot, h, bmask, nb):
     return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
 
 
+@njit(cache=True, inline="always")
+def _memo_find(memo, key, bmask):
+    """The slot of :class:`_Memo` ``memo`` holding ``(key, bmask)``, or the empty slot where it would go."""
+    k_slots = memo.key.shape[0]
+    x = (bmask ^ (np.uint64(key) * np.uint64(0xC2B2AE3D27D4EB4F))) * np.uint64(0x9E3779B97F4A7C15)
+    i = np.int64(x >> np.uint64(40)) & (k_slots - 1)
+    while memo.key[i] != 0:
+        if memo.key[i] == key and memo.board[i] == bmask:
+            return i
+        i = (i + 1) & (k_slots - 1)
+    return i
+
+
 @njit(cache=True)
-def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
-    """For every active player ``p`` of the trial ``t`` (:class:`_Trial`): HS_1 of its holding on ``board[:nb]``
-    against its field ``t.field[p]``
+def _values_on_board(cache, slot, t):
+    """For every player ``p`` of the trial ``t`` (:class:`_Trial`) with ``t.todo[p]``: HS_1 of its holding on the board of slot
+    ``slot`` of the :class:`BoardCache` ``cache`` against its field ``t.field[p]``
     (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) into
     ``t.hs_tmp[p]`` and, if ``t.want_q[p]``, its percentile within its own range ``t.weights[p]`` (the weight it beats
     plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
 
-    The board's holding ranks are computed once for all players: the ``n`` live holdings ``live_h``, their ranks
-    ``live_r`` and card masks ``live_m`` (:func:`_board_ranks`).  The per-player sums are branch-free and add the weights in holding
-    order, so they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the
-    uniform play-out) gets its sums as exact integer counts (a sum of ones is exact), vectorised.
+    The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
+    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board),
+    their card masks ``lm`` and ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
+    they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
+    gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
+    board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
     """
     m = t.hole.shape[0]
-    card_key, card_bit = tables[0], tables[1]
-    bk = 0
-    bb = 0
-    for i in range(nb):
-        bk += card_key[board[i]]
-        bb |= card_bit[board[i]]
+    n = cache.n[slot]
+    live_h = cache.lh[slot]
+    live_m = cache.lm[slot]
+    bmask = cache.keys[slot]
+    if not cache.packed[slot]:  # the live holdings and their masks, in holding order (the order of lr)
+        k = 0
+        for h in range(N_HOLDINGS):
+            if (_HM[h] & bmask) == 0:
+                live_h[k] = h
+                live_m[k] = _HM[h]
+                k += 1
+        cache.packed[slot] = True
+    live_r = cache.lr[slot]
+    rk = cache.r[slot]
+    memo = t.memo
     for p in range(m):
-        if not t.active[p]:
+        if not t.todo[p]:
             continue
         a = t.hole[p, 0]
         b = t.hole[p, 1]
+        hp = HOLDING_INDEX[a, b]
+        key = p * N_HOLDINGS + hp + 1
+        i_memo = _memo_find(memo, key, bmask)
+        if memo.key[i_memo] != 0:
+            t.hs_tmp[p] = memo.hs[i_memo]
+            if t.want_q[p]:
+                t.q_tmp[p] = memo.q[i_memo]
+            continue
         pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
-        rp = np.int32(rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables))
+        rp = rk[hp]
         fw = t.field[p]
         ow = t.weights[p]
         ahead = 0.0
@@ -485,9 +505,10 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
                 qt = 0.0
                 qtot = 0.0
                 for j in range(n):
+                    h = live_h[j]
                     ok = (live_m[j] & pm) == 0
                     r = live_r[j]
-                    v = ow[live_h[j]] if ok else 0.0
+                    v = ow[h] if ok else 0.0
                     qtot += v
                     qa += v if r < rp else 0.0
                     qt += v if r == rp else 0.0
@@ -497,8 +518,8 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
             qt = 0.0
             qtot = 0.0
             for j in range(n):
-                ok = (live_m[j] & pm) == 0
                 h = live_h[j]
+                ok = (live_m[j] & pm) == 0
                 r = live_r[j]
                 w = fw[h] if ok else 0.0
                 v = ow[h] if ok else 0.0
@@ -513,37 +534,60 @@ def _values_on_board(board, nb, n, live_h, live_r, live_m, t, tables):
             t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
         else:
             for j in range(n):
+                h = live_h[j]
                 ok = (live_m[j] & pm) == 0
                 r = live_r[j]
-                w = fw[live_h[j]] if ok else 0.0
+                w = fw[h] if ok else 0.0
                 tot += w
                 ahead += w if r < rp else 0.0
                 tied += w if r == rp else 0.0
         t.hs_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+        if 4 * (memo.used[0] + 1) <= 3 * memo.key.shape[0]:
+            memo.key[i_memo] = key
+            memo.board[i_memo] = bmask
+            memo.hs[i_memo] = t.hs_tmp[p]
+            memo.q[i_memo] = t.q_tmp[p]
+            memo.used[0] += 1
+
+
+@njit(cache=True, inline="always")
+def _cached_ppot(prow, h, board, nb, tables):
+    # PPot of holding h on board[:nb] from the board's row of the cache (computed on the first request; 0 on the
+    # river, where ppot_outs is 0; symmetric in the two hole cards, so one entry per holding)
+    if nb != 4:
+        return 0.0
+    y = prow[h]
+    if y != y:
+        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
+        prow[h] = y
+    return y
 
 
 @njit(cache=True)
-def _street_values(s, t, v, tables):
-    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for every active player of
-    the trial ``t`` (:class:`_Trial`) into ``v`` (:class:`StreetValues`): ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]``
-    (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``.
+def _street_values(s, t, v, tables, st, ready):
+    """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for the players of the trial
+    ``t`` (:class:`_Trial`) whose values are not ``ready[p, s]`` yet into ``v`` (:class:`StreetValues`):
+    ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]`` (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``; sets their
+    ``ready[p, s]``.
 
-    In the uniform play-out (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read
-    from the board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings), computed
-    on the first request of the holding on that board (:func:`_uniform_hs`), and so is PPot on a 4-card board
-    (its value does not depend on the order of the hole cards).
-    Otherwise the holding ranks on the board of the next street (the decision's board and one card, at most 49 boards
-    a decision) are kept in the trial's :class:`NextRanks` cache, keyed by that card; later boards are ranked
-    afresh."""
-    board, hole, active, nb0, cache = t.board, t.hole, t.active, t.nb0, t.next_ranks
+    The board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings) gives the
+    holding ranks and PPot on a 4-card board, computed on the first request of the holding on that board (its value
+    does not depend on the order of the hole cards; :func:`ppot_outs` is 0 on the river).  In the uniform play-out
+    (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read from the row too
+    (:func:`_uniform_hs`, also on the first request), for every player active at the decision (lookups); otherwise
+    it is computed against each player's field from the row's ranks (:func:`_values_on_board`) for the players still
+    in the play-out (not folded in the betting state ``st``): a player's values depend on its holding and the board
+    only, so one who folded before the street costs nothing and the floats are those of computing everybody's."""
+    board, hole, active, todo = t.board, t.hole, t.active, t.todo
     m = hole.shape[0]
     nb = s + 2
+    slot, bmask = _board_slot(t.boards, board, nb, tables)
+    prow = t.boards.pp[slot]
     if t.uniform:
-        slot, bmask = _board_slot(t.boards, board, nb, tables)
         row = t.boards.hs[slot]
-        prow = t.boards.pp[slot]
         for p in range(m):
             if active[p]:
+                ready[p, s] = True
                 h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
                 x = row[h]
                 if x != x:  # not asked yet
@@ -551,28 +595,20 @@ def _street_values(s, t, v, tables):
                     row[h] = x
                 v.hs1[p, s] = x
                 v.q[p, s] = t.q_tmp[p]
-                y = 0.0
-                if nb == 4:  # ppot_outs is 0 on the river; symmetric in the two hole cards
-                    y = prow[h]
-                    if y != y:
-                        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
-                        prow[h] = y
-                v.pp[p, s] = y
+                v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
                 v.nn[p, s] = 0.0
         return
-    if nb == nb0 + 1:
-        c = board[nb0]
-        if cache.n[c] < 0:
-            cache.n[c] = _board_ranks(board, nb, cache.h[c], cache.r[c], cache.m[c], tables)[0]
-        _values_on_board(board, nb, cache.n[c], cache.h[c], cache.r[c], cache.m[c], t, tables)
-    else:
-        n = _board_ranks(board, nb, t.live_h, t.live_r, t.live_m, tables)[0]
-        _values_on_board(board, nb, n, t.live_h, t.live_r, t.live_m, t, tables)
     for p in range(m):
-        if active[p]:
+        todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
+        if todo[p]:
+            ready[p, s] = True
+    _values_on_board(t.boards, slot, t)
+    for p in range(m):
+        if todo[p]:
+            h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
             v.hs1[p, s] = t.hs_tmp[p]
             v.q[p, s] = t.q_tmp[p]
-            v.pp[p, s] = ppot_outs(hole[p, 0], hole[p, 1], board, nb, tables)
+            v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
             v.nn[p, s] = 0.0
 
 
@@ -642,11 +678,12 @@ def playout(forced, spot, values, u, ranks, policies, scratch, trace):
 def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
     """:func:`playout`, with the hand values of a later street computed when the play-out first needs them.
 
-    ``lazy`` is None (every street's values are given) or ``(trial, ready, tables)``: ``ready[s]`` tells whether
-    ``values`` hold street ``s``; if not, the first decision on street ``s`` computes them (:func:`_street_values`
-    for the :class:`_Trial` ``trial``, into the same arrays) and sets ``ready[s]``, so the other branch of the trial
-    reuses them and a street the play-out never reaches costs nothing.  The values do not depend on the play-out (no
-    random numbers are drawn), so the result is the same as computing them all first.
+    ``lazy`` is None (every street's values are given) or ``(trial, ready, tables)``: ``ready[p, s]`` tells whether
+    ``values`` hold street ``s`` of player ``p``; if not, its first decision on street ``s`` computes them for every
+    player still in (:func:`_street_values` for the :class:`_Trial` ``trial``, into the same arrays) and sets their
+    ``ready[p, s]``, so the other branch of the trial reuses them and a street the play-out never reaches, or a
+    player who folded before it, costs nothing.  The values do not depend on the play-out (no random numbers are
+    drawn), so the result is the same as computing them all first.
     """
     st0, me, bet_sizes, always_call = spot.st0, spot.me, spot.bet_sizes, spot.always_call
     hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
@@ -672,9 +709,8 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
             a = CALL_A
         else:
             if lazy is not None:
-                if not lazy[1][s]:
-                    _street_values(s, lazy[0], values, lazy[2])
-                    lazy[1][s] = True
+                if not lazy[1][p, s]:
+                    _street_values(s, lazy[0], values, lazy[2], st, lazy[1])
             n_opp = st[N_IN] - 1
             h1 = hs1[p, s]
             hs_n = h1**n_opp if n_opp > 0 else 1.0
@@ -779,7 +815,7 @@ def _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks
 
 
 @njit(cache=True)
-def _context(spot, ranges, policies, next_ranks, boards):
+def _context(spot, ranges, policies, boards):
     """The work arrays of a decision's trials, set up once for all its batches (:func:`_run_trials`): every array a
     trial overwrites before reading it, so a batch that reuses them plays as one with fresh arrays."""
     st0, me, hole_me, board0 = spot.st0, spot.me, spot.hole, spot.board
@@ -804,7 +840,7 @@ def _context(spot, ranges, policies, next_ranks, boards):
         np.zeros(SIZE, dtype=np.int64), np.zeros((NMAX, 3), dtype=np.int64), np.zeros((NMAX, m)), np.zeros(m),
         np.zeros(m, dtype=np.bool_),
     )  # fmt: skip
-    ready = np.ones(4, dtype=np.bool_)
+    ready = np.ones((m, 4), dtype=np.bool_)
     unit = np.zeros(m, dtype=np.bool_)  # fields of all ones (the uniform play-out): exact integer sums
     for p in range(m):
         unit[p] = True
@@ -818,10 +854,10 @@ def _context(spot, ranges, policies, next_ranks, boards):
         want_q[p] = believed and _mixed(mix, p)
         if active0[p] and (want_q[p] or not unit[p]):
             uniform = False
+    memo = _memo_jit(MEMO_SLOTS if not uniform and nb0 < 5 else 4)  # read on later streets of weighted fields
     trial = _Trial(
-        board, nb0, hole, active0, field_w, weights, want_q, unit, np.zeros(m), np.zeros(m),
-        np.zeros(N_HOLDINGS, dtype=np.int64), np.zeros(N_HOLDINGS, dtype=np.int32),
-        np.zeros(N_HOLDINGS, dtype=np.uint64), next_ranks, uniform, boards,
+        board, nb0, hole, active0, field_w, weights, want_q, unit, np.zeros(m), np.zeros(m), np.zeros(m, np.bool_),
+        uniform, boards, memo,
     )  # fmt: skip
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
@@ -855,26 +891,25 @@ def _run_trials(i0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, 
                     pp[p, street] = pp_now[h]
                     nn[p, street] = nn_now[h]
             for s in range(street + 1, 4):
-                ready[s] = False
+                ready[:, s] = False
         out_call[i_trial] = _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
         out_raise[i_trial] = _play(RAISE_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
 
 
 @njit(cache=True)
-def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, next_ranks, boards, tables):
+def sim_batch(seed, n_trials, spot, ranges, policies, out_call, out_raise, out_holes, boards, tables):
     """Play ``n_trials`` trials of one decision (see :mod:`loki.simulator.driver`), both branches each.
 
     Writes per trial ``out_call[i]`` / ``out_raise[i]`` (our chips won minus chips put in from the decision on, first
     action forced to check/call resp. bet/raise) and ``out_holes[i, p]`` (the holding sampled for opponent ``p``;
     untouched for us and folded players).  The decision is ``spot`` (:class:`PlayoutSpot`), the players' beliefs and
     hand values on the decision's street ``ranges`` (:class:`PlayoutRanges`), how they act ``policies``
-    (:class:`PlayoutPolicies`); on later streets the values come from :func:`_values_on_board` with the ranges'
-    fields.  ``next_ranks`` is the decision board's :class:`NextRanks` cache, shared by its batches; ``boards`` the
-    :class:`BoardCache` of the uniform play-out's later-street values, shared by every decision; ``tables`` the
-    evaluator tables.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
+    (:class:`PlayoutPolicies`); on later streets the values come from :func:`_street_values` with the ranges'
+    fields.  ``boards`` is the :class:`BoardCache` of the later streets' ranks, potentials and uniform values, shared
+    by every decision; ``tables`` the evaluator tables.  Seeds numba's generator with ``seed`` first, so a batch is reproducible.
     """
     np.random.seed(seed)
-    ctx = _context(spot, ranges, policies, next_ranks, boards)
+    ctx = _context(spot, ranges, policies, boards)
     _run_trials(0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables)
 
 
@@ -883,89 +918,17 @@ RULE_NONE, RULE_PAPER, RULE_PAIRED = 0, 1, 2
 
 
 @njit(cache=True)
-def _pairwise_block(a, lo, n):
-    # numpy's pairwise_sum for n <= 128: a plain loop below 8 values, else 8 accumulators and the rest
-    if n < 8:
-        res = 0.0
-        for i in range(lo, lo + n):
-            res += a[i]
-        return res
-    r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
-    r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
-    i = 8
-    while i < n - (n % 8):
-        r0 += a[lo + i]
-        r1 += a[lo + i + 1]
-        r2 += a[lo + i + 2]
-        r3 += a[lo + i + 3]
-        r4 += a[lo + i + 4]
-        r5 += a[lo + i + 5]
-        r6 += a[lo + i + 6]
-        r7 += a[lo + i + 7]
-        i += 8
-    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    while i < n:
-        res += a[lo + i]
-        i += 1
-    return res
-
-
-@njit(cache=True)
-def _pairwise(a, lo, n):
-    """numpy's pairwise summation of ``a[lo:lo + n]`` (``pairwise_sum`` of numpy's ``loops_utils.h``: plain below 8
-    values, 8 accumulators up to 128, above that the two halves, the first rounded down to a multiple of 8, summed
-    apart and added), the very floats of ``np.add.reduce`` on a contiguous float64 array (with its initial 0.0,
-    :func:`_np_sum`).  numpy recurses; here the same tree is walked with an explicit stack (numba's disk cache
-    cannot hold a recursive function)."""
-    if n <= 128:
-        return _pairwise_block(a, lo, n)
-    t_lo = np.empty(128, dtype=np.int64)  # pending tasks: (lo, n) to sum, or n = -1: add the last two sums
-    t_n = np.empty(128, dtype=np.int64)
-    vals = np.empty(128)
-    nt = 1
-    nv = 0
-    t_lo[0] = lo
-    t_n[0] = n
-    while nt > 0:
-        nt -= 1
-        lo_k = t_lo[nt]
-        n_k = t_n[nt]
-        if n_k < 0:
-            nv -= 1
-            vals[nv - 1] = vals[nv - 1] + vals[nv]
-        elif n_k <= 128:
-            vals[nv] = _pairwise_block(a, lo_k, n_k)
-            nv += 1
-        else:
-            n2 = n_k // 2
-            n2 -= n2 % 8
-            t_n[nt] = -1
-            t_lo[nt + 1] = lo_k + n2
-            t_n[nt + 1] = n_k - n2
-            t_lo[nt + 2] = lo_k
-            t_n[nt + 2] = n2
-            nt += 3
-    return vals[0]
-
-
-@njit(cache=True)
-def _np_sum(a):
-    """``np.add.reduce(a)`` of a contiguous float64 vector, bit for bit (:func:`_pairwise`)."""
-    return 0.0 + _pairwise(a, 0, a.shape[0])
-
-
-@njit(cache=True)
 def _mean_sd(x):
-    """``(x.mean(), x.std(ddof=1))`` with numpy's floating-point operations (:func:`_np_sum`); sd inf for one value."""
+    """``(x.mean(), x.std(ddof=1))`` with numpy's floating-point operations (:func:`np_sum`); sd inf for one value."""
     n = x.shape[0]
-    mean = _np_sum(x) / n
+    mean = np_sum(x) / n
     if n < 2:
         return mean, np.inf
     d = np.empty(n)
     for i in range(n):
         e = x[i] - mean
         d[i] = e * e
-    return mean, np.sqrt(_np_sum(d) / (n - 1))
+    return mean, np.sqrt(np_sum(d) / (n - 1))
 
 
 @njit(cache=True)
@@ -989,10 +952,10 @@ def _cutoff(rule, z, oc, orr, to_call, can_raise):
             ev[2], sd[2] = _mean_sd(orr)
     else:
         if fold:
-            ev[0] = _np_sum(zeros) / n
-        ev[1] = _np_sum(oc) / n
+            ev[0] = np_sum(zeros) / n
+        ev[1] = np_sum(oc) / n
         if can_raise:
-            ev[2] = _np_sum(orr) / n
+            ev[2] = np_sum(orr) / n
     best = -1
     for k in range(3):  # the greatest (EV, code): later codes win ties
         if live[k] and (best < 0 or ev[k] >= ev[best]):
@@ -1020,8 +983,8 @@ def _cutoff(rule, z, oc, orr, to_call, can_raise):
 
 @njit(cache=True)
 def sim_decision(
-    seed, n, check_every, min_trials, rule, z, to_call, can_raise, spot, ranges, policies, oc, orr, holes, next_ranks,
-    boards, tables,
+    seed, n, check_every, min_trials, rule, z, to_call, can_raise, spot, ranges, policies, oc, orr, holes, boards,
+    tables,
 ):  # fmt: skip
     """Every batch of one decision in one call: batches of ``check_every`` trials (:func:`sim_batch`, the ``b``-th
     seeded with ``(seed · 1,000,003 + b · 7919 + 12345) mod (2³¹ − 1)``), each followed, once ``min_trials`` are done
@@ -1034,7 +997,7 @@ def sim_decision(
         the mean and standard deviation (``ddof = 1``; inf for one trial) of the outcomes of the trials played, in
         chips, numpy's floats (:func:`_mean_sd`).
     """
-    ctx = _context(spot, ranges, policies, next_ranks, boards)
+    ctx = _context(spot, ranges, policies, boards)
     done = 0
     batch = 0
     while done < n:
