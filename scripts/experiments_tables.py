@@ -149,11 +149,11 @@ def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str
 
 
 def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents: list[str]) -> str:
-    """For each ``(prefix, tuned, reference)``: the two players' results in the committed leagues
-    ``<folder>/<prefix>-<seed>`` against each opponent, per seed and pooled, and the tuned player's minus the
-    reference's paired by deal (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
+    """For each ``(prefix, player, reference)``: the two players' results in the committed leagues
+    ``<folder>/<prefix>-<seed>`` against each opponent, per seed and pooled, and the player's minus the reference's
+    paired by deal (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
     rows = [
-        "| player | against | seed | reference sb/hand | tuned sb/hand | tuned minus reference (paired) |",
+        "| player | against | seed | reference sb/hand | player sb/hand | player minus reference (paired) |",
         "|---|---|---|---:|---:|---:|",
     ]
     found = False
@@ -217,6 +217,9 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
     "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
+    "league-long-vs-equity": lambda: heads_up_paired(
+        EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
+    ),
 }
 
 
