@@ -177,6 +177,11 @@ def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents
 
 BOTS = ["random", "calling", "maniac", "equity"]
 
+MIXED_LONG_LABELS = {
+    f"three-{b}": f"3-handed, with {b}: adaptive (with the card-blind best response) minus B+R+S, 1,250-deal blocks"
+    for b in ("maniac", "calling", "equity")
+}
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -215,6 +220,7 @@ TABLES: dict[str, Callable[[], str]] = {
         [("hu-guard-B", "B tuned B1", "Loki-2 B"), ("hu-guard-S", "S tuned S1", "Loki-2 S")],
         BOTS,
     ),
+    "mixed-long": lambda: runs_table(EXP2 / "mixed", {}, MIXED_LONG_LABELS),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
     "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
     "league-long-vs-equity": lambda: heads_up_paired(
