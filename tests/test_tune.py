@@ -92,9 +92,10 @@ def _study_states(db: Path) -> dict:
 @pytest.mark.slow
 def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     (tmp_path / "tiny.toml").write_text(TINY)
-    # 20 one-deal blocks a trial: long enough (a few tenths of a second) for the poll below to see a trial running
-    # after the first is complete, on a quiet machine too (2 deals raced it there)
-    args = ["tune", "tiny.toml", "--trials", "3", "--deals", "20", "--block-deals", "1", "--workers", "1", "--quiet",
+    # 40 one-deal blocks a trial: long enough (about a second) for the poll below (each poll reads the SQLite study,
+    # tens of milliseconds) to act after the first trial is complete and before the last one is (2 and then 20 deals
+    # raced it on quiet machines); the kill lands inside the second trial or, rarely, between two trials
+    args = ["tune", "tiny.toml", "--trials", "3", "--deals", "40", "--block-deals", "1", "--workers", "1", "--quiet",
             "--param", "make_width", "--param", "bettor.make1", "--validate-deals", "2", "--out", "study"]  # fmt: skip
     env = dict(os.environ)
     p = subprocess.Popen(
@@ -105,7 +106,7 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     killed = False
     while time.time() < deadline and p.poll() is None:
         st = _study_states(db)
-        if len(st.get("COMPLETE", [])) >= 1 and st.get("RUNNING"):
+        if len(st.get("COMPLETE", [])) >= 1:
             p.send_signal(signal.SIGKILL)
             killed = True
             break
@@ -146,7 +147,7 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
 
     play_session(GameConfig(n_players=2), [make_player(str(best), seed=1), make_player("loki1", seed=2)], 5, seed=3)
     # the same folder with other options is another study: refused, not mixed
-    r = _loki(*[a if a != "20" else "21" for a in args], cwd=tmp_path)
+    r = _loki(*[a if a != "40" else "41" for a in args], cwd=tmp_path)
     assert r.returncode == 2 and "another" in r.stderr
 
 
