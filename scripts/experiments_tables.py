@@ -180,6 +180,9 @@ BOTS = ["random", "calling", "maniac", "equity"]
 MIXED_LONG_LABELS = {
     f"three-{b}": f"3-handed, with {b}: adaptive (with the card-blind best response) minus B+R+S, 1,250-deal blocks"
     for b in ("maniac", "calling", "equity")
+} | {
+    "six": "6-handed, with Loki-1, maniac, equity, calling: adaptive (with the card-blind best response) minus B+R+S, "
+    "1,250-deal blocks"
 }
 
 TABLES: dict[str, Callable[[], str]] = {
