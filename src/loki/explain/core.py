@@ -465,7 +465,6 @@ def _explain_simulator(d: Any, player: Any, view: PlayerView, models: Any, exp: 
 
 
 def _explain_card_blind(d: Any, player: Any, view: PlayerView, models: Any, exp: dict) -> bool:
-    cfg = getattr(player, "exploit", None)
     exp["card_blind"] = CardBlindRecord(
         opponent=exp["_label"](int(d.opponent)),
         actions=int(d.evidence.actions),
@@ -473,8 +472,8 @@ def _explain_card_blind(d: Any, player: Any, view: PlayerView, models: Any, exp:
         strength=_r(d.evidence.strength),
         equity=_r(d.equity),
         pot_odds=_r(d.pot_odds),
-        raise_equity=float(getattr(cfg, "raise_equity", 0.5)),
-        call_margin=float(getattr(cfg, "call_margin", 1.0)),
+        raise_equity=float(d.config.raise_equity),
+        call_margin=float(d.config.call_margin),
     )
     return True
 

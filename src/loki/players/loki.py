@@ -59,7 +59,7 @@ from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
 from loki.players.exploit import CardBlindEvidence, ExploitConfig, card_blind_decision
 from loki.players.registry import PlayerConfig
-from loki.players.tuned import TUNED_SETS, apply_tuned
+from loki.players.tuned import TUNED_SETS, apply_tuned, merge_config
 from loki.preflop import AdaptiveSettings, PreflopPolicy
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
@@ -276,14 +276,7 @@ def _with_style(data: Any) -> Any:
     style = str(data["style"]).upper()
     if style not in STYLE_VALUES:
         return data  # the Literal check reports it
-    merged = {k: (dict(v) if isinstance(v, dict) else v) for k, v in STYLE_VALUES[style].items()}
-    for k, v in data.items():
-        if k == "bettor" and isinstance(v, dict):
-            merged["bettor"] = {**merged["bettor"], **v}
-        else:
-            merged[k] = v
-    merged["style"] = style
-    return merged
+    return {**merge_config(STYLE_VALUES[style], data), "style": style}
 
 
 class LokiOptions(PlayerConfig):

@@ -127,15 +127,9 @@ class EquityPlayer(Player):
 
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """RAISE if legal and the equity is over 0.5, else CALL."""
-        from loki.assessment import equity
-        from loki.assessment.income_rate import load_tables
-        from loki.cards import HOLDING_CLASS, HOLDING_INDEX
+        from loki.players.exploit import card_blind_equity
 
-        c0, c1 = view.hole_cards
-        if view.round == 0:
-            eq = (float(load_tables()[2][HOLDING_CLASS[HOLDING_INDEX[c0, c1]]]) / 1000.0 + 1.0) / 2.0
-        else:
-            eq = equity((c0, c1), view.board)
+        eq = card_blind_equity(view.hole_cards, view.board if view.round > 0 else ())
         self._last = RAISE if eq > 0.5 and RAISE in legal_actions else CALL
         return self._last
 
