@@ -16,6 +16,7 @@ from loki.players.tuned import TUNED_SETS
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY_OF = {"B1": "fig3-B", "S1": "fig3-S"}  # the study each set comes from (experiments/2026-11-25/tune/<study>)
+DERIVED = {"S2": "S1"}  # a set made from another by taking back part of it (S2: S1 with the paper's generator form)
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -29,7 +30,17 @@ def _flat(d: dict, prefix: str = "") -> dict[str, object]:
 
 
 def test_every_set_names_its_study():
-    assert set(TUNED_SETS) == set(STUDY_OF)
+    assert set(TUNED_SETS) == set(STUDY_OF) | set(DERIVED)
+    assert set(DERIVED.values()) <= set(STUDY_OF)
+
+
+def test_s2_is_s1_with_the_papers_generator_form():
+    s1, s2 = parse_player("loki2:S:tuned=S1"), parse_player("loki2:S:tuned=S2")
+    paper = parse_player("loki2:S")
+    assert s2.form == paper.form  # symmetric ramps, no implied odds, no bluff: the paper's form
+    assert s1.form != paper.form
+    assert s2.model_copy(update={"form": s1.form, "tuned": "S1"}) == s1  # every other value is S1's
+    assert {k: v for k, v in _flat(TUNED_SETS["S1"]).items() if not k.startswith("form.")} == _flat(TUNED_SETS["S2"])
 
 
 @pytest.mark.parametrize("name", sorted(STUDY_OF))
