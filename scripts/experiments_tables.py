@@ -175,6 +175,60 @@ def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents
     return "\n".join(rows) if found else "(not run)"
 
 
+def _run_series(folder: Path) -> np.ndarray:
+    """``(deals,) float64`` AIVAT sb/hand per deal of a committed run: a tournament's last comparison, or the first
+    player's result in a one-pair league (``league.json`` with ``pairs/1-2``)."""
+    if (folder / "league.json").exists():
+        d = json.loads((folder / "league.json").read_text())
+        return _pair_series(folder, d["labels"], d["labels"][0], d["labels"][1])
+    return run_series(folder)
+
+
+def paired_runs(rows_spec: list[tuple[str, str, Path, str, Path]], seeds: list[int]) -> str:
+    """For each ``(label, run, run_folder, reference, reference_folder)``: the committed runs ``<run>-<seed>`` and
+    ``<reference>-<seed>`` of each seed (tournaments or one-pair leagues, :func:`_run_series`), their AIVAT results
+    and the run's minus the reference's paired by deal, per seed and pooled (95 % intervals)."""
+    out = [
+        "| run | reference | seed | deals | reference sb/hand | run sb/hand | run minus reference (paired) |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    found = False
+    for label, run, run_folder, ref, ref_folder in rows_spec:
+        xs, rs = [], []
+        for seed in seeds:
+            a, b = run_folder / f"{run}-{seed}", ref_folder / f"{ref}-{seed}"
+            if not (a.is_dir() and b.is_dir()):
+                continue
+            x, r = _run_series(a), _run_series(b)
+            k = min(len(x), len(r))
+            x, r = x[:k], r[:k]
+            xs.append(x)
+            rs.append(r)
+            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(x)), _fmt(*mean_ci(x - r))]
+            out.append(f"| {label} | {ref} | {seed} | {k} | " + " | ".join(cells) + " |")
+        if len(xs) > 1:
+            x, r = np.concatenate(xs), np.concatenate(rs)
+            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(x)), f"**{_fmt(*mean_ci(x - r))}**"]
+            out.append(f"| {label} | {ref} | pooled | {len(x)} | " + " | ".join(cells) + " |")
+        found = found or bool(xs)
+    return "\n".join(out) if found else "(not run)"
+
+
+S2_HU = [
+    ("the paper's S with S1's softmax choice", "Psoft"),
+    ("S1", "S1"),
+    ("S1 with the argmax choice", "S1arg"),
+    ("S1 without its bluff", "S2a"),
+    ("S1 without its bluff and implied odds", "S2b"),
+    ("S1 with one-sided ramps (nothing mixed above a threshold), no implied odds, no bluff", "S1sharp"),
+    ("S2: S1 with the paper's form (symmetric ramps, no implied odds, no bluff)", "S2c"),
+]
+S2_FIG3S = [
+    ("S1 without its bluff", "S2a"),
+    ("S1 without its bluff and implied odds", "S2b"),
+    ("S2: S1 with the paper's form", "S2c"),
+]
+
 BOTS = ["random", "calling", "maniac", "equity"]
 
 MIXED_LONG_LABELS = {
@@ -222,6 +276,63 @@ TABLES: dict[str, Callable[[], str]] = {
         EXP2 / "generalisation",
         [("hu-guard-B", "B tuned B1", "Loki-2 B"), ("hu-guard-S", "S tuned S1", "Loki-2 S")],
         BOTS,
+    ),
+    "s2-choice-hu": lambda: paired_runs(
+        [(lab, n, EXP2 / "s2" / "hu", "P", EXP2 / "s2" / "hu") for lab, n in S2_HU], [1100, 1101]
+    ),
+    "s2-choice-fig3-S": lambda: paired_runs(
+        [(lab, n, EXP2 / "s2" / "fig3-S", "S1", EXP2 / "s2" / "fig3-S") for lab, n in S2_FIG3S], [1001, 1002]
+    ),
+    "s2-validation": lambda: paired_runs(
+        [
+            ("fig3-BRS with S2", "val-fig3-BRS-S2", EXP2 / "validation", ref, EXP / "validation")
+            for ref in ("val-fig3-BRS", "val-fig3-BRS-S1")
+        ],
+        [1001, 1002],
+    ),
+    "s2-figures": lambda: paired_runs(
+        [
+            ("fig3-S with S2", "fig3-S-S2", EXP2 / "figures", "fig3-S", EXP / "figures"),
+            ("fig3-S with S2", "fig3-S-S2", EXP2 / "figures", "fig3-S-tuned", EXP / "figures"),
+            ("fig3-BRS with S2", "fig3-BRS-S2", EXP2 / "figures", "fig3-BRS", EXP / "figures"),
+            ("fig3-BRS with S2", "fig3-BRS-S2", EXP2 / "figures", "fig3-BRS-S1", EXP / "figures"),
+            (
+                "fig4's styles against S2",
+                "styles-S-S2",
+                EXP2 / "generalisation",
+                "styles-S-default",
+                EXP / "generalisation",
+            ),
+            (
+                "fig4's styles against S2",
+                "styles-S-S2",
+                EXP2 / "generalisation",
+                "styles-S-tuned",
+                EXP / "generalisation",
+            ),
+        ],
+        [0, 1],
+    ),
+    "brs-s1-generalisation": lambda: paired_runs(
+        [
+            (
+                "fig4's styles against B+R+S with S1",
+                "styles-BRS-S1",
+                EXP2 / "generalisation",
+                "styles-BRS-default",
+                EXP2 / "generalisation",
+            )
+        ],
+        [0, 1],
+    ),
+    "brs-s1-hu-guard": lambda: heads_up_paired(
+        EXP2 / "generalisation", [("hu-guard-BRS-S1", "B+R+S tuned S1", "Loki-2 B+R+S")], BOTS
+    ),
+    "s2-hu-guard": lambda: heads_up_paired(EXP2 / "generalisation", [("hu-guard-S2", "S tuned S2", "Loki-2 S")], BOTS),
+    "s2-hu-styles": lambda: heads_up_paired(
+        EXP2 / "generalisation",
+        [("hu-styles-S2", "S tuned S2", "Loki-2 S")],
+        ["Loki-1", "Loki-1 TA", "Loki-1 LC", "Loki-1 LA"],
     ),
     "mixed-long": lambda: runs_table(EXP2 / "mixed", {}, MIXED_LONG_LABELS),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
