@@ -229,6 +229,39 @@ S2_FIG3S = [
     ("S2: S1 with the paper's form", "S2c"),
 ]
 
+
+def heads_up_across(
+    folder: Path, player: tuple[str, str], reference: tuple[str, str], opponents: list[str], seeds: list[int]
+) -> str:
+    """As :func:`heads_up_paired` for a player and a reference that played in two leagues of the same seeds
+    (``(prefix, label)`` each): a league's pairs all play the same deals, whatever the other players, so the two
+    leagues' matches against one opponent are paired by deal (the bots' matches with each other in both leagues are
+    the same games: tests/test_league.py)."""
+    rows = [
+        "| player | against | seed | reference sb/hand | player sb/hand | player minus reference (paired) |",
+        "|---|---|---|---:|---:|---:|",
+    ]
+    found = False
+    for opp in opponents:
+        ts, rs = [], []
+        for seed in seeds:
+            a, b = folder / f"{player[0]}-{seed}", folder / f"{reference[0]}-{seed}"
+            if not ((a / "league.json").exists() and (b / "league.json").exists()):
+                continue
+            la, lb = (json.loads((x / "league.json").read_text())["labels"] for x in (a, b))
+            t, r = _pair_series(a, la, player[1], opp), _pair_series(b, lb, reference[1], opp)
+            ts.append(t)
+            rs.append(r)
+            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), _fmt(*mean_ci(t - r))]
+            rows.append(f"| {player[1]} (reference {reference[1]}) | {opp} | {seed} | " + " | ".join(cells) + " |")
+        if len(ts) > 1:
+            t, r = np.concatenate(ts), np.concatenate(rs)
+            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{_fmt(*mean_ci(t - r))}**"]
+            rows.append(f"| {player[1]} (reference {reference[1]}) | {opp} | pooled | " + " | ".join(cells) + " |")
+        found = found or bool(ts)
+    return "\n".join(rows) if found else "(not run)"
+
+
 BOTS = ["random", "calling", "maniac", "equity"]
 
 MIXED_LONG_LABELS = {
@@ -327,6 +360,25 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "brs-s1-hu-guard": lambda: heads_up_paired(
         EXP2 / "generalisation", [("hu-guard-BRS-S1", "B+R+S tuned S1", "Loki-2 B+R+S")], BOTS
+    ),
+    "brs-s2-generalisation": lambda: paired_runs(
+        [
+            (
+                "fig4's styles against B+R+S with S2",
+                "styles-BRS-S2",
+                EXP2 / "generalisation",
+                "styles-BRS-default",
+                EXP2 / "generalisation",
+            )
+        ],
+        [0, 1],
+    ),
+    "brs-s2-hu-guard": lambda: heads_up_across(
+        EXP2 / "generalisation",
+        ("hu-guard-BRS-S2", "B+R+S tuned S2"),
+        ("hu-guard-BRS-S1", "Loki-2 B+R+S"),
+        BOTS,
+        [0, 1],
     ),
     "s2-hu-guard": lambda: heads_up_paired(EXP2 / "generalisation", [("hu-guard-S2", "S tuned S2", "Loki-2 S")], BOTS),
     "s2-hu-styles": lambda: heads_up_paired(

@@ -51,3 +51,23 @@ def test_blocks_bound_what_a_player_learns(tmp_path):
     assert c.value != d.value
     with pytest.raises(ResumeError, match="different tournament"):
         run_league(learner, learner, deals=40, seed=3, out=tmp_path / "c", workers=1, block_deals=40)
+
+
+def test_a_pair_plays_the_same_games_whatever_else_is_in_the_league(tmp_path):
+    # what lets docs/EXPERIMENTS.md pair two leagues of one seed by deal (scripts/experiments_tables.py,
+    # heads_up_across): a pair's match depends on its two players, the seed and the blocks, not on the pair's place
+    small = run_league(["random", "maniac"], ["random", "maniac"], deals=8, seed=7, out=tmp_path / "a", workers=1)
+    big = run_league(
+        ["calling", "random", "equity", "maniac"],
+        ["calling", "random", "equity", "maniac"],
+        deals=8,
+        seed=7,
+        out=tmp_path / "b",
+        workers=1,
+    )
+    assert big.value[1][3] == small.value[0][1] and big.plain[1][3] == small.plain[0][1]
+    a = (tmp_path / "a" / "pairs" / "1-2" / "deals-aivat.csv").read_text()
+    b = (tmp_path / "b" / "pairs" / "2-4" / "deals-aivat.csv").read_text()
+    assert a == b and len(a.splitlines()) == 9
+    other = run_league(["random", "maniac"], ["random", "maniac"], deals=8, seed=8, out=tmp_path / "c", workers=1)
+    assert other.value[0][1] != small.value[0][1]  # and the seed does change the games
