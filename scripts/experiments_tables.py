@@ -346,18 +346,6 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
-    "brs-s1-generalisation": lambda: paired_runs(
-        [
-            (
-                "fig4's styles against B+R+S with S1",
-                "styles-BRS-S1",
-                EXP2 / "generalisation",
-                "styles-BRS-default",
-                EXP2 / "generalisation",
-            )
-        ],
-        [0, 1],
-    ),
     "brs-s1-hu-guard": lambda: heads_up_paired(
         EXP2 / "generalisation", [("hu-guard-BRS-S1", "B+R+S tuned S1", "Loki-2 B+R+S")], BOTS
     ),

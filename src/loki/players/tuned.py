@@ -53,9 +53,9 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
     # S1's play-out players bluff and mix wide above their thresholds, which costs heads-up against a player that
     # bets its hands for value and never bluffs (``equity``: S1 minus the paper's S -0.17 and -0.19 sb/hand on seeds
     # 1100 and 1101).  Of three candidates that take back parts of S1's form (bluff; bluff and implied odds; the whole
-    # form), only the whole form stops that loss (-0.022 +- 0.038 and -0.022 +- 0.044), and on fig3-S (seeds 1001
-    # and 1002, 1,000 deals, paired with S1) it gives up -0.011 +- 0.019 and -0.016 +- 0.018 of S1's gain.  Because
-    # that choice looked at ``equity``, ``equity`` is a field S2 was chosen on (docs/EXPERIMENTS.md says so).
+    # form), only the whole form stops most of that loss (-0.033 +- 0.045 and -0.022 +- 0.044), and on fig3-S (seeds
+    # 1001 and 1002, 1,000 deals, paired with S1) it gives up -0.011 +- 0.019 and -0.016 +- 0.018 of S1's gain.
+    # Because that choice looked at ``equity``, ``equity`` is a field S2 was chosen on (docs/EXPERIMENTS.md says so).
     "S2": {
         "sim": {"choice": "softmax", "temperature": 0.110},
         "bettor": {"make1": 0.653, "make2": 0.880},
