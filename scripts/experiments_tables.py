@@ -148,6 +148,23 @@ def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str
     return y if i < k else -y
 
 
+def _paired_block(lead: str, runs: list[tuple[object, np.ndarray, np.ndarray]]) -> list[str]:
+    """Rows of a paired table: for each ``(seed, player, reference)`` (``(deals,) float64`` series paired by deal)
+    the row's first cells ``lead`` (``<seed>`` and ``<deals>`` replaced) then the reference's, the player's and their
+    paired difference (mean ± 95 %), and with several seeds a last row pooling them (seed ``pooled``, the difference
+    in bold)."""
+
+    def row(seed: str, t: np.ndarray, r: np.ndarray, bold: bool) -> str:
+        d = _fmt(*mean_ci(t - r))
+        cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{d}**" if bold else d]
+        return lead.replace("<seed>", seed).replace("<deals>", str(len(t))) + " | ".join(cells) + " |"
+
+    rows = [row(str(seed), t, r, False) for seed, t, r in runs]
+    if len(runs) > 1:
+        rows.append(row("pooled", np.concatenate([x[1] for x in runs]), np.concatenate([x[2] for x in runs]), True))
+    return rows
+
+
 def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents: list[str]) -> str:
     """For each ``(prefix, player, reference)``: the two players' results in the committed leagues
     ``<folder>/<prefix>-<seed>`` against each opponent, per seed and pooled, and the player's minus the reference's
@@ -161,17 +178,12 @@ def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents
         files = sorted(folder.glob(f"{prefix}-*/league.json"))
         found = found or bool(files)
         for opp in opponents if files else []:
-            pool: dict[str, list[np.ndarray]] = {"t": [], "r": []}
+            runs = []
             for f in files:
                 d = json.loads(f.read_text())
                 t, r = (_pair_series(f.parent, d["labels"], x, opp) for x in (tuned, ref))
-                pool["t"].append(t)
-                pool["r"].append(r)
-                cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), _fmt(*mean_ci(t - r))]
-                rows.append(f"| {tuned} (reference {ref}) | {opp} | {d['seed']} | " + " | ".join(cells) + " |")
-            t, r = np.concatenate(pool["t"]), np.concatenate(pool["r"])
-            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{_fmt(*mean_ci(t - r))}**"]
-            rows.append(f"| {tuned} (reference {ref}) | {opp} | pooled | " + " | ".join(cells) + " |")
+                runs.append((d["seed"], t, r))
+            rows += _paired_block(f"| {tuned} (reference {ref}) | {opp} | <seed> | ", runs)
     return "\n".join(rows) if found else "(not run)"
 
 
@@ -194,23 +206,16 @@ def paired_runs(rows_spec: list[tuple[str, str, Path, str, Path]], seeds: list[i
     ]
     found = False
     for label, run, run_folder, ref, ref_folder in rows_spec:
-        xs, rs = [], []
+        runs = []
         for seed in seeds:
             a, b = run_folder / f"{run}-{seed}", ref_folder / f"{ref}-{seed}"
             if not (a.is_dir() and b.is_dir()):
                 continue
             x, r = _run_series(a), _run_series(b)
             k = min(len(x), len(r))
-            x, r = x[:k], r[:k]
-            xs.append(x)
-            rs.append(r)
-            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(x)), _fmt(*mean_ci(x - r))]
-            out.append(f"| {label} | {ref} | {seed} | {k} | " + " | ".join(cells) + " |")
-        if len(xs) > 1:
-            x, r = np.concatenate(xs), np.concatenate(rs)
-            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(x)), f"**{_fmt(*mean_ci(x - r))}**"]
-            out.append(f"| {label} | {ref} | pooled | {len(x)} | " + " | ".join(cells) + " |")
-        found = found or bool(xs)
+            runs.append((seed, x[:k], r[:k]))
+        out += _paired_block(f"| {label} | {ref} | <seed> | <deals> | ", runs)
+        found = found or bool(runs)
     return "\n".join(out) if found else "(not run)"
 
 
@@ -243,22 +248,15 @@ def heads_up_across(
     ]
     found = False
     for opp in opponents:
-        ts, rs = [], []
+        runs = []
         for seed in seeds:
             a, b = folder / f"{player[0]}-{seed}", folder / f"{reference[0]}-{seed}"
             if not ((a / "league.json").exists() and (b / "league.json").exists()):
                 continue
             la, lb = (json.loads((x / "league.json").read_text())["labels"] for x in (a, b))
-            t, r = _pair_series(a, la, player[1], opp), _pair_series(b, lb, reference[1], opp)
-            ts.append(t)
-            rs.append(r)
-            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), _fmt(*mean_ci(t - r))]
-            rows.append(f"| {player[1]} (reference {reference[1]}) | {opp} | {seed} | " + " | ".join(cells) + " |")
-        if len(ts) > 1:
-            t, r = np.concatenate(ts), np.concatenate(rs)
-            cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{_fmt(*mean_ci(t - r))}**"]
-            rows.append(f"| {player[1]} (reference {reference[1]}) | {opp} | pooled | " + " | ".join(cells) + " |")
-        found = found or bool(ts)
+            runs.append((seed, _pair_series(a, la, player[1], opp), _pair_series(b, lb, reference[1], opp)))
+        rows += _paired_block(f"| {player[1]} (reference {reference[1]}) | {opp} | <seed> | ", runs)
+        found = found or bool(runs)
     return "\n".join(rows) if found else "(not run)"
 
 
