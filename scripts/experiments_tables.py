@@ -344,6 +344,11 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
+    "s2-equity-fresh": lambda: heads_up_paired(
+        EXP2 / "generalisation",
+        [("hu-equity-fresh", "S tuned S2", "Loki-2 S"), ("hu-equity-fresh", "S tuned S1", "Loki-2 S")],
+        ["equity"],
+    ),
     "brs-s1-hu-guard": lambda: heads_up_paired(
         EXP2 / "generalisation", [("hu-guard-BRS-S1", "B+R+S tuned S1", "Loki-2 B+R+S")], BOTS
     ),
