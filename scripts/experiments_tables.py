@@ -165,26 +165,38 @@ def _paired_block(lead: str, runs: list[tuple[object, np.ndarray, np.ndarray]]) 
     return rows
 
 
+HEADS_UP_HEADER = [
+    "| player | against | seed | reference sb/hand | player sb/hand | player minus reference (paired) |",
+    "|---|---|---|---:|---:|---:|",
+]
+
+
+def _heads_up_rows(
+    folder: Path, player: tuple[str, str], reference: tuple[str, str], opponents: list[str], seeds: list[int]
+) -> list[str]:
+    """The rows of :func:`heads_up_across` (none when no seed has both leagues)."""
+    rows = []
+    for opp in opponents:
+        runs = []
+        for seed in seeds:
+            a, b = folder / f"{player[0]}-{seed}", folder / f"{reference[0]}-{seed}"
+            if not ((a / "league.json").exists() and (b / "league.json").exists()):
+                continue
+            la, lb = (json.loads((x / "league.json").read_text())["labels"] for x in (a, b))
+            runs.append((seed, _pair_series(a, la, player[1], opp), _pair_series(b, lb, reference[1], opp)))
+        rows += _paired_block(f"| {player[1]} (reference {reference[1]}) | {opp} | <seed> | ", runs)
+    return rows
+
+
 def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents: list[str]) -> str:
     """For each ``(prefix, player, reference)``: the two players' results in the committed leagues
     ``<folder>/<prefix>-<seed>`` against each opponent, per seed and pooled, and the player's minus the reference's
     paired by deal (both played the same deals against the same opponent; AIVAT, 95 % interval)."""
-    rows = [
-        "| player | against | seed | reference sb/hand | player sb/hand | player minus reference (paired) |",
-        "|---|---|---|---:|---:|---:|",
-    ]
-    found = False
-    for prefix, tuned, ref in leagues:
-        files = sorted(folder.glob(f"{prefix}-*/league.json"))
-        found = found or bool(files)
-        for opp in opponents if files else []:
-            runs = []
-            for f in files:
-                d = json.loads(f.read_text())
-                t, r = (_pair_series(f.parent, d["labels"], x, opp) for x in (tuned, ref))
-                runs.append((d["seed"], t, r))
-            rows += _paired_block(f"| {tuned} (reference {ref}) | {opp} | <seed> | ", runs)
-    return "\n".join(rows) if found else "(not run)"
+    rows = []
+    for prefix, player, ref in leagues:
+        seeds = sorted(json.loads(f.read_text())["seed"] for f in folder.glob(f"{prefix}-*/league.json"))
+        rows += _heads_up_rows(folder, (prefix, player), (prefix, ref), opponents, seeds)
+    return "\n".join(HEADS_UP_HEADER + rows) if rows else "(not run)"
 
 
 def _run_series(folder: Path) -> np.ndarray:
@@ -242,22 +254,8 @@ def heads_up_across(
     (``(prefix, label)`` each): a league's pairs all play the same deals, whatever the other players, so the two
     leagues' matches against one opponent are paired by deal (the bots' matches with each other in both leagues are
     the same games: tests/test_league.py)."""
-    rows = [
-        "| player | against | seed | reference sb/hand | player sb/hand | player minus reference (paired) |",
-        "|---|---|---|---:|---:|---:|",
-    ]
-    found = False
-    for opp in opponents:
-        runs = []
-        for seed in seeds:
-            a, b = folder / f"{player[0]}-{seed}", folder / f"{reference[0]}-{seed}"
-            if not ((a / "league.json").exists() and (b / "league.json").exists()):
-                continue
-            la, lb = (json.loads((x / "league.json").read_text())["labels"] for x in (a, b))
-            runs.append((seed, _pair_series(a, la, player[1], opp), _pair_series(b, lb, reference[1], opp)))
-        rows += _paired_block(f"| {player[1]} (reference {reference[1]}) | {opp} | <seed> | ", runs)
-        found = found or bool(runs)
-    return "\n".join(rows) if found else "(not run)"
+    rows = _heads_up_rows(folder, player, reference, opponents, seeds)
+    return "\n".join(HEADS_UP_HEADER + rows) if rows else "(not run)"
 
 
 BOTS = ["random", "calling", "maniac", "equity"]
