@@ -48,22 +48,16 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
         "form": {"make_above": 0.183, "odds_above": 0.124, "implied": 1.353, "bluff": 0.217},
         "exploit": {"card_blind": True},
     },
-    # S2: S1 with the paper's generator form (symmetric ramps, no implied odds, no bluff), DEFAULT (tuned:
-    # experiments/2026-11-25/tune/fig3-S for the values kept; the form reset chosen in experiments/2026-11-26/s2).
-    # S1's play-out players bluff and mix wide above their thresholds, which costs heads-up against a player that
-    # bets its hands for value and never bluffs (``equity``: S1 minus the paper's S -0.17 and -0.19 sb/hand on seeds
-    # 1100 and 1101).  Of three candidates that take back parts of S1's form (bluff; bluff and implied odds; the whole
-    # form), only the whole form stops most of that loss (-0.033 +- 0.045 and -0.022 +- 0.044), and on fig3-S (seeds
-    # 1001 and 1002, 1,000 deals, paired with S1) it gives up -0.011 +- 0.019 and -0.016 +- 0.018 of S1's gain.
-    # Because that choice looked at ``equity``, ``equity`` is a field S2 was chosen on (docs/EXPERIMENTS.md says so).
-    "S2": {
-        "sim": {"choice": "softmax", "temperature": 0.110},
-        "bettor": {"make1": 0.653, "make2": 0.880},
-        "make_width": 0.113,
-        "odds_width": 0.027,
-        "exploit": {"card_blind": True},
-    },
 }
+# S2: S1 with the paper's generator form (symmetric ramps, no implied odds, no bluff), DEFAULT (tuned:
+# experiments/2026-11-25/tune/fig3-S for the values kept; the form reset chosen in experiments/2026-11-26/s2).
+# S1's play-out players bluff and mix wide above their thresholds, which costs heads-up against a player that
+# bets its hands for value and never bluffs (``equity``: S1 minus the paper's S -0.17 and -0.19 sb/hand on seeds
+# 1100 and 1101).  Of three candidates that take back parts of S1's form (bluff; bluff and implied odds; the whole
+# form), only the whole form stops most of that loss (-0.033 +- 0.045 and -0.022 +- 0.044), and on fig3-S (seeds
+# 1001 and 1002, 1,000 deals, paired with S1) it gives up -0.011 +- 0.019 and -0.016 +- 0.018 of S1's gain.
+# Because that choice looked at ``equity``, ``equity`` is a field S2 was chosen on (docs/EXPERIMENTS.md says so).
+TUNED_SETS["S2"] = {k: v for k, v in TUNED_SETS["S1"].items() if k != "form"}
 
 
 def merge_config(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
