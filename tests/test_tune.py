@@ -198,6 +198,28 @@ def test_a_resumed_study_draws_new_points(tmp_path):
     assert len(widths) == 4 and len(set(widths)) == 4
 
 
+def test_a_study_can_start_at_the_targets_values(tmp_path):
+    """``start_at_values``: the first trial plays the target's own values (queued once: a resumed study does not queue
+    them again), the later ones are the sampler's; a study made without the option is not resumed with it."""
+    from loki.tune import StudySpec, run_study
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    params = ("bettor.make1", "make_width")
+    base = {p.path: p.value for p in tunable_params(make_player(parse_player("loki2:B")).config) if p.path in params}
+    assert base == {"bettor.make1": 0.5, "make_width": 0.05}  # PAPP98's make1 and the paper design's ramp width
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=params, deals=1, block_deals=1,
+        sampler="random", sampler_seed=2, pruner="none", start_at_values=True,
+    )  # fmt: skip
+    run_study(spec, tmp_path / "s", 2)
+    study = run_study(spec, tmp_path / "s", 3)
+    trials = study.get_trials()
+    assert [t.params == base for t in trials] == [True, False, False]
+    assert trials[0].user_attrs.get("start") is True
+    with pytest.raises(ConfigError, match="start_at_values"):
+        run_study(StudySpec(**{**spec.__dict__, "start_at_values": False}), tmp_path / "s", 4)
+
+
 def test_a_dead_trial_is_retried_with_its_values(tmp_path):
     """The retry of a killed trial that had drawn its values replays them (the SIGKILL test cannot choose the moment
     of its kill): a trial left RUNNING by a process that no longer exists is failed and queued again, once."""

@@ -53,6 +53,9 @@ def tune(
     sampler: str = typer.Option("tpe", "--sampler", help="tpe, cmaes or random."),
     sampler_seed: int = typer.Option(0, "--sampler-seed", min=0, help="Seed of the sampler."),
     pruner: str = typer.Option("median", "--pruner", help="median or none."),
+    start_at_values: bool = typer.Option(
+        False, "--start-at-values", help="The first trial plays the target's own values of the tuned fields."
+    ),
     workers: int | None = typer.Option(
         None, "--workers", "-w", min=0, max=1024, help="Local worker processes (default: all cores)."
     ),
@@ -108,6 +111,7 @@ def tune(
         sampler=sampler,
         sampler_seed=sampler_seed,
         pruner=pruner,
+        start_at_values=start_at_values,
     )
     folder = out if out is not None else Path("results") / f"tune-{Path(target.split(',')[0]).stem}"
     vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None

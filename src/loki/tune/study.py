@@ -57,6 +57,7 @@ __all__ = [
     "trial_config",
     "evaluate",
     "open_study",
+    "queue_start",
     "recover_stale",
     "counted",
     "run_study",
@@ -87,6 +88,9 @@ class StudySpec:
         pruner: ``"median"`` (stop a trial whose running AIVAT mean is below the median of earlier trials at the same
             number of deals, after ``warmup`` of the deals and 8 complete trials) or ``"none"``.
         warmup: the share of a trial's deals played before the pruner may stop it.
+        start_at_values: the first trial plays the target's own values of the tuned fields (queued once, when the
+            study is created; fields without a value are sampled), so the search's ranking places them on the same
+            panel as every candidate.
     """
 
     target: str
@@ -100,6 +104,7 @@ class StudySpec:
     sampler_seed: int = 0
     pruner: str = "median"
     warmup: float = 0.4
+    start_at_values: bool = False
 
     def __post_init__(self) -> None:
         if not self.seeds or any(s < MIN_TUNING_SEED for s in self.seeds):
@@ -391,9 +396,9 @@ def open_study(out: str | Path, spec: StudySpec | None):
         if kept is None:
             raise ConfigError(f"--out {str(out)!r}: the study there has no spec (not written by loki tune)")
         spec = StudySpec.from_json(kept)
-    elif kept is not None and kept != spec.to_json():
-        old = json.loads(kept)
-        diff = next(k for k, v in asdict(spec).items() if json.loads(json.dumps(v)) != old.get(k))
+    elif kept is not None and StudySpec.from_json(kept) != spec:
+        old = asdict(StudySpec.from_json(kept))
+        diff = next(k for k, v in asdict(spec).items() if v != old.get(k))
         raise ConfigError(
             f"--out {str(out)!r} holds a study with another {diff} ({old.get(diff)!r}); use the same options or "
             "another --out"
@@ -409,6 +414,16 @@ def open_study(out: str | Path, spec: StudySpec | None):
     if kept is None:
         study.set_user_attr("spec", spec.to_json())
     return study, storage, spec
+
+
+def queue_start(study, space: Sequence[TunableParam]) -> bool:
+    """Queue the first trial at the target's own values of the tuned fields (those without a value are sampled);
+    False, and nothing queued, when the study already has trials (a resumed study, or another process was first)."""
+    if study.get_trials(deepcopy=False):
+        return False
+    values = {p.path: p.value for p in space if p.value is not None}
+    study.enqueue_trial(values, user_attrs={"start": True})
+    return True
 
 
 def _pid_alive(pid: int) -> bool:
@@ -499,6 +514,8 @@ def run_study(
     base = panel_player(cfgs, spec.label)
     space = search_space(base, spec.params)
     study, storage, spec = open_study(out, spec)
+    if spec.start_at_values:
+        queue_start(study, space)
 
     def objective(trial) -> float:
         trial.set_user_attr("host", socket.gethostname())
