@@ -381,6 +381,30 @@ TABLES: dict[str, Callable[[], str]] = {
     "league-long-vs-equity": lambda: heads_up_paired(
         EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
     ),
+    "brs1-figures": lambda: paired_runs(
+        [
+            ("fig3-BRS with BRS1", "fig3-BRS-BRS1", EXP2 / "figures", "fig3-BRS-S2", EXP2 / "figures"),
+            ("fig3-BRS with BRS1", "fig3-BRS-BRS1", EXP2 / "figures", "fig3-BRS", EXP / "figures"),
+        ],
+        [0, 1],
+    ),
+    "brs1-generalisation": lambda: paired_runs(
+        [
+            (
+                "fig4's styles against B+R+S with BRS1",
+                "styles-BRS-BRS1",
+                EXP2 / "generalisation",
+                ref,
+                EXP2 / "generalisation",
+            )
+            for ref in ("styles-BRS-S2", "styles-BRS-default")
+        ],
+        [0, 1],
+    ),
+    "brs1-hu-guard": lambda: "\n\n".join(
+        heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ref, BOTS, [0, 1])
+        for ref in (("hu-guard-BRS-S2", "B+R+S tuned S2"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
+    ),
 }
 
 

@@ -4,7 +4,7 @@ override it, and the values used before stay what a configuration without ``tune
 
 Every value here is a DEFAULT (tuned: <study>): found on tuning seeds (≥ 1000), validated on seeds the study never
 played, and reported on seeds 0 and 1 in docs/EXPERIMENTS.md ("Tuning studies"), where the study, its trials and
-the validation are; the study's files are in ``experiments/2026-11-25/tune/``.
+the validation are; the studies' files are in ``experiments/2026-11-25/tune/`` and ``experiments/2026-11-26/tune/``.
 """
 
 from __future__ import annotations
@@ -84,3 +84,22 @@ def apply_tuned(data: dict[str, Any]) -> dict[str, Any]:
     if name is None or name not in TUNED_SETS:
         return data
     return merge_config(TUNED_SETS[name], data)
+
+
+# BRS1: S2 fitted for B+R+S, DEFAULT (tuned: experiments/2026-11-26/tune/fig3-BRS — loki tune fig3-BRS, TPE, 30
+# trials from S2's own values (--start-at-values), seed 1030 x 600 deals, AIVAT B+R+S minus Loki-1; best trial
+# +0.102 +- 0.035 (optimistic; S2 on the same deals +0.085); validated on seeds 1031 and 1032: +0.115 +- 0.022 against
+# S2's +0.111 +- 0.021, paired +0.004 +- 0.016).  Rounded to three decimals.  The six values B+R+S reads besides the
+# Simulator's sampling: thresholds near Loki-1's for the generator that models the opponents and plays them in the
+# play-outs (make1 0.694, make2 0.821), wider ramps (0.142 and 0.152), rare check-raises (7 %), and a softmax
+# temperature of 0.082 small bets; S2's paper form (no bluff, no implied odds) kept.  The study's plan and its rule
+# (ship if the validation against S2 is positive) were committed before it ran (its PLAN.md).
+TUNED_SETS["BRS1"] = merge_config(
+    TUNED_SETS["S2"],
+    {
+        "sim": {"temperature": 0.082},
+        "bettor": {"make1": 0.694, "make2": 0.821, "check_raise_probability": 0.074},
+        "make_width": 0.142,
+        "odds_width": 0.152,
+    },
+)
