@@ -381,6 +381,27 @@ TABLES: dict[str, Callable[[], str]] = {
     "league-long-vs-equity": lambda: heads_up_paired(
         EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
     ),
+    "adaptive-t100-fig3": lambda: paired_runs(
+        [
+            (
+                "fig3-BRS, the adaptive B+R+S at 100 trials",
+                "fig3-BRS-adaptive-t100",
+                EXP2 / "adaptive-t100",
+                ref,
+                folder,
+            )
+            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-adaptive", EXP / "adaptive-runs"))
+        ],
+        [0, 1],
+    ),
+    "adaptive-t100-hu": lambda: "\n\n".join(
+        heads_up_across(EXP2 / "league", ("league-t100", "B+R+S adaptive (100 trials)"), ref, opponents, [0, 1])
+        for ref, opponents in (
+            (("league-long", "equity"), ["random", "calling", "maniac"]),
+            (("league-long", "B+R+S adaptive"), ["equity", "random", "calling", "maniac"]),
+        )
+    ),
+    "league-t100-pooled": lambda: league(EXP2 / "league", "league-t100", pooled_only=True),
     "brs1-figures": lambda: paired_runs(
         [
             ("fig3-BRS with BRS1", "fig3-BRS-BRS1", EXP2 / "figures", "fig3-BRS-S2", EXP2 / "figures"),

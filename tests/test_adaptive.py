@@ -46,6 +46,14 @@ def test_the_spec_and_its_settings():
     assert cfg.opponent_model == "adaptive" and cfg.sim.play_outs == "auto" and spec_of(cfg) == "loki2:BRS:adaptive"
     with pytest.raises(Exception, match="feature R"):
         parse_player("loki2:BS:adaptive")
+    # its Simulator's budget (issue 24): ADAPTIVE_TRIALS unless trials=N is given; the paper's 500 elsewhere
+    from loki.players.kinds import ADAPTIVE_TRIALS
+
+    assert ADAPTIVE_TRIALS == 100 and cfg.sim.trials == ADAPTIVE_TRIALS
+    assert parse_player("loki2:BRS").sim.trials == 500 == parse_player("loki2:BR:adaptive").sim.trials
+    full = parse_player("loki2:BRS:adaptive:trials=500")
+    assert full.sim.trials == 500 and parse_player(spec_of(full)) == full and spec_of(full) != "loki2:BRS:adaptive"
+    assert parse_player("loki2:BRS:trials=100:adaptive") == cfg
     with pytest.raises(Exception, match="prior"):
         AdaptiveModelConfig(candidates=("observer", "specific"), prior=(1.0,))
 

@@ -2,8 +2,9 @@
 
 ``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast][:adaptive]``
 (``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model of issue 24,
-:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs when S is on and the best
-response to card-blind opponents, :mod:`loki.players.exploit`).  The
+:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs and
+:data:`ADAPTIVE_TRIALS` trials (unless ``trials=N``) when S is on, and the best response to card-blind opponents,
+:mod:`loki.players.exploit`).  The
 Simulator options need feature S: without it they would do nothing, so they are refused, as are unknown or repeated
 options.
 
@@ -22,9 +23,15 @@ from loki.players.loki import STYLE_VALUES, Loki1Config, Loki2Config, build_loki
 from loki.players.registry import PlayerKind, parse_player
 from loki.simulator import CUTOFF_RULES
 
-__all__ = ["LOKI1", "LOKI2"]
+__all__ = ["LOKI1", "LOKI2", "ADAPTIVE_TRIALS"]
 
 _STYLE_NAMES = sorted(STYLE_VALUES)
+
+#: The Simulator's trials under the ``adaptive`` option, unless ``trials=N`` is given: DEFAULT (issue 24: its CPU
+#: budget, a decision <= 1.3x the paper's B+R+S; chosen by CPU per decision alone, benchmarks/bench_adaptive.py,
+#: before any game was played; the rule and its check on seeds 0 and 1 are in experiments/2026-11-26/adaptive-t100/
+#: and docs/EXPERIMENTS.md, "The adaptive Loki within its CPU budget").  The paper's 500 (AAAI99 §5) cost 2.15x.
+ADAPTIVE_TRIALS = 100
 
 
 def _loki1_options(opts: list[str]) -> dict[str, Any]:
@@ -78,6 +85,7 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             raise ValueError("the adaptive opponent model re-weights: it needs feature R (e.g. 'loki2:BRS:adaptive')")
         if "S" in data["features"]:
             sim["play_outs"] = "auto"
+            sim.setdefault("trials", ADAPTIVE_TRIALS)
     if sim and any(k != "play_outs" for k in sim) and "S" not in data["features"]:
         given = ", ".join("fast" if k == "always_call" else k for k in sim if k != "play_outs")
         raise ValueError(f"the Simulator options ({given}) need feature S (e.g. 'loki2:BRS:trials=100')")
@@ -91,7 +99,8 @@ def _loki2_spec(cfg: Loki2Config) -> str | None:
     if cfg.style:
         parts.append(cfg.style)
     default = Loki2Config().sim
-    if cfg.sim.trials != default.trials:
+    adaptive_s = cfg.opponent_model == "adaptive" and "S" in cfg.features_text
+    if cfg.sim.trials != (ADAPTIVE_TRIALS if adaptive_s else default.trials):
         parts.append(f"trials={cfg.sim.trials}")
     if cfg.sim.cutoff != default.cutoff:
         parts.append(f"cutoff={cfg.sim.cutoff}")
