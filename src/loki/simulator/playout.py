@@ -275,8 +275,10 @@ _HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
 
 
 @njit(cache=True)
-def _sample_holding(w, cum, total, used):
-    """Roulette-wheel draw from weights ``w`` among holdings disjoint from mask ``used``; −1 if none."""
+def _sample_holding(weights, cum_w, p, total, used):
+    """Roulette-wheel draw from row ``p`` of the weights ``weights`` (cumulative ``cum_w``, total ``total``) among
+    holdings disjoint from mask ``used``; −1 if none.  (The rows are read in place: a row view per call costs a
+    reference count.)"""
     if total > 0.0:
         for _ in range(64):
             x = np.random.random() * total
@@ -284,24 +286,24 @@ def _sample_holding(w, cum, total, used):
             hi = N_HOLDINGS - 1
             while lo < hi:
                 mid = (lo + hi) >> 1
-                if cum[mid] > x:
+                if cum_w[p, mid] > x:
                     hi = mid
                 else:
                     lo = mid + 1
-            if w[lo] > 0.0 and (_HM[lo] & used) == 0:
+            if weights[p, lo] > 0.0 and (_HM[lo] & used) == 0:
                 return lo
         # fallback: exact linear roulette over the live holdings
         s = 0.0
         for h in range(N_HOLDINGS):
             if (_HM[h] & used) == 0:
-                s += w[h]
+                s += weights[p, h]
         if s > 0.0:
             x = np.random.random() * s
             acc = 0.0
             last = -1
             for h in range(N_HOLDINGS):
-                if (_HM[h] & used) == 0 and w[h] > 0.0:
-                    acc += w[h]
+                if (_HM[h] & used) == 0 and weights[p, h] > 0.0:
+                    acc += weights[p, h]
                     last = h
                     if acc > x:
                         return h
@@ -340,6 +342,12 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
     )
 
 
+@njit(cache=True, inline="always")
+def _board_home(bmask, k_slots):
+    # the first slot probed for a board of card mask bmask in a table of k_slots slots (a power of two)
+    return np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
+
+
 @njit(cache=True)
 def _board_slot(cache, board, nb, tables):
     """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
@@ -350,7 +358,7 @@ def _board_slot(cache, board, nb, tables):
     bmask = np.uint64(0)
     for i in range(nb):
         bmask |= np.uint64(1) << np.uint64(board[i])
-    i = np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
+    i = _board_home(bmask, k_slots)
     while keys[i] != 0:
         if keys[i] == bmask:
             return i, bmask
@@ -358,7 +366,7 @@ def _board_slot(cache, board, nb, tables):
     if 4 * (cache.used[0] + 1) > 3 * k_slots:  # bounded: forget every board (those of past deals do not recur)
         keys[:] = 0
         cache.used[0] = 0
-        i = np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
+        i = _board_home(bmask, k_slots)
     keys[i] = bmask
     cache.used[0] += 1
     bk = 0
@@ -568,36 +576,20 @@ def _street_values(s, t, v, tables, st, ready):
     """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for the players of the trial
     ``t`` (:class:`_Trial`) whose values are not ``ready[p, s]`` yet into ``v`` (:class:`StreetValues`):
     ``hs1[p, s]``, ``q[p, s]``, ``pp[p, s]`` (:func:`loki.assessment.outs.ppot_outs`), ``nn[p, s] = 0``; sets their
-    ``ready[p, s]``.
+    ``ready[p, s]``.  The weighted fields' case (not ``t.uniform``; the uniform play-out's values are read from the
+    :class:`BoardCache` by :func:`_play` itself, with the same floats).
 
     The board's row of the :class:`BoardCache` ``t.boards`` (shared by decisions, hands and seatings) gives the
     holding ranks and PPot on a 4-card board, computed on the first request of the holding on that board (its value
-    does not depend on the order of the hole cards; :func:`ppot_outs` is 0 on the river).  In the uniform play-out
-    (every active player's field all ones, no percentile wanted: ``t.uniform``) HS_1 is read from the row too
-    (:func:`_uniform_hs`, also on the first request), for every player active at the decision (lookups); otherwise
-    it is computed against each player's field from the row's ranks (:func:`_values_on_board`) for the players still
-    in the play-out (not folded in the betting state ``st``): a player's values depend on its holding and the board
-    only, so one who folded before the street costs nothing and the floats are those of computing everybody's."""
+    does not depend on the order of the hole cards; :func:`ppot_outs` is 0 on the river).  HS_1 is computed against
+    each player's field from the row's ranks (:func:`_values_on_board`) for the players still in the play-out (not
+    folded in the betting state ``st``): a player's values depend on its holding and the board only, so one who folded
+    before the street costs nothing and the floats are those of computing everybody's."""
     board, hole, active, todo = t.board, t.hole, t.active, t.todo
     m = hole.shape[0]
     nb = s + 2
     slot, bmask = _board_slot(t.boards, board, nb, tables)
     prow = t.boards.pp[slot]
-    if t.uniform:
-        row = t.boards.hs[slot]
-        for p in range(m):
-            if active[p]:
-                ready[p, s] = True
-                h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-                x = row[h]
-                if x != x:  # not asked yet
-                    x = _uniform_hs(t.boards, slot, h, bmask, nb)
-                    row[h] = x
-                v.hs1[p, s] = x
-                v.q[p, s] = t.q_tmp[p]
-                v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
-                v.nn[p, s] = 0.0
-        return
     for p in range(m):
         todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
         if todo[p]:
@@ -675,143 +667,256 @@ def playout(forced, spot, values, u, ranks, policies, scratch, trace):
 
 
 @njit(cache=True, inline="always")
-def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):
-    """:func:`playout`, with the hand values of a later street computed when the play-out first needs them.
+def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # noqa: C901 - the trial loop of a numba kernel, kept whole: an inlined call reference-counts its array arguments per trial
+    """:func:`playout`, or (``lazy`` not None) a run of a decision's trials, each dealt and played out twice.
 
-    ``lazy`` is None (every street's values are given) or ``(trial, ready, tables)``: ``ready[p, s]`` tells whether
-    ``values`` hold street ``s`` of player ``p``; if not, its first decision on street ``s`` computes them for every
-    player still in (:func:`_street_values` for the :class:`_Trial` ``trial``, into the same arrays) and sets their
-    ``ready[p, s]``, so the other branch of the trial reuses them and a street the play-out never reaches, or a
-    player who folded before it, costs nothing.  The values do not depend on the play-out (no random numbers are
-    drawn), so the result is the same as computing them all first.
+    ``lazy`` is None (one play-out of ``forced``; every street's values are given) or the trials' work
+    ``(trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes)``
+    (:func:`_run_trials`): trials ``i0 .. i0 + n_trials - 1`` are dealt (opponents by :func:`_sample_holding`), given their values on
+    the decision's street from ``ranges`` (:class:`PlayoutRanges`) and played out with our first action forced to
+    check/call, then to bet/raise (``forced`` unused), their outcomes written to ``out_call``, ``out_raise``.
+    ``ready[p, s]`` tells whether ``values`` hold street ``s`` of player ``p``; if not, its first decision on street
+    ``s`` computes them for every player still in (:func:`_street_values` for the :class:`_Trial` ``trial``, into the
+    same arrays) and sets their ``ready[p, s]``, so the other branch of the trial reuses them and a street the
+    play-out never reaches, or a player who folded before it, costs nothing.  The values do not depend on the
+    play-out (no random numbers are drawn), so the result is the same as computing them all first.
+
+    The trial loop is inside this function (not around its calls) so that the arrays of its arguments are bound
+    (reference-counted) once per run of trials, not twice per trial.
+
+    Returns:
+        the outcome of the play-out (``lazy`` None), else 0.0.
     """
-    st0, me, bet_sizes, always_call = spot.st0, spot.me, spot.bet_sizes, spot.always_call
-    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
-    believed, params, mix, freqs, rho, softness = (
-        policies.believed, policies.params, policies.mix, policies.freqs, policies.rho, policies.softness
-    )  # fmt: skip
-    st, pots, shares, win, semi = scratch.st, scratch.pots, scratch.shares, scratch.win, scratch.semi
-    st[:] = st0
+    st0 = spot.st0
+    me = spot.me
+    bet_sizes = spot.bet_sizes
+    always_call = spot.always_call
+    hs1 = values.hs1
+    pp = values.pp
+    nn = values.nn
+    q = values.q
+    believed = policies.believed
+    params = policies.params
+    mix = policies.mix
+    freqs = policies.freqs
+    rho = policies.rho
+    softness = policies.softness
+    semi0 = policies.semi0
+    st = scratch.st
+    pots = scratch.pots
+    shares = scratch.shares
+    win = scratch.win
+    semi = scratch.semi
     m = st0[N]
-    for p in range(m):
-        semi[p] = policies.semi0[p]
     ku = u.shape[1]
     k_used = np.zeros(m, dtype=np.int64)
-    first = True
-    i = 0
-    while st[CUR] >= 0:
-        p = st[CUR]
-        s = st[ROUND]
-        if first:
-            a = forced
-            first = False
-        elif always_call:
-            a = CALL_A
-        else:
+    n_loop = 1
+    n_branch = 1
+    if lazy is not None:
+        n_loop = lazy[7]
+        n_branch = 2
+    if lazy is not None:  # the run's arrays, bound once
+        n_loop = lazy[7]
+        n_branch = 2
+        trial, ready, tables, ranges, base_used, deck, i0 = (
+            lazy[0],
+            lazy[1],
+            lazy[2],
+            lazy[3],
+            lazy[4],
+            lazy[5],
+            lazy[6],
+        )
+        out_call, out_raise, out_holes = lazy[8], lazy[9], lazy[10]
+        hole, board, active0, nb0, uniform, q_tmp = (
+            trial.hole,
+            trial.board,
+            trial.active,
+            trial.nb0,
+            trial.uniform,
+            trial.q_tmp,
+        )
+        boards = trial.boards
+        bkeys, bhs, bpp = boards.keys, boards.hs, boards.pp
+        weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
+        hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
+    result = 0.0
+    for k_trial in range(n_loop):
+        i_trial = 0
+        if lazy is not None:
+            i_trial = i0 + k_trial
+            # the trial's cards and numbers, in the order the random numbers are drawn: each live opponent's holding
+            # from its weights (_sample_holding), the rest of the board, each player's uniform numbers and 7-card rank
+            used = base_used
+            for p in range(m):
+                if p == me or not active0[p]:
+                    continue
+                h = _sample_holding(weights, cum, p, totals[p], used)
+                hole[p, 0] = _HC[h, 0]
+                hole[p, 1] = _HC[h, 1]
+                used |= _HM[h]
+                out_holes[i_trial, p] = h
+            nd = 0
+            for c in range(52):
+                if (used >> np.uint64(c)) & np.uint64(1) == 0:
+                    deck[nd] = c
+                    nd += 1
+            for ib in range(nb0, 5):
+                j = ib - nb0 + int(np.random.random() * (nd - (ib - nb0)))
+                tmp = deck[ib - nb0]
+                deck[ib - nb0] = deck[j]
+                deck[j] = tmp
+                board[ib] = deck[ib - nb0]
+            for p in range(m):
+                u[p, 0] = np.random.random()
+                if active0[p]:
+                    ranks[p] = rank7(hole[p, 0], hole[p, 1], board[0], board[1], board[2], board[3], board[4], tables)
+            if ku > 1:  # the believed play-out: one number per decision
+                for p in range(m):
+                    for k in range(1, ku):
+                        u[p, k] = np.random.random()
+            if not always_call:
+                street = nb0 - 2
+                for p in range(m):
+                    if active0[p]:
+                        h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                        hs1[p, street] = hs_now[p, h]
+                        q[p, street] = q_now[p, h]
+                        pp[p, street] = pp_now[h]
+                        nn[p, street] = nn_now[h]
+                for s in range(street + 1, 4):
+                    for p in range(m):
+                        ready[p, s] = False
+        for br in range(n_branch):
+            fa = forced
             if lazy is not None:
-                if not lazy[1][p, s]:
-                    _street_values(s, lazy[0], values, lazy[2], st, lazy[1])
-            n_opp = st[N_IN] - 1
-            h1 = hs1[p, s]
-            hs_n = h1**n_opp if n_opp > 0 else 1.0
-            ppp = pp[p, s]
-            e = hs_n + (1.0 - hs_n) * ppp
-            eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
-            nb = bet_sizes[s + 1] if s < 3 else 0.0
-            to_call = float(st[MAX_BET] - st[BET + p])
-            bs = bet_sizes[s]
-            prm = _row_params(params, p)
-            crf = False
-            sb = False
-            if believed:
-                crf = _check_raise_condition(st, p, m)
-                sb = semi[p]
-            f, c, r = pt_kernel(
-                e,
-                eh,
-                hs_n,
-                ppp,
-                s,
-                float(st[POT]),
-                to_call,
-                bs,
-                st[BETS],
-                st[VOLUNTARY + p] != 0,
-                can_raise(st, p),
-                nb,
-                prm,
-                crf,
-                sb,
-            )
-            x = u[p, 0]
-            if believed:
-                x = u[p, k_used[p] if k_used[p] < ku else ku - 1]
-                k_used[p] += 1
-                if _mixed(mix, p):
-                    facing = to_call > 1e-9
-                    bucket = bets_to_call_bucket(to_call / bs)
-                    ff, fc, fr = freqs[p, s, bucket, 0], freqs[p, s, bucket, 1], freqs[p, s, bucket, 2]
-                    mf, mc, mr = freq_triple(q[p, s], ff, fr, facing, softness[p], rho[p])
-                    f = mix[p, 0] * f + mix[p, 1] * mf + mix[p, 2] * ff
-                    c = mix[p, 0] * c + mix[p, 1] * mc + mix[p, 2] * fc
-                    r = mix[p, 0] * r + mix[p, 1] * mr + mix[p, 2] * fr
-            if x < f:
-                a = FOLD_A
-            elif x < f + c:
-                a = CALL_A
+                fa = CALL_A if br == 0 else RAISE_A
+            st[:] = st0
+            for p in range(m):
+                semi[p] = semi0[p]
+                k_used[p] = 0
+            first = True
+            i = 0
+            while st[CUR] >= 0:
+                p = st[CUR]
+                s = st[ROUND]
+                if first:
+                    a = fa
+                    first = False
+                elif always_call:
+                    a = CALL_A
+                else:
+                    if lazy is not None:
+                        if not ready[p, s] and not uniform:
+                            _street_values(s, trial, values, tables, st, ready)
+                        elif not ready[p, s]:
+                            # the uniform play-out (every active player's field all ones, no percentile wanted): HS_1
+                            # and PPot of every player active at the decision read from the BoardCache row of the
+                            # board (computed on their first request: _uniform_hs, ppot_outs, 0 on the river)
+                            nbs = s + 2
+                            bmask = np.uint64(0)
+                            for ib in range(nbs):
+                                bmask |= np.uint64(1) << np.uint64(board[ib])
+                            slot = _board_home(bmask, bkeys.shape[0])
+                            while bkeys[slot] != 0 and bkeys[slot] != bmask:
+                                slot = (slot + 1) & (bkeys.shape[0] - 1)
+                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot)
+                                slot = _board_slot(boards, board, nbs, tables)[0]
+                            for pl in range(m):
+                                if active0[pl]:
+                                    ready[pl, s] = True
+                                    hh = HOLDING_INDEX[hole[pl, 0], hole[pl, 1]]
+                                    x = bhs[slot, hh]
+                                    if x != x:  # not asked yet
+                                        x = _uniform_hs(boards, slot, hh, bmask, nbs)
+                                        bhs[slot, hh] = x
+                                    hs1[pl, s] = x
+                                    q[pl, s] = q_tmp[pl]
+                                    y = 0.0
+                                    if nbs == 4:
+                                        y = bpp[slot, hh]
+                                        if y != y:
+                                            y = ppot_outs(_HC[hh, 0], _HC[hh, 1], board, nbs, tables)
+                                            bpp[slot, hh] = y
+                                    pp[pl, s] = y
+                                    nn[pl, s] = 0.0
+                    n_opp = st[N_IN] - 1
+                    h1 = hs1[p, s]
+                    hs_n = h1**n_opp if n_opp > 0 else 1.0
+                    ppp = pp[p, s]
+                    e = hs_n + (1.0 - hs_n) * ppp
+                    eh = hs_n * (1.0 - nn[p, s]) + (1.0 - hs_n) * ppp
+                    nb = bet_sizes[s + 1] if s < 3 else 0.0
+                    to_call = float(st[MAX_BET] - st[BET + p])
+                    bs = bet_sizes[s]
+                    prm = _row_params(params, p)
+                    crf = False
+                    sb = False
+                    if believed:
+                        crf = _check_raise_condition(st, p, m)
+                        sb = semi[p]
+                    f, c, r = pt_kernel(
+                        e,
+                        eh,
+                        hs_n,
+                        ppp,
+                        s,
+                        float(st[POT]),
+                        to_call,
+                        bs,
+                        st[BETS],
+                        st[VOLUNTARY + p] != 0,
+                        can_raise(st, p),
+                        nb,
+                        prm,
+                        crf,
+                        sb,
+                    )
+                    x = u[p, 0]
+                    if believed:
+                        x = u[p, k_used[p] if k_used[p] < ku else ku - 1]
+                        k_used[p] += 1
+                        if _mixed(mix, p):
+                            facing = to_call > 1e-9
+                            bucket = bets_to_call_bucket(to_call / bs)
+                            ff, fc, fr = freqs[p, s, bucket, 0], freqs[p, s, bucket, 1], freqs[p, s, bucket, 2]
+                            mf, mc, mr = freq_triple(q[p, s], ff, fr, facing, softness[p], rho[p])
+                            f = mix[p, 0] * f + mix[p, 1] * mf + mix[p, 2] * ff
+                            c = mix[p, 0] * c + mix[p, 1] * mc + mix[p, 2] * fc
+                            r = mix[p, 0] * r + mix[p, 1] * mr + mix[p, 2] * fr
+                    if x < f:
+                        a = FOLD_A
+                    elif x < f + c:
+                        a = CALL_A
+                    else:
+                        a = RAISE_A
+                    if (
+                        believed
+                        and a == RAISE_A
+                        and to_call <= 1e-9
+                        and semi_bluff_gate(e, ppp, float(st[POT]), bs, prm)
+                    ):
+                        semi[p] = True  # a bet inside the semi-bluff gate (as the Action Selector's players track it)
+                a = legalise(st, a)
+                if i < trace.shape[0]:
+                    trace[i, :SIZE] = st
+                    trace[i, SIZE] = a
+                    i += 1
+                apply_action(st, a)
+            k = award(st, ranks, pots, shares, win)
+            invest = float(st[TOTAL + me] - st0[TOTAL + me])
+            res = -invest
+            for j in range(k):
+                if (pots[j, 2] >> me) & 1:
+                    res = win[me] - invest
+                    break
+            if lazy is None:
+                result = res
+            elif br == 0:
+                out_call[i_trial] = res
             else:
-                a = RAISE_A
-            if believed and a == RAISE_A and to_call <= 1e-9 and semi_bluff_gate(e, ppp, float(st[POT]), bs, prm):
-                semi[p] = True  # a bet inside the semi-bluff gate (as the Action Selector's players track it)
-        a = legalise(st, a)
-        if i < trace.shape[0]:
-            trace[i, :SIZE] = st
-            trace[i, SIZE] = a
-            i += 1
-        apply_action(st, a)
-    k = award(st, ranks, pots, shares, win)
-    invest = float(st[TOTAL + me] - st0[TOTAL + me])
-    for j in range(k):
-        if (pots[j, 2] >> me) & 1:
-            return win[me] - invest
-    return -invest
-
-
-@njit(cache=True, inline="always")
-def _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks, holes_out, tables):
-    """One trial's cards and numbers, in the order the random numbers are drawn: each live opponent's holding from its
-    weights (:func:`_sample_holding`, written to ``hole`` and ``holes_out``), the rest of the board, each player's
-    uniform numbers ``u`` and 7-card ``ranks``."""
-    m = hole.shape[0]
-    used = base_used
-    for p in range(m):
-        if p == me or not active0[p]:
-            continue
-        h = _sample_holding(ranges.weights[p], ranges.cum[p], ranges.totals[p], used)
-        hole[p, 0] = _HC[h, 0]
-        hole[p, 1] = _HC[h, 1]
-        used |= _HM[h]
-        holes_out[p] = h
-    # deal the rest of the board
-    nd = 0
-    for c in range(52):
-        if (used >> np.uint64(c)) & np.uint64(1) == 0:
-            deck[nd] = c
-            nd += 1
-    for i in range(nb0, 5):
-        j = i - nb0 + int(np.random.random() * (nd - (i - nb0)))
-        tmp = deck[i - nb0]
-        deck[i - nb0] = deck[j]
-        deck[j] = tmp
-        board[i] = deck[i - nb0]
-    for p in range(m):
-        u[p, 0] = np.random.random()
-        if active0[p]:
-            ranks[p] = rank7(hole[p, 0], hole[p, 1], board[0], board[1], board[2], board[3], board[4], tables)
-    if u.shape[1] > 1:  # the believed play-out: one number per decision
-        for p in range(m):
-            for k in range(1, u.shape[1]):
-                u[p, k] = np.random.random()
+                out_raise[i_trial] = res
+    return result
 
 
 @njit(cache=True)
@@ -870,30 +975,11 @@ def _context(spot, ranges, policies, boards):
 @njit(cache=True, inline="always")
 def _run_trials(i0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables):
     """Play trials ``i0 .. i0 + n_trials - 1`` of a decision (both branches each) with the work arrays ``ctx``
-    (:func:`_context`), writing rows ``i0 ..`` of the outputs (:func:`sim_batch`)."""
+    (:func:`_context`), writing rows ``i0 ..`` of the outputs (:func:`sim_batch`; the loop is :func:`_play`'s)."""
     trial, values, u, ranks, deck, scratch, ready, base_used = ctx
-    me, always_call = spot.me, spot.always_call
-    hole, board, active0, nb0 = trial.hole, trial.board, trial.active, trial.nb0
-    hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
-    hs1, pp, nn, q = values.hs1, values.pp, values.nn, values.q
-    m = hole.shape[0]
-    street = nb0 - 2
     no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
-    lazy = (trial, ready, tables)
-    for i_trial in range(i0, i0 + n_trials):
-        _deal_trial(me, active0, ranges, base_used, nb0, hole, board, deck, u, ranks, out_holes[i_trial], tables)
-        if not always_call:
-            for p in range(m):
-                if active0[p]:
-                    h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-                    hs1[p, street] = hs_now[p, h]
-                    q[p, street] = q_now[p, h]
-                    pp[p, street] = pp_now[h]
-                    nn[p, street] = nn_now[h]
-            for s in range(street + 1, 4):
-                ready[:, s] = False
-        out_call[i_trial] = _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
-        out_raise[i_trial] = _play(RAISE_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
+    lazy = (trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes)
+    _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
 
 
 @njit(cache=True)
