@@ -555,7 +555,7 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         slot, bmask = _board_slot(cache, board, nb, tables)
         assert bmask == cards_mask([int(c) for c in board[:nb]])
         assert cache.used[0] <= 6  # 3/4 of 8 slots, then emptied
-        assert np.isnan(cache.hs[slot]).all()
+        assert not cache.known[slot, 0].any() and (nb != 4 or not cache.known[slot, 1].any())  # none known yet
         n = int(cache.n[slot])
         live = np.flatnonzero((HOLDING_MASKS & np.uint64(bmask)) == 0)
         ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
@@ -578,6 +578,7 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
                 a, b = (int(c) for c in HOLDING_CARDS[h])
                 assert ppot_outs(a, b, board, nb, tables) == ppot_outs(b, a, board, nb, tables)
         assert _board_slot(cache, board, nb, tables)[0] == slot  # found again
+        cache.known[slot] = ~np.uint64(0)  # as if every value were asked: a new board in this slot must clear them
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 127, 128, 129, 250, 500, 1000, 4099])
@@ -668,6 +669,46 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
                 break
         assert res.trials == done
         assert np.array_equal(oc, c2[:done]) and np.array_equal(orr, r2[:done]) and np.array_equal(holes, h2[:done])
+
+
+def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
+    """The uniform play-out reads its later streets' HS_1 and PPot from the :class:`BoardCache` (computed on first
+    request, marked in ``known``): a fresh cache, the same cache warm (every value read back) and a cache of 4 slots
+    (emptied every third board, so values are recomputed) give the same outcomes, bit for bit."""
+    from loki.simulator.playout import board_cache, sim_batch
+
+    rng = np.random.default_rng(31)
+    cfg = SimConfig(trials=60, cutoff="none")
+    for k in range(6):
+        sp = _random_spot(rng, street=1 + k % 2)
+        grab = {}
+        import loki.simulator.driver as drv
+
+        orig = drv.sim_decision
+
+        def capture(*a, _grab=grab, _orig=orig):
+            _grab["a"] = a
+            return _orig(*a)
+
+        drv.sim_decision = capture
+        try:
+            simulate(sp, cfg, seed=k)
+        finally:
+            drv.sim_decision = orig
+        a = grab["a"]
+        pspot, ranges, policies, tables = a[8], a[9], a[10], a[15]
+        assert not policies.believed
+        fresh, tiny = board_cache(64), board_cache(4)
+        outs = []
+        for bc in (fresh, fresh, tiny):
+            n = cfg.trials
+            oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
+            sim_batch(k + 1, n, pspot, ranges, policies, oc, orr, holes, bc, tables)
+            outs.append((oc, orr, holes))
+        assert fresh.known.any()
+        for oc, orr, holes in outs[1:]:
+            assert np.array_equal(oc, outs[0][0]) and np.array_equal(orr, outs[0][1])
+            assert np.array_equal(holes, outs[0][2])
 
 
 def test_seeds_past_the_int64_range_of_the_kernel_give_the_batch_seeds_of_python_integers():

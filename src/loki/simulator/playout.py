@@ -179,9 +179,11 @@ class BoardCache(NamedTuple):
     undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,) int64``
     holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings and ``lm``
     ``(K, 1326) uint64`` their card masks, filled when the believed play-out first reads them (``packed`` ``(K,)
-    bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, NaN until first
+    bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, set when first
     asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
-    (:func:`loki.assessment.outs.ppot_outs`), NaN until first asked, ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
+    (:func:`loki.assessment.outs.ppot_outs`), set when first asked, ``known`` ``(K, 2, 21) uint64`` which of them are
+    set (bit ``h % 64`` of word ``h // 64``: ``[slot, 0]`` HS_1, ``[slot, 1]`` PPot; 336 bytes to clear for a new board
+    where marking the two float rows unknown wrote 21 kB), ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
     board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
     outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`)."""
@@ -195,11 +197,14 @@ class BoardCache(NamedTuple):
     n: np.ndarray
     hs: np.ndarray
     pp: np.ndarray
+    known: np.ndarray
     used: np.ndarray
 
 
 #: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
 BOARD_CACHE_SLOTS = 4096
+#: Words of a :class:`BoardCache` row of ``known`` bits (one bit a holding).
+KNOWN_WORDS = (N_HOLDINGS + 63) // 64
 
 
 class StreetValues(NamedTuple):
@@ -338,6 +343,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.zeros(slots, dtype=np.int64),
         np.empty((slots, N_HOLDINGS)),
         np.empty((slots, N_HOLDINGS)),
+        np.zeros((slots, 2, KNOWN_WORDS), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
     )
 
@@ -387,9 +393,10 @@ def _board_slot(cache, board, nb, tables):
             n += 1
     cache.n[i] = n
     cache.packed[i] = False
-    cache.hs[i, :] = np.nan
-    if nb == 4:
-        cache.pp[i, :] = np.nan
+    for w in range(KNOWN_WORDS):  # no HS_1 (nor, on a turn board, PPot) known yet
+        cache.known[i, 0, w] = 0
+        if nb == 4:
+            cache.known[i, 1, w] = 0
     return i, bmask
 
 
@@ -559,15 +566,18 @@ def _values_on_board(cache, slot, t):
 
 
 @njit(cache=True, inline="always")
-def _cached_ppot(prow, h, board, nb, tables):
-    # PPot of holding h on board[:nb] from the board's row of the cache (computed on the first request; 0 on the
-    # river, where ppot_outs is 0; symmetric in the two hole cards, so one entry per holding)
+def _cached_ppot(prow, krow, h, board, nb, tables):
+    # PPot of holding h on board[:nb] from the board's row of the cache, prow, with its known bits krow (computed on
+    # the first request; 0 on the river, where ppot_outs is 0; symmetric in the two hole cards, so one entry per
+    # holding)
     if nb != 4:
         return 0.0
-    y = prow[h]
-    if y != y:
-        y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
-        prow[h] = y
+    bit = np.uint64(1) << np.uint64(h & 63)
+    if krow[h >> 6] & bit:
+        return prow[h]
+    y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
+    prow[h] = y
+    krow[h >> 6] |= bit
     return y
 
 
@@ -590,6 +600,7 @@ def _street_values(s, t, v, tables, st, ready):
     nb = s + 2
     slot, bmask = _board_slot(t.boards, board, nb, tables)
     prow = t.boards.pp[slot]
+    krow = t.boards.known[slot, 1]
     for p in range(m):
         todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
         if todo[p]:
@@ -600,7 +611,7 @@ def _street_values(s, t, v, tables, st, ready):
             h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
             v.hs1[p, s] = t.hs_tmp[p]
             v.q[p, s] = t.q_tmp[p]
-            v.pp[p, s] = _cached_ppot(prow, h, board, nb, tables)
+            v.pp[p, s] = _cached_ppot(prow, krow, h, board, nb, tables)
             v.nn[p, s] = 0.0
 
 
@@ -737,7 +748,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
             trial.q_tmp,
         )
         boards = trial.boards
-        bkeys, bhs, bpp = boards.keys, boards.hs, boards.pp
+        bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -826,18 +837,24 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                 if active0[pl]:
                                     ready[pl, s] = True
                                     hh = HOLDING_INDEX[hole[pl, 0], hole[pl, 1]]
-                                    x = bhs[slot, hh]
-                                    if x != x:  # not asked yet
+                                    word = hh >> 6
+                                    bit = np.uint64(1) << np.uint64(hh & 63)
+                                    if bknown[slot, 0, word] & bit:
+                                        x = bhs[slot, hh]
+                                    else:  # not asked yet
                                         x = _uniform_hs(boards, slot, hh, bmask, nbs)
                                         bhs[slot, hh] = x
+                                        bknown[slot, 0, word] |= bit
                                     hs1[pl, s] = x
                                     q[pl, s] = q_tmp[pl]
                                     y = 0.0
                                     if nbs == 4:
-                                        y = bpp[slot, hh]
-                                        if y != y:
+                                        if bknown[slot, 1, word] & bit:
+                                            y = bpp[slot, hh]
+                                        else:
                                             y = ppot_outs(_HC[hh, 0], _HC[hh, 1], board, nbs, tables)
                                             bpp[slot, hh] = y
+                                            bknown[slot, 1, word] |= bit
                                     pp[pl, s] = y
                                     nn[pl, s] = 0.0
                     n_opp = st[N_IN] - 1
