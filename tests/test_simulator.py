@@ -720,3 +720,19 @@ def test_seeds_past_the_int64_range_of_the_kernel_give_the_batch_seeds_of_python
     a = simulate(sp, cfg, seed=big)
     b = simulate(sp, cfg, seed=big % (2**31 - 1))
     assert (a.ev_call, a.ev_raise, a.trials) == (b.ev_call, b.ev_raise, b.trials)
+
+
+def test_the_kept_state_of_a_spot_is_its_spot_state():
+    """``simulate``, ``SimSpot.to_call`` and ``SimSpot.can_raise`` read the state vector built once per spot: the one
+    :func:`spot_state` builds, kept (the same array on every read), and the answers are those of a fresh build."""
+    from loki.betting import can_raise as bt_can_raise
+    from loki.betting import to_call as bt_to_call
+    from loki.simulator.driver import _kept_state, spot_state
+
+    rng = np.random.default_rng(41)
+    for k in range(8):
+        sp = _random_spot(rng, street=1 + k % 3)
+        fresh = spot_state(sp)
+        assert sp.to_call == float(bt_to_call(fresh, sp.me)) and sp.can_raise == bool(bt_can_raise(fresh, sp.me))
+        kept = _kept_state(sp)
+        assert np.array_equal(kept, fresh) and _kept_state(sp) is kept

@@ -224,12 +224,12 @@ class SimSpot:
     @property
     def to_call(self) -> float:
         """Chips we must add to call (:func:`loki.betting.to_call` on :func:`spot_state`)."""
-        return float(bt.to_call(spot_state(self), self.me))
+        return float(bt.to_call(_kept_state(self), self.me))
 
     @property
     def can_raise(self) -> bool:
         """Whether we may bet/raise (:func:`loki.betting.can_raise` on :func:`spot_state`: the cap)."""
-        return bool(bt.can_raise(spot_state(self), self.me))
+        return bool(bt.can_raise(_kept_state(self), self.me))
 
 
 @dataclass(frozen=True)
@@ -420,6 +420,15 @@ def spot_state(spot: SimSpot) -> np.ndarray:
     return st
 
 
+def _kept_state(spot: SimSpot) -> np.ndarray:
+    """:func:`spot_state` of ``spot``, built once per spot and kept on it (the spot is frozen; :func:`simulate`,
+    :attr:`SimSpot.to_call` and :attr:`SimSpot.can_raise` each read it, none writes it)."""
+    st = spot.__dict__.get("_state")
+    if st is None:
+        st = spot.__dict__["_state"] = spot_state(spot)
+    return st
+
+
 def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=None) -> PlayoutPolicies:
     """The play-out kernels' :class:`~loki.simulator.playout.PlayoutPolicies`: from the beliefs ``b`` (the believed
     play-out), or everybody on the one Triple Generator ``params`` (:class:`loki.triples.TripleParams`; the paper's
@@ -519,7 +528,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         :class:`SimResult` (and the samples if asked).
     """
     m = len(spot.active)
-    st0 = spot_state(spot)
+    st0 = _kept_state(spot)
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
         raise RangeError("weights must be finite and non-negative")
