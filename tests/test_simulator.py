@@ -571,7 +571,7 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         _values_on_board(cache, slot, t)
         assert cache.packed[slot] and n == live.size and np.array_equal(cache.lh[slot, :n], live)
         assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
-        got = np.array([_uniform_hs(cache, slot, int(h), bmask, nb) for h in live])
+        got = np.array([_uniform_hs(cache.r, cache.lr, cache.n[slot], slot, int(h), bmask, nb) for h in live])
         assert np.array_equal(got, hs)
         if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
             for h in live[::7]:

@@ -175,8 +175,8 @@ class BoardCache(NamedTuple):
     same flop and turn), and so do the holdings rated on them (ours, in every trial).  A holding's rank and its HS_1
     against a uniform range on a board depend on the board's cards only, so one row per board serves all of them.
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
-    board is never the empty mask), ``r`` ``(K, 1326) int32`` every holding's rank on the board (holding order;
-    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int32`` the ranks of the ``n`` ``(K,) int64``
+    board is never the empty mask), ``r`` ``(K, 1326) int16`` every holding's rank on the board (holding order;
+    undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int16`` the ranks of the ``n`` ``(K,) int64``
     holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings and ``lm``
     ``(K, 1326) uint64`` their card masks, filled when the believed play-out first reads them (``packed`` ``(K,)
     bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, set when first
@@ -335,11 +335,11 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         raise ValueError(f"board_cache: slots must be a power of two >= 4, got {slots}")
     return BoardCache(
         np.zeros(slots, dtype=np.uint64),
-        np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.empty((slots, N_HOLDINGS), dtype=np.uint64),
         np.zeros(slots, dtype=np.bool_),
-        np.empty((slots, N_HOLDINGS), dtype=np.int32),
+        np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.zeros(slots, dtype=np.int64),
         np.empty((slots, N_HOLDINGS)),
         np.empty((slots, N_HOLDINGS)),
@@ -401,15 +401,16 @@ def _board_slot(cache, board, nb, tables):
 
 
 @njit(cache=True)
-def _uniform_hs(cache, slot, h, bmask, nb):
-    """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of the :class:`BoardCache`
-    ``cache`` (card mask ``bmask``, ``nb`` cards), with card removal: ``(ahead + tied / 2) / total`` over the
-    holdings disjoint from ``h`` and the board, counted as integers (the same floats as :func:`_values_on_board`
-    with an all-ones field).  The counts over all live holdings (one pass over the packed ranks) less those of the
-    holdings that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in both, is added back once)."""
-    rk = cache.r[slot]
-    lr = cache.lr[slot]
-    n = cache.n[slot]
+def _uniform_hs(r_all, lr_all, n, slot, h, bmask, nb):
+    """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of a :class:`BoardCache` (its
+    ``r`` and ``lr`` arrays ``r_all``, ``lr_all``, its ``n[slot]`` ``n``; card mask ``bmask``, ``nb`` cards), with card
+    removal: ``(ahead + tied / 2) / total`` over the holdings disjoint from ``h`` and the board, counted as integers
+    (the same floats as :func:`_values_on_board` with an all-ones field).  The counts over all live holdings (one pass
+    over the packed ranks) less those of the holdings that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in
+    both, is added back once).  (Two arrays, read in place, not the whole cache: each array an argument is
+    reference-counted per call.)"""
+    rk = r_all[slot]
+    lr = lr_all[slot]
     rp = rk[h]
     na = 0
     nt = 0
@@ -749,6 +750,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         )
         boards = trial.boards
         bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
+        br_all, blr_all, bn = boards.r, boards.lr, boards.n
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -842,7 +844,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     if bknown[slot, 0, word] & bit:
                                         x = bhs[slot, hh]
                                     else:  # not asked yet
-                                        x = _uniform_hs(boards, slot, hh, bmask, nbs)
+                                        x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
                                         bhs[slot, hh] = x
                                         bknown[slot, 0, word] |= bit
                                     hs1[pl, s] = x
