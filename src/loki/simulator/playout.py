@@ -412,25 +412,26 @@ def _uniform_hs(r_all, lr_all, n, slot, h, bmask, nb):
     rk = r_all[slot]
     lr = lr_all[slot]
     rp = rk[h]
-    na = 0
-    nt = 0
+    na32 = np.int32(0)  # int32 counts (at most 1,326): twice the lanes of int64 in the vectorised loop
+    nt32 = np.int32(0)
     for j in range(n):
         r = lr[j]
-        na += np.int64(r < rp)
-        nt += np.int64(r == rp)
+        na32 = np.int32(na32 + np.int32(r < rp))
+        nt32 = np.int32(nt32 + np.int32(r == rp))
     a = _HC[h, 0]
     b = _HC[h, 1]
+    # less the holdings that hold a or b (branch-free: x on the board or x == a adds 0; HOLDING_INDEX[a, a] is -1, a
+    # valid read of the row's last entry that is then not counted)
     for x in range(52):
-        if (bmask >> np.uint64(x)) & np.uint64(1):
-            continue
-        if x != a:
-            r = rk[HOLDING_INDEX[a, x]]
-            na -= np.int64(r < rp)
-            nt -= np.int64(r == rp)
-        if x != b:
-            r = rk[HOLDING_INDEX[b, x]]
-            na -= np.int64(r < rp)
-            nt -= np.int64(r == rp)
+        off = np.int32(1) - np.int32((bmask >> np.uint64(x)) & np.uint64(1))
+        ka = off * np.int32(x != a)
+        kb = off * np.int32(x != b)
+        ra = rk[HOLDING_INDEX[a, x]]
+        rb = rk[HOLDING_INDEX[b, x]]
+        na32 = np.int32(na32 - ka * np.int32(ra < rp) - kb * np.int32(rb < rp))
+        nt32 = np.int32(nt32 - ka * np.int32(ra == rp) - kb * np.int32(rb == rp))
+    na = np.int64(na32)
+    nt = np.int64(nt32)
     nt += 1
     ntot = n - 2 * (51 - nb) + 1
     ahead = float(na)
