@@ -791,3 +791,31 @@ def test_the_kept_state_of_a_spot_is_its_spot_state():
         assert sp.to_call == float(bt_to_call(fresh, sp.me)) and sp.can_raise == bool(bt_can_raise(fresh, sp.me))
         kept = _kept_state(sp)
         assert np.array_equal(kept, fresh) and _kept_state(sp) is kept
+
+
+def test_believed_values_equal_the_plain_player_by_player_computation():
+    """The believed play-out's values on the decision's street (fields, HS_1 against them, percentiles in the own
+    ranges), with the checks done once and the holdings ranked once for every player, are the very floats of
+    field_array and hand_strength_all player by player (:func:`_believed_values_plain`), on 3- to 5-card boards,
+    with folded players, zero weights and players with and without percentiles."""
+    from types import SimpleNamespace
+
+    from loki.simulator.driver import _believed_values, _believed_values_plain
+
+    rng = np.random.default_rng(2024)
+    for case in range(12):
+        m = 2 + case % 5
+        board = tuple(int(c) for c in rng.choice(52, 3 + case % 3, replace=False))
+        active = rng.random(m) < 0.75
+        me = int(rng.integers(m))
+        active[me] = True
+        active[(me + 1) % m] = True
+        w = rng.random((m, N_HOLDINGS)) * (rng.random((m, N_HOLDINGS)) < 0.7)
+        mix = np.zeros((m, 3))
+        mix[:, 0] = 1.0
+        mixed = rng.random(m) < 0.5
+        mix[mixed] = (0.6, 0.3, 0.1)
+        spot = SimpleNamespace(active=active, me=me, board=board, beliefs=SimpleNamespace(mix=mix))
+        for got, want in zip(_believed_values(spot, w), _believed_values_plain(spot, w), strict=True):
+            assert got.shape == want.shape == (m, N_HOLDINGS)
+            assert np.array_equal(got, want)

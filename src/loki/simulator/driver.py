@@ -54,7 +54,7 @@ import numpy as np
 from pydantic import Field
 
 from loki import betting as bt
-from loki.cards import N_HOLDINGS
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.config import LokiModel, derived, tunable
 from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
@@ -473,7 +473,48 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
     """``(field_w, hs_now, q_now)``, each ``(m, 1326) float64``: every player's field (the other live players'
     weight tables, ours uniform, combined by :func:`loki.assessment.weights.field_array`), HS_1 of every holding against it on
     the board, and every holding's percentile in the player's own range (HS_1 against its own table; players the
-    frequency expert plays only, else 0.5)."""
+    frequency expert plays only, else 0.5).
+
+    The floats of :func:`loki.assessment.weights.field_array` and :func:`loki.assessment.hand_strength_all` per
+    player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`) and the
+    holdings ranked on the board once for all the players (:func:`~loki.assessment.strength.rank_holdings_kernel`;
+    ranks are integers, so the sums that follow are unchanged)."""
+    from loki.assessment.strength import (
+        check_cards,
+        dead_array,
+        hs_all_counts_from_ranks,
+        hs_from_counts,
+        rank_holdings_kernel,
+    )
+    from loki.assessment.weights import combine_field
+
+    m = len(spot.active)
+    live = [p for p in range(m) if spot.active[p]]
+    _, board, _ = check_cards(None, list(spot.board))
+    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
+    keep = ~clash
+    if len(live) < 2 or any(not w[o][keep].sum() > 0 for o in live if o != spot.me):
+        return _believed_values_plain(spot, w)  # raises field_array's error
+    b = spot.beliefs
+    ones = np.ones(N_HOLDINGS)
+    rows = [w[o] if o != spot.me else ones for o in range(m)]
+    ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(board), kernel_tables())
+    field_w = np.ones((m, N_HOLDINGS))
+    hs_now = np.zeros((m, N_HOLDINGS))
+    q_now = np.full((m, N_HOLDINGS), 0.5)
+    for p in live:
+        field_w[p] = combine_field([rows[o] for o in live if o != p], clash)
+        counts, npos = hs_all_counts_from_ranks(ranks, field_w[p])
+        hs_now[p] = hs_from_counts(counts, npos, 0.0)
+        if b is not None and _mixed_row(b.mix[p]):
+            counts, npos = hs_all_counts_from_ranks(ranks, w[p])
+            q_now[p] = hs_from_counts(counts, npos, 0.5)
+    return field_w, hs_now, q_now
+
+
+def _believed_values_plain(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_believed_values` by the public functions, player by player (its reference in the tests, and the
+    path that raises their errors)."""
     from loki.assessment import hand_strength_all
     from loki.assessment.weights import field_array
 
