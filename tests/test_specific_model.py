@@ -287,3 +287,25 @@ def test_context_frequencies_equal_the_numpy_form():
                     if not facing:
                         F[0] = 0.0
                     assert np.array_equal(mod.context_frequencies(m, r, b, facing), F / F.sum())
+
+
+def test_playout_policy_frequencies_equal_the_context_frequencies():
+    """The believed play-out's frequencies of an opponent (one kernel for every post-flop context,
+    :func:`loki.modeler.kernels.context_frequencies_post`) are the floats of :meth:`SpecificModeler.context_frequencies`
+    context by context (facing a bet from bucket 1 on), on random counts (fixed seed), row 0 zeros; both raise
+    ZeroDivisionError when a context has nothing to normalise."""
+    rng = np.random.default_rng(24)
+    for low in (0.0, 0.02, 0.07):
+        mod = SpecificModeler(TripleConfig(), SpecificModelConfig(min_frequency=low))
+        for _ in range(15):
+            m = OpponentModel()
+            m.tables.counts[m.row] = rng.integers(0, 30, size=(4, 3, 3)) * (rng.random((4, 3, 3)) < 0.6)
+            try:
+                want = [[mod.context_frequencies(m, r, b, b > 0) for b in range(3)] for r in range(1, 4)]
+            except ZeroDivisionError:  # no frequency left to normalise (min_frequency 0): both raise
+                with pytest.raises(ZeroDivisionError):
+                    mod.playout_policy(m)
+                continue
+            freqs = np.asarray(mod.playout_policy(m).frequencies)
+            assert np.array_equal(freqs[0], np.zeros((3, 3)))
+            assert np.array_equal(freqs[1:], np.array(want))

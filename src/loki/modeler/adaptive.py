@@ -38,6 +38,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from loki.assessment.weights import LOW_WEIGHT
+from loki.cards import N_HOLDINGS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
 from loki.modeler.kernels import mixture_into
@@ -107,6 +108,7 @@ class _Opponent:
     ctx: ModelingContext | None = None
     round: int = 0
     actions: int = 0
+    post: np.ndarray | None = None  # the candidates' weights from the evidence, kept until the evidence changes
 
 
 class _MixtureOfModels:
@@ -146,6 +148,7 @@ class AdaptiveModeler:
         self._log_prior = np.log(p / p.sum())
         self._tables = [ModelTables(8) for _ in self.modelers]
         self._opps: dict[int, _Opponent] = {}
+        self._stacked = np.empty((len(self.modelers), N_HOLDINGS))
 
     # ------------------------------------------------------------------------------------------ the opponents
     def _opponent(self, model: OpponentModel, ctx: ModelingContext | None) -> _Opponent:
@@ -168,9 +171,13 @@ class AdaptiveModeler:
         return {n: float(x) for n, x in zip(self.names, w, strict=True)}
 
     def _post(self, o: _Opponent) -> np.ndarray:
-        e = self._log_prior + o.evidence
-        w = np.exp(e - e.max())
-        return w / w.sum()
+        # π from the evidence (read-only; kept on the opponent until its evidence changes: the same floats)
+        if o.post is None:
+            e = self._log_prior + o.evidence
+            w = np.exp(e - e.max())
+            o.post = w / w.sum()
+            o.post.setflags(write=False)
+        return o.post
 
     def card_blindness(self, model: OpponentModel) -> float:
         """The largest card-blind weight any candidate sees in the opponent (0 when none can tell)."""
@@ -217,10 +224,14 @@ class AdaptiveModeler:
         if all(p is not None for p in preds):
             g = self.config.forgetting
             o.evidence = g * o.evidence + np.log(np.maximum(np.array(preds, dtype=np.float64), self.config.floor))
+            o.post = None
             o.actions += 1
         post = self._post(o)
         # the mixture Σ_k π_k · w_k / Σ w_k, rescaled to a maximum of 1 and floored, into the opponent's live entries
-        if mixture_into(np.stack(tables), post, live, LOW_WEIGHT, model.tables.weights[model.row]):
+        stacked = self._stacked  # the candidates' tables as rows of one array (np.stack's, without a new array)
+        for i, t in enumerate(tables):
+            stacked[i] = t
+        if mixture_into(stacked, post, live, LOW_WEIGHT, model.tables.weights[model.row]):
             model.tables.touch(model.row)
         if len(cols) == len(tables):
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))

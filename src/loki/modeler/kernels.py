@@ -285,6 +285,29 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
 
 
 @njit(cache=True)
+def context_frequencies_post(counts, row, low, defaults, out):
+    """Every post-flop context's frequencies of :meth:`loki.modeler.SpecificModeler.context_frequencies` (the
+    believed play-out's ``freqs``) into ``out`` ``(4, 3, 3) float64`` rows 1..3 (row 0 untouched): for round ``r``
+    and bucket ``b`` the blended frequencies (:func:`blend_frequencies`), fold 0 when not facing a bet (``b == 0``),
+    each floored at ``low`` and divided by their sum added from the left (the same operations, in the same order, as
+    the method's Python floats)."""
+    tmp = np.empty(3)
+    for r in range(1, 4):
+        for b in range(3):
+            blend_frequencies(counts, row, r, b, True, defaults, tmp)
+            f = tmp[0]
+            c = tmp[1]
+            x = tmp[2]
+            f = 0.0 if not b > 0 else (f if f > low else low)
+            c = c if c > low else low
+            x = x if x > low else low
+            s = f + c + x
+            out[r, b, 0] = f / s
+            out[r, b, 1] = c / s
+            out[r, b, 2] = x / s
+
+
+@njit(cache=True)
 def mu_sigma(action, f, c):
     """μ and σ of the hand-value percentile an observed action needs (RECONSTRUCTED DEFAULT, loki-algorithms.md
     §4.3): ``μ = f`` for a check/call (``action`` 1), ``f + c`` for a bet/raise (2), clipped to [0, 1];

@@ -44,9 +44,16 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
-from loki.modeler.kernels import freq_triples_all, mixture_reweight_row, percentiles_into
+from loki.modeler.kernels import context_frequencies_post, freq_triples_all, mixture_reweight_row, percentiles_into
 from loki.modeler.loki1 import Loki1Modeler
-from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
+from loki.modeler.model import (
+    DEFAULT_FREQUENCIES,
+    ModelingContext,
+    OpponentModel,
+    PlayoutPolicy,
+    ReweightDetails,
+    reweight_details_of,
+)
 from loki.modeler.triple_model import opponent_spot
 from loki.triples import TripleConfig, opponent_triples
 from loki.triples.spot import BettingSpot
@@ -330,10 +337,10 @@ class SpecificModeler:
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
         """The believed play-out plays the opponent by its mixture: the rules with this modeler's Triple Generator, the
         frequency expert and its card-blind frequencies, weighted by :meth:`weights` (issue 11)."""
-        freqs = np.zeros((4, 3, 3))
-        for r in range(1, 4):
-            for b in range(3):
-                freqs[r, b] = self.context_frequencies(model, r, b, b > 0)
+        freqs = np.zeros((4, 3, 3))  # context_frequencies(model, r, b, b > 0) for r 1..3, b 0..2 in one kernel
+        context_frequencies_post(
+            model.tables.counts, model.row, float(self.config.min_frequency), DEFAULT_FREQUENCIES, freqs
+        )
         return PlayoutPolicy(
             label="specific mixture",
             rules=self.triple.params(),
