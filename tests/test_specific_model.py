@@ -309,3 +309,28 @@ def test_playout_policy_frequencies_equal_the_context_frequencies():
             freqs = np.asarray(mod.playout_policy(m).frequencies)
             assert np.array_equal(freqs[0], np.zeros((3, 3)))
             assert np.array_equal(freqs[1:], np.array(want))
+
+
+def test_tie_blocks_equal_searchsorted():
+    """The ends of every value's tie block in its stable sort (:func:`loki.modeler.kernels.tie_blocks`, one pass
+    over the runs) are numpy's searchsorted integers, on random values with many ties, zeros of both signs and a
+    single value (fixed seed); with a NaN nothing is written and False says so (the caller uses searchsorted)."""
+    from loki.modeler.kernels import tie_blocks
+
+    rng = np.random.default_rng(24)
+    for case in range(40):
+        k = 1 + int(rng.integers(0, 1200)) if case else 1
+        v = np.round(rng.random(k), int(rng.integers(1, 4)))
+        v[rng.random(k) < 0.1] = 0.0
+        v[rng.random(k) < 0.05] = -0.0
+        order = np.argsort(v, kind="stable")
+        sv = v[order]
+        lo = np.full(k, -1, dtype=np.intp)
+        hi = np.full(k, -1, dtype=np.intp)
+        assert tie_blocks(sv, order, lo, hi)
+        assert np.array_equal(lo, np.searchsorted(sv, v, side="left"))
+        assert np.array_equal(hi, np.searchsorted(sv, v, side="right"))
+    v = np.array([0.3, np.nan, 0.1])
+    order = np.argsort(v, kind="stable")
+    lo = np.full(3, -1, dtype=np.intp)
+    assert not tie_blocks(v[order], order, lo, lo.copy()) and np.all(lo == -1)

@@ -205,6 +205,29 @@ def percentiles_into(idx, order, lo, hi, weights, out):
 
 
 @njit(cache=True)
+def tie_blocks(sv, order, lo, hi):
+    """``np.searchsorted(sv, v, "left")`` and ``"right"`` into ``lo``, ``hi`` for the values ``v`` whose stable sort
+    is ``sv`` (``sv[k] == v[order[k]]``; :func:`loki.modeler.specific.percentile_order`), in one pass over the runs
+    of equal values of ``sv``: the same integers (each value of ``v`` is in ``sv``, so its ``"left"`` end is the
+    start of its run and its ``"right"`` end the run's end).  Returns False, nothing written, when ``sv`` holds a NaN
+    (numpy's order of NaNs is not a run of equal values)."""
+    k = sv.shape[0]
+    for i in range(k):
+        if np.isnan(sv[i]):
+            return False
+    s = 0
+    while s < k:
+        e = s + 1
+        while e < k and sv[e] == sv[s]:
+            e += 1
+        for j in range(s, e):
+            lo[order[j]] = s
+            hi[order[j]] = e
+        s = e
+    return True
+
+
+@njit(cache=True)
 def freq_triples_all(q, f, r, facing, softness, rho, out):
     """:func:`freq_triple` for every entry of ``q`` ``(k,) float64`` into ``out`` ``(k, 3) float64``."""
     for i in range(q.shape[0]):

@@ -44,7 +44,13 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
-from loki.modeler.kernels import context_frequencies_post, freq_triples_all, mixture_reweight_row, percentiles_into
+from loki.modeler.kernels import (
+    context_frequencies_post,
+    freq_triples_all,
+    mixture_reweight_row,
+    percentiles_into,
+    tie_blocks,
+)
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import (
     DEFAULT_FREQUENCIES,
@@ -199,9 +205,13 @@ def _order_of(board: tuple[int, ...], dead: int, n_opp: int, live: np.ndarray) -
         idx = np.flatnonzero(live)
         sub = by_value[live[by_value]]  # the live holdings by value
         order = (np.cumsum(live) - 1)[sub]  # their positions in idx
-        v = values[idx]
         sv = values[sub]
-        pre = idx, order, np.searchsorted(sv, v, side="left"), np.searchsorted(sv, v, side="right")
+        lo = np.empty(idx.shape[0], dtype=np.intp)
+        hi = np.empty(idx.shape[0], dtype=np.intp)
+        if not tie_blocks(sv, order, lo, hi):  # searchsorted's integers from the runs of sv (NaN: numpy's own)
+            v = values[idx]
+            lo, hi = np.searchsorted(sv, v, side="left"), np.searchsorted(sv, v, side="right")
+        pre = idx, order, lo, hi
         if len(_ORDERS) >= _ORDERS_MAX:
             _ORDERS.clear()
         _ORDERS[key] = pre
