@@ -459,61 +459,6 @@ def test_values_on_board_equal_a_plain_loop():
             assert np.array_equal(q2[todo & want_q], q[todo & want_q]) and np.all(q2[~(todo & want_q)] == -1.0)
 
 
-def test_values_on_board_two_players_a_pass_equal_one_each():
-    """The weighted players' sums are taken two players a pass (:func:`_weighted_sums2`, the last one alone): for
-    every number of weighted players to compute (1 to 7, so pairs and a last single one), with and without their
-    percentiles, in any mix with all-ones fields, the very floats of a plain loop adding each player's weights in
-    holding order (the old one-pass-a-player computation)."""
-    from loki.evaluator import rank_batch
-    from loki.simulator.playout import _board_slot, _memo, _Trial, _values_on_board, board_cache
-
-    tables = kernel_tables()
-    rng = np.random.default_rng(24)
-    m = 7
-    cache = board_cache(16)
-    for case in range(28):
-        cards = rng.choice(52, 5 + 2 * m, replace=False)
-        board = cards[:5].astype(np.int64)
-        hole = cards[5:].reshape(m, 2).astype(np.int64)
-        n_todo = 1 + case % m
-        todo = np.zeros(m, dtype=np.bool_)
-        todo[rng.choice(m, n_todo, replace=False)] = True
-        field_w = rng.random((m, N_HOLDINGS)) * (rng.random((m, N_HOLDINGS)) < 0.9)
-        if case % 3 == 2:
-            field_w[rng.integers(m)] = 1.0  # an all-ones field among the weighted ones
-        own_w = rng.random((m, N_HOLDINGS))
-        want_q = rng.random(m) < (0.0, 0.5, 1.0)[case % 3]
-        unit = np.array([bool(np.all(field_w[p] == 1.0)) for p in range(m)])
-        nb = 3 + case % 3
-        slot, _ = _board_slot(cache, board, nb, tables)
-        hs = np.full(m, -1.0)
-        q = np.full(m, -1.0)
-        t = _Trial(board, nb, hole, todo.copy(), field_w, own_w, want_q, unit, hs, q, todo, False, cache, _memo(64))
-        _values_on_board(cache, slot, t)
-        ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
-        bmask = cards_mask([int(c) for c in board[:nb]])
-        for p in range(m):
-            if not todo[p]:
-                assert hs[p] == -1.0 and q[p] == -1.0
-                continue
-            hp = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-            mp = int(HOLDING_MASKS[hp]) | bmask
-            live = np.array([int(HOLDING_MASKS[h]) & mp == 0 for h in range(N_HOLDINGS)])
-            sums = []
-            for w in (field_w[p], own_w[p]):
-                a = ti = tot = 0.0
-                for h in np.flatnonzero(live):
-                    tot += w[h]
-                    if ranks[h] < ranks[hp]:
-                        a += w[h]
-                    elif ranks[h] == ranks[hp]:
-                        ti += w[h]
-                sums.append((a, ti, tot))
-            (a, ti, tot), (qa, qt, qtot) = sums
-            assert hs[p] == ((a + 0.5 * ti) / tot if tot > 0 else 0.0)
-            assert q[p] == (((qa + 0.5 * qt) / qtot if qtot > 0 else 0.5) if want_q[p] else -1.0)
-
-
 def test_simulate_reuses_nothing_across_decisions():
     """What a decision keeps (its memo of later-street values) belongs to it, and the process's board cache holds
     functions of the board only: a decision on another board after it gives the same result as on its own."""

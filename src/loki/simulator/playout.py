@@ -453,113 +453,6 @@ def _memo_find(memo, key, bmask):
     return i
 
 
-@njit(cache=True, inline="always")
-def _memo_keep(memo, key, bmask, hs, q):
-    # keep a player's values of a holding on a board in the decision's memo (unless 3/4 full)
-    if 4 * (memo.used[0] + 1) <= 3 * memo.key.shape[0]:
-        i = _memo_find(memo, key, bmask)
-        memo.key[i] = key
-        memo.board[i] = bmask
-        memo.hs[i] = hs
-        memo.q[i] = q
-        memo.used[0] += 1
-
-
-@njit(cache=True, inline="always")
-def _weighted_sums(n, live_h, live_m, live_r, fw, ow, p, pm, rp, wq):
-    """``(ahead, tied, total, q_ahead, q_tied, q_total)`` of player ``p`` (holding card mask ``pm``, rank ``rp``):
-    the weights of its field ``fw[p]`` (and, if ``wq``, of its own range ``ow[p]``; else zeros) over the ``n`` live
-    holdings of a board (``live_h``, ``live_m``, ``live_r``: :class:`BoardCache` rows) that share no card with it,
-    those it beats and those it ties, each added in holding order (branch-free: a holding that does not count adds
-    0.0, which changes no sum)."""
-    ahead = 0.0
-    tied = 0.0
-    tot = 0.0
-    qa = 0.0
-    qt = 0.0
-    qtot = 0.0
-    if wq:
-        for j in range(n):
-            h = live_h[j]
-            ok = (live_m[j] & pm) == 0
-            r = live_r[j]
-            w = fw[p, h] if ok else 0.0
-            v = ow[p, h] if ok else 0.0
-            lt = r < rp
-            eq = r == rp
-            tot += w
-            ahead += w if lt else 0.0
-            tied += w if eq else 0.0
-            qtot += v
-            qa += v if lt else 0.0
-            qt += v if eq else 0.0
-    else:
-        for j in range(n):
-            h = live_h[j]
-            ok = (live_m[j] & pm) == 0
-            r = live_r[j]
-            w = fw[p, h] if ok else 0.0
-            tot += w
-            ahead += w if r < rp else 0.0
-            tied += w if r == rp else 0.0
-    return ahead, tied, tot, qa, qt, qtot
-
-
-@njit(cache=True, inline="always")
-def _weighted_sums2(n, live_h, live_m, live_r, fw, ow, p1, pm1, rp1, p2, pm2, rp2):
-    """:func:`_weighted_sums` of two players in one pass over the board's holdings, both with their own-range sums:
-    twelve independent sums, each adding the same terms in the same (holding) order as a pass of its own, so the
-    same floats; one pass keeps twice as many additions in flight as a pass per player (each pass is a chain of
-    dependent additions)."""
-    a1 = 0.0
-    t1 = 0.0
-    s1 = 0.0
-    qa1 = 0.0
-    qt1 = 0.0
-    qs1 = 0.0
-    a2 = 0.0
-    t2 = 0.0
-    s2 = 0.0
-    qa2 = 0.0
-    qt2 = 0.0
-    qs2 = 0.0
-    for j in range(n):
-        h = live_h[j]
-        lm = live_m[j]
-        r = live_r[j]
-        ok1 = (lm & pm1) == 0
-        ok2 = (lm & pm2) == 0
-        w1 = fw[p1, h] if ok1 else 0.0
-        v1 = ow[p1, h] if ok1 else 0.0
-        w2 = fw[p2, h] if ok2 else 0.0
-        v2 = ow[p2, h] if ok2 else 0.0
-        lt1 = r < rp1
-        eq1 = r == rp1
-        lt2 = r < rp2
-        eq2 = r == rp2
-        s1 += w1
-        a1 += w1 if lt1 else 0.0
-        t1 += w1 if eq1 else 0.0
-        qs1 += v1
-        qa1 += v1 if lt1 else 0.0
-        qt1 += v1 if eq1 else 0.0
-        s2 += w2
-        a2 += w2 if lt2 else 0.0
-        t2 += w2 if eq2 else 0.0
-        qs2 += v2
-        qa2 += v2 if lt2 else 0.0
-        qt2 += v2 if eq2 else 0.0
-    return a1, t1, s1, qa1, qt1, qs1, a2, t2, s2, qa2, qt2, qs2
-
-
-@njit(cache=True, inline="always")
-def _set_values(t, p, ahead, tied, tot, qa, qt, qtot):
-    # a player's HS_1 against its field and (if wanted) its percentile in its own range, from its sums
-    t.hs_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
-    if t.want_q[p]:
-        t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
-
-
 @njit(cache=True)
 def _values_on_board(cache, slot, t):
     """For every player ``p`` of the trial ``t`` (:class:`_Trial`) with ``t.todo[p]``: HS_1 of its holding on the board of slot
@@ -572,9 +465,8 @@ def _values_on_board(cache, slot, t):
     :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board),
     their card masks ``lm`` and ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
     they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
-    gets its sums as exact integer counts (a sum of ones is exact), vectorised.  The players with weighted fields are
-    summed two at a time in one pass (:func:`_weighted_sums2`; the same floats as a pass each).  A player's values of
-    a holding on a board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
+    gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
+    board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
     """
     m = t.hole.shape[0]
     n = cache.n[slot]
@@ -592,9 +484,6 @@ def _values_on_board(cache, slot, t):
     live_r = cache.lr[slot]
     rk = cache.r[slot]
     memo = t.memo
-    fw = t.field
-    ow = t.weights
-    pending = np.uint64(0)  # the players with weighted fields not found in the memo (bit p)
     for p in range(m):
         if not t.todo[p]:
             continue
@@ -608,56 +497,74 @@ def _values_on_board(cache, slot, t):
             if t.want_q[p]:
                 t.q_tmp[p] = memo.q[i_memo]
             continue
-        if not t.unit[p]:
-            pending |= np.uint64(1) << np.uint64(p)
-            continue
         pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
         rp = rk[hp]
-        na = 0
-        nt = 0
-        ntot = 0
-        for j in range(n):
-            ok = np.int64((live_m[j] & pm) == 0)
-            r = live_r[j]
-            na += ok & np.int64(r < rp)
-            nt += ok & np.int64(r == rp)
-            ntot += ok
-        qa = 0.0
-        qt = 0.0
-        qtot = 0.0
-        if t.want_q[p]:
+        fw = t.field[p]
+        ow = t.weights[p]
+        ahead = 0.0
+        tied = 0.0
+        tot = 0.0
+        if t.unit[p]:
+            na = 0
+            nt = 0
+            ntot = 0
+            for j in range(n):
+                ok = np.int64((live_m[j] & pm) == 0)
+                r = live_r[j]
+                na += ok & np.int64(r < rp)
+                nt += ok & np.int64(r == rp)
+                ntot += ok
+            ahead = float(na)
+            tied = float(nt)
+            tot = float(ntot)
+            if t.want_q[p]:
+                qa = 0.0
+                qt = 0.0
+                qtot = 0.0
+                for j in range(n):
+                    h = live_h[j]
+                    ok = (live_m[j] & pm) == 0
+                    r = live_r[j]
+                    v = ow[h] if ok else 0.0
+                    qtot += v
+                    qa += v if r < rp else 0.0
+                    qt += v if r == rp else 0.0
+                t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
+        elif t.want_q[p]:
+            qa = 0.0
+            qt = 0.0
+            qtot = 0.0
             for j in range(n):
                 h = live_h[j]
                 ok = (live_m[j] & pm) == 0
                 r = live_r[j]
-                v = ow[p, h] if ok else 0.0
+                w = fw[h] if ok else 0.0
+                v = ow[h] if ok else 0.0
+                lt = r < rp
+                eq = r == rp
+                tot += w
+                ahead += w if lt else 0.0
+                tied += w if eq else 0.0
                 qtot += v
-                qa += v if r < rp else 0.0
-                qt += v if r == rp else 0.0
-        _set_values(t, p, float(na), float(nt), float(ntot), qa, qt, qtot)
-        _memo_keep(memo, key, bmask, t.hs_tmp[p], t.q_tmp[p])
-    p1 = -1
-    for p in range(m + 1):  # the weighted players: two at a time, the last one alone
-        if p < m and not (pending >> np.uint64(p)) & np.uint64(1):
-            continue
-        if p < m and p1 < 0:
-            p1 = p
-            continue
-        if p1 < 0:
-            break
-        h1 = HOLDING_INDEX[t.hole[p1, 0], t.hole[p1, 1]]
-        pm1 = _HM[h1]
-        if p == m:  # one left
-            x = _weighted_sums(n, live_h, live_m, live_r, fw, ow, p1, pm1, rk[h1], t.want_q[p1])
-            _set_values(t, p1, x[0], x[1], x[2], x[3], x[4], x[5])
+                qa += v if lt else 0.0
+                qt += v if eq else 0.0
+            t.q_tmp[p] = (qa + 0.5 * qt) / qtot if qtot > 0 else 0.5
         else:
-            h2 = HOLDING_INDEX[t.hole[p, 0], t.hole[p, 1]]
-            y = _weighted_sums2(n, live_h, live_m, live_r, fw, ow, p1, pm1, rk[h1], p, _HM[h2], rk[h2])
-            _set_values(t, p1, y[0], y[1], y[2], y[3], y[4], y[5])
-            _set_values(t, p, y[6], y[7], y[8], y[9], y[10], y[11])
-            _memo_keep(memo, p * N_HOLDINGS + h2 + 1, bmask, t.hs_tmp[p], t.q_tmp[p])
-        _memo_keep(memo, p1 * N_HOLDINGS + h1 + 1, bmask, t.hs_tmp[p1], t.q_tmp[p1])
-        p1 = -1
+            for j in range(n):
+                h = live_h[j]
+                ok = (live_m[j] & pm) == 0
+                r = live_r[j]
+                w = fw[h] if ok else 0.0
+                tot += w
+                ahead += w if r < rp else 0.0
+                tied += w if r == rp else 0.0
+        t.hs_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+        if 4 * (memo.used[0] + 1) <= 3 * memo.key.shape[0]:
+            memo.key[i_memo] = key
+            memo.board[i_memo] = bmask
+            memo.hs[i_memo] = t.hs_tmp[p]
+            memo.q[i_memo] = t.q_tmp[p]
+            memo.used[0] += 1
 
 
 @njit(cache=True, inline="always")
