@@ -618,6 +618,27 @@ def test_kernel_cutoff_equals_the_python_rule():
     assert 20 < fired["paper"] < 380 and 20 < fired["paired"] < 380
 
 
+def _kernel_arguments(sp, cfg, seed):
+    """The ``(pspot, ranges, policies, tables)`` that ``simulate(sp, cfg, seed)`` hands the ``sim_decision`` kernel
+    (captured by wrapping it for one call)."""
+    import loki.simulator.driver as drv
+
+    grab = {}
+    orig = drv.sim_decision
+
+    def capture(*a):
+        grab["a"] = a
+        return orig(*a)
+
+    drv.sim_decision = capture
+    try:
+        simulate(sp, cfg, seed=seed)
+    finally:
+        drv.sim_decision = orig
+    a = grab["a"]
+    return a[8], a[9], a[10], a[15]
+
+
 @pytest.mark.parametrize("cutoff", ["paper", "paired", "none"])
 def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
     """``sim_decision`` (every batch and cut-off check in one kernel call) gives the trials, outcomes and sampled
@@ -634,22 +655,7 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
         sp = _random_spot(rng, street=1 + k % 3)
         seed = int(rng.integers(2**31 - 1))
         res, (oc, orr, holes) = simulate(sp, cfg, seed=seed, return_samples=True)
-        grab = {}
-        import loki.simulator.driver as drv
-
-        orig = drv.sim_decision
-
-        def capture(*a, _grab=grab, _orig=orig):
-            _grab["a"] = a
-            return _orig(*a)
-
-        drv.sim_decision = capture
-        try:
-            simulate(sp, cfg, seed=seed)
-        finally:
-            drv.sim_decision = orig
-        a = grab["a"]
-        pspot, ranges, policies, tables = a[8], a[9], a[10], a[15]
+        pspot, ranges, policies, tables = _kernel_arguments(sp, cfg, seed)
         st0 = spot_state(sp)
         tc, cr = float(bt_to_call(st0, sp.me)), bool(bt_can_raise(st0, sp.me))
         n = cfg.trials
@@ -681,22 +687,7 @@ def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
     cfg = SimConfig(trials=60, cutoff="none")
     for k in range(6):
         sp = _random_spot(rng, street=1 + k % 2)
-        grab = {}
-        import loki.simulator.driver as drv
-
-        orig = drv.sim_decision
-
-        def capture(*a, _grab=grab, _orig=orig):
-            _grab["a"] = a
-            return _orig(*a)
-
-        drv.sim_decision = capture
-        try:
-            simulate(sp, cfg, seed=k)
-        finally:
-            drv.sim_decision = orig
-        a = grab["a"]
-        pspot, ranges, policies, tables = a[8], a[9], a[10], a[15]
+        pspot, ranges, policies, tables = _kernel_arguments(sp, cfg, k)
         assert not policies.believed
         fresh, tiny = board_cache(64), board_cache(4)
         outs = []
