@@ -111,6 +111,12 @@ class _Opponent:
     post: np.ndarray | None = None  # the candidates' weights from the evidence, kept until the evidence changes
 
 
+def _softmax(e: np.ndarray) -> np.ndarray:
+    """``exp(e) / Σ exp(e)`` for the candidates' log-weights ``e`` ``(k,) float64`` (shifted by the maximum)."""
+    w = np.exp(e - e.max())
+    return w / w.sum()
+
+
 class _MixtureOfModels:
     """``P(action | h)`` of a traced action under the averaged models (model quality reads it at showdowns)."""
 
@@ -165,17 +171,13 @@ class AdaptiveModeler:
     def weights_of(self, model: OpponentModel) -> dict[str, float]:
         """The candidates' weights ``π`` for the opponent of ``model`` (the prior before any evidence)."""
         o = self._opps.get(id(model))
-        e = self._log_prior + (0.0 if o is None else o.evidence)
-        w = np.exp(e - e.max())
-        w /= w.sum()
+        w = _softmax(self._log_prior) if o is None else self._post(o)
         return {n: float(x) for n, x in zip(self.names, w, strict=True)}
 
     def _post(self, o: _Opponent) -> np.ndarray:
         # π from the evidence (read-only; kept on the opponent until its evidence changes: the same floats)
         if o.post is None:
-            e = self._log_prior + o.evidence
-            w = np.exp(e - e.max())
-            o.post = w / w.sum()
+            o.post = _softmax(self._log_prior + o.evidence)
             o.post.setflags(write=False)
         return o.post
 

@@ -308,26 +308,30 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
 
 
 @njit(cache=True)
+def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults, out):
+    """The frequencies the specific mixture plays in a context (:meth:`loki.modeler.SpecificModeler.context_frequencies`)
+    into ``out`` ``(3,) float64``: the blended frequencies (:func:`blend_frequencies`), fold 0 when not ``facing`` a
+    bet, each floored at ``low`` and divided by their sum added from the left."""
+    blend_frequencies(counts, row, round_, bucket, True, defaults, out)
+    f = out[0]
+    c = out[1]
+    x = out[2]
+    f = 0.0 if not facing else (f if f > low else low)
+    c = c if c > low else low
+    x = x if x > low else low
+    s = f + c + x
+    out[0] = f / s
+    out[1] = c / s
+    out[2] = x / s
+
+
+@njit(cache=True)
 def context_frequencies_post(counts, row, low, defaults, out):
-    """Every post-flop context's frequencies of :meth:`loki.modeler.SpecificModeler.context_frequencies` (the
-    believed play-out's ``freqs``) into ``out`` ``(4, 3, 3) float64`` rows 1..3 (row 0 untouched): for round ``r``
-    and bucket ``b`` the blended frequencies (:func:`blend_frequencies`), fold 0 when not facing a bet (``b == 0``),
-    each floored at ``low`` and divided by their sum added from the left (the same operations, in the same order, as
-    the method's Python floats)."""
-    tmp = np.empty(3)
+    """Every post-flop context's :func:`context_frequencies_into` (the believed play-out's ``freqs``; facing a bet in
+    buckets 1 and 2) into ``out`` ``(4, 3, 3) float64`` rows 1..3 (row 0 untouched)."""
     for r in range(1, 4):
         for b in range(3):
-            blend_frequencies(counts, row, r, b, True, defaults, tmp)
-            f = tmp[0]
-            c = tmp[1]
-            x = tmp[2]
-            f = 0.0 if not b > 0 else (f if f > low else low)
-            c = c if c > low else low
-            x = x if x > low else low
-            s = f + c + x
-            out[r, b, 0] = f / s
-            out[r, b, 1] = c / s
-            out[r, b, 2] = x / s
+            context_frequencies_into(counts, row, r, b, b > 0, low, defaults, out[r, b])
 
 
 @njit(cache=True)

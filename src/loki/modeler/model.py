@@ -30,6 +30,7 @@ __all__ = [
     "COLLAPSE_WEIGHT",
     "ModelTables",
     "DEFAULT_FREQUENCIES",
+    "check_context",
     "BLEND_OBSERVATIONS",
     "ActionFrequencies",
     "OpponentModel",
@@ -47,6 +48,12 @@ DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1
 DEFAULT_FREQUENCIES.setflags(write=False)
 #: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
 COLLAPSE_WEIGHT = LOW_WEIGHT * (1.0 + 1e-9)
+
+
+def check_context(round_: int, bucket: int) -> None:
+    """Raise :class:`~loki.errors.InputError` unless ``round_`` is 0..3 and ``bucket`` 0..2 (a frequency context)."""
+    if not (0 <= round_ <= 3 and 0 <= bucket <= 2):
+        raise InputError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
 
 
 @dataclass
@@ -75,8 +82,7 @@ class ActionFrequencies:
         d is Table B.2 pre-flop and the blended frequency of the previous round (same bucket) afterwards.
         ``specific=False`` is generic modelling: always Table B.2.
         """
-        if not (0 <= round_ <= 3 and 0 <= bucket <= 2):
-            raise InputError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
+        check_context(round_, bucket)
         out = np.empty(3)
         counts = np.ascontiguousarray(self.counts, dtype=np.int64)[np.newaxis]
         blend_frequencies(counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out)

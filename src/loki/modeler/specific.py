@@ -45,6 +45,7 @@ from loki.cards import HOLDING_MASKS, cards_mask
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import (
+    context_frequencies_into,
     context_frequencies_post,
     freq_triples_all,
     mixture_reweight_row,
@@ -58,6 +59,7 @@ from loki.modeler.model import (
     OpponentModel,
     PlayoutPolicy,
     ReweightDetails,
+    check_context,
     reweight_details_of,
 )
 from loki.modeler.triple_model import opponent_spot
@@ -279,13 +281,13 @@ class SpecificModeler:
     def context_frequencies(self, model: OpponentModel, round_: int, bucket: int, facing: bool) -> np.ndarray:
         """``(3,)`` the opponent's blended frequencies in the context, fold impossible when not facing, each
         floored at ``min_frequency`` and renormalised."""
-        f, c, r = model.frequencies.blended(round_, bucket, specific=True).tolist()
-        low = self.config.min_frequency  # floored and normalised in Python floats: numpy's floats, fewer calls
-        f = 0.0 if not facing else (f if f > low else low)
-        c = c if c > low else low
-        r = r if r > low else low
-        s = f + c + r  # numpy's sum of three: from the left
-        return np.array([f / s, c / s, r / s])
+        check_context(round_, bucket)
+        out = np.empty(3)
+        context_frequencies_into(
+            model.tables.counts, model.row, int(round_), int(bucket), bool(facing),
+            float(self.config.min_frequency), DEFAULT_FREQUENCIES, out,
+        )  # fmt: skip
+        return out
 
     def experts(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
