@@ -159,3 +159,26 @@ def test_mixture_kernel_equals_the_numpy_form():
         got = old.copy()
         assert mixture_into(tabs, post, live, LOW_WEIGHT, got) == (top > 0.0)
         assert np.array_equal(got, want)
+
+
+def test_predictive_probability_kernel():
+    """A candidate's predictive probability of an action (one kernel): the denominator is numpy's own
+    ``before[live].sum()`` bit for bit, the whole within 1e-14 (relative) of the numpy form
+    ``np.dot(b, col[live]) / b.sum()`` (the numerator is a pairwise sum, BLAS's dot adds in another order), on random
+    tables and live sets (fixed seed); a live set with no weight gives NaN."""
+    from loki.modeler.kernels import np_sum, predictive_probability
+
+    rng = np.random.default_rng(12)
+    buf = np.empty(1326)
+    for k in range(200):
+        before = np.maximum(rng.random(1326) * 10.0 ** rng.integers(-3, 1), 0.01)
+        col = rng.random(1326)
+        live = rng.random(1326) < rng.uniform(0.3, 1.0)
+        b = before[live]
+        want = float(np.dot(b, col[live]) / b.sum())
+        got = predictive_probability(before, col, live, buf)
+        assert abs(got - want) <= 1e-14 * want
+        assert np_sum(np.ascontiguousarray(b)) == b.sum()
+        prods = np.ascontiguousarray(b * col[live])
+        assert got == np.add.reduce(prods) / b.sum()  # the documented order, exactly
+    assert np.isnan(predictive_probability(np.ones(1326), np.ones(1326), np.zeros(1326, bool), buf))

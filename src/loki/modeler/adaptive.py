@@ -41,7 +41,7 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
-from loki.modeler.kernels import mixture_into
+from loki.modeler.kernels import mixture_into, predictive_probability
 from loki.modeler.model import (
     ModelingContext,
     ModelTables,
@@ -155,6 +155,8 @@ class AdaptiveModeler:
         self._tables = [ModelTables(8) for _ in self.modelers]
         self._opps: dict[int, _Opponent] = {}
         self._stacked = np.empty((len(self.modelers), N_HOLDINGS))
+        self._before = np.empty(N_HOLDINGS)  # a candidate's table before the action (scratch)
+        self._buf = np.empty(N_HOLDINGS)
 
     # ------------------------------------------------------------------------------------------ the opponents
     def _opponent(self, model: OpponentModel, ctx: ModelingContext | None) -> _Opponent:
@@ -209,17 +211,17 @@ class AdaptiveModeler:
         preds: list[float | None] = []
         cols: list[np.ndarray] = []
         tables = []
+        before, buf = self._before, self._buf
         for m, k in zip(o.cands, self.modelers, strict=True):
             m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
             m.round_actions = list(model.round_actions)
-            before = m.weights.copy()  # the live entries are read only when the candidate traced the action
+            before[:] = m.tables.weights[m.row]  # read only when the candidate traced the action
             n_trace = len(m.trace)
             k.reweight(m, ev, bucket, ctx)
             if len(m.trace) > n_trace:
                 col = m.trace[-1][2].probabilities()  # type: ignore[attr-defined]
                 cols.append(col)
-                b = before[live]
-                preds.append(float(np.dot(b, col[live]) / b.sum()))
+                preds.append(predictive_probability(before, np.ascontiguousarray(col, dtype=np.float64), live, buf))
             else:
                 preds.append(None)
             tables.append(m.weights)

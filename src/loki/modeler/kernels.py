@@ -14,6 +14,7 @@ BLEND_OBSERVATIONS = 20
 __all__ = [
     "np_sum",
     "mixture_into",
+    "predictive_probability",
     "freq_triple",
     "freq_triples_all",
     "percentiles_into",
@@ -150,6 +151,41 @@ def mixture_into(tables, post, live, low, row):
             x = mixed[h] / top
             row[h] = x if x > low else low
     return True
+
+
+@njit(cache=True)
+def predictive_probability(before, col, live, buf):
+    """How well a candidate model predicted an action: ``Σ_live before · col / Σ_live before``, the probability of
+    the action under the candidate's table before it (:meth:`loki.modeler.AdaptiveModeler.reweight`).
+
+    Both sums are numpy's pairwise sums (:func:`np_sum`) of the live entries in holding order: the denominator the
+    floats of ``before[live].sum()``, the numerator the pairwise sum of the products (``np.dot`` would add them in
+    the order of the machine's BLAS kernel, which differs between CPUs in the last bits; this order is the same on
+    every machine).
+
+    Args:
+        before: ``(1326,) float64`` the candidate's table before the action; col: ``(1326,) float64`` its
+            ``P(action | holding)``; live: ``(1326,) bool`` the holdings an opponent may hold.
+        buf: ``(1326,) float64`` scratch.
+
+    Returns:
+        The probability (NaN when no live weight is left).
+    """
+    n = live.shape[0]
+    m = 0
+    for h in range(n):
+        if live[h]:
+            buf[m] = before[h]
+            m += 1
+    s = np_sum(buf[:m])
+    if not s > 0.0:
+        return np.nan
+    m = 0
+    for h in range(n):
+        if live[h]:
+            buf[m] = before[h] * col[h]
+            m += 1
+    return np_sum(buf[:m]) / s
 
 
 @njit(cache=True)
