@@ -182,3 +182,43 @@ def test_predictive_probability_kernel():
         prods = np.ascontiguousarray(b * col[live])
         assert got == np.add.reduce(prods) / b.sum()  # the documented order, exactly
     assert np.isnan(predictive_probability(np.ones(1326), np.ones(1326), np.zeros(1326, bool), buf))
+
+
+def test_model_average_kernel_equals_the_numpy_form():
+    """The adaptive model's step in one kernel (evidence, weights, average) against its numpy form on random tables
+    (fixed seed): the evidence ``γ·E + log max(p, floor)`` and the softmax weights within 1e-12 (the kernel's
+    ``exp``/``log`` are the C library's, numpy's its own SIMD ones), the averaged table exactly
+    :func:`mixture_into`'s with those weights; a candidate with no live weight counts with the floor."""
+    from loki.assessment.weights import LOW_WEIGHT
+    from loki.modeler.kernels import mixture_into, model_average_into, softmax_into
+
+    rng = np.random.default_rng(13)
+    buf = np.empty(1326)
+    for k in range(40):
+        n_c = 1 + k % 4
+        before = np.maximum(rng.random((n_c, 1326)), 0.01)
+        cols = rng.random((n_c, 1326)) * rng.random((n_c, 1))
+        after = np.maximum(before * cols, 0.01)
+        live = rng.random(1326) < 0.85
+        if k % 7 == 3:
+            before[0, live] = 0.0  # no live weight: its p is NaN, counted as the floor
+        evidence = rng.normal(size=n_c)
+        log_prior = np.log(rng.dirichlet(np.ones(n_c)))
+        g, floor = 0.995, 0.02
+        with np.errstate(invalid="ignore"):
+            p = np.array([np.dot(b[live], c[live]) / b[live].sum() for b, c in zip(before, cols, strict=True)])
+        want_e = g * evidence + np.log(np.maximum(np.nan_to_num(p, nan=floor), floor))
+        e = log_prior + want_e
+        want_post = np.exp(e - e.max()) / np.exp(e - e.max()).sum()
+        post = np.empty(n_c)
+        row = rng.random(1326)
+        row2 = row.copy()
+        got_e = evidence.copy()
+        written = model_average_into(before, after, cols, live, g, floor, log_prior, got_e, post, LOW_WEIGHT, row, buf)
+        np.testing.assert_allclose(got_e, want_e, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(post, want_post, rtol=1e-12, atol=1e-15)
+        assert written == mixture_into(after, post, live, LOW_WEIGHT, row2)
+        assert np.array_equal(row, row2)
+        s = np.empty(n_c)
+        softmax_into(log_prior + got_e, s)
+        assert np.array_equal(s, post)

@@ -41,7 +41,7 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
-from loki.modeler.kernels import mixture_into, predictive_probability
+from loki.modeler.kernels import mixture_into, model_average_into, softmax_into
 from loki.modeler.model import (
     ModelingContext,
     ModelTables,
@@ -112,9 +112,11 @@ class _Opponent:
 
 
 def _softmax(e: np.ndarray) -> np.ndarray:
-    """``exp(e) / Σ exp(e)`` for the candidates' log-weights ``e`` ``(k,) float64`` (shifted by the maximum)."""
-    w = np.exp(e - e.max())
-    return w / w.sum()
+    """``exp(e) / Σ exp(e)`` for the candidates' log-weights ``e`` ``(k,) float64`` (shifted by the maximum; the
+    kernel :func:`loki.modeler.kernels.softmax_into`)."""
+    out = np.empty(e.shape[0])
+    softmax_into(np.ascontiguousarray(e, dtype=np.float64), out)
+    return out
 
 
 class _MixtureOfModels:
@@ -155,7 +157,8 @@ class AdaptiveModeler:
         self._tables = [ModelTables(8) for _ in self.modelers]
         self._opps: dict[int, _Opponent] = {}
         self._stacked = np.empty((len(self.modelers), N_HOLDINGS))
-        self._before = np.empty(N_HOLDINGS)  # a candidate's table before the action (scratch)
+        self._before = np.empty((len(self.modelers), N_HOLDINGS))  # the candidates' tables before the action
+        self._cols = np.zeros((len(self.modelers), N_HOLDINGS))  # their P(action | holding)
         self._buf = np.empty(N_HOLDINGS)
 
     # ------------------------------------------------------------------------------------------ the opponents
@@ -208,37 +211,37 @@ class AdaptiveModeler:
             o.round = ev.round
         live = ctx.live_holdings()
         counts = model.tables.counts[model.row]
-        preds: list[float | None] = []
+        before, stacked, colbuf = self._before, self._stacked, self._cols  # (k, 1326) scratch
         cols: list[np.ndarray] = []
-        tables = []
-        before, buf = self._before, self._buf
-        for m, k in zip(o.cands, self.modelers, strict=True):
+        traced = 0
+        for i, (m, k) in enumerate(zip(o.cands, self.modelers, strict=True)):
             m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
             m.round_actions = list(model.round_actions)
-            before[:] = m.tables.weights[m.row]  # read only when the candidate traced the action
+            before[i] = m.tables.weights[m.row]  # read only when every candidate traced the action
             n_trace = len(m.trace)
             k.reweight(m, ev, bucket, ctx)
             if len(m.trace) > n_trace:
                 col = m.trace[-1][2].probabilities()  # type: ignore[attr-defined]
                 cols.append(col)
-                preds.append(predictive_probability(before, np.ascontiguousarray(col, dtype=np.float64), live, buf))
-            else:
-                preds.append(None)
-            tables.append(m.weights)
-        if all(p is not None for p in preds):
-            g = self.config.forgetting
-            o.evidence = g * o.evidence + np.log(np.maximum(np.array(preds, dtype=np.float64), self.config.floor))
-            o.post = None
+                colbuf[i] = col
+                traced += 1
+            stacked[i] = m.tables.weights[m.row]
+        update = traced == len(o.cands)
+        row = model.tables.weights[model.row]
+        if update:  # the evidence, the weights from it and the average in one kernel, into new weights (a trace
+            post = o.post = np.empty(len(o.cands))  # keeps the old ones)
+            c = self.config
+            written = model_average_into(
+                before, stacked, colbuf, live, c.forgetting, c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT,
+                row, self._buf,
+            )  # fmt: skip
+            post.setflags(write=False)
             o.actions += 1
-        post = self._post(o)
-        # the mixture Σ_k π_k · w_k / Σ w_k, rescaled to a maximum of 1 and floored, into the opponent's live entries
-        stacked = self._stacked  # the candidates' tables as rows of one array (np.stack's, without a new array)
-        for i, t in enumerate(tables):
-            stacked[i] = t
-        if mixture_into(stacked, post, live, LOW_WEIGHT, model.tables.weights[model.row]):
-            model.tables.touch(model.row)
-        if len(cols) == len(tables):
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
+        else:
+            written = mixture_into(stacked, self._post(o), live, LOW_WEIGHT, row)
+        if written:
+            model.tables.touch(model.row)
         return None
 
     def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:

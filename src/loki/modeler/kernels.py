@@ -15,6 +15,8 @@ __all__ = [
     "np_sum",
     "mixture_into",
     "predictive_probability",
+    "softmax_into",
+    "model_average_into",
     "freq_triple",
     "freq_triples_all",
     "percentiles_into",
@@ -186,6 +188,53 @@ def predictive_probability(before, col, live, buf):
             buf[m] = before[h] * col[h]
             m += 1
     return np_sum(buf[:m]) / s
+
+
+@njit(cache=True)
+def softmax_into(e, out):
+    """``out = exp(e - max e) / Σ exp(e - max e)``: the adaptive model's weights ``π`` from its candidates' log-weights
+    ``e`` ``(k,) float64`` (the sum numpy's pairwise one, :func:`np_sum`; ``exp`` the C library's)."""
+    top = e[0]
+    for i in range(1, e.shape[0]):
+        if e[i] > top:
+            top = e[i]
+    for i in range(e.shape[0]):
+        out[i] = np.exp(e[i] - top)
+    s = np_sum(out)
+    for i in range(e.shape[0]):
+        out[i] = out[i] / s
+
+
+@njit(cache=True)
+def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evidence, post, low, row, buf):
+    """The adaptive model's step after its candidates re-weighted an opponent's table
+    (:meth:`loki.modeler.AdaptiveModeler.reweight`, one kernel) when every candidate traced the action: each
+    candidate's predictive probability ``p_k`` (:func:`predictive_probability`) updates its log-evidence
+    ``E_k ← γ·E_k + log max(p_k, floor)`` (a NaN ``p_k``, no live weight left, counts as ``floor``) and the weights
+    ``π = softmax(log prior + E)`` are written into ``post`` (:func:`softmax_into`); then the candidates' tables are
+    averaged by ``post`` into ``row`` (:func:`mixture_into`).
+
+    Args:
+        before, tables, cols: ``(k, 1326) float64`` each candidate's table before the action, after it, and its
+            ``P(action | holding)``.
+        live: ``(1326,) bool`` the holdings an opponent may hold.
+        gamma, floor: the forgetting factor and the smallest predictive probability.
+        log_prior: ``(k,) float64``; evidence: ``(k,) float64`` (updated in place).
+        post: ``(k,) float64`` the new weights (written).
+        low: the floor of the averaged table (0.01); row: ``(1326,) float64`` the opponent's table (written in
+            place); buf: ``(1326,) float64`` scratch.
+
+    Returns:
+        Whether ``row`` was written (:func:`mixture_into`).
+    """
+    k = tables.shape[0]
+    e = np.empty(k)
+    for i in range(k):
+        p = predictive_probability(before[i], cols[i], live, buf)
+        evidence[i] = gamma * evidence[i] + np.log(p if p > floor else floor)
+        e[i] = log_prior[i] + evidence[i]
+    softmax_into(e, post)
+    return mixture_into(tables, post, live, low, row)
 
 
 @njit(cache=True)
