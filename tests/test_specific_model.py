@@ -195,9 +195,12 @@ def test_default_frequencies_unchanged():
 def test_kept_rules_orders_and_columns_equal_fresh_computations():
     """What the specific model keeps across decisions (the rules expert's triples, the holdings' order by the
     opponent's hand value, the mixture's column of the traced action) is the very floats computed afresh, on
-    random boards, spots and hole cards (fixed seed); a re-weighting with warm caches equals one with cold ones."""
+    random boards, spots, hole cards and actions, folds included (fixed seed); a re-weighting with warm caches equals
+    one with cold ones; the rules' column the re-weighting reads (the observer's kept column, with the check-raise
+    flag) is the column of the rules expert's triples."""
     from loki.assessment import uniform_board_values
     from loki.modeler import specific as sp
+    from loki.modeler import triple_model as tm
     from loki.modeler.triple_model import opponent_spot
     from loki.triples import opponent_triples
 
@@ -215,7 +218,7 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         n_active = int(rng.integers(2, 5))
         to_call = int(rng.choice([0, 10 if nb == 3 else 20]))
         ev = ActionTaken(
-            seat=1, action=Action(int(rng.integers(1, 3))), amount=0, round=nb - 2, pot=int(rng.integers(20, 200)),
+            seat=1, action=Action(int(rng.integers(0, 3))), amount=0, round=nb - 2, pot=int(rng.integers(20, 200)),
             to_call=to_call, bets=int(to_call > 0), voluntary=bool(rng.random() < 0.3), n_active=n_active,
         )  # fmt: skip
         spot = opponent_spot(ev, game)
@@ -234,6 +237,7 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         m_warm.weights, m_cold.weights = w0, w0
         mod.reweight(m_warm, ev, ev.bets, ctx)
         sp._RULES.clear()
+        tm._COLUMNS.clear()
         sp._ORDERS.clear()
         sp._BOARD_ORDERS.clear()
         mod.reweight(m_cold, ev, ev.bets, ModelingContext(0, hole, board, game))

@@ -564,17 +564,18 @@ def reweight_row_live(weights, row, column, dead, masks, low):
 
 
 @njit(cache=True)
-def mixture_reweight_row(weights, row, rules, q, f, r, facing, softness, rho, pi0, pi1, blind, action, live, low,
+def mixture_reweight_row(weights, row, rules_col, q, f, r, facing, softness, rho, pi0, pi1, blind, action, live, low,
                          reweight, freq_col, col):  # fmt: skip
     """The opponent-specific model's post-flop re-weighting (:meth:`loki.modeler.SpecificModeler.reweight`) in one
     pass, the floats of its numpy form: the frequency expert's probability of ``action`` (:func:`freq_triple` at
-    each percentile ``q[h]``) into ``freq_col``, the mixture's ``col[h] = pi0·rules[h, action] + pi1·freq_col[h] +
+    each percentile ``q[h]``) into ``freq_col``, the mixture's ``col[h] = pi0·rules_col[h] + pi1·freq_col[h] +
     blind`` (``blind`` = π_B·F[action]), then, if ``reweight``, feature R on the live holdings
     (:func:`reweight_holding`) and the live entries divided by their maximum when it is in (0, 1).
 
     Args:
         weights, row: the store's tables and the opponent's row (written in place).
-        rules: ``(1326, 3) float64`` the rules expert's triples; q: ``(1326,) float64`` the range percentiles.
+        rules_col: ``(1326,) float64`` the rules expert's probability of ``action`` (the column of its triples);
+            q: ``(1326,) float64`` the range percentiles.
         f, r, facing, softness, rho: the frequency expert's context (:func:`freq_triple`).
         live: ``(1326,) bool`` the holdings the opponent may hold; low: the floor (0.01).
         freq_col, col: ``(1326,) float64`` outputs.
@@ -584,7 +585,7 @@ def mixture_reweight_row(weights, row, rules, q, f, r, facing, softness, rho, pi
         ff, fc, fr = freq_triple(q[h], f, r, facing, softness, rho)
         m = ff if action == 0 else (fc if action == 1 else fr)
         freq_col[h] = m
-        x = pi0 * rules[h, action] + pi1 * m + blind
+        x = pi0 * rules_col[h] + pi1 * m + blind
         col[h] = x
         if reweight and live[h]:
             reweight_holding(weights, row, h, x, low)

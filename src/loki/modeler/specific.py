@@ -62,7 +62,7 @@ from loki.modeler.model import (
     check_context,
     reweight_details_of,
 )
-from loki.modeler.triple_model import opponent_spot
+from loki.modeler.triple_model import action_column, opponent_spot
 from loki.triples import TripleConfig, opponent_triples
 from loki.triples.spot import BettingSpot
 
@@ -294,22 +294,22 @@ class SpecificModeler:
         ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``.  The
         rules' triples (read-only) and the order of the holdings by the opponent's hand value are functions of the
         public spot, the board and our cards only, kept across decisions, hands and seatings (:func:`rules_triples`)."""
-        rules, q, F, facing, rho, live = self._inputs(model, ev, bucket, ctx)
+        q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
+        n_opp = max(1, int(ev.n_active) - 1)
+        crf = ctx.check_raise_condition(ev.seat)
+        rules = rules_triples(tuple(ctx.board), opponent_spot(ev, ctx.game), n_opp, self.triple, self._params, crf)
         freq = frequency_triples(q, F, facing, self.config.softness, rho)
         return rules, freq, F, live
 
-    def _inputs(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
-        # (rules (1326, 3), q (1326,) percentiles in the range, F (3,), facing, rho, live (1326,) bool): the experts'
-        spot = opponent_spot(ev, ctx.game)
+    def _context(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext):
+        # (q (1326,) percentiles in the range, F (3,), facing, rho, live (1326,) bool): the frequency expert's inputs
         n_opp = max(1, int(ev.n_active) - 1)
-        board = tuple(ctx.board)
-        rules = rules_triples(board, spot, n_opp, self.triple, self._params, ctx.check_raise_condition(ev.seat))
         live = ctx.live_holdings()
-        q = percentiles_in_order(_order_of(board, int(ctx.dead_mask()), n_opp, live), model.weights)
+        q = percentiles_in_order(_order_of(tuple(ctx.board), int(ctx.dead_mask()), n_opp, live), model.weights)
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)
-        return rules, q, F, facing, rho, live
+        return q, F, facing, rho, live
 
     def triples(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> np.ndarray:
         """``(1326, 3)`` the mixture triples ``T`` of the opponent's post-flop action ``ev``."""
@@ -331,7 +331,10 @@ class SpecificModeler:
                 key = "check_raises"  # it checked earlier this round and raises now
             if key:
                 model.stats[key] = model.stats.get(key, 0.0) + 1.0
-        rules, q, F, facing, rho, live = self._inputs(model, ev, bucket, ctx)
+        q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
+        # the rules expert's column of the action: the observer's column (the same floats as the rules' triples,
+        # :func:`rules_triples`), kept per action and read by every model of it
+        rules_a = action_column(ev, ctx, self._params, ctx.check_raise_condition(ev.seat))
         pi = self.weights(model)
         # the action's column of the mixture T = π_R·R + π_M·M + π_B·F (the same floats as the full triples'
         # column); feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the live entries
@@ -340,10 +343,10 @@ class SpecificModeler:
         col = np.empty(q.shape[0])
         model.tables.touch(model.row)
         mixture_reweight_row(
-            model.tables.weights, model.row, rules, q, float(F[0]), float(F[2]), bool(facing), float(self.config.softness),
+            model.tables.weights, model.row, rules_a, q, float(F[0]), float(F[2]), bool(facing), float(self.config.softness),
             float(rho), pi[0], pi[1], float(pi[2] * F[a]), a, live, LOW_WEIGHT, ev.action != Action.FOLD, freq_a, col,
         )  # fmt: skip
-        lik = _MixtureLikelihood(rules[:, a], freq_a, float(F[a]), pi, col)
+        lik = _MixtureLikelihood(rules_a, freq_a, float(F[a]), pi, col)
         model.trace.append((ev.round, ev.action, lik))
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:

@@ -135,22 +135,28 @@ _COLUMNS: dict = {}
 _COLUMNS_MAX = 256
 
 
-def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
-    """Every holding's probability of the (non-fold, post-flop) action ``ev`` in the actor's situation on
-    ``ctx.board``, by the rule chain with ``params`` (:func:`~loki.modeler.kernels.triple_column`).
+def action_column(ev: ActionTaken, ctx: ModelingContext, params, check_raise_flag: bool = False) -> np.ndarray:
+    """Every holding's probability of the post-flop action ``ev`` in the actor's situation on ``ctx.board``, by the
+    rule chain with ``params`` (:func:`~loki.modeler.kernels.triple_column`): the column of
+    :func:`loki.triples.opponent_triples` for the action, the same floats.
+
+    Args:
+        check_raise_flag: the check-raise rule's public condition in the actor's situation (the observer's feature R
+            leaves it off; the specific mixture's rules expert reads it, :mod:`loki.modeler.specific`).
 
     Returns:
-        ``(1326,) float64``, read-only.  The column is a function of the board, the rules, ``params`` and the
-        event's round, pot, amount to call, bets, voluntary money, action and number of players in the hand only
-        (not of who observes, nor of the actor's seat), so it is kept by those values: the observers of one action,
-        and the same action in another seating of the deal, read one array.
+        ``(1326,) float64``, read-only.  The column is a function of the board, the rules, ``params``, the flag and
+        the event's round, pot, amount to call, bets, voluntary money, action and number of players in the hand only
+        (not of who observes, nor of the actor's seat), so it is kept by those values: the observers of one action
+        (and the candidate models of an adaptive one), and the same action in another seating of the deal, read one
+        array.
     """
     game = ctx.game
     r = int(ev.round)
     n_opp = max(1, int(ev.n_active) - 1)
     key = (
         ctx.board, game, params, n_opp, r, float(ev.pot), float(ev.to_call), int(ev.bets), bool(ev.voluntary),
-        int(ev.action),
+        int(ev.action), bool(check_raise_flag),
     )  # fmt: skip
     column = _COLUMNS.get(key)
     if column is not None:
@@ -162,7 +168,7 @@ def action_column(ev: ActionTaken, ctx: ModelingContext, params) -> np.ndarray:
         r, key[5], key[6], float(game.bet_sizes[r]), key[7],
         key[8], key[7] < game.max_bets,
         float(game.bet_sizes[r + 1]) if r < 3 else 0.0,
-        params, False, key[9], column,
+        params, key[10], key[9], column,
     )  # fmt: skip
     column.setflags(write=False)
     if len(_COLUMNS) >= _COLUMNS_MAX:
