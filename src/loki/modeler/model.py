@@ -386,6 +386,14 @@ def _cards_mask_of(cards: tuple[int, ...]) -> int:
     return cards_mask(cards)
 
 
+@lru_cache(maxsize=4096)
+def _live_of(dead: int) -> np.ndarray:
+    # the holdings sharing no card with the 52-bit mask ``dead``, (1326,) bool read-only
+    a = (HOLDING_MASKS & np.uint64(dead)) == 0
+    a.setflags(write=False)
+    return a
+
+
 @dataclass
 class ModelingContext:
     """What the observer knows when it re-weights: its own seat and hole cards (dead cards for the
@@ -432,14 +440,9 @@ class ModelingContext:
 
     def live_holdings(self) -> np.ndarray:
         """``(1326,) bool`` read-only: the holdings sharing no card with our hole cards and the board (the ones an
-        opponent may hold), kept per board (:meth:`per_board`) and shared by the modelers that read it."""
-
-        def live(_board: tuple[int, ...]) -> np.ndarray:
-            a = (HOLDING_MASKS & np.uint64(self.dead_mask())) == 0
-            a.setflags(write=False)
-            return a
-
-        return self.per_board("live", live)
+        opponent may hold), a function of the dead cards only: kept process-wide (:func:`_live_of`, the same
+        hole cards and board recur in every seating of a duplicate deal) and shared by the modelers that read it."""
+        return _live_of(int(self.dead_mask()))
 
     def follow(self, ev: ActionTaken) -> None:
         """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
