@@ -176,12 +176,12 @@ def test_predictive_probability_kernel():
         live = rng.random(1326) < rng.uniform(0.3, 1.0)
         b = before[live]
         want = float(np.dot(b, col[live]) / b.sum())
-        got = predictive_probability(before, col, live, buf)
+        got = predictive_probability(before, col, live, buf, buf.copy())
         assert abs(got - want) <= 1e-14 * want
         assert np_sum(np.ascontiguousarray(b)) == b.sum()
         prods = np.ascontiguousarray(b * col[live])
         assert got == np.add.reduce(prods) / b.sum()  # the documented order, exactly
-    assert np.isnan(predictive_probability(np.ones(1326), np.ones(1326), np.zeros(1326, bool), buf))
+    assert np.isnan(predictive_probability(np.ones(1326), np.ones(1326), np.zeros(1326, bool), buf, buf.copy()))
 
 
 def test_model_average_kernel_equals_the_numpy_form():
@@ -214,7 +214,9 @@ def test_model_average_kernel_equals_the_numpy_form():
         row = rng.random(1326)
         row2 = row.copy()
         got_e = evidence.copy()
-        written = model_average_into(before, after, cols, live, g, floor, log_prior, got_e, post, LOW_WEIGHT, row, buf)
+        written = model_average_into(
+            before, after, cols, live, g, floor, log_prior, got_e, post, LOW_WEIGHT, row, buf, buf.copy()
+        )
         np.testing.assert_allclose(got_e, want_e, rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(post, want_post, rtol=1e-12, atol=1e-15)
         assert written == mixture_into(after, post, live, LOW_WEIGHT, row2)

@@ -160,6 +160,7 @@ class AdaptiveModeler:
         self._before = np.empty((len(self.modelers), N_HOLDINGS))  # the candidates' tables before the action
         self._cols = np.zeros((len(self.modelers), N_HOLDINGS))  # their P(action | holding)
         self._buf = np.empty(N_HOLDINGS)
+        self._buf2 = np.empty(N_HOLDINGS)
 
     # ------------------------------------------------------------------------------------------ the opponents
     def _opponent(self, model: OpponentModel, ctx: ModelingContext | None) -> _Opponent:
@@ -233,7 +234,7 @@ class AdaptiveModeler:
             c = self.config
             written = model_average_into(
                 before, stacked, colbuf, live, c.forgetting, c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT,
-                row, self._buf,
+                row, self._buf, self._buf2,
             )  # fmt: skip
             post.setflags(write=False)
             o.actions += 1

@@ -156,7 +156,7 @@ def mixture_into(tables, post, live, low, row):
 
 
 @njit(cache=True)
-def predictive_probability(before, col, live, buf):
+def predictive_probability(before, col, live, buf, buf2):
     """How well a candidate model predicted an action: ``Σ_live before · col / Σ_live before``, the probability of
     the action under the candidate's table before it (:meth:`loki.modeler.AdaptiveModeler.reweight`).
 
@@ -168,26 +168,22 @@ def predictive_probability(before, col, live, buf):
     Args:
         before: ``(1326,) float64`` the candidate's table before the action; col: ``(1326,) float64`` its
             ``P(action | holding)``; live: ``(1326,) bool`` the holdings an opponent may hold.
-        buf: ``(1326,) float64`` scratch.
+        buf, buf2: ``(1326,) float64`` scratch.
 
     Returns:
         The probability (NaN when no live weight is left).
     """
-    n = live.shape[0]
     m = 0
-    for h in range(n):
+    for h in range(live.shape[0]):
         if live[h]:
-            buf[m] = before[h]
+            b = before[h]
+            buf[m] = b
+            buf2[m] = b * col[h]
             m += 1
     s = np_sum(buf[:m])
     if not s > 0.0:
         return np.nan
-    m = 0
-    for h in range(n):
-        if live[h]:
-            buf[m] = before[h] * col[h]
-            m += 1
-    return np_sum(buf[:m]) / s
+    return np_sum(buf2[:m]) / s
 
 
 @njit(cache=True)
@@ -206,7 +202,7 @@ def softmax_into(e, out):
 
 
 @njit(cache=True)
-def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evidence, post, low, row, buf):
+def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evidence, post, low, row, buf, buf2):
     """The adaptive model's step after its candidates re-weighted an opponent's table
     (:meth:`loki.modeler.AdaptiveModeler.reweight`, one kernel) when every candidate traced the action: each
     candidate's predictive probability ``p_k`` (:func:`predictive_probability`) updates its log-evidence
@@ -222,7 +218,7 @@ def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evid
         log_prior: ``(k,) float64``; evidence: ``(k,) float64`` (updated in place).
         post: ``(k,) float64`` the new weights (written).
         low: the floor of the averaged table (0.01); row: ``(1326,) float64`` the opponent's table (written in
-            place); buf: ``(1326,) float64`` scratch.
+            place); buf, buf2: ``(1326,) float64`` scratch.
 
     Returns:
         Whether ``row`` was written (:func:`mixture_into`).
@@ -230,7 +226,7 @@ def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evid
     k = tables.shape[0]
     e = np.empty(k)
     for i in range(k):
-        p = predictive_probability(before[i], cols[i], live, buf)
+        p = predictive_probability(before[i], cols[i], live, buf, buf2)
         evidence[i] = gamma * evidence[i] + np.log(p if p > floor else floor)
         e[i] = log_prior[i] + evidence[i]
     softmax_into(e, post)
