@@ -718,15 +718,15 @@ def test_the_kept_state_of_a_spot_is_its_spot_state():
     :func:`spot_state` builds, kept (the same array on every read), and the answers are those of a fresh build."""
     from loki.betting import can_raise as bt_can_raise
     from loki.betting import to_call as bt_to_call
-    from loki.simulator.driver import _kept_state, spot_state
+    from loki.simulator.driver import spot_state
 
     rng = np.random.default_rng(41)
     for k in range(8):
         sp = _random_spot(rng, street=1 + k % 3)
         fresh = spot_state(sp)
         assert sp.to_call == float(bt_to_call(fresh, sp.me)) and sp.can_raise == bool(bt_can_raise(fresh, sp.me))
-        kept = _kept_state(sp)
-        assert np.array_equal(kept, fresh) and _kept_state(sp) is kept
+        kept = sp.state
+        assert np.array_equal(kept, fresh) and sp.state is kept
 
 
 def test_believed_values_equal_the_plain_player_by_player_computation():

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -217,6 +218,12 @@ class SimSpot:
         if int(np.sum(self.active)) < 2:
             raise InputError("need at least one live opponent")
 
+    @cached_property
+    def state(self) -> np.ndarray:
+        """``(SIZE,) int64`` the betting state vector of the spot (:func:`spot_state`), built once and kept (the spot
+        is frozen; :func:`simulate`, :attr:`to_call` and :attr:`can_raise` read it, none writes it)."""
+        return spot_state(self)
+
     @property
     def street(self) -> int:
         return len(self.board) - 2
@@ -224,12 +231,12 @@ class SimSpot:
     @property
     def to_call(self) -> float:
         """Chips we must add to call (:func:`loki.betting.to_call` on :func:`spot_state`)."""
-        return float(bt.to_call(_kept_state(self), self.me))
+        return float(bt.to_call(self.state, self.me))
 
     @property
     def can_raise(self) -> bool:
         """Whether we may bet/raise (:func:`loki.betting.can_raise` on :func:`spot_state`: the cap)."""
-        return bool(bt.can_raise(_kept_state(self), self.me))
+        return bool(bt.can_raise(self.state, self.me))
 
 
 @dataclass(frozen=True)
@@ -420,15 +427,6 @@ def spot_state(spot: SimSpot) -> np.ndarray:
     return st
 
 
-def _kept_state(spot: SimSpot) -> np.ndarray:
-    """:func:`spot_state` of ``spot``, built once per spot and kept on it (the spot is frozen; :func:`simulate`,
-    :attr:`SimSpot.to_call` and :attr:`SimSpot.can_raise` each read it, none writes it)."""
-    st = spot.__dict__.get("_state")
-    if st is None:
-        st = spot.__dict__["_state"] = spot_state(spot)
-    return st
-
-
 def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=None) -> PlayoutPolicies:
     """The play-out kernels' :class:`~loki.simulator.playout.PlayoutPolicies`: from the beliefs ``b`` (the believed
     play-out), or everybody on the one Triple Generator ``params`` (:class:`loki.triples.TripleParams`; the paper's
@@ -569,7 +567,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         :class:`SimResult` (and the samples if asked).
     """
     m = len(spot.active)
-    st0 = _kept_state(spot)
+    st0 = spot.state
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
     if np.any(~np.isfinite(w)) or np.any(w < 0):
         raise RangeError("weights must be finite and non-negative")
