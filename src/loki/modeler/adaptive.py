@@ -262,21 +262,26 @@ class AdaptiveModeler:
         o = self._opponent(model, None)
         post = self._post(o)
         pols = [playout_policy_of(k, m) for m, k in zip(o.cands, self.modelers, strict=True)]
-        mix = np.zeros(3)
-        for w_k, p in zip(post, pols, strict=True):
-            mix += w_k * np.asarray(p.mix, dtype=np.float64)
-        mix /= mix.sum()
-        order = np.argsort(-post)
+        w = [float(x) for x in post]
+        m0 = m1 = m2 = 0.0  # Σ_k π_k · mix_k, normalised (in floats, the operations of numpy's element by element)
+        for w_k, p in zip(w, pols, strict=True):
+            a, b, c = p.mix
+            m0 += w_k * float(a)
+            m1 += w_k * float(b)
+            m2 += w_k * float(c)
+        total = m0 + m1 + m2
+        m0, m1 = m0 / total, m1 / total
+        order = sorted(range(len(w)), key=lambda i: -w[i])  # the heaviest first, ties in candidate order
         rules = next((pols[i].rules for i in order if pols[i].rules is not None), None)
         with_f = next((pols[i] for i in order if pols[i].frequencies is not None), None)
-        other = float(sum(w for n, w in zip(self.names, post, strict=True) if n != PAPER_MODEL))
-        label = "adaptive: " + ", ".join(f"{n} {w:.2f}" for n, w in zip(self.names, post, strict=True))
+        other = float(sum(x for n, x in zip(self.names, w, strict=True) if n != PAPER_MODEL))
+        label = "adaptive: " + ", ".join(f"{n} {x:.2f}" for n, x in zip(self.names, w, strict=True))
         if with_f is None:
-            mix = np.array([1.0, 0.0, 0.0])
+            m0, m1 = 1.0, 0.0
         return PlayoutPolicy(
             label=label,
             rules=rules,
-            mix=(float(mix[0]), float(mix[1]), float(1.0 - mix[0] - mix[1])),
+            mix=(m0, m1, 1.0 - m0 - m1),
             frequencies=None if with_f is None else with_f.frequencies,
             check_raise=0.0 if with_f is None else with_f.check_raise,
             softness=0.1 if with_f is None else with_f.softness,

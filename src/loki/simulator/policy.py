@@ -59,7 +59,8 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
     """
     v = sit.view
     m = len(order)
-    params = np.tile(np.array([float(x) for x in own]), (m, 1))
+    params = np.empty((m, len(own)))
+    params[:] = np.array(own, dtype=np.float64)
     mix = np.zeros((m, 3))
     mix[:, 0] = 1.0
     freqs = np.zeros((m, 4, 3, 3))
@@ -77,7 +78,7 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
             continue
         pol = playout_policy_of(sit.modeler, sit.models[s])
         if pol.rules is not None:
-            params[i] = [float(x) for x in pol.rules]
+            params[i] = pol.rules
         mix[i] = pol.mix
         if pol.frequencies is not None:
             freqs[i] = pol.frequencies
