@@ -199,6 +199,28 @@ def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents
     return "\n".join(HEADS_UP_HEADER + rows) if rows else "(not run)"
 
 
+def learning_cost(folder: Path, prefix: str, player: str, reference: str, opponent: str) -> str:
+    """Where ``player`` loses against ``reference`` when both meet ``opponent`` in the committed leagues
+    ``<folder>/<prefix>-<seed>``: their per-deal AIVAT results against it, paired by deal, split by the deal's place
+    in its block of ``block_deals`` (a new block starts with fresh players, who learn their opponent again), with
+    the mean ± 95 % interval and the number of deals whose two results differ at all."""
+    rows = [
+        "| seed | deals of each block | deals | player minus reference (paired) | deals that differ |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for f in sorted(folder.glob(f"{prefix}-*/league.json")):
+        d = json.loads(f.read_text())
+        labels, block = d["labels"], int(d["block_deals"])
+        diff = _pair_series(f.parent, labels, player, opponent) - _pair_series(f.parent, labels, reference, opponent)
+        place = np.arange(diff.shape[0]) % block
+        for lo, hi in ((0, 25), (25, 100), (100, block)):
+            x = diff[(place >= lo) & (place < hi)]
+            rows.append(
+                f"| {d['seed']} | {lo + 1}–{hi} | {x.shape[0]:,} | {_fmt(*mean_ci(x))} | {int(np.count_nonzero(x))} |"
+            )
+    return "\n".join(rows)
+
+
 def _run_series(folder: Path) -> np.ndarray:
     """``(deals,) float64`` AIVAT sb/hand per deal of a committed run: a tournament's last comparison, or the first
     player's result in a one-pair league (``league.json`` with ``pairs/1-2``)."""
@@ -400,6 +422,9 @@ TABLES: dict[str, Callable[[], str]] = {
             (("league-long", "equity"), ["random", "calling", "maniac"]),
             (("league-long", "B+R+S adaptive"), ["equity", "random", "calling", "maniac"]),
         )
+    ),
+    "adaptive-calling-learning": lambda: learning_cost(
+        EXP2 / "league", "league-t100", "B+R+S adaptive (100 trials)", "equity", "calling"
     ),
     "league-t100-pooled": lambda: league(EXP2 / "league", "league-t100", pooled_only=True),
     "brs1-figures": lambda: paired_runs(
