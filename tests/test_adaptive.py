@@ -224,3 +224,26 @@ def test_model_average_kernel_equals_the_numpy_form():
         s = np.empty(n_c)
         softmax_into(log_prior + got_e, s)
         assert np.array_equal(s, post)
+
+
+@pytest.mark.parametrize("opponent", ["maniac", "loki2:BR"])
+def test_playout_policy_mixture_equals_the_numpy_form(opponent):
+    """The adaptive play-out policy's mixture of its candidates (weights ``π``, each candidate's (rules, frequency,
+    card-blind) weights) is the floats of its numpy form ``Σ_k π_k · mix_k / Σ``, with the rules and frequencies of
+    the heaviest candidate that has them, after a heads-up session (the weights then far from the prior)."""
+    from loki.modeler.model import playout_policy_of
+
+    me, m = _session("loki2:BR:adaptive", opponent, hands=60)
+    ad = me.modeler
+    o = ad._opponent(m, None)
+    post = ad._post(o)
+    pols = [playout_policy_of(k, c) for c, k in zip(o.cands, ad.modelers, strict=True)]
+    mix = np.zeros(3)
+    for w_k, p in zip(post, pols, strict=True):
+        mix += w_k * np.asarray(p.mix, dtype=np.float64)
+    mix /= mix.sum()
+    got = ad.playout_policy(m)
+    assert got.mix == (float(mix[0]), float(mix[1]), float(1.0 - mix[0] - mix[1]))
+    heaviest = pols[int(np.argmax(post))]
+    assert got.rules == next(p.rules for p in [heaviest, *pols] if p.rules is not None)
+    assert abs(max(post) - 0.5) > 0.3  # the evidence decided
