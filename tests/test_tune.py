@@ -293,3 +293,105 @@ def test_a_panel_of_fields_is_scored_on_all_their_deals(tmp_path):
         load_targets(f"{tmp_path / 'tiny.toml'},")
     with pytest.raises(ConfigError, match="twice"):
         load_targets(f"{tmp_path / 'tiny.toml'},{tmp_path / 'tiny.toml'}")
+
+
+def _config_of(text: str, tmp_path: Path):
+    """A tournament configuration from TOML text (written to ``tmp_path``, read by the study's loader)."""
+    from loki.tune import load_targets
+
+    p = tmp_path / "t.toml"
+    p.write_text(text)
+    (cfg,) = load_targets(str(p))
+    return cfg
+
+
+def test_evaluate_reports_the_running_mean_and_its_standard_error(tmp_path):
+    """Block by block the objective sees the deals so far, their AIVAT mean and its standard error: at the last block
+    the evaluation's own mean and ``sd / sqrt(n)`` of its series; a True answer stops the trial (Pruned)."""
+    import numpy as np
+
+    from loki.tune import Pruned, evaluate, panel_player, trial_config
+
+    cfg = _config_of(HU_CALLING, tmp_path)
+    player = panel_player([cfg], "Loki-2 B")
+    calls = []
+    ev = evaluate([trial_config(cfg, "Loki-2 B", player, 1000, 6, 2)], None, lambda *a: calls.append(a) or False)
+    assert [c[0] for c in calls] == [2, 4, 6]
+    _, mean, se = calls[-1]
+    assert mean == pytest.approx(ev.value, abs=1e-12)
+    assert se == pytest.approx(float(np.std(ev.series, ddof=1)) / np.sqrt(ev.deals), rel=1e-12)
+    with pytest.raises(Pruned):
+        evaluate([trial_config(cfg, "Loki-2 B", player, 1000, 6, 2)], None, lambda *a: True)
+
+
+def test_the_pruner_stops_only_a_confidently_worse_trial():
+    """The ``median`` pruner's rule (:func:`confidently_worse`): a trial stops when its running mean plus 1.96
+    standard errors is below the median of the complete trials' values, not before the warm-up's deals nor before 8
+    complete trials; noise within the interval keeps it alive; minimizing mirrors it; a NaN mean stops it.  Optuna's
+    MedianPruner, which the study used before, compares a trial's best running mean so far, which an early noisy
+    block keeps high: replayed on the committed fig3-BRS study (30 trials, 24 blocks each) it stops none."""
+    import numpy as np
+    import optuna
+
+    from loki.tune import confidently_worse
+
+    done = [0.02, 0.05, 0.06, 0.07, 0.09, 0.10, 0.11, 0.12]  # median 0.08
+    assert confidently_worse(300, 0.03, 0.02, done, 240)  # 0.03 + 0.039 < 0.08
+    assert not confidently_worse(300, 0.05, 0.02, done, 240)  # 0.089 >= 0.08: within noise
+    assert not confidently_worse(239, -1.0, 0.01, done, 240)  # warm-up
+    assert not confidently_worse(300, -1.0, 0.01, done[:7], 240)  # too few complete trials
+    assert not confidently_worse(300, -1.0, float("nan"), done, 240)  # no standard error yet
+    assert confidently_worse(300, float("nan"), 0.02, done, 240)
+    assert confidently_worse(300, 0.13, 0.02, done, 240, maximize=False)  # 0.13 - 0.039 > 0.08
+    assert not confidently_worse(300, 0.10, 0.02, done, 240, maximize=False)
+
+    db = Path(__file__).resolve().parents[1] / "experiments/2026-11-26/tune/fig3-BRS/study.db"
+    if not db.exists():
+        pytest.skip(f"{db} is not in this checkout")
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    trials = sorted(optuna.load_study(study_name=None, storage=f"sqlite:///{db}").trials, key=lambda t: t.number)
+    replay = optuna.create_study(direction="maximize")
+    pruner = optuna.pruners.MedianPruner(n_startup_trials=8, n_warmup_steps=240)  # the study's (600 deals, 0.4)
+    stopped = 0
+    for t in trials:
+        steps = sorted(t.intermediate_values)
+        for k in range(1, len(steps) + 1):
+            part = {s: t.intermediate_values[s] for s in steps[:k]}
+            if pruner.prune(
+                replay,
+                optuna.trial.create_trial(state=optuna.trial.TrialState.PRUNED, intermediate_values=part, value=None),
+            ):
+                stopped += 1
+                break
+        replay.add_trial(t)
+    values = [t.value for t in trials]
+    assert len(trials) == 30 and stopped == 0
+    low = optuna.trial.create_trial(state=optuna.trial.TrialState.PRUNED, intermediate_values={600: -1.0}, value=None)
+    assert pruner.prune(replay, low)  # the replay can stop a trial: one whose every running mean is low
+    assert min(values) < np.median(values) - 0.1  # yet some trials ended far below the median
+
+
+@pytest.mark.parametrize("pruner", ["median", "none"])
+def test_a_study_prunes_a_trial_confidently_below_its_complete_trials(tmp_path, pruner):
+    """End to end: a study whose 8 complete trials scored far above anything the tiny field can give stops its next
+    trial at its first block (after a warm-up of 0) with the ``median`` pruner, and plays it to the end without one."""
+    import optuna
+
+    from loki.tune import StudySpec, open_study, run_study
+
+    (tmp_path / "tiny.toml").write_text(
+        TINY.replace("deals = 2", "deals = 6").replace("block_deals = 1", "block_deals = 2")
+    )
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("make_width",), deals=6, block_deals=2,
+        sampler="random", sampler_seed=1, pruner=pruner, warmup=0.0,
+    )  # fmt: skip
+    study, _, _ = open_study(tmp_path / "s", spec)
+    for _ in range(8):
+        study.add_trial(optuna.trial.create_trial(value=100.0))
+    study = run_study(spec, tmp_path / "s", 9)
+    last = max(study.get_trials(), key=lambda t: t.number)
+    if pruner == "median":
+        assert last.state.name == "PRUNED" and sorted(last.intermediate_values) == [2]
+    else:
+        assert last.state.name == "COMPLETE" and sorted(last.intermediate_values) == [2, 4, 6]

@@ -85,8 +85,9 @@ class StudySpec:
         block_deals: deals per block (the pruner's step).
         sampler: ``"tpe"`` (Optuna's default, mixed spaces), ``"cmaes"`` (a handful of continuous parameters; needs the
             ``cmaes`` package) or ``"random"``; sampler_seed: its seed.
-        pruner: ``"median"`` (stop a trial whose running AIVAT mean is below the median of earlier trials at the same
-            number of deals, after ``warmup`` of the deals and 8 complete trials) or ``"none"``.
+        pruner: ``"median"`` (stop a trial whose running AIVAT mean is below the median of the complete trials'
+            values with 95 % confidence, after ``warmup`` of its deals and 8 complete trials:
+            :func:`confidently_worse`) or ``"none"``.
         warmup: the share of a trial's deals played before the pruner may stop it.
         start_at_values: the first trial plays the target's own values of the tuned fields (queued once, when the
             study is created; fields without a value are sampled), so the search's ranking places them on the same
@@ -264,7 +265,7 @@ class Evaluation:
 def evaluate(
     configs: Sequence[TournamentConfig],
     executor: Executor | None = None,
-    on_block: Callable[[int, float], bool] | None = None,
+    on_block: Callable[[int, float, float], bool] | None = None,
     in_flight: int = 4,
 ) -> Evaluation:
     """Play every block of every configuration (one per seed) and score them (:class:`Evaluation`).
@@ -272,8 +273,9 @@ def evaluate(
     Args:
         configs: tournaments with the AIVAT estimator (:func:`trial_config`), scored by their first comparison.
         executor: runs :func:`loki.tournament.play_block`; None plays in this process.
-        on_block: called after each finished block (in the order blocks finish) with the deals done and the running
-            AIVAT mean; returning True stops: the pending blocks are cancelled and :class:`Pruned` is raised.
+        on_block: called after each finished block (in the order blocks finish) with the deals done, the running
+            AIVAT mean and its standard error (sb/hand; NaN before two deals); returning True stops: the pending
+            blocks are cancelled and :class:`Pruned` is raised.
         in_flight: blocks submitted ahead on an executor.
 
     Raises:
@@ -282,18 +284,18 @@ def evaluate(
     jobs = [(i, b) for i, c in enumerate(configs) for b in range(c.n_blocks)]
     dicts = [c.to_dict() for c in configs]
     results: dict[tuple[int, int], dict] = {}
-    done_deals = 0
-    run_sum = 0.0
+    done: list[np.ndarray] = []  # the finished blocks' per-deal AIVAT values, in the order they finished
 
     def take(key: tuple[int, int], rec: dict) -> None:
-        nonlocal done_deals, run_sum
         results[key] = rec
         c = configs[key[0]]
-        y = comparison_series(c, rec["chips"], rec["aivat"]["chance"], rec["aivat"]["action"])[0]
-        done_deals += len(y)
-        run_sum += float(np.sum(y))
-        if on_block is not None and on_block(done_deals, run_sum / done_deals):
-            raise Pruned(f"stopped after {done_deals} deals")
+        done.append(comparison_series(c, rec["chips"], rec["aivat"]["chance"], rec["aivat"]["action"])[0])
+        if on_block is None:
+            return
+        y = np.concatenate(done)
+        se = float(np.std(y, ddof=1) / math.sqrt(y.size)) if y.size > 1 else math.nan
+        if on_block(int(y.size), float(np.mean(y)), se):
+            raise Pruned(f"stopped after {y.size} deals")
 
     if executor is None:
         for key in jobs:
@@ -331,6 +333,47 @@ def evaluate(
 
 
 # ------------------------------------------------------------------------------------------------ the study
+#: Complete trials a study has before its pruner may stop a trial.
+PRUNE_STARTUP_TRIALS = 8
+
+#: The pruner's confidence: a trial stops when its running mean is this many standard errors below the median.
+PRUNE_Z = 1.96
+
+
+def confidently_worse(
+    deals: int, mean: float, se: float, complete: Sequence[float], warmup_deals: int, maximize: bool = True
+) -> bool:
+    """The ``"median"`` pruner's rule: stop a trial once its running AIVAT mean is worse than the median of the complete
+    trials' values with 95 % confidence (``mean + 1.96·se`` below the median when maximizing), after ``warmup_deals``
+    of its deals and :data:`PRUNE_STARTUP_TRIALS` complete trials.
+
+    Optuna's ``MedianPruner`` compares a trial's *best* intermediate value so far with the median at the current
+    step; a running mean over a few noisy blocks reaches a high value early, so that rule stopped none of the 30
+    trials of the fig3-BRS study (experiments/2026-11-26/tune/fig3-BRS).  This rule reads the current mean and its
+    standard error, so noise keeps a trial alive and a clearly worse one stops.
+
+    Args:
+        deals: the deals played so far; mean, se: their AIVAT mean and standard error (sb/hand).
+        complete: the objective values of the study's complete trials.
+        warmup_deals: deals before the rule may stop a trial; maximize: the study's direction.
+
+    >>> confidently_worse(300, 0.00, 0.02, [0.08] * 8, 240)  # 0.00 + 0.04 < 0.08
+    True
+    >>> confidently_worse(300, 0.05, 0.02, [0.08] * 8, 240)  # within noise of the median
+    False
+    >>> confidently_worse(200, 0.00, 0.02, [0.08] * 8, 240), confidently_worse(300, 0.00, 0.02, [0.08] * 7, 240)
+    (False, False)
+    """
+    if deals < warmup_deals or len(complete) < PRUNE_STARTUP_TRIALS:
+        return False
+    if not math.isfinite(mean):
+        return True
+    if not math.isfinite(se):
+        return False
+    median = float(np.median(np.asarray(complete, dtype=np.float64)))
+    return mean + PRUNE_Z * se < median if maximize else mean - PRUNE_Z * se > median
+
+
 def _sampler(spec: StudySpec, offset: int = 0):
     """The study's sampler, seeded with ``sampler_seed + offset``: a resumed study passes the number of trials it
     already has, so that its sampler draws new points instead of repeating the first run's (a sampler's random
@@ -349,13 +392,18 @@ def _sampler(spec: StudySpec, offset: int = 0):
     return optuna.samplers.TPESampler(seed=seed)
 
 
+def _warmup_deals(spec: StudySpec) -> int:
+    """The deals of a trial before the pruner may stop it (``warmup`` of a trial's deals)."""
+    total = spec.deals * len(spec.seeds) if not spec.fresh_seeds else spec.deals
+    return int(spec.warmup * total)
+
+
 def _pruner(spec: StudySpec):
+    # Optuna's pruner stays idle: the study's own rule (:func:`confidently_worse`) decides block by block in the
+    # objective and raises TrialPruned
     import optuna
 
-    if spec.pruner == "none":
-        return optuna.pruners.NopPruner()
-    total = spec.deals * len(spec.seeds) if not spec.fresh_seeds else spec.deals
-    return optuna.pruners.MedianPruner(n_startup_trials=8, n_warmup_steps=int(spec.warmup * total))
+    return optuna.pruners.NopPruner()
 
 
 def open_study(out: str | Path, spec: StudySpec | None):
@@ -509,6 +557,7 @@ def run_study(
         TournamentConfigError: the target does not load.
     """
     import optuna
+    from optuna.trial import TrialState
 
     cfgs = load_targets(spec.target)
     base = panel_player(cfgs, spec.label)
@@ -516,6 +565,7 @@ def run_study(
     study, storage, spec = open_study(out, spec)
     if spec.start_at_values:
         queue_start(study, space)
+    warmup = _warmup_deals(spec)
 
     def objective(trial) -> float:
         trial.set_user_attr("host", socket.gethostname())
@@ -533,10 +583,13 @@ def run_study(
             for s in spec.trial_seeds(trial.number)
         ]
 
-        def on_block(deals: int, mean: float) -> bool:
+        def on_block(deals: int, mean: float, se: float) -> bool:
             trial.report(mean, deals)
             trial.set_user_attr("alive", time.time())
-            return trial.should_prune()
+            if spec.pruner == "none":
+                return False
+            complete = [t.value for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))]
+            return confidently_worse(deals, mean, se, complete, warmup)
 
         try:
             ev = evaluate(configs, executor, on_block)
