@@ -247,3 +247,18 @@ def test_playout_policy_mixture_equals_the_numpy_form(opponent):
     heaviest = pols[int(np.argmax(post))]
     assert got.rules == next(p.rules for p in [heaviest, *pols] if p.rules is not None)
     assert abs(max(post) - 0.5) > 0.3  # the evidence decided
+
+
+@pytest.mark.parametrize(("opponent", "believed"), [("maniac", True), ("loki2:BR", False)])
+def test_asking_for_believed_play_outs_answers_what_the_policy_says(opponent, believed):
+    """``believed_of`` (asked before a Simulator decision builds its beliefs) gives the ``believed`` of the modeler's
+    play-out policy: the adaptive model's own cheap answer after a session in which the specific mixture (against a
+    maniac) or the observer (against Loki-2 B+R) took the weight, the specific mixture's (always), and, for a modeler
+    without ``asks_believed``, its policy's."""
+    from loki.modeler import SpecificModeler, TripleModeler, believed_of
+    from loki.triples import TripleConfig
+
+    me, m = _session("loki2:BR:adaptive", opponent, hands=60)
+    assert believed_of(me.modeler, m) is me.modeler.playout_policy(m).believed is believed
+    assert believed_of(SpecificModeler(TripleConfig()), m) is True
+    assert not hasattr(TripleModeler, "asks_believed") and believed_of(TripleModeler(TripleConfig()), m) is False

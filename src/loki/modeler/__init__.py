@@ -33,6 +33,7 @@ from loki.modeler.model import (
     OpponentModeler,
     PlayoutPolicy,
     ReweightDetails,
+    believed_of,
     playout_policy_of,
     reweight_details_of,
 )
@@ -67,5 +68,6 @@ __all__ = [
     "PlayoutPolicy",
     "ReweightDetails",
     "playout_policy_of",
+    "believed_of",
     "reweight_details_of",
 ]

@@ -40,6 +40,7 @@ __all__ = [
     "PlayoutPolicy",
     "ReweightDetails",
     "playout_policy_of",
+    "believed_of",
     "reweight_details_of",
 ]
 
@@ -484,6 +485,8 @@ class OpponentModeler(Protocol):
 
     - ``learn(model, holding, ctx)``: called at a showdown with the holding the opponent showed;
     - ``playout_policy(model) -> PlayoutPolicy``: how the Simulator's believed play-out plays this opponent;
+    - ``asks_believed(model) -> bool``: its policy's ``believed``, answered without building the policy
+      (:func:`believed_of`);
     - ``reweight_details(model, ev, bucket) -> ReweightDetails``: what the re-weighting of ``ev`` is about to use, for
       explanations (called before ``reweight``).
     """
@@ -565,6 +568,17 @@ def playout_policy_of(modeler: object, model: OpponentModel) -> PlayoutPolicy:
     if f is None:
         return PlayoutPolicy(label=f"{_name(modeler)} (played by the observer's triples)")
     return f(model)
+
+
+def believed_of(modeler: object, model: OpponentModel) -> bool:
+    """Whether the modeler asks the Simulator to play ``model``'s opponent as believed: its ``asks_believed(model)``
+    (a cheap answer, the ``believed`` of its play-out policy), else :func:`playout_policy_of`'s ``believed`` (a
+    player with ``sim.play_outs = "auto"`` asks before it builds the beliefs, which most of its decisions at a table
+    of Loki-1 players do not need)."""
+    f = getattr(modeler, "asks_believed", None)
+    if f is not None:
+        return bool(f(model))
+    return playout_policy_of(modeler, model).believed
 
 
 def reweight_details_of(modeler: object, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:

@@ -363,8 +363,12 @@ class SpecificModeler:
             frequencies=freqs,
             check_raise=self.check_raise_propensity(model),
             softness=self.config.softness,
-            believed=True,
+            believed=self.asks_believed(model),
         )
+
+    def asks_believed(self, model: OpponentModel) -> bool:
+        """The specific mixture always asks for believed play-outs (its opponents are played as modelled)."""
+        return True
 
     def card_blindness(self, model: OpponentModel) -> float:
         """π_B: the weight of the card-blind expert, how little the opponent's actions say about its cards."""

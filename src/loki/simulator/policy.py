@@ -17,7 +17,7 @@ import numpy as np
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.engine import Action
 from loki.errors import InputError
-from loki.modeler import Situation, playout_policy_of
+from loki.modeler import Situation, believed_of, playout_policy_of
 from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate, softmax_choice
 
 __all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
@@ -117,9 +117,10 @@ class SimulatorPolicy:
         folded, committed = v.folded, v.committed
         acted, vol = v.acted_this_round, v.voluntary_this_round
         beliefs = None
-        if self.config.play_outs != "uniform":
+        auto = self.config.play_outs == "auto"
+        if self.config.play_outs != "uniform" and (not auto or self._wanted(sit, order)):
             beliefs = beliefs_of(sit, order, self.config.triple.params())
-            if self.config.play_outs == "auto" and not beliefs.wanted:
+            if auto and not beliefs.wanted:
                 beliefs = None  # nobody is believed to be other than the paper's model: the paper's play-out
         return SimSpot(
             hole=v.hole_cards,
@@ -135,6 +136,17 @@ class SimulatorPolicy:
             max_bets=int(g.max_bets),
             bet_sizes=tuple(float(b) for b in g.bet_sizes),
             beliefs=beliefs,
+        )
+
+    @staticmethod
+    def _wanted(sit: Situation, order: Sequence[int]) -> bool:
+        """Whether a live opponent's model asks for the believed play-out (:func:`loki.modeler.believed_of`; what
+        :func:`beliefs_of` reports as ``wanted``, asked before the beliefs are built)."""
+        folded = sit.view.folded
+        return any(
+            believed_of(sit.modeler, sit.models[s])
+            for s in order
+            if s != sit.seat and not folded[s] and s in sit.models
         )
 
     def _weights(self, sit: Situation, order: Sequence[int]) -> np.ndarray:
