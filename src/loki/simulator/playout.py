@@ -186,7 +186,14 @@ class BoardCache(NamedTuple):
     where marking the two float rows unknown wrote 21 kB), ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
     board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
-    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`)."""
+    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
+
+    ``cls`` ``(K,) bool``: the slot holds a river board on which no holding makes a flush, ranked by rank class only
+    (the uniform play-out's new boards, :func:`_board_slot_uniform`): its ``lr`` row holds the rank of each class of
+    two card ranks ``(x >= y)`` at ``13 * x + y`` (-1 when the board leaves no such pair), ``r``, ``lh``, ``lm`` are
+    not filled and ``n`` is the number of holdings disjoint from the board; HS_1 is counted by class
+    (:func:`_class_hs`, the same integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot's holdings
+    when another reader asks for the board (and clears ``cls``)."""
 
     keys: np.ndarray
     r: np.ndarray
@@ -199,6 +206,7 @@ class BoardCache(NamedTuple):
     pp: np.ndarray
     known: np.ndarray
     used: np.ndarray
+    cls: np.ndarray
 
 
 #: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
@@ -345,6 +353,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.empty((slots, N_HOLDINGS)),
         np.zeros((slots, 2, KNOWN_WORDS), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(slots, dtype=np.bool_),
     )
 
 
@@ -355,26 +364,27 @@ def _board_home(bmask, k_slots):
 
 
 @njit(cache=True)
-def _board_slot(cache, board, nb, tables):
-    """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
-    every holding disjoint from the board, HS_1 unknown) and the board's card mask."""
+def _new_slot(cache, bmask):
+    """The empty slot of :class:`BoardCache` ``cache`` where the board of card mask ``bmask`` (not in it) goes, keyed;
+    when ``3K/4`` slots are filled the table is emptied first (the boards of past deals do not recur)."""
     keys = cache.keys
     k_slots = keys.shape[0]
-    card_key, card_bit = tables[0], tables[1]
-    bmask = np.uint64(0)
-    for i in range(nb):
-        bmask |= np.uint64(1) << np.uint64(board[i])
-    i = _board_home(bmask, k_slots)
-    while keys[i] != 0:
-        if keys[i] == bmask:
-            return i, bmask
-        i = (i + 1) & (k_slots - 1)
     if 4 * (cache.used[0] + 1) > 3 * k_slots:  # bounded: forget every board (those of past deals do not recur)
         keys[:] = 0
         cache.used[0] = 0
-        i = _board_home(bmask, k_slots)
+    i = _board_home(bmask, k_slots)
+    while keys[i] != 0:
+        i = (i + 1) & (k_slots - 1)
     keys[i] = bmask
     cache.used[0] += 1
+    return i
+
+
+@njit(cache=True)
+def _rank_holdings(cache, i, board, nb, bmask, tables):
+    """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
+    and set its ``n``; the slot is then not ranked by class (``cls`` False) and its live holdings not packed."""
+    card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
     for j in range(nb):
@@ -393,11 +403,130 @@ def _board_slot(cache, board, nb, tables):
             n += 1
     cache.n[i] = n
     cache.packed[i] = False
+    cache.cls[i] = False
+
+
+@njit(cache=True, inline="always")
+def _clear_known(cache, i, nb):
     for w in range(KNOWN_WORDS):  # no HS_1 (nor, on a turn board, PPot) known yet
         cache.known[i, 0, w] = 0
         if nb == 4:
             cache.known[i, 1, w] = 0
+
+
+@njit(cache=True)
+def _board_slot(cache, board, nb, tables):
+    """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
+    every holding disjoint from the board, HS_1 unknown; a slot ranked by class only is ranked by holding now, its
+    HS_1 kept) and the board's card mask."""
+    keys = cache.keys
+    k_slots = keys.shape[0]
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    i = _board_home(bmask, k_slots)
+    while keys[i] != 0:
+        if keys[i] == bmask:
+            if cache.cls[i]:
+                _rank_holdings(cache, i, board, nb, bmask, tables)
+            return i, bmask
+        i = (i + 1) & (k_slots - 1)
+    i = _new_slot(cache, bmask)
+    _rank_holdings(cache, i, board, nb, bmask, tables)
+    _clear_known(cache, i, nb)
     return i, bmask
+
+
+#: By the 4 bits of the suits of one rank (bit ``s`` for suit ``s``): ``_LEFT`` the suits not set (cards of that rank
+#: left), ``_FIRST`` and ``_SECOND`` the first and second suit set (-1 if none).
+_LEFT = np.array([4 - bin(k).count("1") for k in range(16)], dtype=np.int64)
+_FIRST = np.array([next((s for s in range(4) if k >> s & 1), -1) for k in range(16)], dtype=np.int64)
+_SECOND = np.array([([s for s in range(4) if k >> s & 1] + [-1, -1])[1] for k in range(16)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _no_flush(bmask):
+    # no suit with three cards in bmask (card = 4 * rank + suit): then no holding makes a flush with it
+    for su in range(4):
+        k = 0
+        for x in range(13):
+            k += np.int64((bmask >> np.uint64(4 * x + su)) & np.uint64(1))
+        if k >= 3:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _board_slot_uniform(cache, board, nb, tables):
+    """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
+    board on which no holding makes a flush is ranked by rank class only (``cls``, :class:`BoardCache`): 169 ranks
+    instead of 1,081, since every holding's rank there depends on its two card ranks only (:func:`rank_from_key` reads
+    the suits only for a flush).  Returns the slot."""
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    if nb != 5 or not _no_flush(bmask):
+        return _board_slot(cache, board, nb, tables)[0]
+    i = _new_slot(cache, bmask)
+    card_key, card_bit = tables[0], tables[1]
+    bk = 0
+    bb = 0
+    for j in range(nb):
+        bk += card_key[board[j]]
+        bb |= card_bit[board[j]]
+    row = cache.lr[i]
+    for x in range(13):
+        off_x = (~bmask >> np.uint64(4 * x)) & np.uint64(15)  # the suits of rank x off the board
+        s1 = _FIRST[off_x]
+        for y in range(x + 1):
+            off_y = (~bmask >> np.uint64(4 * y)) & np.uint64(15)
+            s2 = _SECOND[off_y] if y == x else _FIRST[off_y]  # a pair takes the first two
+            if s1 < 0 or s2 < 0:
+                row[13 * x + y] = -1
+            else:
+                c1 = 4 * x + s1
+                c2 = 4 * y + s2
+                row[13 * x + y] = rank_from_key(
+                    bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
+                )
+    cache.n[i] = (52 - nb) * (51 - nb) // 2
+    cache.packed[i] = False
+    cache.cls[i] = True
+    _clear_known(cache, i, nb)
+    return i
+
+
+@njit(cache=True)
+def _class_hs(lr_all, n, slot, h, bmask, nb):
+    """:func:`_uniform_hs` of holding ``h`` on a board ranked by class (slot ``slot`` of a :class:`BoardCache` with
+    ``cls``; its ``lr`` array ``lr_all``, ``n[slot]`` ``n``): the holdings disjoint from ``h`` and the board counted
+    class by class, ``(4 - u_x)(4 - u_y)`` of class ``(x > y)`` and ``(4 - u_x)(3 - u_x) / 2`` of the pair ``(x, x)``
+    with ``u_x`` the cards of rank ``x`` on the board or in ``h``: the same integer counts, so the same float."""
+    row = lr_all[slot]
+    a = _HC[h, 0]
+    b = _HC[h, 1]
+    xa = a >> 2
+    xb = b >> 2
+    rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
+    used = bmask | (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+    na = 0
+    nt = 0
+    for x in range(13):
+        lx = _LEFT[(used >> np.uint64(4 * x)) & np.uint64(15)]  # cards of rank x neither on the board nor in h
+        r = row[14 * x]
+        k = lx * (lx - 1) // 2
+        na += k * (r < rp)
+        nt += k * (r == rp)
+        for y in range(x):
+            r = row[13 * x + y]
+            k = lx * _LEFT[(used >> np.uint64(4 * y)) & np.uint64(15)]
+            na += k * (r < rp)
+            nt += k * (r == rp)
+    ntot = n - 2 * (51 - nb) + 1
+    ahead = float(na)
+    tied = float(nt)
+    tot = float(ntot)
+    return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
 
 
 @njit(cache=True)
@@ -751,7 +880,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         )
         boards = trial.boards
         bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
-        br_all, blr_all, bn = boards.r, boards.lr, boards.n
+        br_all, blr_all, bn, bcls = boards.r, boards.lr, boards.n, boards.cls
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -834,8 +963,9 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                             slot = _board_home(bmask, bkeys.shape[0])
                             while bkeys[slot] != 0 and bkeys[slot] != bmask:
                                 slot = (slot + 1) & (bkeys.shape[0] - 1)
-                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot)
-                                slot = _board_slot(boards, board, nbs, tables)[0]
+                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
+                                slot = _board_slot_uniform(boards, board, nbs, tables)
+                            by_class = bcls[slot]
                             for pl in range(m):
                                 if active0[pl]:
                                     ready[pl, s] = True
@@ -845,7 +975,10 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     if bknown[slot, 0, word] & bit:
                                         x = bhs[slot, hh]
                                     else:  # not asked yet
-                                        x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
+                                        if by_class:
+                                            x = _class_hs(blr_all, bn[slot], slot, hh, bmask, nbs)
+                                        else:
+                                            x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
                                         bhs[slot, hh] = x
                                         bknown[slot, 0, word] |= bit
                                     hs1[pl, s] = x
