@@ -703,16 +703,17 @@ def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
 
 
 def test_class_ranked_river_boards_give_every_holding_the_same_hs():
-    """A river board on which no holding makes a flush (no suit three times on it) is ranked by rank class for the
-    uniform play-out (:func:`_board_slot_uniform`, 169 ranks); :func:`_class_hs` counts the same integers as
-    :func:`_uniform_hs` on the board ranked by holding, so every live holding gets the same HS_1 float.  Other boards
-    (a suit three times, a turn board) are ranked by holding; :func:`_board_slot` ranks a class slot's holdings when
-    another reader asks for the board, its known HS_1 kept."""
+    """A river board with at most four cards of a suit is ranked by rank class for the uniform play-out
+    (:func:`_board_slot_uniform`: 169 class ranks, and the holdings that make a flush one by one); :func:`_class_hs`
+    counts the same integers as :func:`_uniform_hs` on the board ranked by holding, so every live holding gets the
+    same HS_1 float, with no, three and four cards of a suit on the board.  Five suited cards and turn boards are
+    ranked by holding; :func:`_board_slot` ranks a class slot by holding when another reader asks for the board, its
+    known HS_1 kept."""
     from loki.simulator.playout import (
         _board_slot,
         _board_slot_uniform,
         _class_hs,
-        _no_flush,
+        _flush_suit,
         _uniform_hs,
         board_cache,
     )
@@ -720,24 +721,34 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
     tables = kernel_tables()
     rng = np.random.default_rng(26)
     by_class, by_holding = board_cache(64), board_cache(64)
-    n_class = 0
-    for k in range(40):
+    n_class = np.zeros(6, int)
+    for k in range(60):
         nb = 4 if k % 8 == 0 else 5
         board = np.zeros(5, np.int64)
-        board[:nb] = rng.choice(52, nb, replace=False)
+        if k % 10 == 3:  # four or five cards of a suit (random boards rarely have them)
+            suited = rng.choice(13, 4 + k % 20 // 10, replace=False) * 4 + int(rng.integers(4))
+            rest = [c for c in rng.permutation(52) if c not in suited][: 5 - suited.size]
+            board[:] = np.concatenate([suited, rest])
+        else:
+            board[:nb] = rng.choice(52, nb, replace=False)
         bmask = np.uint64(cards_mask([int(c) for c in board[:nb]]))
-        flushless = np.bincount(board[:nb] % 4, minlength=4).max() <= 2
-        assert _no_flush(bmask) == flushless
+        most = np.bincount(board[:nb] % 4, minlength=4).max()
+        assert _flush_suit(bmask)[1] == (most if most >= 3 else 0)
         slot = _board_slot_uniform(by_class, board, nb, tables)
         ref, _ = _board_slot(by_holding, board, nb, tables)
-        assert by_class.keys[slot] == bmask and bool(by_class.cls[slot]) == (flushless and nb == 5)
+        want_nf = {0: 0, 1: 0, 2: 0, 3: 45, 4: 378}.get(int(most), -1)
+        assert by_class.keys[slot] == bmask
+        assert by_class.cls[slot] == (1 + want_nf if nb == 5 and most <= 4 else 0)
         assert by_class.n[slot] == by_holding.n[ref] and not by_class.known[slot].any()
         live = np.flatnonzero((HOLDING_MASKS & bmask) == 0)
         want = [_uniform_hs(by_holding.r, by_holding.lr, by_holding.n[ref], ref, int(h), bmask, nb) for h in live]
         if not by_class.cls[slot]:
             continue
-        n_class += 1
-        got = [_class_hs(by_class.lr, by_class.n[slot], slot, int(h), bmask, nb) for h in live]
+        n_class[most] += 1
+        nf = int(by_class.cls[slot]) - 1
+        got = [
+            _class_hs(by_class.lr, by_class.r, by_class.lh, nf, by_class.n[slot], slot, int(h), bmask, nb) for h in live
+        ]
         assert np.array_equal(np.array(got).view(np.int64), np.array(want).view(np.int64))
         by_class.known[slot, 0, 0] = 5  # two values known: kept when the slot is ranked by holding
         assert _board_slot(by_class, board, nb, tables)[0] == slot
@@ -745,7 +756,7 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
         assert not by_class.cls[slot] and by_class.known[slot, 0, 0] == 5
         assert np.array_equal(by_class.r[slot, live], by_holding.r[ref, live])
         assert np.array_equal(by_class.lr[slot, :n], by_holding.lr[ref, :n])
-    assert n_class >= 15
+    assert n_class[2] >= 10 and n_class[3] >= 5 and n_class[4] >= 1
 
 
 def test_uniform_playout_outcomes_are_those_of_river_boards_ranked_by_holding():
@@ -774,7 +785,7 @@ def test_uniform_playout_outcomes_are_those_of_river_boards_ranked_by_holding():
             oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
             sim_batch(k + 1, n, pspot, ranges, policies, oc, orr, holes, bc, tables)
             outs.append((oc, orr, holes))
-        n_class += int(fresh.cls.sum())
+        n_class += int((fresh.cls != 0).sum())
         assert not ranked.cls.any()
         assert np.array_equal(outs[0][0], outs[1][0]) and np.array_equal(outs[0][1], outs[1][1])
         assert np.array_equal(outs[0][2], outs[1][2])

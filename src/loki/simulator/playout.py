@@ -188,12 +188,13 @@ class BoardCache(NamedTuple):
     board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
     outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
 
-    ``cls`` ``(K,) bool``: the slot holds a river board on which no holding makes a flush, ranked by rank class only
-    (the uniform play-out's new boards, :func:`_board_slot_uniform`): its ``lr`` row holds the rank of each class of
-    two card ranks ``(x >= y)`` at ``13 * x + y`` (-1 when the board leaves no such pair), ``r``, ``lh``, ``lm`` are
-    not filled and ``n`` is the number of holdings disjoint from the board; HS_1 is counted by class
-    (:func:`_class_hs`, the same integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot's holdings
-    when another reader asks for the board (and clears ``cls``)."""
+    ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
+    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
+    holdings of card ranks ``(x >= y)`` that make no flush (-1 when the board leaves none), the ``nf`` holdings that
+    make a flush are listed in ``lh`` with their ranks in ``r`` (the rest of ``r``, ``lh`` and ``lm`` not filled), and
+    ``n`` is the number of holdings disjoint from the board; HS_1 is counted by class (:func:`_class_hs`, the same
+    integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot by holding when another reader asks for
+    the board (and sets ``cls`` 0)."""
 
     keys: np.ndarray
     r: np.ndarray
@@ -353,7 +354,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.empty((slots, N_HOLDINGS)),
         np.zeros((slots, 2, KNOWN_WORDS), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
-        np.zeros(slots, dtype=np.bool_),
+        np.zeros(slots, dtype=np.int16),
     )
 
 
@@ -383,7 +384,7 @@ def _new_slot(cache, bmask):
 @njit(cache=True)
 def _rank_holdings(cache, i, board, nb, bmask, tables):
     """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
-    and set its ``n``; the slot is then not ranked by class (``cls`` False) and its live holdings not packed."""
+    and set its ``n``; the slot is then not ranked by class (``cls`` 0) and its live holdings not packed."""
     card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
@@ -403,7 +404,7 @@ def _rank_holdings(cache, i, board, nb, bmask, tables):
             n += 1
     cache.n[i] = n
     cache.packed[i] = False
-    cache.cls[i] = False
+    cache.cls[i] = 0
 
 
 @njit(cache=True, inline="always")
@@ -427,7 +428,7 @@ def _board_slot(cache, board, nb, tables):
     i = _board_home(bmask, k_slots)
     while keys[i] != 0:
         if keys[i] == bmask:
-            if cache.cls[i]:
+            if cache.cls[i] != 0:
                 _rank_holdings(cache, i, board, nb, bmask, tables)
             return i, bmask
         i = (i + 1) & (k_slots - 1)
@@ -442,30 +443,38 @@ def _board_slot(cache, board, nb, tables):
 _LEFT = np.array([4 - bin(k).count("1") for k in range(16)], dtype=np.int64)
 _FIRST = np.array([next((s for s in range(4) if k >> s & 1), -1) for k in range(16)], dtype=np.int64)
 _SECOND = np.array([([s for s in range(4) if k >> s & 1] + [-1, -1])[1] for k in range(16)], dtype=np.int64)
+#: The cards of suit ``s`` as a 52-bit mask (card = 4 * rank + suit).
+_SUIT_MASK = np.array([sum(1 << (4 * x + s) for x in range(13)) for s in range(4)], dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
-def _no_flush(bmask):
-    # no suit with three cards in bmask (card = 4 * rank + suit): then no holding makes a flush with it
+def _flush_suit(bmask):
+    """``(suit, count)``: the suit that shows three or more times among the cards of ``bmask`` (at most one does on a
+    board of five) and how often, or ``(-1, 0)``: then no holding makes a flush with the board."""
     for su in range(4):
+        w = bmask & _SUIT_MASK[su]
         k = 0
-        for x in range(13):
-            k += np.int64((bmask >> np.uint64(4 * x + su)) & np.uint64(1))
+        while w:
+            w &= w - np.uint64(1)
+            k += 1
         if k >= 3:
-            return False
-    return True
+            return su, k
+    return -1, 0
 
 
 @njit(cache=True)
 def _board_slot_uniform(cache, board, nb, tables):
     """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
-    board on which no holding makes a flush is ranked by rank class only (``cls``, :class:`BoardCache`): 169 ranks
-    instead of 1,081, since every holding's rank there depends on its two card ranks only (:func:`rank_from_key` reads
-    the suits only for a flush).  Returns the slot."""
+    board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
+    makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
+    a flush), so 169 ranks serve the 1,081 holdings but those that make a flush, which are ranked one by one: none
+    without three cards of a suit, the 45 holding two of the suit with three, the 378 holding one with four.  A board
+    of five suited cards is ranked by holding.  Returns the slot."""
     bmask = np.uint64(0)
     for i in range(nb):
         bmask |= np.uint64(1) << np.uint64(board[i])
-    if nb != 5 or not _no_flush(bmask):
+    fs, fc = _flush_suit(bmask)
+    if nb != 5 or fc == 5:
         return _board_slot(cache, board, nb, tables)[0]
     i = _new_slot(cache, bmask)
     card_key, card_bit = tables[0], tables[1]
@@ -474,13 +483,30 @@ def _board_slot_uniform(cache, board, nb, tables):
     for j in range(nb):
         bk += card_key[board[j]]
         bb |= card_bit[board[j]]
+    sbit = np.uint64(0) if fs < 0 else np.uint64(1) << np.uint64(fs)
     row = cache.lr[i]
-    for x in range(13):
-        off_x = (~bmask >> np.uint64(4 * x)) & np.uint64(15)  # the suits of rank x off the board
-        s1 = _FIRST[off_x]
+    for x in range(13):  # a class's rank from two cards off the board that make no flush
+        off_x = (~bmask >> np.uint64(4 * x)) & np.uint64(15)
+        ns_x = off_x & ~sbit
         for y in range(x + 1):
             off_y = (~bmask >> np.uint64(4 * y)) & np.uint64(15)
-            s2 = _SECOND[off_y] if y == x else _FIRST[off_y]  # a pair takes the first two
+            ns_y = off_y & ~sbit
+            s1 = -1
+            s2 = -1
+            if y == x:  # a pair: two suits off the board (never both the flush suit); with four, not the flush suit
+                src = off_x if fc == 3 else ns_x
+                s1 = _FIRST[src]
+                s2 = _SECOND[src]
+            elif fc == 3:  # at most one card of the flush suit
+                if _FIRST[ns_x] >= 0 and _FIRST[off_y] >= 0:
+                    s1 = _FIRST[ns_x]
+                    s2 = _FIRST[off_y]
+                elif _FIRST[off_x] >= 0 and _FIRST[ns_y] >= 0:
+                    s1 = _FIRST[off_x]
+                    s2 = _FIRST[ns_y]
+            else:  # none of the flush suit (or no flush suit)
+                s1 = _FIRST[ns_x]
+                s2 = _FIRST[ns_y]
             if s1 < 0 or s2 < 0:
                 row[13 * x + y] = -1
             else:
@@ -489,39 +515,88 @@ def _board_slot_uniform(cache, board, nb, tables):
                 row[13 * x + y] = rank_from_key(
                     bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
                 )
+    nf = 0
+    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r, the holdings in lh
+        rk = cache.r[i]
+        lh = cache.lh[i]
+        for x in range(13):  # a card of the flush suit off the board, with a later one (three) or any other (four)
+            a = 4 * x + fs
+            if (bmask >> np.uint64(a)) & np.uint64(1):
+                continue
+            for b in range(52):
+                if b == a or (bmask >> np.uint64(b)) & np.uint64(1):
+                    continue
+                if (b & 3) == fs and b < a:  # two of the suit: listed once, from the lower
+                    continue
+                if fc == 3 and (b & 3) != fs:
+                    continue
+                h = HOLDING_INDEX[a, b]
+                rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+                lh[nf] = h
+                nf += 1
     cache.n[i] = (52 - nb) * (51 - nb) // 2
     cache.packed[i] = False
-    cache.cls[i] = True
+    cache.cls[i] = 1 + nf
     _clear_known(cache, i, nb)
     return i
 
 
 @njit(cache=True)
-def _class_hs(lr_all, n, slot, h, bmask, nb):
-    """:func:`_uniform_hs` of holding ``h`` on a board ranked by class (slot ``slot`` of a :class:`BoardCache` with
-    ``cls``; its ``lr`` array ``lr_all``, ``n[slot]`` ``n``): the holdings disjoint from ``h`` and the board counted
-    class by class, ``(4 - u_x)(4 - u_y)`` of class ``(x > y)`` and ``(4 - u_x)(3 - u_x) / 2`` of the pair ``(x, x)``
-    with ``u_x`` the cards of rank ``x`` on the board or in ``h``: the same integer counts, so the same float."""
+def _class_hs(lr_all, r_all, lh_all, nf, n, slot, h, bmask, nb):
+    """:func:`_uniform_hs` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
+    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lh`` arrays ``lr_all``, ``r_all``, ``lh_all``, ``n[slot]`` ``n``): the
+    holdings disjoint from ``h`` and the board that make no flush counted class by class, those that do one by one
+    (the ``nf`` listed in ``lh``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the one of the
+    flush suit is among them, class ``(x > y)`` counts ``L_x L_y`` (no flush suit), ``L_x L_y - A_x A_y`` (three of
+    it on the board) or ``(L_x - A_x)(L_y - A_y)`` (four), the pair ``(x, x)`` ``L(L - 1) / 2`` with ``L = L_x``
+    (``L_x - A_x`` with four): the integers :func:`_uniform_hs` counts, so the same float."""
     row = lr_all[slot]
     a = _HC[h, 0]
     b = _HC[h, 1]
-    xa = a >> 2
-    xb = b >> 2
-    rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
-    used = bmask | (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
+    fs, fc = _flush_suit(bmask)
+    hm = _HM[h]
+    own = 0
+    if fc >= 3 and hm & _SUIT_MASK[fs]:
+        own = 2 if (hm & _SUIT_MASK[fs]) & ((hm & _SUIT_MASK[fs]) - np.uint64(1)) else 1
+    if fc >= 3 and own >= 5 - fc:  # h makes a flush: its own rank
+        rp = r_all[slot, h]
+    else:
+        xa = a >> 2
+        xb = b >> 2
+        rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
+    used = bmask | hm
     na = 0
     nt = 0
     for x in range(13):
         lx = _LEFT[(used >> np.uint64(4 * x)) & np.uint64(15)]  # cards of rank x neither on the board nor in h
+        ax = 0
+        if fs >= 0:
+            ax = 1 - np.int64((used >> np.uint64(4 * x + fs)) & np.uint64(1))
         r = row[14 * x]
-        k = lx * (lx - 1) // 2
+        px = lx - ax if fc == 4 else lx
+        k = px * (px - 1) // 2
         na += k * (r < rp)
         nt += k * (r == rp)
         for y in range(x):
+            ly = _LEFT[(used >> np.uint64(4 * y)) & np.uint64(15)]
+            ay = 0
+            if fs >= 0:
+                ay = 1 - np.int64((used >> np.uint64(4 * y + fs)) & np.uint64(1))
+            if fc == 4:
+                k = (lx - ax) * (ly - ay)
+            else:
+                k = lx * ly - ax * ay
             r = row[13 * x + y]
-            k = lx * _LEFT[(used >> np.uint64(4 * y)) & np.uint64(15)]
             na += k * (r < rp)
             nt += k * (r == rp)
+    lh = lh_all[slot]
+    rk = r_all[slot]
+    for j in range(nf):  # the holdings that make a flush, but those sharing a card with h
+        f = lh[j]
+        if (_HM[f] & hm) == 0:
+            r = rk[f]
+            na += r < rp
+            nt += r == rp
     ntot = n - 2 * (51 - nb) + 1
     ahead = float(na)
     tied = float(nt)
@@ -880,7 +955,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         )
         boards = trial.boards
         bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
-        br_all, blr_all, bn, bcls = boards.r, boards.lr, boards.n, boards.cls
+        br_all, blr_all, blh_all, bn, bcls = boards.r, boards.lr, boards.lh, boards.n, boards.cls
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -975,8 +1050,10 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     if bknown[slot, 0, word] & bit:
                                         x = bhs[slot, hh]
                                     else:  # not asked yet
-                                        if by_class:
-                                            x = _class_hs(blr_all, bn[slot], slot, hh, bmask, nbs)
+                                        if by_class != 0:
+                                            x = _class_hs(
+                                                blr_all, br_all, blh_all, by_class - 1, bn[slot], slot, hh, bmask, nbs
+                                            )
                                         else:
                                             x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
                                         bhs[slot, hh] = x
