@@ -443,6 +443,9 @@ def _board_slot(cache, board, nb, tables):
 _LEFT = np.array([4 - bin(k).count("1") for k in range(16)], dtype=np.int64)
 _FIRST = np.array([next((s for s in range(4) if k >> s & 1), -1) for k in range(16)], dtype=np.int64)
 _SECOND = np.array([([s for s in range(4) if k >> s & 1] + [-1, -1])[1] for k in range(16)], dtype=np.int64)
+#: The 78 classes of two ranks ``x > y``.
+_CLASS_X = np.array([x for x in range(13) for y in range(x)], dtype=np.int64)
+_CLASS_Y = np.array([y for x in range(13) for y in range(x)], dtype=np.int64)
 #: The cards of suit ``s`` as a 52-bit mask (card = 4 * rank + suit).
 _SUIT_MASK = np.array([sum(1 << (4 * x + s) for x in range(13)) for s in range(4)], dtype=np.uint64)
 
@@ -523,12 +526,11 @@ def _board_slot_uniform(cache, board, nb, tables):
             a = 4 * x + fs
             if (bmask >> np.uint64(a)) & np.uint64(1):
                 continue
-            for b in range(52):
+            b0, step = (a + 4, 4) if fc == 3 else (0, 1)
+            for b in range(b0, 52, step):
                 if b == a or (bmask >> np.uint64(b)) & np.uint64(1):
                     continue
                 if (b & 3) == fs and b < a:  # two of the suit: listed once, from the lower
-                    continue
-                if fc == 3 and (b & 3) != fs:
                     continue
                 h = HOLDING_INDEX[a, b]
                 rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
@@ -565,30 +567,34 @@ def _class_hs(lr_all, r_all, lh_all, nf, n, slot, h, bmask, nb):
         xb = b >> 2
         rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
     used = bmask | hm
+    lw = np.uint64(0)  # L_x in the nibble of rank x (L_x - A_x with four of the flush suit)
+    am = np.uint64(0)  # A_x in bit x (none with four of the flush suit: its cards are counted out of L)
+    for x in range(13):
+        lx = np.uint64(_LEFT[(used >> np.uint64(4 * x)) & np.uint64(15)])  # cards of rank x on neither
+        ax = np.uint64(0)
+        if fs >= 0:
+            ax = np.uint64(1) - ((used >> np.uint64(4 * x + fs)) & np.uint64(1))
+        if fc == 4:
+            lx -= ax
+            ax = np.uint64(0)
+        lw |= lx << np.uint64(4 * x)
+        am |= ax << np.uint64(x)
     na = 0
     nt = 0
-    for x in range(13):
-        lx = _LEFT[(used >> np.uint64(4 * x)) & np.uint64(15)]  # cards of rank x neither on the board nor in h
-        ax = 0
-        if fs >= 0:
-            ax = 1 - np.int64((used >> np.uint64(4 * x + fs)) & np.uint64(1))
+    for x in range(13):  # the pairs
+        lx = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15))
+        k = lx * (lx - 1) // 2
         r = row[14 * x]
-        px = lx - ax if fc == 4 else lx
-        k = px * (px - 1) // 2
         na += k * (r < rp)
         nt += k * (r == rp)
-        for y in range(x):
-            ly = _LEFT[(used >> np.uint64(4 * y)) & np.uint64(15)]
-            ay = 0
-            if fs >= 0:
-                ay = 1 - np.int64((used >> np.uint64(4 * y + fs)) & np.uint64(1))
-            if fc == 4:
-                k = (lx - ax) * (ly - ay)
-            else:
-                k = lx * ly - ax * ay
-            r = row[13 * x + y]
-            na += k * (r < rp)
-            nt += k * (r == rp)
+    for j in range(78):  # the classes of two ranks x > y
+        x = _CLASS_X[j]
+        y = _CLASS_Y[j]
+        k = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15)) * np.int64((lw >> np.uint64(4 * y)) & np.uint64(15))
+        k -= np.int64((am >> np.uint64(x)) & (am >> np.uint64(y)) & np.uint64(1))
+        r = row[13 * x + y]
+        na += k * (r < rp)
+        nt += k * (r == rp)
     lh = lh_all[slot]
     rk = r_all[slot]
     for j in range(nf):  # the holdings that make a flush, but those sharing a card with h
