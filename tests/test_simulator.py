@@ -747,7 +747,7 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
         n_class[most] += 1
         nf = int(by_class.cls[slot]) - 1
         got = [
-            _class_hs(by_class.lr, by_class.r, by_class.lh, nf, by_class.n[slot], slot, int(h), bmask, nb) for h in live
+            _class_hs(by_class.lr, by_class.r, by_class.lm, nf, by_class.n[slot], slot, int(h), bmask, nb) for h in live
         ]
         assert np.array_equal(np.array(got).view(np.int64), np.array(want).view(np.int64))
         by_class.known[slot, 0, 0] = 5  # two values known: kept when the slot is ranked by holding

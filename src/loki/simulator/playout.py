@@ -191,9 +191,9 @@ class BoardCache(NamedTuple):
     ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
     boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
     holdings of card ranks ``(x >= y)`` that make no flush (-1 when the board leaves none), the ``nf`` holdings that
-    make a flush are listed in ``lh`` with their ranks in ``r`` (the rest of ``r``, ``lh`` and ``lm`` not filled), and
-    ``n`` is the number of holdings disjoint from the board; HS_1 is counted by class (:func:`_class_hs`, the same
-    integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot by holding when another reader asks for
+    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, their card masks in ``lm`` (the rest of
+    ``r``, ``lh`` and ``lm`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
+    by class (:func:`_class_hs`, the same integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot by holding when another reader asks for
     the board (and sets ``cls`` 0)."""
 
     keys: np.ndarray
@@ -519,9 +519,9 @@ def _board_slot_uniform(cache, board, nb, tables):
                     bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
                 )
     nf = 0
-    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r, the holdings in lh
+    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r and lr[169:], their masks in lm
         rk = cache.r[i]
-        lh = cache.lh[i]
+        lm = cache.lm[i]
         for x in range(13):  # a card of the flush suit off the board, with a later one (three) or any other (four)
             a = 4 * x + fs
             if (bmask >> np.uint64(a)) & np.uint64(1):
@@ -534,7 +534,8 @@ def _board_slot_uniform(cache, board, nb, tables):
                     continue
                 h = HOLDING_INDEX[a, b]
                 rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
-                lh[nf] = h
+                row[169 + nf] = rk[h]  # packed after the classes, with the holding's card mask, for _class_hs
+                lm[nf] = _HM[h]
                 nf += 1
     cache.n[i] = (52 - nb) * (51 - nb) // 2
     cache.packed[i] = False
@@ -544,12 +545,12 @@ def _board_slot_uniform(cache, board, nb, tables):
 
 
 @njit(cache=True)
-def _class_hs(lr_all, r_all, lh_all, nf, n, slot, h, bmask, nb):
+def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
     """:func:`_uniform_hs` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
-    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lh`` arrays ``lr_all``, ``r_all``, ``lh_all``, ``n[slot]`` ``n``): the
+    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lm`` arrays ``lr_all``, ``r_all``, ``lm_all``, ``n[slot]`` ``n``): the
     holdings disjoint from ``h`` and the board that make no flush counted class by class, those that do one by one
-    (the ``nf`` listed in ``lh``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the one of the
-    flush suit is among them, class ``(x > y)`` counts ``L_x L_y`` (no flush suit), ``L_x L_y - A_x A_y`` (three of
+    (the ``nf`` packed in ``lr`` and ``lm``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the
+    one of the flush suit is among them, class ``(x > y)`` counts ``L_x L_y`` (no flush suit), ``L_x L_y - A_x A_y`` (three of
     it on the board) or ``(L_x - A_x)(L_y - A_y)`` (four), the pair ``(x, x)`` ``L(L - 1) / 2`` with ``L = L_x``
     (``L_x - A_x`` with four): the integers :func:`_uniform_hs` counts, so the same float."""
     row = lr_all[slot]
@@ -595,14 +596,14 @@ def _class_hs(lr_all, r_all, lh_all, nf, n, slot, h, bmask, nb):
         r = row[13 * x + y]
         na += k * (r < rp)
         nt += k * (r == rp)
-    lh = lh_all[slot]
-    rk = r_all[slot]
-    for j in range(nf):  # the holdings that make a flush, but those sharing a card with h
-        f = lh[j]
-        if (_HM[f] & hm) == 0:
-            r = rk[f]
-            na += r < rp
-            nt += r == rp
+    lm = lm_all[slot]
+    for j in range(
+        nf
+    ):  # the holdings that make a flush (their ranks and masks packed), but those sharing a card with h
+        k = np.int64((lm[j] & hm) == 0)
+        r = row[169 + j]
+        na += k * (r < rp)
+        nt += k * (r == rp)
     ntot = n - 2 * (51 - nb) + 1
     ahead = float(na)
     tied = float(nt)
@@ -961,7 +962,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         )
         boards = trial.boards
         bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
-        br_all, blr_all, blh_all, bn, bcls = boards.r, boards.lr, boards.lh, boards.n, boards.cls
+        br_all, blr_all, blm_all, bn, bcls = boards.r, boards.lr, boards.lm, boards.n, boards.cls
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -1058,7 +1059,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     else:  # not asked yet
                                         if by_class != 0:
                                             x = _class_hs(
-                                                blr_all, br_all, blh_all, by_class - 1, bn[slot], slot, hh, bmask, nbs
+                                                blr_all, br_all, blm_all, by_class - 1, bn[slot], slot, hh, bmask, nbs
                                             )
                                         else:
                                             x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
