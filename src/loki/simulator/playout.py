@@ -470,9 +470,10 @@ def _board_slot_uniform(cache, board, nb, tables):
     """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
     board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
     makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
-    a flush), so 169 ranks serve the 1,081 holdings but those that make a flush, which are ranked one by one: none
-    without three cards of a suit, the 45 holding two of the suit with three, the 378 holding one with four.  A board
-    of five suited cards is ranked by holding.  Returns the slot."""
+    a flush), so 91 class ranks (at ``13 * x + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
+    make a flush, which are ranked one by one: none without three cards of a suit, the 45 holding two of the suit
+    with three, the 378 holding one with four.  A board of five suited cards is ranked by holding.  Returns the
+    slot."""
     bmask = np.uint64(0)
     for i in range(nb):
         bmask |= np.uint64(1) << np.uint64(board[i])
