@@ -702,6 +702,96 @@ def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
             assert np.array_equal(holes, outs[0][2])
 
 
+def test_class_ranked_river_boards_give_every_holding_the_same_hs():
+    """A river board with at most four cards of a suit is ranked by rank class for the uniform play-out
+    (:func:`_board_slot_uniform`: 169 class ranks, and the holdings that make a flush one by one); :func:`_class_hs`
+    counts the same integers as :func:`_uniform_hs` on the board ranked by holding, so every live holding gets the
+    same HS_1 float, with no, three and four cards of a suit on the board.  Five suited cards and turn boards are
+    ranked by holding; :func:`_board_slot` ranks a class slot by holding when another reader asks for the board, its
+    known HS_1 kept."""
+    from loki.simulator.playout import (
+        _board_slot,
+        _board_slot_uniform,
+        _class_hs,
+        _flush_suit,
+        _uniform_hs,
+        board_cache,
+    )
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(26)
+    by_class, by_holding = board_cache(64), board_cache(64)
+    n_class = np.zeros(6, int)
+    for k in range(60):
+        nb = 4 if k % 8 == 0 else 5
+        board = np.zeros(5, np.int64)
+        if k % 10 == 3:  # four or five cards of a suit (random boards rarely have them)
+            suited = rng.choice(13, 4 + k % 20 // 10, replace=False) * 4 + int(rng.integers(4))
+            rest = [c for c in rng.permutation(52) if c not in suited][: 5 - suited.size]
+            board[:] = np.concatenate([suited, rest])
+        else:
+            board[:nb] = rng.choice(52, nb, replace=False)
+        bmask = np.uint64(cards_mask([int(c) for c in board[:nb]]))
+        most = np.bincount(board[:nb] % 4, minlength=4).max()
+        assert _flush_suit(bmask)[1] == (most if most >= 3 else 0)
+        slot = _board_slot_uniform(by_class, board, nb, tables)
+        ref, _ = _board_slot(by_holding, board, nb, tables)
+        want_nf = {0: 0, 1: 0, 2: 0, 3: 45, 4: 378}.get(int(most), -1)
+        assert by_class.keys[slot] == bmask
+        assert by_class.cls[slot] == (1 + want_nf if nb == 5 and most <= 4 else 0)
+        assert by_class.n[slot] == by_holding.n[ref] and not by_class.known[slot].any()
+        live = np.flatnonzero((HOLDING_MASKS & bmask) == 0)
+        want = [_uniform_hs(by_holding.r, by_holding.lr, by_holding.n[ref], ref, int(h), bmask, nb) for h in live]
+        if not by_class.cls[slot]:
+            continue
+        n_class[most] += 1
+        nf = int(by_class.cls[slot]) - 1
+        got = [
+            _class_hs(by_class.lr, by_class.r, by_class.lm, nf, by_class.n[slot], slot, int(h), bmask, nb) for h in live
+        ]
+        assert np.array_equal(np.array(got).view(np.int64), np.array(want).view(np.int64))
+        by_class.known[slot, 0, 0] = 5  # two values known: kept when the slot is ranked by holding
+        assert _board_slot(by_class, board, nb, tables)[0] == slot
+        n = int(by_class.n[slot])
+        assert not by_class.cls[slot] and by_class.known[slot, 0, 0] == 5
+        assert np.array_equal(by_class.r[slot, live], by_holding.r[ref, live])
+        assert np.array_equal(by_class.lr[slot, :n], by_holding.lr[ref, :n])
+    assert n_class[2] >= 10 and n_class[3] >= 5 and n_class[4] >= 1
+
+
+def test_uniform_playout_outcomes_are_those_of_river_boards_ranked_by_holding():
+    """The uniform play-out of a turn decision with every river board already in the cache ranked by holding
+    (:func:`_board_slot`, read by :func:`_uniform_hs`) and with a fresh cache (the boards without a flush ranked by
+    class, read by :func:`_class_hs`) gives the same outcomes, bit for bit."""
+    from loki.simulator.playout import _board_slot, board_cache, sim_batch
+
+    rng = np.random.default_rng(32)
+    cfg = SimConfig(trials=80, cutoff="none")
+    tables = kernel_tables()
+    n_class = 0
+    for k in range(6):
+        sp = _random_spot(rng, street=2)
+        pspot, ranges, policies, tables = _kernel_arguments(sp, cfg, k)
+        fresh, ranked = board_cache(256), board_cache(256)
+        board = np.zeros(5, np.int64)
+        board[:4] = sp.board
+        for c in range(52):
+            if c not in sp.board:
+                board[4] = c
+                _board_slot(ranked, board, 5, tables)
+        outs = []
+        for bc in (fresh, ranked):
+            n = cfg.trials
+            oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
+            sim_batch(k + 1, n, pspot, ranges, policies, oc, orr, holes, bc, tables)
+            outs.append((oc, orr, holes))
+        n_class += int((fresh.cls != 0).sum())
+        assert not ranked.cls.any()
+        assert np.array_equal(outs[0][0], outs[1][0]) and np.array_equal(outs[0][1], outs[1][1])
+        assert np.array_equal(outs[0][2], outs[1][2])
+    assert n_class > 0
+
+
 def test_seeds_past_the_int64_range_of_the_kernel_give_the_batch_seeds_of_python_integers():
     """The batch seeds are ``(seed · 1,000,003 + b · 7919 + 12345) mod (2³¹ − 1)`` in Python integers; a seed beyond
     what int64 arithmetic could multiply gives the same decision as its residue."""

@@ -186,7 +186,15 @@ class BoardCache(NamedTuple):
     where marking the two float rows unknown wrote 21 kB), ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
     filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
     board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
-    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`)."""
+    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
+
+    ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
+    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
+    holdings of card ranks ``(x >= y)`` that make no flush (-1 when the board leaves none), the ``nf`` holdings that
+    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, their card masks in ``lm`` (the rest of
+    ``r``, ``lh`` and ``lm`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
+    by class (:func:`_class_hs`, the same integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot by holding when another reader asks for
+    the board (and sets ``cls`` 0)."""
 
     keys: np.ndarray
     r: np.ndarray
@@ -199,6 +207,7 @@ class BoardCache(NamedTuple):
     pp: np.ndarray
     known: np.ndarray
     used: np.ndarray
+    cls: np.ndarray
 
 
 #: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
@@ -345,6 +354,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.empty((slots, N_HOLDINGS)),
         np.zeros((slots, 2, KNOWN_WORDS), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
+        np.zeros(slots, dtype=np.int16),
     )
 
 
@@ -355,26 +365,27 @@ def _board_home(bmask, k_slots):
 
 
 @njit(cache=True)
-def _board_slot(cache, board, nb, tables):
-    """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
-    every holding disjoint from the board, HS_1 unknown) and the board's card mask."""
+def _new_slot(cache, bmask):
+    """The empty slot of :class:`BoardCache` ``cache`` where the board of card mask ``bmask`` (not in it) goes, keyed;
+    when ``3K/4`` slots are filled the table is emptied first (the boards of past deals do not recur)."""
     keys = cache.keys
     k_slots = keys.shape[0]
-    card_key, card_bit = tables[0], tables[1]
-    bmask = np.uint64(0)
-    for i in range(nb):
-        bmask |= np.uint64(1) << np.uint64(board[i])
-    i = _board_home(bmask, k_slots)
-    while keys[i] != 0:
-        if keys[i] == bmask:
-            return i, bmask
-        i = (i + 1) & (k_slots - 1)
     if 4 * (cache.used[0] + 1) > 3 * k_slots:  # bounded: forget every board (those of past deals do not recur)
         keys[:] = 0
         cache.used[0] = 0
-        i = _board_home(bmask, k_slots)
+    i = _board_home(bmask, k_slots)
+    while keys[i] != 0:
+        i = (i + 1) & (k_slots - 1)
     keys[i] = bmask
     cache.used[0] += 1
+    return i
+
+
+@njit(cache=True)
+def _rank_holdings(cache, i, board, nb, bmask, tables):
+    """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
+    and set its ``n``; the slot is then not ranked by class (``cls`` 0) and its live holdings not packed."""
+    card_key, card_bit = tables[0], tables[1]
     bk = 0
     bb = 0
     for j in range(nb):
@@ -393,11 +404,212 @@ def _board_slot(cache, board, nb, tables):
             n += 1
     cache.n[i] = n
     cache.packed[i] = False
+    cache.cls[i] = 0
+
+
+@njit(cache=True, inline="always")
+def _clear_known(cache, i, nb):
     for w in range(KNOWN_WORDS):  # no HS_1 (nor, on a turn board, PPot) known yet
         cache.known[i, 0, w] = 0
         if nb == 4:
             cache.known[i, 1, w] = 0
+
+
+@njit(cache=True)
+def _board_slot(cache, board, nb, tables):
+    """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
+    every holding disjoint from the board, HS_1 unknown; a slot ranked by class only is ranked by holding now, its
+    HS_1 kept) and the board's card mask."""
+    keys = cache.keys
+    k_slots = keys.shape[0]
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    i = _board_home(bmask, k_slots)
+    while keys[i] != 0:
+        if keys[i] == bmask:
+            if cache.cls[i] != 0:
+                _rank_holdings(cache, i, board, nb, bmask, tables)
+            return i, bmask
+        i = (i + 1) & (k_slots - 1)
+    i = _new_slot(cache, bmask)
+    _rank_holdings(cache, i, board, nb, bmask, tables)
+    _clear_known(cache, i, nb)
     return i, bmask
+
+
+#: By the 4 bits of the suits of one rank (bit ``s`` for suit ``s``): ``_LEFT`` the suits not set (cards of that rank
+#: left), ``_FIRST`` and ``_SECOND`` the first and second suit set (-1 if none).
+_LEFT = np.array([4 - bin(k).count("1") for k in range(16)], dtype=np.int64)
+_FIRST = np.array([next((s for s in range(4) if k >> s & 1), -1) for k in range(16)], dtype=np.int64)
+_SECOND = np.array([([s for s in range(4) if k >> s & 1] + [-1, -1])[1] for k in range(16)], dtype=np.int64)
+#: The 78 classes of two ranks ``x > y``.
+_CLASS_X = np.array([x for x in range(13) for y in range(x)], dtype=np.int64)
+_CLASS_Y = np.array([y for x in range(13) for y in range(x)], dtype=np.int64)
+#: The cards of suit ``s`` as a 52-bit mask (card = 4 * rank + suit).
+_SUIT_MASK = np.array([sum(1 << (4 * x + s) for x in range(13)) for s in range(4)], dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _flush_suit(bmask):
+    """``(suit, count)``: the suit that shows three or more times among the cards of ``bmask`` (at most one does on a
+    board of five) and how often, or ``(-1, 0)``: then no holding makes a flush with the board."""
+    for su in range(4):
+        w = bmask & _SUIT_MASK[su]
+        k = 0
+        while w:
+            w &= w - np.uint64(1)
+            k += 1
+        if k >= 3:
+            return su, k
+    return -1, 0
+
+
+@njit(cache=True)
+def _board_slot_uniform(cache, board, nb, tables):
+    """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
+    board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
+    makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
+    a flush), so 91 class ranks (at ``13 * x + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
+    make a flush, which are ranked one by one: none without three cards of a suit, the 45 holding two of the suit
+    with three, the 378 holding one with four.  A board of five suited cards is ranked by holding.  Returns the
+    slot."""
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    fs, fc = _flush_suit(bmask)
+    if nb != 5 or fc == 5:
+        return _board_slot(cache, board, nb, tables)[0]
+    i = _new_slot(cache, bmask)
+    card_key, card_bit = tables[0], tables[1]
+    bk = 0
+    bb = 0
+    for j in range(nb):
+        bk += card_key[board[j]]
+        bb |= card_bit[board[j]]
+    sbit = np.uint64(0) if fs < 0 else np.uint64(1) << np.uint64(fs)
+    row = cache.lr[i]
+    for x in range(13):  # a class's rank from two cards off the board that make no flush
+        off_x = (~bmask >> np.uint64(4 * x)) & np.uint64(15)
+        ns_x = off_x & ~sbit
+        for y in range(x + 1):
+            off_y = (~bmask >> np.uint64(4 * y)) & np.uint64(15)
+            ns_y = off_y & ~sbit
+            s1 = -1
+            s2 = -1
+            if y == x:  # a pair: two suits off the board (never both the flush suit); with four, not the flush suit
+                src = off_x if fc == 3 else ns_x
+                s1 = _FIRST[src]
+                s2 = _SECOND[src]
+            elif fc == 3:  # at most one card of the flush suit
+                if _FIRST[ns_x] >= 0 and _FIRST[off_y] >= 0:
+                    s1 = _FIRST[ns_x]
+                    s2 = _FIRST[off_y]
+                elif _FIRST[off_x] >= 0 and _FIRST[ns_y] >= 0:
+                    s1 = _FIRST[off_x]
+                    s2 = _FIRST[ns_y]
+            else:  # none of the flush suit (or no flush suit)
+                s1 = _FIRST[ns_x]
+                s2 = _FIRST[ns_y]
+            if s1 < 0 or s2 < 0:
+                row[13 * x + y] = -1
+            else:
+                c1 = 4 * x + s1
+                c2 = 4 * y + s2
+                row[13 * x + y] = rank_from_key(
+                    bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
+                )
+    nf = 0
+    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r and lr[169:], their masks in lm
+        rk = cache.r[i]
+        lm = cache.lm[i]
+        for x in range(13):  # a card of the flush suit off the board, with a later one (three) or any other (four)
+            a = 4 * x + fs
+            if (bmask >> np.uint64(a)) & np.uint64(1):
+                continue
+            b0, step = (a + 4, 4) if fc == 3 else (0, 1)
+            for b in range(b0, 52, step):
+                if b == a or (bmask >> np.uint64(b)) & np.uint64(1):
+                    continue
+                if (b & 3) == fs and b < a:  # two of the suit: listed once, from the lower
+                    continue
+                h = HOLDING_INDEX[a, b]
+                rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
+                row[169 + nf] = rk[h]  # packed after the classes, with the holding's card mask, for _class_hs
+                lm[nf] = _HM[h]
+                nf += 1
+    cache.n[i] = (52 - nb) * (51 - nb) // 2
+    cache.packed[i] = False
+    cache.cls[i] = 1 + nf
+    _clear_known(cache, i, nb)
+    return i
+
+
+@njit(cache=True)
+def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
+    """:func:`_uniform_hs` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
+    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lm`` arrays ``lr_all``, ``r_all``, ``lm_all``, ``n[slot]`` ``n``): the
+    holdings disjoint from ``h`` and the board that make no flush counted class by class, those that do one by one
+    (the ``nf`` packed in ``lr`` and ``lm``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the
+    one of the flush suit is among them, class ``(x > y)`` counts ``L_x L_y`` (no flush suit), ``L_x L_y - A_x A_y`` (three of
+    it on the board) or ``(L_x - A_x)(L_y - A_y)`` (four), the pair ``(x, x)`` ``L(L - 1) / 2`` with ``L = L_x``
+    (``L_x - A_x`` with four): the integers :func:`_uniform_hs` counts, so the same float."""
+    row = lr_all[slot]
+    a = _HC[h, 0]
+    b = _HC[h, 1]
+    fs, fc = _flush_suit(bmask)
+    hm = _HM[h]
+    own = 0
+    if fc >= 3 and hm & _SUIT_MASK[fs]:
+        own = 2 if (hm & _SUIT_MASK[fs]) & ((hm & _SUIT_MASK[fs]) - np.uint64(1)) else 1
+    if fc >= 3 and own >= 5 - fc:  # h makes a flush: its own rank
+        rp = r_all[slot, h]
+    else:
+        xa = a >> 2
+        xb = b >> 2
+        rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
+    used = bmask | hm
+    lw = np.uint64(0)  # L_x in the nibble of rank x (L_x - A_x with four of the flush suit)
+    am = np.uint64(0)  # A_x in bit x (none with four of the flush suit: its cards are counted out of L)
+    for x in range(13):
+        lx = np.uint64(_LEFT[(used >> np.uint64(4 * x)) & np.uint64(15)])  # cards of rank x on neither
+        ax = np.uint64(0)
+        if fs >= 0:
+            ax = np.uint64(1) - ((used >> np.uint64(4 * x + fs)) & np.uint64(1))
+        if fc == 4:
+            lx -= ax
+            ax = np.uint64(0)
+        lw |= lx << np.uint64(4 * x)
+        am |= ax << np.uint64(x)
+    na = 0
+    nt = 0
+    for x in range(13):  # the pairs
+        lx = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15))
+        k = lx * (lx - 1) // 2
+        r = row[14 * x]
+        na += k * (r < rp)
+        nt += k * (r == rp)
+    for j in range(78):  # the classes of two ranks x > y
+        x = _CLASS_X[j]
+        y = _CLASS_Y[j]
+        k = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15)) * np.int64((lw >> np.uint64(4 * y)) & np.uint64(15))
+        k -= np.int64((am >> np.uint64(x)) & (am >> np.uint64(y)) & np.uint64(1))
+        r = row[13 * x + y]
+        na += k * (r < rp)
+        nt += k * (r == rp)
+    lm = lm_all[slot]
+    for j in range(
+        nf
+    ):  # the holdings that make a flush (their ranks and masks packed), but those sharing a card with h
+        k = np.int64((lm[j] & hm) == 0)
+        r = row[169 + j]
+        na += k * (r < rp)
+        nt += k * (r == rp)
+    ntot = n - 2 * (51 - nb) + 1
+    ahead = float(na)
+    tied = float(nt)
+    tot = float(ntot)
+    return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
 
 
 @njit(cache=True)
@@ -751,7 +963,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         )
         boards = trial.boards
         bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
-        br_all, blr_all, bn = boards.r, boards.lr, boards.n
+        br_all, blr_all, blm_all, bn, bcls = boards.r, boards.lr, boards.lm, boards.n, boards.cls
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -834,8 +1046,9 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                             slot = _board_home(bmask, bkeys.shape[0])
                             while bkeys[slot] != 0 and bkeys[slot] != bmask:
                                 slot = (slot + 1) & (bkeys.shape[0] - 1)
-                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot)
-                                slot = _board_slot(boards, board, nbs, tables)[0]
+                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
+                                slot = _board_slot_uniform(boards, board, nbs, tables)
+                            by_class = bcls[slot]
                             for pl in range(m):
                                 if active0[pl]:
                                     ready[pl, s] = True
@@ -845,7 +1058,12 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     if bknown[slot, 0, word] & bit:
                                         x = bhs[slot, hh]
                                     else:  # not asked yet
-                                        x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
+                                        if by_class != 0:
+                                            x = _class_hs(
+                                                blr_all, br_all, blm_all, by_class - 1, bn[slot], slot, hh, bmask, nbs
+                                            )
+                                        else:
+                                            x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
                                         bhs[slot, hh] = x
                                         bknown[slot, 0, word] |= bit
                                     hs1[pl, s] = x
