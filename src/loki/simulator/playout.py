@@ -381,16 +381,24 @@ def _new_slot(cache, bmask):
     return i
 
 
-@njit(cache=True)
-def _rank_holdings(cache, i, board, nb, bmask, tables):
-    """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
-    and set its ``n``; the slot is then not ranked by class (``cls`` 0) and its live holdings not packed."""
-    card_key, card_bit = tables[0], tables[1]
+@njit(cache=True, inline="always")
+def _board_key(board, nb, card_key, card_bit):
+    """The evaluator's key sum and suit bits of the cards ``board[:nb]`` (a holding's two cards are added to them to
+    rank the seven: ``rank_from_key``)."""
     bk = 0
     bb = 0
     for j in range(nb):
         bk += card_key[board[j]]
         bb |= card_bit[board[j]]
+    return bk, bb
+
+
+@njit(cache=True)
+def _rank_holdings(cache, i, board, nb, bmask, tables):
+    """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
+    and set its ``n``; the slot is then not ranked by class (``cls`` 0) and its live holdings not packed."""
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = _board_key(board, nb, card_key, card_bit)
     rk = cache.r[i]
     lr = cache.lr[i]
     n = 0
@@ -482,11 +490,7 @@ def _board_slot_uniform(cache, board, nb, tables):
         return _board_slot(cache, board, nb, tables)[0]
     i = _new_slot(cache, bmask)
     card_key, card_bit = tables[0], tables[1]
-    bk = 0
-    bb = 0
-    for j in range(nb):
-        bk += card_key[board[j]]
-        bb |= card_bit[board[j]]
+    bk, bb = _board_key(board, nb, card_key, card_bit)
     sbit = np.uint64(0) if fs < 0 else np.uint64(1) << np.uint64(fs)
     row = cache.lr[i]
     for x in range(13):  # a class's rank from two cards off the board that make no flush
