@@ -115,18 +115,30 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     assert killed, "the study finished before it could be killed"
     st = _study_states(db)
     assert "COMPLETE" in st
-    # the kill lands inside a trial (left running in the storage) or, rarely, between two trials (the trial seen
-    # running had just finished): either way nothing may be lost or counted twice
+    # the kill lands inside a trial (left running in the storage), between two trials (the trial seen running had
+    # just finished), or after Optuna created the next trial and before its objective's first line (left running
+    # without a host or pid: nothing drawn, nothing played): nothing may be lost or counted twice
     stale = st["RUNNING"][0] if st.get("RUNNING") else None
     assert len(st.get("RUNNING", [])) <= 1
+    started = stale is not None and "host" in stale.user_attrs
     r = _loki(*args, "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     st = _study_states(db)
     done = st.get("COMPLETE", []) + st.get("PRUNED", [])
-    assert len(done) == 3 and not st.get("RUNNING")  # none lost, none counted twice
+    unstarted = [t for t in st.get("RUNNING", []) if "host" not in t.user_attrs and not t.params]
+    assert len(done) == 3 and len(st.get("RUNNING", [])) == len(unstarted)  # none lost, none counted twice
     record = json.loads(r.stdout.splitlines()[-1])
     assert record["trials"]["complete"] + record["trials"]["pruned"] == 3
-    if stale is not None:
+    if unstarted:  # only its age tells it is dead: once the grace has passed it is failed and queued again
+        from loki.tune import open_study, recover_stale
+
+        (z,) = unstarted
+        assert stale is not None and z.number == stale.number
+        study, storage, _ = open_study(tmp_path / "study", None)
+        assert recover_stale(study, storage) == [] and _study_states(db)["RUNNING"][0].number == z.number
+        assert recover_stale(study, storage, grace=0.0) == [z.number]
+        assert [t.number for t in _study_states(db)["FAIL"]] == [z.number]
+    elif started:
         (failed,) = st["FAIL"]
         assert failed.number == stale.number and record["trials"]["fail"] == 1
         retries = [t for t in done if t.user_attrs.get("retry_of") == stale.number]
@@ -395,3 +407,22 @@ def test_a_study_prunes_a_trial_confidently_below_its_complete_trials(tmp_path, 
         assert last.state.name == "PRUNED" and sorted(last.intermediate_values) == [2]
     else:
         assert last.state.name == "COMPLETE" and sorted(last.intermediate_values) == [2, 4, 6]
+
+
+def test_a_trial_left_before_its_objective_began_is_recovered_by_its_age(tmp_path):
+    """A process killed after Optuna created a trial and before the objective's first line leaves it running with no
+    host or pid: it is not failed while younger than the grace (a live process would be about to label it), and once
+    silent for the grace since its start it is failed and queued again (it had no values)."""
+    from loki.tune import StudySpec, open_study, recover_stale
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("make_width",), deals=2, block_deals=1
+    )
+    study, storage, _ = open_study(tmp_path / "s", spec)
+    t = study.ask()  # what study.optimize does before the objective runs
+    assert recover_stale(study, storage) == []
+    assert study.get_trials()[0].state.name == "RUNNING"
+    assert recover_stale(study, storage, grace=0.0) == [t.number]
+    states = sorted(x.state.name for x in study.get_trials())
+    assert states == ["FAIL", "WAITING"]  # failed, and queued again

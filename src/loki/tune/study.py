@@ -489,8 +489,9 @@ def recover_stale(study, storage, grace: float = GRACE, max_retry: int = 3) -> l
     up to ``max_retry`` times along a chain of retries); returns the numbers of the trials queued again.
 
     A running trial is dead when it was started on this host by a process that no longer exists, or when it showed no
-    sign of life (a finished block) for ``grace`` seconds.  Trials whose values the configuration refused (user
-    attribute ``invalid``) are not retried.
+    sign of life (its start, then each finished block) for ``grace`` seconds: a process killed after Optuna created
+    the trial and before the objective's first line left it without a host or pid, and only its age tells.  Trials
+    whose values the configuration refused (user attribute ``invalid``) are not retried.
     """
     from optuna.exceptions import UpdateFinishedTrialError
     from optuna.trial import TrialState
@@ -501,7 +502,8 @@ def recover_stale(study, storage, grace: float = GRACE, max_retry: int = 3) -> l
     for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         a = t.user_attrs
         same_host_dead = a.get("host") == host and a.get("pid") is not None and not _pid_alive(int(a["pid"]))
-        silent = now - float(a.get("alive", now)) > grace
+        started = t.datetime_start.timestamp() if t.datetime_start is not None else now
+        silent = now - float(a.get("alive", started)) > grace
         if same_host_dead or silent:
             try:
                 storage.set_trial_state_values(
