@@ -17,6 +17,7 @@ median::
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -103,7 +104,7 @@ def main(argv=None) -> None:
     base = per[specs[0]]
     for spec in specs[1:]:
         paired = sorted(r[spec] / r[specs[0]] for r in rounds)
-        median = paired[len(paired) // 2] if len(paired) % 2 else 0.5 * sum(paired[len(paired) // 2 - 1 :][:2])
+        median = statistics.median(paired)
         print(
             f"{spec} / {specs[0]}, CPU per decision: {per[spec] / base:.2f}x (min of the rounds); "
             f"round by round {', '.join(f'{x:.2f}' for x in paired)} (median {median:.2f}x)"

@@ -274,7 +274,6 @@ class AdaptiveModeler:
         order = sorted(range(len(w)), key=lambda i: -w[i])  # the heaviest first, ties in candidate order
         rules = next((pols[i].rules for i in order if pols[i].rules is not None), None)
         with_f = next((pols[i] for i in order if pols[i].frequencies is not None), None)
-        other = self._other(w)
         label = "adaptive: " + ", ".join(f"{n} {x:.2f}" for n, x in zip(self.names, w, strict=True))
         if with_f is None:
             m0, m1 = 1.0, 0.0
@@ -285,18 +284,18 @@ class AdaptiveModeler:
             frequencies=None if with_f is None else with_f.frequencies,
             check_raise=0.0 if with_f is None else with_f.check_raise,
             softness=0.1 if with_f is None else with_f.softness,
-            believed=other >= self.config.believed_from,
+            believed=self._believed(w),
         )
 
-    def _other(self, w: list[float]) -> float:
-        # the weight of the candidates that are not the paper's design
-        return float(sum(x for n, x in zip(self.names, w, strict=True) if n != PAPER_MODEL))
+    def _believed(self, w: list[float]) -> bool:
+        # believed play-outs once the candidates that are not the paper's design weigh believed_from or more
+        return (
+            float(sum(x for n, x in zip(self.names, w, strict=True) if n != PAPER_MODEL)) >= self.config.believed_from
+        )
 
     def asks_believed(self, model: OpponentModel) -> bool:
-        """Whether :meth:`playout_policy` asks for believed play-outs: the candidates that are not the paper's weigh
-        ``believed_from`` or more (answered from the weights alone)."""
-        w = [float(x) for x in self._post(self._opponent(model, None))]
-        return self._other(w) >= self.config.believed_from
+        """Whether :meth:`playout_policy` asks for believed play-outs (answered from the candidates' weights alone)."""
+        return self._believed([float(x) for x in self._post(self._opponent(model, None))])
 
     def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
         """``"adaptive"`` with the candidates' weights before the action."""

@@ -116,12 +116,10 @@ class SimulatorPolicy:
         order = v.postflop_order
         folded, committed = v.folded, v.committed
         acted, vol = v.acted_this_round, v.voluntary_this_round
-        beliefs = None
-        auto = self.config.play_outs == "auto"
-        if self.config.play_outs != "uniform" and (not auto or self._wanted(sit, order)):
+        beliefs = None  # auto: the paper's play-out unless a live opponent's model asks to be played as believed
+        mode = self.config.play_outs
+        if mode == "believed" or (mode == "auto" and self._wanted(sit, order)):
             beliefs = beliefs_of(sit, order, self.config.triple.params())
-            if auto and not beliefs.wanted:
-                beliefs = None  # nobody is believed to be other than the paper's model: the paper's play-out
         return SimSpot(
             hole=v.hole_cards,
             board=tuple(v.board),

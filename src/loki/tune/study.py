@@ -398,14 +398,6 @@ def _warmup_deals(spec: StudySpec) -> int:
     return int(spec.warmup * total)
 
 
-def _pruner(spec: StudySpec):
-    # Optuna's pruner stays idle: the study's own rule (:func:`confidently_worse`) decides block by block in the
-    # objective and raises TrialPruned
-    import optuna
-
-    return optuna.pruners.NopPruner()
-
-
 def open_study(out: str | Path, spec: StudySpec | None):
     """Create or load the study kept in ``<out>/study.db``.
 
@@ -456,7 +448,7 @@ def open_study(out: str | Path, spec: StudySpec | None):
         storage=storage,
         direction="maximize",
         sampler=_sampler(spec, existing),
-        pruner=_pruner(spec),
+        pruner=optuna.pruners.NopPruner(),  # the study's own rule decides in the objective (confidently_worse)
         load_if_exists=True,
     )
     if kept is None:
