@@ -209,6 +209,28 @@ def test_class_equity_matrix_agrees_with_ir2_and_is_antisymmetric():
         holding_equity((0, 1), np.zeros(1326))
 
 
+def test_holding_equity_is_the_weighted_class_average_summed_in_holding_order():
+    # oracle: a loop over the 1,326 holdings with an exactly rounded sum (math.fsum); the function's pairwise sum is
+    # within a few ulps of it, and it is numpy's sum of the products (no BLAS: the same floats on every CPU)
+    import math
+
+    from loki.cards import HOLDING_CLASS
+
+    m = load_class_equity()
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        w = rng.random(1326) * (rng.random(1326) < 0.7)
+        hole = tuple(int(x) for x in HOLDING_CARDS[int(rng.integers(1326))])
+        c = int(HOLDING_CLASS[[h for h in range(1326) if set(HOLDING_CARDS[h]) == set(hole)][0]])
+        live = [h for h in range(1326) if not set(int(x) for x in HOLDING_CARDS[h]) & set(hole)]
+        num = math.fsum(float(w[h]) * float(m[c, HOLDING_CLASS[h]]) for h in live)
+        den = math.fsum(float(w[h]) for h in live)
+        got = holding_equity(hole, w)
+        assert abs(got - num / den) <= 1e-14
+        wl = np.where([not set(int(x) for x in HOLDING_CARDS[h]) & set(hole) for h in range(1326)], w, 0.0)
+        assert got == float(np.add.reduce(wl * m[c][HOLDING_CLASS])) / float(wl.sum())
+
+
 def test_load_class_equity_rejects_a_bad_file(tmp_path):
     bad = tmp_path / "eq.csv"
     bad.write_text("class,AA\nAA,0.5\n")

@@ -309,7 +309,9 @@ def holding_equity(hole: tuple[int, int], weights: np.ndarray) -> float:
     if tot <= 0.0:
         raise RangeError("the weight table has no weight on a holding live with our cards")
     row = load_class_equity()[int(HOLDING_CLASS[HOLDING_INDEX[c0, c1]])]
-    return float(wl @ row[HOLDING_CLASS]) / tot
+    # numpy's pairwise sum of the products, in holding order: the same floats on every CPU (a BLAS dot product adds
+    # in the order of the machine's kernel, so its last bits, and a decision at a threshold, could differ)
+    return float((wl * row[HOLDING_CLASS]).sum()) / tot
 
 
 @dataclass(frozen=True)
