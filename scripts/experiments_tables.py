@@ -407,6 +407,34 @@ TABLES: dict[str, Callable[[], str]] = {
         [("league-full", "B+R+S adaptive", "equity"), ("league-full", "B+R+S adaptive", "B+R+S specific, believed")],
         ["Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1", "random", "calling", "maniac"],
     ),
+    "league-A1-pooled": lambda: league(EXP2 / "league", "league-A1", pooled_only=True),
+    "a1-fig3": lambda: paired_runs(
+        [
+            ("fig3-BRS, the adaptive Loki with A1", "fig3-BRS-A1", EXP2 / "tuned-adaptive", ref, folder)
+            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-adaptive-t100", EXP2 / "adaptive-t100"))
+        ],
+        [0, 1],
+    ),
+    "a1-hu": lambda: "\n\n".join(
+        heads_up_across(EXP2 / "league", ("league-A1", "B+R+S adaptive A1"), ref, opponents, [0, 1])
+        for ref, opponents in (
+            (("league-full", "equity"), ["random", "calling", "maniac"]),
+            (
+                ("league-full", "B+R+S adaptive"),
+                [
+                    "equity",
+                    "random",
+                    "calling",
+                    "maniac",
+                    "Loki-1",
+                    "B+R",
+                    "B+R+S",
+                    "B+R+S tuned BRS1",
+                    "B+R+S specific, believed",
+                ],
+            ),
+        )
+    ),
     "league-long-vs-equity": lambda: heads_up_paired(
         EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
     ),

@@ -54,6 +54,20 @@ def test_the_spec_and_its_settings():
     full = parse_player("loki2:BRS:adaptive:trials=500")
     assert full.sim.trials == 500 and parse_player(spec_of(full)) == full and spec_of(full) != "loki2:BRS:adaptive"
     assert parse_player("loki2:BRS:trials=100:adaptive") == cfg
+    # the option plays the tuned set A1's model and best response (issue 24, hu-adaptive study): the same values as
+    # tuned=A1, whatever other set is named; the hand-set values stay the classes' defaults
+    from loki.modeler.adaptive import AdaptiveModelConfig as AMC
+    from loki.players.exploit import ExploitConfig
+    from loki.players.kinds import ADAPTIVE_SET
+    from loki.players.tuned import TUNED_SETS
+
+    a1 = TUNED_SETS[ADAPTIVE_SET]
+    assert ADAPTIVE_SET == "A1" and cfg.adaptive_model == AMC(**a1["adaptive_model"])
+    assert cfg.exploit == ExploitConfig(**a1["exploit"]) and cfg.exploit.raise_equity == 0.418
+    assert parse_player("loki2:BRS:adaptive:tuned=A1").model_dump(exclude={"tuned"}) == cfg.model_dump(exclude={"tuned"})
+    assert parse_player("loki2:BRS:adaptive:tuned=BRS1").adaptive_model == cfg.adaptive_model
+    hand = parse_player({"kind": "loki2", "features": "BRS", "opponent_model": "adaptive"})
+    assert hand.adaptive_model == AMC() and hand.adaptive_model.believed_from == 0.5 != cfg.adaptive_model.believed_from
     with pytest.raises(Exception, match="prior"):
         AdaptiveModelConfig(candidates=("observer", "specific"), prior=(1.0,))
 

@@ -3,6 +3,7 @@ decimals, applies under the explicit fields, and plays reproducibly."""
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -19,6 +20,7 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "B1": "2026-11-25/tune/fig3-B",
     "S1": "2026-11-25/tune/fig3-S",
     "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
+    "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
 DERIVED = {"S2": "S1"}  # a set made from another by taking back part of it (S2: S1 with the paper's generator form)
 
@@ -55,6 +57,10 @@ def test_a_set_is_its_studys_best_trial_rounded(name):
         found = {**_flat(TUNED_SETS[str(found.pop("tuned"))]), **found}
     found = {k: v for k, v in found.items() if not k.startswith("exploit.")}  # not tuned
     shipped = {k: v for k, v in _flat(TUNED_SETS[name]).items() if not k.startswith("exploit.")}
+    tuned = set(json.loads((ROOT / "experiments" / STUDY_OF[name] / "tune.json").read_text())["best"]["params"])
+    if any(k.startswith("exploit.") for k in tuned):  # a study of the best response itself (A1): its tuned fields,
+        found = {k: v for k, v in _flat(best["player"]).items() if k in tuned}  # not the target's spec options
+        shipped = {k: v for k, v in _flat(TUNED_SETS[name]).items() if k != "exploit.card_blind"}
     assert set(shipped) == set(found), (shipped, found)
     for k, v in found.items():
         if isinstance(v, float):
