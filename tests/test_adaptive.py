@@ -64,7 +64,9 @@ def test_the_spec_and_its_settings():
     a1 = TUNED_SETS[ADAPTIVE_SET]
     assert ADAPTIVE_SET == "A1" and cfg.adaptive_model == AMC(**a1["adaptive_model"])
     assert cfg.exploit == ExploitConfig(**a1["exploit"]) and cfg.exploit.raise_equity == 0.418
-    assert parse_player("loki2:BRS:adaptive:tuned=A1").model_dump(exclude={"tuned"}) == cfg.model_dump(exclude={"tuned"})
+    assert parse_player("loki2:BRS:adaptive:tuned=A1").model_dump(exclude={"tuned"}) == cfg.model_dump(
+        exclude={"tuned"}
+    )
     assert parse_player("loki2:BRS:adaptive:tuned=BRS1").adaptive_model == cfg.adaptive_model
     hand = parse_player({"kind": "loki2", "features": "BRS", "opponent_model": "adaptive"})
     assert hand.adaptive_model == AMC() and hand.adaptive_model.believed_from == 0.5 != cfg.adaptive_model.believed_from
