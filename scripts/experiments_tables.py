@@ -400,7 +400,6 @@ TABLES: dict[str, Callable[[], str]] = {
     "mixed-long": lambda: runs_table(EXP2 / "mixed", {}, MIXED_LONG_LABELS),
     "league-long": lambda: league(EXP2 / "league", "league-long"),
     "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
-    "league-full": lambda: league(EXP2 / "league", "league-full"),
     "league-full-pooled": lambda: league(EXP2 / "league", "league-full", pooled_only=True),
     "league-full-vs-equity": lambda: heads_up_paired(
         EXP2 / "league",

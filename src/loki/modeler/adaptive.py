@@ -61,6 +61,10 @@ PAPER_MODEL = "observer"
 class AdaptiveModelConfig(LokiModel):
     """The DEFAULTs of the adaptive model (issue 24; beyond the sources).
 
+    These are the hand-set values; the ``adaptive`` spec option plays the tuned set A1's ``forgetting``, ``floor``,
+    ``believed_from`` and ``card_blind_from`` instead (DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive),
+    :data:`loki.players.kinds.ADAPTIVE_SET`).
+
     Attributes:
         candidates: the candidate models, names of :data:`loki.modeler.registry.FEATURE_R_MODELS` (``"observer"``:
             the paper's; ``"specific"``: opponent-specific triples) or import paths ``"package.module:name"`` of
