@@ -68,6 +68,14 @@ def test_the_spec_and_its_settings():
         exclude={"tuned"}
     )
     assert parse_player("loki2:BRS:adaptive:tuned=BRS1").adaptive_model == cfg.adaptive_model
+    # a named set's own model or best-response values win over the option's (as over any default)
+    other = {"exploit": {"raise_equity": 0.6}, "adaptive_model": {"floor": 0.05}}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(TUNED_SETS, "X1", other)
+        x = parse_player("loki2:BRS:adaptive:tuned=X1")
+    assert (x.exploit.raise_equity, x.adaptive_model.floor) == (0.6, 0.05)
+    assert x.exploit.call_margin == cfg.exploit.call_margin and x.exploit.card_blind
+    assert x.adaptive_model.believed_from == cfg.adaptive_model.believed_from
     hand = parse_player({"kind": "loki2", "features": "BRS", "opponent_model": "adaptive"})
     assert hand.adaptive_model == AMC() and hand.adaptive_model.believed_from == 0.5 != cfg.adaptive_model.believed_from
     with pytest.raises(Exception, match="prior"):

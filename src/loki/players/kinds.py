@@ -82,9 +82,6 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             sim["always_call"] = True
         elif k == "adaptive" and not eq and "opponent_model" not in data:
             data["opponent_model"] = "adaptive"
-            # the tuned set's model and best response to card-blind opponents (issue 24)
-            data["adaptive_model"] = dict(TUNED_SETS[ADAPTIVE_SET]["adaptive_model"])
-            data["exploit"] = dict(TUNED_SETS[ADAPTIVE_SET]["exploit"])
         elif k == "tuned" and eq and "tuned" not in data:
             data["tuned"] = val.strip()
         else:
@@ -93,6 +90,11 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
                 f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive, tuned=NAME)"
             )
     if data.get("opponent_model") == "adaptive":
+        # the model and the best response to card-blind opponents of ADAPTIVE_SET (issue 24), under the values of a
+        # set named by tuned=NAME (which apply_tuned merges under these fields, so they are merged here in its place)
+        named = TUNED_SETS.get(str(data.get("tuned")), {})
+        for table in ("adaptive_model", "exploit"):
+            data[table] = {**TUNED_SETS[ADAPTIVE_SET][table], **named.get(table, {})}
         if "R" not in data["features"]:
             raise ValueError("the adaptive opponent model re-weights: it needs feature R (e.g. 'loki2:BRS:adaptive')")
         if "S" in data["features"]:
