@@ -22,7 +22,8 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
-DERIVED = {"S2": "S1"}  # a set made from another by taking back part of it (S2: S1 with the paper's generator form)
+DERIVED = {"S2": "S1", "A2": "A1"}  # a set made from another by taking back part of it (S2: S1 with the paper's
+# generator form; A2: A1 with fold equity in place of its lower raise threshold)
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:

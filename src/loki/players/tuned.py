@@ -127,3 +127,12 @@ TUNED_SETS["A1"] = {
         "call_margin": 0.813,
     },
 }
+
+# A2: A1 with the card-blind best response's fold-equity term (``exploit.fold_equity``) and its raise threshold back at
+# 0.5, the exact rule against a player who never folds, DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive for the
+# values kept; the term and the reset chosen in experiments/2026-11-26/tune/hu-adaptive-A2, nothing fitted).  A1's
+# threshold of 0.418 stood in for fold equity: it won against ``random`` (who folds to bets) and lost against
+# ``calling`` (who never does).  Validated against A1 on seeds 1243 and 1244 (the six opponents of the hu-adaptive
+# panel, 1,000 deals each, one block): the panel's mean +0.049 +- 0.026 sb/hand, paired by deal (``random`` +0.25,
+# ``calling`` +0.06, the others within noise or identical).  Its plan and rule were committed before it was played.
+TUNED_SETS["A2"] = merge_config(TUNED_SETS["A1"], {"exploit": {"raise_equity": 0.5, "fold_equity": True}})
