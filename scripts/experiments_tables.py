@@ -434,6 +434,39 @@ TABLES: dict[str, Callable[[], str]] = {
             ),
         )
     ),
+    "a2-validation": lambda: heads_up_paired(
+        EXP2 / "tune" / "hu-adaptive-A2",
+        [("val", "A2", "A1")],
+        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+    ),
+    "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
+    "a2-fig3": lambda: paired_runs(
+        [
+            ("fig3-BRS, the adaptive Loki with A2", "fig3-BRS-A2", EXP2 / "tuned-adaptive", ref, folder)
+            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-A1", EXP2 / "tuned-adaptive"))
+        ],
+        [0, 1],
+    ),
+    "a2-hu": lambda: "\n\n".join(
+        heads_up_across(EXP2 / "league", ("league-A2", "B+R+S adaptive A2"), ref, opponents, [0, 1])
+        for ref, opponents in (
+            (("league-full", "equity"), ["random", "calling", "maniac"]),
+            (
+                ("league-A1", "B+R+S adaptive A1"),
+                [
+                    "equity",
+                    "random",
+                    "calling",
+                    "maniac",
+                    "Loki-1",
+                    "B+R",
+                    "B+R+S",
+                    "B+R+S tuned BRS1",
+                    "B+R+S specific, believed",
+                ],
+            ),
+        )
+    ),
     "league-long-vs-equity": lambda: heads_up_paired(
         EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
     ),
