@@ -121,6 +121,7 @@ TUNED_SETS["A1"] = {
     "adaptive_model": {"forgetting": 0.977, "floor": 0.020, "believed_from": 0.265, "card_blind_from": 0.841},
     "exploit": {
         "card_blind": True,
+        "fold_equity": False,  # as it was fitted and played (before the term existed); A2 turns it on
         "max_covariance": 0.041,
         "max_strength": 0.604,
         "raise_equity": 0.418,
