@@ -290,6 +290,31 @@ MIXED_LONG_LABELS = {
     "1,250-deal blocks"
 }
 
+
+#: The opponents of the full heads-up league (issue 24) besides the bots.
+LEAGUE_OPPONENTS = ["equity", "random", "calling", "maniac", "Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1",
+                    "B+R+S specific, believed"]  # fmt: skip
+
+
+def adaptive_set_fig3(name: str, previous: tuple[str, Path]) -> str:
+    """fig3-BRS with the adaptive Loki of tuned set ``name`` (``tuned-adaptive/fig3-BRS-<name>-<seed>``), paired with
+    the paper's B+R+S and with ``previous`` (``(run, folder)``: the adaptive Loki it replaced)."""
+    rows = [
+        (f"fig3-BRS, the adaptive Loki with {name}", f"fig3-BRS-{name}", EXP2 / "tuned-adaptive", ref, folder)
+        for ref, folder in (("fig3-BRS", EXP / "figures"), previous)
+    ]
+    return paired_runs(rows, [0, 1])
+
+
+def adaptive_set_hu(name: str, previous: tuple[str, str]) -> str:
+    """The adaptive Loki of tuned set ``name`` in its league (``league/league-<name>-<seed>``): against the bots next
+    to ``equity`` (from ``league-full``), and against every opponent next to ``previous`` (``(league prefix,
+    label)``: the adaptive Loki it replaced), paired by deal."""
+    refs = ((("league-full", "equity"), ["random", "calling", "maniac"]), (previous, LEAGUE_OPPONENTS))
+    player = (f"league-{name}", f"B+R+S adaptive {name}")
+    return "\n\n".join(heads_up_across(EXP2 / "league", player, ref, opps, [0, 1]) for ref, opps in refs)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -407,66 +432,16 @@ TABLES: dict[str, Callable[[], str]] = {
         ["Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1", "random", "calling", "maniac"],
     ),
     "league-A1-pooled": lambda: league(EXP2 / "league", "league-A1", pooled_only=True),
-    "a1-fig3": lambda: paired_runs(
-        [
-            ("fig3-BRS, the adaptive Loki with A1", "fig3-BRS-A1", EXP2 / "tuned-adaptive", ref, folder)
-            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-adaptive-t100", EXP2 / "adaptive-t100"))
-        ],
-        [0, 1],
-    ),
-    "a1-hu": lambda: "\n\n".join(
-        heads_up_across(EXP2 / "league", ("league-A1", "B+R+S adaptive A1"), ref, opponents, [0, 1])
-        for ref, opponents in (
-            (("league-full", "equity"), ["random", "calling", "maniac"]),
-            (
-                ("league-full", "B+R+S adaptive"),
-                [
-                    "equity",
-                    "random",
-                    "calling",
-                    "maniac",
-                    "Loki-1",
-                    "B+R",
-                    "B+R+S",
-                    "B+R+S tuned BRS1",
-                    "B+R+S specific, believed",
-                ],
-            ),
-        )
-    ),
+    "a1-fig3": lambda: adaptive_set_fig3("A1", ("fig3-BRS-adaptive-t100", EXP2 / "adaptive-t100")),
+    "a1-hu": lambda: adaptive_set_hu("A1", ("league-full", "B+R+S adaptive")),
     "a2-validation": lambda: heads_up_paired(
         EXP2 / "tune" / "hu-adaptive-A2",
         [("val", "A2", "A1")],
         ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
     ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
-    "a2-fig3": lambda: paired_runs(
-        [
-            ("fig3-BRS, the adaptive Loki with A2", "fig3-BRS-A2", EXP2 / "tuned-adaptive", ref, folder)
-            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-A1", EXP2 / "tuned-adaptive"))
-        ],
-        [0, 1],
-    ),
-    "a2-hu": lambda: "\n\n".join(
-        heads_up_across(EXP2 / "league", ("league-A2", "B+R+S adaptive A2"), ref, opponents, [0, 1])
-        for ref, opponents in (
-            (("league-full", "equity"), ["random", "calling", "maniac"]),
-            (
-                ("league-A1", "B+R+S adaptive A1"),
-                [
-                    "equity",
-                    "random",
-                    "calling",
-                    "maniac",
-                    "Loki-1",
-                    "B+R",
-                    "B+R+S",
-                    "B+R+S tuned BRS1",
-                    "B+R+S specific, believed",
-                ],
-            ),
-        )
-    ),
+    "a2-fig3": lambda: adaptive_set_fig3("A2", ("fig3-BRS-A1", EXP2 / "tuned-adaptive")),
+    "a2-hu": lambda: adaptive_set_hu("A2", ("league-A1", "B+R+S adaptive A1")),
     "league-long-vs-equity": lambda: heads_up_paired(
         EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
     ),
