@@ -22,7 +22,7 @@ from typing import Any
 
 from loki.players.loki import STYLE_VALUES, Loki1Config, Loki2Config, build_loki1, build_loki2
 from loki.players.registry import PlayerKind, parse_player
-from loki.players.tuned import TUNED_SETS
+from loki.players.tuned import TUNED_SETS, merge_config
 from loki.simulator import CUTOFF_RULES
 
 __all__ = ["LOKI1", "LOKI2", "ADAPTIVE_TRIALS", "ADAPTIVE_SET"]
@@ -93,9 +93,8 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
     if data.get("opponent_model") == "adaptive":
         # the model and the best response to card-blind opponents of ADAPTIVE_SET (issue 24), under the values of a
         # set named by tuned=NAME (which apply_tuned merges under these fields, so they are merged here in its place)
-        named = TUNED_SETS.get(str(data.get("tuned")), {})
-        for table in ("adaptive_model", "exploit"):
-            data[table] = {**TUNED_SETS[ADAPTIVE_SET][table], **named.get(table, {})}
+        sets = merge_config(TUNED_SETS[ADAPTIVE_SET], TUNED_SETS.get(str(data.get("tuned")), {}))
+        data["adaptive_model"], data["exploit"] = sets["adaptive_model"], sets["exploit"]
         if "R" not in data["features"]:
             raise ValueError("the adaptive opponent model re-weights: it needs feature R (e.g. 'loki2:BRS:adaptive')")
         if "S" in data["features"]:
