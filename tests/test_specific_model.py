@@ -229,16 +229,16 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         assert sp.rules_triples(board, spot, n_opp, cfg, cfg.params(), crf) is kept  # kept
         hs1, pp, _ = uniform_board_values(board)
         hs_n = hs1**n_opp
-        fresh = sp.percentile_order(hs_n + (1.0 - hs_n) * pp, live)
-        for a, b in zip(sp._order_of(board, int(ctx.dead_mask()), n_opp, live), fresh, strict=True):
-            assert np.array_equal(a, b)
+        w_any = rng.random(1326) * (rng.random(1326) < 0.8)
+        want = sp.range_percentiles(hs_n + (1.0 - hs_n) * pp, w_any, live)
+        assert np.array_equal(sp.board_percentiles(board, n_opp, live, w_any), want)
+        assert np.array_equal(sp.board_percentiles(board, n_opp, live, w_any), want)  # from the kept board order
         m_warm, m_cold = OpponentModel(), OpponentModel()
         w0 = rng.random(1326) + 0.01
         m_warm.weights, m_cold.weights = w0, w0
         mod.reweight(m_warm, ev, ev.bets, ctx)
         sp._RULES.clear()
         tm._COLUMNS.clear()
-        sp._ORDERS.clear()
         sp._BOARD_ORDERS.clear()
         mod.reweight(m_cold, ev, ev.bets, ModelingContext(0, hole, board, game))
         assert np.array_equal(m_warm.weights, m_cold.weights)
@@ -315,26 +315,46 @@ def test_playout_policy_frequencies_equal_the_context_frequencies():
             assert np.array_equal(freqs[1:], np.array(want))
 
 
-def test_tie_blocks_equal_searchsorted():
-    """The ends of every value's tie block in its stable sort (:func:`loki.modeler.kernels.tie_blocks`, one pass
-    over the runs) are numpy's searchsorted integers, on random values with many ties, zeros of both signs and a
-    single value (fixed seed); with a NaN nothing is written and False says so (the caller uses searchsorted)."""
-    from loki.modeler.kernels import tie_blocks
+def test_live_percentiles_from_the_board_order_equal_the_numpy_form():
+    """The one-pass percentiles from a whole order (:func:`loki.modeler.kernels.live_percentiles_into`) are the
+    floats of :func:`range_percentiles` on the live subset, on random values with many ties (zeros of both signs
+    included), random live subsets (none, all) and ranges (zero weights, a zero total), fixed seed."""
+    from loki.modeler.kernels import live_percentiles_into
 
     rng = np.random.default_rng(24)
-    for case in range(40):
-        k = 1 + int(rng.integers(0, 1200)) if case else 1
-        v = np.round(rng.random(k), int(rng.integers(1, 4)))
-        v[rng.random(k) < 0.1] = 0.0
-        v[rng.random(k) < 0.05] = -0.0
-        order = np.argsort(v, kind="stable")
-        sv = v[order]
-        lo = np.full(k, -1, dtype=np.intp)
-        hi = np.full(k, -1, dtype=np.intp)
-        assert tie_blocks(sv, order, lo, hi)
-        assert np.array_equal(lo, np.searchsorted(sv, v, side="left"))
-        assert np.array_equal(hi, np.searchsorted(sv, v, side="right"))
-    v = np.array([0.3, np.nan, 0.1])
-    order = np.argsort(v, kind="stable")
-    lo = np.full(3, -1, dtype=np.intp)
-    assert not tie_blocks(v[order], order, lo, lo.copy()) and np.all(lo == -1)
+    for case in range(60):
+        v = np.round(rng.random(1326), int(rng.integers(1, 4)))
+        v[rng.random(1326) < 0.1] = 0.0
+        v[rng.random(1326) < 0.05] = -0.0
+        whole = np.flatnonzero(rng.random(1326) < 0.9)  # the holdings disjoint from a board
+        by_value = whole[np.argsort(v[whole], kind="stable")]
+        sv = v[by_value]
+        starts = np.ones(by_value.shape[0], dtype=np.bool_)
+        starts[1:] = sv[1:] != sv[:-1]
+        live = np.zeros(1326, dtype=np.bool_)
+        share = 0.0 if case == 0 else (1.0 if case == 1 else rng.random())
+        live[whole[rng.random(whole.shape[0]) < share]] = True
+        w = rng.random(1326) * (rng.random(1326) < 0.7) * 10.0 ** float(rng.integers(-3, 3))
+        if case == 2:
+            w[:] = 0.0
+        out = np.full(1326, 0.5)
+        live_percentiles_into(by_value, starts, live, w, np.empty(1326), out)
+        assert np.array_equal(out, range_percentiles(v, w, live))
+
+
+def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
+    """With a NaN among a board's values the percentiles are numpy's form's (whose order of NaNs is not a run of
+    equal values)."""
+    import loki.modeler.specific as sp
+
+    rng = np.random.default_rng(5)
+    hs1, pp = rng.random(1326), rng.random(1326)
+    hs1[[3, 700]] = np.nan
+    monkeypatch.setattr(sp, "uniform_board_values", lambda board: (hs1, pp, None))
+    monkeypatch.setattr(sp, "_BOARD_ORDERS", {})
+    board = (0, 9, 18)
+    live = (HOLDING_MASKS & np.uint64(cards_mask(board + (40, 41)))) == 0
+    w = rng.random(1326)
+    want = range_percentiles(hs1**2 + (1.0 - hs1**2) * pp, w, live)
+    assert np.array_equal(sp.board_percentiles(board, 2, live, w), want, equal_nan=True)
+    assert sp._BOARD_ORDERS[(board, 2)][3]  # the NaN was seen

@@ -107,6 +107,7 @@ class _Opponent:
     candidates' log-evidence, and the hand and round the candidates were last brought to."""
 
     main: OpponentModel
+    tables: ModelTables  # the candidates' tables: row i is candidate i's
     cands: list[OpponentModel]
     evidence: np.ndarray
     ctx: ModelingContext | None = None
@@ -158,9 +159,9 @@ class AdaptiveModeler:
         self.config = config
         p = np.asarray(config.prior, dtype=np.float64)
         self._log_prior = np.log(p / p.sum())
-        self._tables = [ModelTables(8) for _ in self.modelers]
         self._opps: dict[int, _Opponent] = {}
-        self._stacked = np.empty((len(self.modelers), N_HOLDINGS))
+        # the candidates' card-blindness (an optional part of a modeler's protocol), looked up once
+        self._blindness = tuple(getattr(k, "card_blindness", None) for k in self.modelers)
         self._before = np.empty((len(self.modelers), N_HOLDINGS))  # the candidates' tables before the action
         self._cols = np.zeros((len(self.modelers), N_HOLDINGS))  # their P(action | holding)
         self._buf = np.empty(N_HOLDINGS)
@@ -170,8 +171,9 @@ class AdaptiveModeler:
     def _opponent(self, model: OpponentModel, ctx: ModelingContext | None) -> _Opponent:
         o = self._opps.get(id(model))
         if o is None or o.main is not model:
-            cands = [OpponentModel(t) for t in self._tables]
-            o = self._opps[id(model)] = _Opponent(model, cands, np.zeros(len(cands)))
+            t = ModelTables(len(self.modelers))
+            cands = [OpponentModel(t) for _ in self.modelers]  # rows 0, 1, ... in candidate order
+            o = self._opps[id(model)] = _Opponent(model, t, cands, np.zeros(len(cands)))
         if ctx is not None and o.ctx is not ctx:  # a new hand: fresh tables, the evidence kept
             for m in o.cands:
                 m.new_hand()
@@ -197,8 +199,7 @@ class AdaptiveModeler:
         if o is None:
             return 0.0
         out = 0.0
-        for m, k in zip(o.cands, self.modelers, strict=True):
-            f = getattr(k, "card_blindness", None)
+        for m, f in zip(o.cands, self._blindness, strict=True):
             if f is not None:
                 out = max(out, float(f(m)))
         return out
@@ -215,14 +216,15 @@ class AdaptiveModeler:
                 m.new_round()
             o.round = ev.round
         live = ctx.live_holdings()
-        counts = model.tables.counts[model.row]
-        before, stacked, colbuf = self._before, self._stacked, self._cols  # (k, 1326) scratch
+        t = o.tables
+        stacked = t.weights  # (k, 1326) the candidates' tables, re-weighted in place below
+        before, colbuf = self._before, self._cols  # (k, 1326) scratch
+        np.copyto(before, stacked)  # read only when every candidate traced the action
+        t.counts[:] = model.tables.counts[model.row]  # the frequencies before this action, as the main model has them
         cols: list[np.ndarray] = []
         traced = 0
         for i, (m, k) in enumerate(zip(o.cands, self.modelers, strict=True)):
-            m.tables.counts[m.row] = counts  # the frequencies before this action, as the main model has them
             m.round_actions = list(model.round_actions)
-            before[i] = m.tables.weights[m.row]  # read only when every candidate traced the action
             n_trace = len(m.trace)
             k.reweight(m, ev, bucket, ctx)
             if len(m.trace) > n_trace:
@@ -230,7 +232,6 @@ class AdaptiveModeler:
                 cols.append(col)
                 colbuf[i] = col
                 traced += 1
-            stacked[i] = m.tables.weights[m.row]
         update = traced == len(o.cands)
         row = model.tables.weights[model.row]
         if update:  # the evidence, the weights from it and the average in one kernel, into new weights (a trace

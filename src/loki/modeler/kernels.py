@@ -286,26 +286,46 @@ def percentiles_into(idx, order, lo, hi, weights, out):
 
 
 @njit(cache=True)
-def tie_blocks(sv, order, lo, hi):
-    """``np.searchsorted(sv, v, "left")`` and ``"right"`` into ``lo``, ``hi`` for the values ``v`` whose stable sort
-    is ``sv`` (``sv[k] == v[order[k]]``; :func:`loki.modeler.specific.percentile_order`), in one pass over the runs
-    of equal values of ``sv``: the same integers (each value of ``v`` is in ``sv``, so its ``"left"`` end is the
-    start of its run and its ``"right"`` end the run's end).  Returns False, nothing written, when ``sv`` holds a NaN
-    (numpy's order of NaNs is not a run of equal values)."""
-    k = sv.shape[0]
-    for i in range(k):
-        if np.isnan(sv[i]):
-            return False
-    s = 0
-    while s < k:
-        e = s + 1
-        while e < k and sv[e] == sv[s]:
+def live_percentiles_into(by_value, starts, live, weights, num, out):
+    """Weighted mid-rank percentiles of the ``live`` holdings from a board's order of every holding (the floats of
+    :func:`percentiles_into` on :func:`loki.modeler.specific.percentile_order` of the live holdings, in one pass and
+    without the live holdings' own order): a stable sort of a subset is the subsequence of the stable sort of the
+    whole, and the live holdings' tie blocks are the board's runs of equal values restricted to them, so the
+    cumulative weights are added in the same order and each block's ends are the same sums.
+
+    Args:
+        by_value: ``(m,) int64`` the holdings sharing no card with the board, by value (stable sort).
+        starts: ``(m,) bool`` where a run of equal values begins in ``by_value`` (the first entry True).
+        live: ``(1326,) bool`` the holdings ranked (a subset of ``by_value``).
+        weights: ``(1326,) float64`` the range.
+        num: ``(1326,) float64`` scratch.
+        out: ``(1326,) float64``, written at the live holdings (left as it is when the range has no weight there).
+    """
+    m = by_value.shape[0]
+    acc = 0.0
+    i = 0
+    while i < m:
+        e = i + 1
+        while e < m and not starts[e]:
             e += 1
-        for j in range(s, e):
-            lo[order[j]] = s
-            hi[order[j]] = e
-        s = e
-    return True
+        a = acc
+        for t in range(i, e):
+            h = by_value[t]
+            if live[h]:
+                acc += weights[h]
+        mid = a + 0.5 * (acc - a)
+        for t in range(i, e):
+            h = by_value[t]
+            if live[h]:
+                num[h] = mid
+        i = e
+    total = acc
+    if not total > 0.0:
+        return
+    for t in range(m):
+        h = by_value[t]
+        if live[h]:
+            out[h] = num[h] / total
 
 
 @njit(cache=True)
@@ -404,6 +424,35 @@ def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults,
     out[0] = f / s
     out[1] = c / s
     out[2] = x / s
+
+
+@njit(cache=True)
+def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq, defaults, rho, by_value, starts, live,
+                          rules_col, softness, pi0, pi1, pi2, action, low, reweight, q, num, freq_col, col, freqs):  # fmt: skip
+    """The opponent-specific model's post-flop step (:meth:`loki.modeler.SpecificModeler.reweight`) in one call, the
+    floats of its parts: the context frequencies ``F`` (:func:`context_frequencies_into`) into ``freqs``, every
+    holding's percentile in the range ``weights[row]`` before the action (:func:`live_percentiles_into`, 0.5 outside
+    ``live``) into ``q``, then :func:`mixture_reweight_row` with ``blind = pi2·F[action]``.
+
+    Args:
+        weights, counts, row: the store's tables (``(rows, 1326) float64``, ``(rows, 4, 3, 3) int64``) and the
+            opponent's row (its weights written in place).
+        round_, bucket, facing, min_freq, defaults: the context (:func:`context_frequencies_into`).
+        rho: the check-raise propensity (0 when facing a bet).
+        by_value, starts: the board's order of every holding and where its runs of equal values start
+            (:func:`live_percentiles_into`); live: ``(1326,) bool``.
+        rules_col: ``(1326,) float64`` the rules expert's probability of ``action``.
+        softness, pi0, pi1, pi2, action, low, reweight: as :func:`mixture_reweight_row` (``pi2`` the card-blind
+            expert's weight).
+        q, num: ``(1326,) float64`` scratch (``q`` holds the percentiles afterwards).
+        freq_col, col: ``(1326,) float64`` outputs (:func:`mixture_reweight_row`); freqs: ``(3,) float64`` output.
+    """
+    context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs)
+    for h in range(q.shape[0]):
+        q[h] = 0.5
+    live_percentiles_into(by_value, starts, live, weights[row], num, q)
+    mixture_reweight_row(weights, row, rules_col, q, freqs[0], freqs[2], facing, softness, rho, pi0, pi1,
+                         pi2 * freqs[action], action, live, low, reweight, freq_col, col)  # fmt: skip
 
 
 @njit(cache=True)

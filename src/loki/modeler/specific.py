@@ -41,16 +41,17 @@ from pydantic import Field, field_validator
 
 from loki.assessment import uniform_board_values
 from loki.assessment.weights import LOW_WEIGHT
-from loki.cards import HOLDING_MASKS, cards_mask
+from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import (
     context_frequencies_into,
     context_frequencies_post,
     freq_triples_all,
+    live_percentiles_into,
     mixture_reweight_row,
     percentiles_into,
-    tie_blocks,
+    specific_reweight_row,
 )
 from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import (
@@ -72,6 +73,7 @@ __all__ = [
     "range_percentiles",
     "percentile_order",
     "percentiles_in_order",
+    "board_percentiles",
     "frequency_triples",
 ]
 
@@ -159,9 +161,9 @@ def frequency_triples(q: np.ndarray, freqs: np.ndarray, facing: bool, softness: 
 _RULES: dict = {}
 _RULES_MAX = 256
 
-#: Range-percentile orders (:func:`percentile_order`) by board, dead cards and opponents faced (cleared when full):
-#: an observer's hole cards and a board recur in the seatings of a duplicate deal.
-_ORDERS: dict = {}
+#: Every holding's value and the board's stable order of them (:func:`_board_order`), by board and opponents faced
+#: (cleared when full): a board recurs in every seating of a duplicate deal and for every observer.
+_BOARD_ORDERS: dict = {}
 _ORDERS_MAX = 256
 
 
@@ -182,42 +184,40 @@ def rules_triples(
     return t
 
 
-_BOARD_ORDERS: dict = {}
+def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    # (values, by_value, starts, has_nan): EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges)
+    # of every holding, the holdings disjoint from the board by value (stable sort), where runs of equal values
+    # start in that order, and whether a value is NaN; kept by (board, n_opp)
+    key = (board, n_opp)
+    bo = _BOARD_ORDERS.get(key)
+    if bo is None:
+        hs1, pp, _ = uniform_board_values(board)
+        hs_n = hs1**n_opp
+        values = hs_n + (1.0 - hs_n) * pp
+        bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+        by_value = bidx[np.argsort(values[bidx], kind="stable")]
+        sv = values[by_value]
+        starts = np.ones(sv.shape[0], dtype=np.bool_)
+        starts[1:] = sv[1:] != sv[:-1]
+        bo = values, by_value, starts, bool(np.isnan(sv).any())
+        if len(_BOARD_ORDERS) >= _ORDERS_MAX:
+            _BOARD_ORDERS.clear()
+        _BOARD_ORDERS[key] = bo
+    return bo
 
 
-def _order_of(board: tuple[int, ...], dead: int, n_opp: int, live: np.ndarray) -> tuple[np.ndarray, ...]:
-    # percentile_order of EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges), holdings ``live``
-    # (those sharing no card with the ``dead`` mask), kept by (board, dead, n_opp); from the board's stable order of
-    # every holding disjoint from it, kept by (board, n_opp): a stable sort of a subset is the subsequence of the
-    # stable sort of the whole (ties in holding order in both), so the arrays are percentile_order's
-    key = (board, dead, n_opp)
-    pre = _ORDERS.get(key)
-    if pre is None:
-        bo = _BOARD_ORDERS.get((board, n_opp))
-        if bo is None:
-            hs1, pp, _ = uniform_board_values(board)
-            hs_n = hs1**n_opp
-            values = hs_n + (1.0 - hs_n) * pp
-            bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
-            bo = values, bidx[np.argsort(values[bidx], kind="stable")]
-            if len(_BOARD_ORDERS) >= _ORDERS_MAX:
-                _BOARD_ORDERS.clear()
-            _BOARD_ORDERS[(board, n_opp)] = bo
-        values, by_value = bo
-        idx = np.flatnonzero(live)
-        sub = by_value[live[by_value]]  # the live holdings by value
-        order = (np.cumsum(live) - 1)[sub]  # their positions in idx
-        sv = values[sub]
-        lo = np.empty(idx.shape[0], dtype=np.intp)
-        hi = np.empty(idx.shape[0], dtype=np.intp)
-        if not tie_blocks(sv, order, lo, hi):  # searchsorted's integers from the runs of sv (NaN: numpy's own)
-            v = values[idx]
-            lo, hi = np.searchsorted(sv, v, side="left"), np.searchsorted(sv, v, side="right")
-        pre = idx, order, lo, hi
-        if len(_ORDERS) >= _ORDERS_MAX:
-            _ORDERS.clear()
-        _ORDERS[key] = pre
-    return pre
+def board_percentiles(board: tuple[int, ...], n_opp: int, live: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``(1326,) float64``: :func:`range_percentiles` of EHS' as the opponent rates its hand on ``board`` (HS_n
+    against ``n_opp`` uniform ranges, plus PPot) within the range ``weights`` restricted to ``live`` (a subset of the
+    holdings disjoint from ``board``): the same floats, from the board's order of every holding, kept per board
+    (:func:`loki.modeler.kernels.live_percentiles_into`, one pass); numpy's form when a value is NaN."""
+    values, by_value, starts, has_nan = _board_order(board, n_opp)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    if has_nan:
+        return percentiles_in_order(percentile_order(values, live), w, values.shape[0])
+    out = np.full(values.shape[0], 0.5)
+    live_percentiles_into(by_value, starts, live, w, np.empty(values.shape[0]), out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -267,9 +267,14 @@ class SpecificModeler:
         """``(π_R, π_M, π_B)`` of this opponent: the prior plus the showdown evidence."""
         c = self.config
         s = model.stats
-        counts = [c.prior[k] * c.prior_weight + s.get(f"resp{k}", 0.0) for k in range(3)]
-        total = sum(counts)
-        return counts[0] / total, counts[1] / total, counts[2] / total
+        w = c.prior_weight
+        r = (
+            c.prior[0] * w + s.get("resp0", 0.0),
+            c.prior[1] * w + s.get("resp1", 0.0),
+            c.prior[2] * w + s.get("resp2", 0.0),
+        )
+        total = sum(r)
+        return r[0] / total, r[1] / total, r[2] / total
 
     def check_raise_propensity(self, model: OpponentModel) -> float:
         """ρ of this opponent: check-raises among its check-raises and bets when checked to (module docstring)."""
@@ -305,7 +310,7 @@ class SpecificModeler:
         # (q (1326,) percentiles in the range, F (3,), facing, rho, live (1326,) bool): the frequency expert's inputs
         n_opp = max(1, int(ev.n_active) - 1)
         live = ctx.live_holdings()
-        q = percentiles_in_order(_order_of(tuple(ctx.board), int(ctx.dead_mask()), n_opp, live), model.weights)
+        q = board_percentiles(tuple(ctx.board), n_opp, live, model.weights)
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)
@@ -331,21 +336,36 @@ class SpecificModeler:
                 key = "check_raises"  # it checked earlier this round and raises now
             if key:
                 model.stats[key] = model.stats.get(key, 0.0) + 1.0
-        q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
         # the rules expert's column of the action: the observer's column (the same floats as the rules' triples,
         # :func:`rules_triples`), kept per action and read by every model of it
         rules_a = action_column(ev, ctx, self._params, ctx.check_raise_condition(ev.seat))
         pi = self.weights(model)
-        # the action's column of the mixture T = π_R·R + π_M·M + π_B·F (the same floats as the full triples'
-        # column); feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the live entries
-        # rescaled to a maximum of 1: one kernel
-        freq_a = np.empty(q.shape[0])
-        col = np.empty(q.shape[0])
+        freq_a = np.empty(N_HOLDINGS)
+        col = np.empty(N_HOLDINGS)
         model.tables.touch(model.row)
-        mixture_reweight_row(
-            model.tables.weights, model.row, rules_a, q, float(F[0]), float(F[2]), bool(facing), float(self.config.softness),
-            float(rho), pi[0], pi[1], float(pi[2] * F[a]), a, live, LOW_WEIGHT, ev.action != Action.FOLD, freq_a, col,
-        )  # fmt: skip
+        _, by_value, starts, has_nan = _board_order(tuple(ctx.board), max(1, int(ev.n_active) - 1))
+        if has_nan:  # numpy's percentiles (the order of NaNs is not a run of equal values), then the kernel
+            q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
+            mixture_reweight_row(
+                model.tables.weights, model.row, rules_a, q, float(F[0]), float(F[2]), bool(facing),
+                float(self.config.softness), float(rho), pi[0], pi[1], float(pi[2] * F[a]), a, live, LOW_WEIGHT,
+                ev.action != Action.FOLD, freq_a, col,
+            )  # fmt: skip
+        else:
+            # the context frequencies F, the range percentiles q and the mixture's column of the action
+            # T = π_R·R + π_M·M + π_B·F; feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then
+            # the live entries rescaled to a maximum of 1: one kernel
+            check_context(ev.round, bucket)
+            facing = ev.to_call > 0
+            F = np.empty(3)
+            scratch = np.empty((2, N_HOLDINGS))
+            specific_reweight_row(
+                model.tables.weights, model.row, model.tables.counts, int(ev.round), int(bucket), bool(facing),
+                float(self.config.min_frequency), DEFAULT_FREQUENCIES,
+                0.0 if facing else float(self.check_raise_propensity(model)), by_value, starts, ctx.live_holdings(),
+                rules_a, float(self.config.softness), pi[0], pi[1], float(pi[2]), a, LOW_WEIGHT,
+                ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F,
+            )  # fmt: skip
         lik = _MixtureLikelihood(rules_a, freq_a, float(F[a]), pi, col)
         model.trace.append((ev.round, ev.action, lik))
 
