@@ -199,6 +199,29 @@ def heads_up_paired(folder: Path, leagues: list[tuple[str, str, str]], opponents
     return "\n".join(HEADS_UP_HEADER + rows) if rows else "(not run)"
 
 
+def panel_mean(folder: Path, prefix: str, player: str, reference: str, opponents: list[str]) -> str:
+    """A validation panel's score in the committed leagues ``<folder>/<prefix>-<seed>``: per deal the mean over
+    ``opponents`` of ``player``'s minus ``reference``'s result (paired by deal, AIVAT), then its mean ± 95 % interval
+    per seed and pooled (what a study's PLAN.md rule reads)."""
+    rows = ["| seed | deals | panel mean, player minus reference (paired) |", "|---|---:|---:|"]
+    series = []
+    for f in sorted(folder.glob(f"{prefix}-*/league.json")):
+        d = json.loads(f.read_text())
+        x = np.mean(
+            [
+                _pair_series(f.parent, d["labels"], player, o) - _pair_series(f.parent, d["labels"], reference, o)
+                for o in opponents
+            ],
+            axis=0,
+        )
+        series.append(x)
+        rows.append(f"| {d['seed']} | {x.shape[0]:,} | {_fmt(*mean_ci(x))} |")
+    if len(series) > 1:
+        x = np.concatenate(series)
+        rows.append(f"| pooled | {x.shape[0]:,} | **{_fmt(*mean_ci(x))}** |")
+    return "\n".join(rows)
+
+
 def learning_cost(folder: Path, prefix: str, player: str, reference: str, opponent: str) -> str:
     """Where ``player`` loses against ``reference`` when both meet ``opponent`` in the committed leagues
     ``<folder>/<prefix>-<seed>``: their per-deal AIVAT results against it, paired by deal, split by the deal's place
@@ -438,6 +461,17 @@ TABLES: dict[str, Callable[[], str]] = {
         EXP2 / "tune" / "hu-adaptive-A2",
         [("val", "A2", "A1")],
         ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+    ),
+    "a3-validation": lambda: heads_up_paired(
+        EXP2 / "tune" / "hu-adaptive-A3",
+        [("val", "A3", "A2")],
+        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+    ),
+    "a3-validation-panel": lambda: panel_mean(
+        EXP2 / "tune" / "hu-adaptive-A3", "val", "A3", "A2", ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
+    ),
+    "a2-validation-panel": lambda: panel_mean(
+        EXP2 / "tune" / "hu-adaptive-A2", "val", "A2", "A1", ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
     ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
     "a2-fig3": lambda: adaptive_set_fig3("A2", ("fig3-BRS-A1", EXP2 / "tuned-adaptive")),

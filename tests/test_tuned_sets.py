@@ -22,8 +22,9 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
-DERIVED = {"S2": "S1", "A2": "A1"}  # a set made from another by taking back part of it (S2: S1 with the paper's
-# generator form; A2: A1 with fold equity in place of its lower raise threshold)
+DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2"}  # a set made from another by taking back or adding a part (S2: S1
+# with the paper's generator form; A2: A1 with fold equity in place of its lower raise threshold; A3: A2 with the
+# card-blind verdict latched)
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -38,7 +39,13 @@ def _flat(d: dict, prefix: str = "") -> dict[str, object]:
 
 def test_every_set_names_its_study():
     assert set(TUNED_SETS) == set(STUDY_OF) | set(DERIVED)
-    assert set(DERIVED.values()) <= set(STUDY_OF)
+    assert set(DERIVED.values()) <= set(STUDY_OF) | set(DERIVED)
+
+
+def test_a3_is_a2_with_the_latched_verdict():
+    a2, a3 = parse_player("loki2:BRS:adaptive:tuned=A2"), parse_player("loki2:BRS:adaptive:tuned=A3")
+    assert a3.exploit.hysteresis and not a2.exploit.hysteresis
+    assert a3.model_copy(update={"exploit": a2.exploit, "tuned": "A2"}) == a2  # every other value is A2's
 
 
 def test_s2_is_s1_with_the_papers_generator_form():

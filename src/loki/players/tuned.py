@@ -137,3 +137,12 @@ TUNED_SETS["A1"] = {
 # panel, 1,000 deals each, one block): the panel's mean +0.049 +- 0.026 sb/hand, paired by deal (``random`` +0.25,
 # ``calling`` +0.06, the others within noise or identical).  Its plan and rule were committed before it was played.
 TUNED_SETS["A2"] = merge_config(TUNED_SETS["A1"], {"exploit": {"raise_equity": 0.5, "fold_equity": True}})
+
+# A3: A2 with the card-blind verdict latched (``exploit.hysteresis``, loki.players.exploit): once an opponent's
+# showdowns show it card-blind the best response stays on until they show it is not, DEFAULT (tuned:
+# experiments/2026-11-26/tune/hu-adaptive for the values kept; the latch chosen in
+# experiments/2026-11-26/tune/hu-adaptive-A3, nothing fitted).  Validated against A2 on seeds 1245 and 1246 (the six
+# opponents of the hu-adaptive panel, 1,000 deals each, one block): the panel's mean +0.008 +- 0.013 sb/hand, paired by
+# deal (``maniac`` +0.04 +- 0.07, ``random`` +0.006, ``calling`` 1 deal of 2,000 different, the Loki-style opponents
+# identical).  Its plan and rule were committed before it was played.
+TUNED_SETS["A3"] = merge_config(TUNED_SETS["A2"], {"exploit": {"hysteresis": True}})
