@@ -222,11 +222,14 @@ def panel_mean(folder: Path, prefix: str, player: str, reference: str, opponents
     return "\n".join(rows)
 
 
-def learning_cost(folder: Path, prefix: str, player: str, reference: str, opponent: str) -> str:
+def learning_cost(
+    folder: Path, prefix: str, player: str, reference: str, opponent: str, ref_prefix: str | None = None
+) -> str:
     """Where ``player`` loses against ``reference`` when both meet ``opponent`` in the committed leagues
-    ``<folder>/<prefix>-<seed>``: their per-deal AIVAT results against it, paired by deal, split by the deal's place
-    in its block of ``block_deals`` (a new block starts with fresh players, who learn their opponent again), with
-    the mean ± 95 % interval and the number of deals whose two results differ at all."""
+    ``<folder>/<prefix>-<seed>`` (the reference's in ``<folder>/<ref_prefix>-<seed>`` when given: a league of the
+    same seed, labels and opponents): their per-deal AIVAT results against it, paired by deal, split by the deal's
+    place in its block of ``block_deals`` (a new block starts with fresh players, who learn their opponent again),
+    with the mean ± 95 % interval and the number of deals whose two results differ at all."""
     rows = [
         "| seed | deals of each block | deals | player minus reference (paired) | deals that differ |",
         "|---|---|---:|---:|---:|",
@@ -234,7 +237,9 @@ def learning_cost(folder: Path, prefix: str, player: str, reference: str, oppone
     for f in sorted(folder.glob(f"{prefix}-*/league.json")):
         d = json.loads(f.read_text())
         labels, block = d["labels"], int(d["block_deals"])
-        diff = _pair_series(f.parent, labels, player, opponent) - _pair_series(f.parent, labels, reference, opponent)
+        rf = f.parent if ref_prefix is None else folder / f"{ref_prefix}-{d['seed']}"
+        rl = labels if ref_prefix is None else json.loads((rf / "league.json").read_text())["labels"]
+        diff = _pair_series(f.parent, labels, player, opponent) - _pair_series(rf, rl, reference, opponent)
         place = np.arange(diff.shape[0]) % block
         for lo, hi in ((0, 25), (25, 100), (100, block)):
             x = diff[(place >= lo) & (place < hi)]
@@ -474,6 +479,13 @@ TABLES: dict[str, Callable[[], str]] = {
         EXP2 / "tune" / "hu-adaptive-A2", "val", "A2", "A1", ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
     ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
+    "league-A3-pooled": lambda: league(EXP2 / "league", "league-A3", pooled_only=True),
+    "a3-fig3": lambda: adaptive_set_fig3("A3", ("fig3-BRS-A2", EXP2 / "tuned-adaptive")),
+    "a3-hu": lambda: adaptive_set_hu("A3", ("league-A2", "B+R+S adaptive A2")),
+    "a3-calling-learning": lambda: "\n\n".join(
+        learning_cost(EXP2 / "league", p, f"B+R+S adaptive {n}", "equity", "calling", "league-full")
+        for p, n in (("league-A2", "A2"), ("league-A3", "A3"))
+    ),
     "a2-fig3": lambda: adaptive_set_fig3("A2", ("fig3-BRS-A1", EXP2 / "tuned-adaptive")),
     "a2-hu": lambda: adaptive_set_hu("A2", ("league-A1", "B+R+S adaptive A1")),
     "league-long-vs-equity": lambda: heads_up_paired(

@@ -69,7 +69,9 @@ def test_a_set_is_its_studys_best_trial_rounded(name):
     if any(k.startswith("exploit.") for k in tuned):  # a study of the best response itself (A1): its tuned fields,
         found = {k: v for k, v in _flat(best["player"]).items() if k in tuned}  # not the target's spec options
         shipped = {
-            k: v for k, v in _flat(TUNED_SETS[name]).items() if k not in ("exploit.card_blind", "exploit.fold_equity")
+            k: v
+            for k, v in _flat(TUNED_SETS[name]).items()
+            if k not in ("exploit.card_blind", "exploit.fold_equity", "exploit.hysteresis")
         }
     assert set(shipped) == set(found), (shipped, found)
     for k, v in found.items():
@@ -105,3 +107,13 @@ def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
     tuned = session("loki2:S:tuned=S1:trials=40")
     assert tuned == session("loki2:S:tuned=S1:trials=40")
     assert tuned != session("loki2:S:trials=40")  # and the set changes play (fixed seeds: checked once, stable)
+
+
+def test_the_adaptive_option_with_a_named_set_plays_that_set():
+    """``loki2:BRS:adaptive:tuned=NAME`` plays NAME's values over the option's set (A3): A1 and A2 without the latch,
+    A1 without fold equity."""
+    a1, a2, a3 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3"))
+    assert (a1.exploit.hysteresis, a1.exploit.fold_equity, a1.exploit.raise_equity) == (False, False, 0.418)
+    assert (a2.exploit.hysteresis, a2.exploit.fold_equity, a2.exploit.raise_equity) == (False, True, 0.5)
+    assert (a3.exploit.hysteresis, a3.exploit.fold_equity) == (True, True)
+    assert parse_player("loki2:BRS:adaptive").model_dump(exclude={"tuned"}) == a3.model_dump(exclude={"tuned"})

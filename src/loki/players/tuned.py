@@ -122,6 +122,7 @@ TUNED_SETS["A1"] = {
     "exploit": {
         "card_blind": True,
         "fold_equity": False,  # as it was fitted and played (before the term existed); A2 turns it on
+        "hysteresis": False,  # likewise; A3 turns it on
         "max_covariance": 0.041,
         "max_strength": 0.604,
         "raise_equity": 0.418,
