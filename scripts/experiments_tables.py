@@ -238,7 +238,10 @@ def learning_cost(
         d = json.loads(f.read_text())
         labels, block = d["labels"], int(d["block_deals"])
         rf = f.parent if ref_prefix is None else folder / f"{ref_prefix}-{d['seed']}"
-        rl = labels if ref_prefix is None else json.loads((rf / "league.json").read_text())["labels"]
+        rd = d if ref_prefix is None else json.loads((rf / "league.json").read_text())
+        if (rd["deals"], rd["block_deals"]) != (d["deals"], block):  # the same deals in the same blocks, or no pairing
+            raise ValueError(f"{rf} is not {f.parent}'s schedule: deals and blocks differ")
+        rl = rd["labels"]
         diff = _pair_series(f.parent, labels, player, opponent) - _pair_series(rf, rl, reference, opponent)
         place = np.arange(diff.shape[0]) % block
         for lo, hi in ((0, 25), (25, 100), (100, block)):
@@ -473,10 +476,18 @@ TABLES: dict[str, Callable[[], str]] = {
         ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
     ),
     "a3-validation-panel": lambda: panel_mean(
-        EXP2 / "tune" / "hu-adaptive-A3", "val", "A3", "A2", ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
+        EXP2 / "tune" / "hu-adaptive-A3",
+        "val",
+        "A3",
+        "A2",
+        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
     ),
     "a2-validation-panel": lambda: panel_mean(
-        EXP2 / "tune" / "hu-adaptive-A2", "val", "A2", "A1", ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
+        EXP2 / "tune" / "hu-adaptive-A2",
+        "val",
+        "A2",
+        "A1",
+        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
     ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
     "league-A3-pooled": lambda: league(EXP2 / "league", "league-A3", pooled_only=True),

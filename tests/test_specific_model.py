@@ -358,3 +358,21 @@ def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
     want = range_percentiles(hs1**2 + (1.0 - hs1**2) * pp, w, live)
     assert np.array_equal(sp.board_percentiles(board, 2, live, w), want, equal_nan=True)
     assert sp._BOARD_ORDERS[(board, 2)][3]  # the NaN was seen
+    # the re-weighting takes numpy's percentiles there too: its traced column is the experts' mixture column, and the
+    # table is feature R with it (floored at 0.01 on the live holdings, rescaled to a maximum of 1)
+    mod = SpecificModeler(TripleConfig())
+    ctx = ModelingContext(0, (40, 41), board, GameConfig(n_players=3))
+    ev = ActionTaken(seat=1, action=Action.CALL, amount=0, round=1, pot=60, to_call=10, bets=1, n_active=3)
+    m, ref = OpponentModel(), OpponentModel()
+    m.weights, ref.weights = w, w
+    mod.reweight(m, ev, 1, ctx)
+    rules, freq, F, live_ = mod.experts(ref, ev, 1, ctx)
+    pi = mod.weights(ref)
+    col = (pi[0] * rules + pi[1] * freq + pi[2] * F[None, :])[:, 1]
+    assert np.array_equal(m.trace[-1][2].probabilities(), col)
+    expect = w.copy()
+    expect[live_] = np.maximum(0.01, w[live_] * col[live_])
+    top = expect[live_].max()
+    if 0.0 < top < 1.0:
+        expect[live_] /= top
+    assert np.allclose(m.weights, expect, rtol=0, atol=1e-15)

@@ -113,6 +113,12 @@ def test_the_adaptive_option_with_a_named_set_plays_that_set():
     """``loki2:BRS:adaptive:tuned=NAME`` plays NAME's values over the option's set (A3): A1 and A2 without the latch,
     A1 without fold equity."""
     a1, a2, a3 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3"))
+    from loki.modeler.adaptive import AdaptiveModelConfig
+    from loki.players.exploit import ExploitConfig
+
+    for name, p in zip(("A1", "A2", "A3"), (a1, a2, a3), strict=True):  # every value of the set, nothing else
+        assert p.exploit == ExploitConfig(**TUNED_SETS[name]["exploit"]), name
+        assert p.adaptive_model == AdaptiveModelConfig(**TUNED_SETS[name]["adaptive_model"]), name
     assert (a1.exploit.hysteresis, a1.exploit.fold_equity, a1.exploit.raise_equity) == (False, False, 0.418)
     assert (a2.exploit.hysteresis, a2.exploit.fold_equity, a2.exploit.raise_equity) == (False, True, 0.5)
     assert (a3.exploit.hysteresis, a3.exploit.fold_equity) == (True, True)

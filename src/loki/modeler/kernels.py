@@ -20,6 +20,7 @@ __all__ = [
     "freq_triple",
     "freq_triples_all",
     "percentiles_into",
+    "live_percentiles_into",
     "any_above",
     "weight_rank_counts",
     "blend_frequencies",
@@ -34,6 +35,7 @@ __all__ = [
     "reweight_holding",
     "reweight_row",
     "mixture_reweight_row",
+    "specific_reweight_row",
 ]
 
 

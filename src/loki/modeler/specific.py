@@ -298,7 +298,7 @@ class SpecificModeler:
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
         ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``.  The
         rules' triples (read-only) and the order of the holdings by the opponent's hand value are functions of the
-        public spot, the board and our cards only, kept across decisions, hands and seatings (:func:`rules_triples`)."""
+        public spot and the board only, kept across decisions, hands and seatings (:func:`rules_triples`, :func:`_board_order`)."""
         q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
         n_opp = max(1, int(ev.n_active) - 1)
         crf = ctx.check_raise_condition(ev.seat)
