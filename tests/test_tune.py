@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,7 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     best = tmp_path / "study" / "best.toml"
     text = best.read_text()
     assert "[provenance]" in text and "validation_value" in text and "commit" in text
+    assert tomllib.loads(text)["provenance"]["study"] == str((tmp_path / "study").resolve())  # given as "study"
     cfg = parse_player(str(best))
     assert cfg.kind == "loki2" and cfg.make_width == pytest.approx(record["best"]["params"]["make_width"])
     from loki.engine import GameConfig

@@ -783,7 +783,7 @@ def finish_study(
             "tuned_minus_default": {"value": float(m), "ci": None if math.isnan(h) else float(h)},
         }
     provenance = {
-        "study": str(out),
+        "study": str(Path(out).resolve()),  # the study's folder, absolute: "--out ." would say nothing
         "target": spec.target,
         "label": spec.label,
         "sampler": spec.sampler,
