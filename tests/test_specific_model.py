@@ -343,13 +343,13 @@ def test_live_percentiles_from_the_board_order_equal_the_numpy_form():
 
 
 def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
-    """With a NaN among a board's values the percentiles are numpy's form's (whose order of NaNs is not a run of
-    equal values)."""
+    """With NaNs among a board's values the percentiles are numpy's form's: the board's order puts them last as one
+    run of ties, as numpy's searchsorted takes them."""
     import loki.modeler.specific as sp
 
     rng = np.random.default_rng(5)
     hs1, pp = rng.random(1326), rng.random(1326)
-    hs1[[3, 700]] = np.nan
+    hs1[[3, 700, 900, 1200]] = np.nan
     monkeypatch.setattr(sp, "uniform_board_values", lambda board: (hs1, pp, None))
     monkeypatch.setattr(sp, "_BOARD_ORDERS", {})
     board = (0, 9, 18)
@@ -357,7 +357,9 @@ def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
     w = rng.random(1326)
     want = range_percentiles(hs1**2 + (1.0 - hs1**2) * pp, w, live)
     assert np.array_equal(sp.board_percentiles(board, 2, live, w), want, equal_nan=True)
-    assert sp._BOARD_ORDERS[(board, 2)][3]  # the NaN was seen
+    values, by_value, starts = sp._BOARD_ORDERS[(board, 2)]
+    k = int(np.isnan(values[by_value]).sum())  # the NaNs sorted last, one run of ties
+    assert k >= 2 and np.isnan(values[by_value[-k:]]).all() and starts[-k] and not starts[-k + 1 :].any()
     # the re-weighting takes numpy's percentiles there too: its traced column is the experts' mixture column, and the
     # table is feature R with it (floored at 0.01 on the live holdings, rescaled to a maximum of 1)
     mod = SpecificModeler(TripleConfig())

@@ -49,7 +49,6 @@ from loki.modeler.kernels import (
     context_frequencies_post,
     freq_triples_all,
     live_percentiles_into,
-    mixture_reweight_row,
     percentiles_into,
     specific_reweight_row,
 )
@@ -184,10 +183,10 @@ def rules_triples(
     return t
 
 
-def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
-    # (values, by_value, starts, has_nan): EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges)
-    # of every holding, the holdings disjoint from the board by value (stable sort), where runs of equal values
-    # start in that order, and whether a value is NaN; kept by (board, n_opp)
+def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # (values, by_value, starts): EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges) of every
+    # holding, the holdings disjoint from the board by value (stable sort), and where runs of equal values start in
+    # that order, NaNs (sorted last) one run as numpy's searchsorted takes them; kept by (board, n_opp)
     key = (board, n_opp)
     bo = _BOARD_ORDERS.get(key)
     if bo is None:
@@ -198,8 +197,9 @@ def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.nda
         by_value = bidx[np.argsort(values[bidx], kind="stable")]
         sv = values[by_value]
         starts = np.ones(sv.shape[0], dtype=np.bool_)
-        starts[1:] = sv[1:] != sv[:-1]
-        bo = values, by_value, starts, bool(np.isnan(sv).any())
+        nan = np.isnan(sv)
+        starts[1:] = (sv[1:] != sv[:-1]) & ~(nan[1:] & nan[:-1])
+        bo = values, by_value, starts
         if len(_BOARD_ORDERS) >= _ORDERS_MAX:
             _BOARD_ORDERS.clear()
         _BOARD_ORDERS[key] = bo
@@ -209,14 +209,13 @@ def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.nda
 def board_percentiles(board: tuple[int, ...], n_opp: int, live: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``(1326,) float64``: :func:`range_percentiles` of EHS' as the opponent rates its hand on ``board`` (HS_n
     against ``n_opp`` uniform ranges, plus PPot) within the range ``weights`` restricted to ``live`` (a subset of the
-    holdings disjoint from ``board``): the same floats, from the board's order of every holding, kept per board
-    (:func:`loki.modeler.kernels.live_percentiles_into`, one pass); numpy's form when a value is NaN."""
-    values, by_value, starts, has_nan = _board_order(board, n_opp)
-    w = np.ascontiguousarray(weights, dtype=np.float64)
-    if has_nan:
-        return percentiles_in_order(percentile_order(values, live), w, values.shape[0])
-    out = np.full(values.shape[0], 0.5)
-    live_percentiles_into(by_value, starts, live, w, np.empty(values.shape[0]), out)
+    holdings disjoint from ``board``): the same floats, NaNs included, from the board's order of every holding, kept
+    per board (:func:`loki.modeler.kernels.live_percentiles_into`, one pass)."""
+    _, by_value, starts = _board_order(board, n_opp)
+    out = np.full(N_HOLDINGS, 0.5)
+    live_percentiles_into(
+        by_value, starts, live, np.ascontiguousarray(weights, dtype=np.float64), np.empty(N_HOLDINGS), out
+    )
     return out
 
 
@@ -343,29 +342,21 @@ class SpecificModeler:
         freq_a = np.empty(N_HOLDINGS)
         col = np.empty(N_HOLDINGS)
         model.tables.touch(model.row)
-        _, by_value, starts, has_nan = _board_order(tuple(ctx.board), max(1, int(ev.n_active) - 1))
-        if has_nan:  # numpy's percentiles (the order of NaNs is not a run of equal values), then the kernel
-            q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
-            mixture_reweight_row(
-                model.tables.weights, model.row, rules_a, q, float(F[0]), float(F[2]), bool(facing),
-                float(self.config.softness), float(rho), pi[0], pi[1], float(pi[2] * F[a]), a, live, LOW_WEIGHT,
-                ev.action != Action.FOLD, freq_a, col,
-            )  # fmt: skip
-        else:
-            # the context frequencies F, the range percentiles q and the mixture's column of the action
-            # T = π_R·R + π_M·M + π_B·F; feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then
-            # the live entries rescaled to a maximum of 1: one kernel
-            check_context(ev.round, bucket)
-            facing = ev.to_call > 0
-            F = np.empty(3)
-            scratch = np.empty((2, N_HOLDINGS))
-            specific_reweight_row(
-                model.tables.weights, model.row, model.tables.counts, int(ev.round), int(bucket), bool(facing),
-                float(self.config.min_frequency), DEFAULT_FREQUENCIES,
-                0.0 if facing else float(self.check_raise_propensity(model)), by_value, starts, ctx.live_holdings(),
-                rules_a, float(self.config.softness), pi[0], pi[1], float(pi[2]), a, LOW_WEIGHT,
-                ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F,
-            )  # fmt: skip
+        _, by_value, starts = _board_order(tuple(ctx.board), max(1, int(ev.n_active) - 1))
+        # the context frequencies F, the range percentiles q and the mixture's column of the action
+        # T = π_R·R + π_M·M + π_B·F; feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the
+        # live entries rescaled to a maximum of 1: one kernel (the floats of _context's parts and mixture_reweight_row)
+        check_context(ev.round, bucket)
+        facing = ev.to_call > 0
+        F = np.empty(3)
+        scratch = np.empty((2, N_HOLDINGS))
+        specific_reweight_row(
+            model.tables.weights, model.row, model.tables.counts, int(ev.round), int(bucket), bool(facing),
+            float(self.config.min_frequency), DEFAULT_FREQUENCIES,
+            0.0 if facing else float(self.check_raise_propensity(model)), by_value, starts, ctx.live_holdings(),
+            rules_a, float(self.config.softness), pi[0], pi[1], float(pi[2]), a, LOW_WEIGHT,
+            ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F,
+        )  # fmt: skip
         lik = _MixtureLikelihood(rules_a, freq_a, float(F[a]), pi, col)
         model.trace.append((ev.round, ev.action, lik))
 
