@@ -322,6 +322,9 @@ MIXED_LONG_LABELS = {
 }
 
 
+#: The six opponents of the hu-adaptive study's panel and of its sets' validations (issue 24), as the leagues label them.
+HU_PANEL = ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
+
 #: The opponents of the full heads-up league (issue 24) besides the bots.
 LEAGUE_OPPONENTS = ["equity", "random", "calling", "maniac", "Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1",
                     "B+R+S specific, believed"]  # fmt: skip
@@ -468,26 +471,26 @@ TABLES: dict[str, Callable[[], str]] = {
     "a2-validation": lambda: heads_up_paired(
         EXP2 / "tune" / "hu-adaptive-A2",
         [("val", "A2", "A1")],
-        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+        HU_PANEL,
     ),
     "a3-validation": lambda: heads_up_paired(
         EXP2 / "tune" / "hu-adaptive-A3",
         [("val", "A3", "A2")],
-        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+        HU_PANEL,
     ),
     "a3-validation-panel": lambda: panel_mean(
         EXP2 / "tune" / "hu-adaptive-A3",
         "val",
         "A3",
         "A2",
-        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+        HU_PANEL,
     ),
     "a2-validation-panel": lambda: panel_mean(
         EXP2 / "tune" / "hu-adaptive-A2",
         "val",
         "A2",
         "A1",
-        ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"],
+        HU_PANEL,
     ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
     "league-A3-pooled": lambda: league(EXP2 / "league", "league-A3", pooled_only=True),
