@@ -22,9 +22,9 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
-DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2"}  # a set made from another by taking back or adding a part (S2: S1
-# with the paper's generator form; A2: A1 with fold equity in place of its lower raise threshold; A3: A2 with the
-# card-blind verdict latched)
+DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2", "A4": "A3"}  # a set made from another by taking back or adding a part
+# (S2: S1 with the paper's generator form; A2: A1 with fold equity in place of its lower raise threshold; A3: A2 with
+# the card-blind verdict latched; A4: A3 with the passive verdict)
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -46,6 +46,12 @@ def test_a3_is_a2_with_the_latched_verdict():
     a2, a3 = parse_player("loki2:BRS:adaptive:tuned=A2"), parse_player("loki2:BRS:adaptive:tuned=A3")
     assert a3.exploit.hysteresis and not a2.exploit.hysteresis
     assert a3.model_copy(update={"exploit": a2.exploit, "tuned": "A2"}) == a2  # every other value is A2's
+
+
+def test_a4_is_a3_with_the_passive_verdict():
+    a3, a4 = parse_player("loki2:BRS:adaptive:tuned=A3"), parse_player("loki2:BRS:adaptive:tuned=A4")
+    assert (a4.exploit.passive_answers, a3.exploit.passive_answers) == (4, 0)
+    assert a4.model_copy(update={"exploit": a3.exploit, "tuned": "A3"}) == a3  # every other value is A3's
 
 
 def test_s2_is_s1_with_the_papers_generator_form():
@@ -71,7 +77,7 @@ def test_a_set_is_its_studys_best_trial_rounded(name):
         shipped = {
             k: v
             for k, v in _flat(TUNED_SETS[name]).items()
-            if k not in ("exploit.card_blind", "exploit.fold_equity", "exploit.hysteresis")
+            if k not in ("exploit.card_blind", "exploit.fold_equity", "exploit.hysteresis", "exploit.passive_answers")
         }
     assert set(shipped) == set(found), (shipped, found)
     for k, v in found.items():
@@ -112,14 +118,15 @@ def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
 def test_the_adaptive_option_with_a_named_set_plays_that_set():
     """``loki2:BRS:adaptive:tuned=NAME`` plays NAME's values over the option's set (A3): A1 and A2 without the latch,
     A1 without fold equity."""
-    a1, a2, a3 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3"))
+    a1, a2, a3, a4 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3", "A4"))
     from loki.modeler.adaptive import AdaptiveModelConfig
     from loki.players.exploit import ExploitConfig
 
-    for name, p in zip(("A1", "A2", "A3"), (a1, a2, a3), strict=True):  # every value of the set, nothing else
+    for name, p in zip(("A1", "A2", "A3", "A4"), (a1, a2, a3, a4), strict=True):  # every value of the set, no other
         assert p.exploit == ExploitConfig(**TUNED_SETS[name]["exploit"]), name
         assert p.adaptive_model == AdaptiveModelConfig(**TUNED_SETS[name]["adaptive_model"]), name
     assert (a1.exploit.hysteresis, a1.exploit.fold_equity, a1.exploit.raise_equity) == (False, False, 0.418)
     assert (a2.exploit.hysteresis, a2.exploit.fold_equity, a2.exploit.raise_equity) == (False, True, 0.5)
-    assert (a3.exploit.hysteresis, a3.exploit.fold_equity) == (True, True)
+    assert (a3.exploit.hysteresis, a3.exploit.fold_equity, a3.exploit.passive_answers) == (True, True, 0)
+    assert (a4.exploit.hysteresis, a4.exploit.fold_equity, a4.exploit.passive_answers) == (True, True, 4)
     assert parse_player("loki2:BRS:adaptive").model_dump(exclude={"tuned"}) == a3.model_dump(exclude={"tuned"})

@@ -375,9 +375,14 @@ def _summary(exp: dict) -> str:
     if cb is not None:
         margin = f" × {cb.call_margin:.2f}" if cb.call_margin != 1.0 else ""
         why = f"above {cb.raise_equity:.2f}" if a in ("bet", "raise") else f"pot odds {cb.pot_odds:.3f}{margin}"
+        seen = (
+            f"it has answered {cb.answers} bets and never folded, bet or raised"
+            if cb.passive
+            else f"at {cb.actions} actions seen at showdowns its aggression and hand strength covary by "
+            f"{cb.covariance:+.3f}"
+        )
         return (
-            f"{a}: seat {cb.opponent} is card-blind (at {cb.actions} actions seen at showdowns its aggression and hand "
-            f"strength covary by {cb.covariance:+.3f}), so the hand plays its equity against a random holding, "
+            f"{a}: seat {cb.opponent} is card-blind ({seen}), so the hand plays its equity against a random holding, "
             f"{cb.equity:.3f} ({why})"
         )
     rules: RulesRecord | None = exp.get("rules")
@@ -474,6 +479,8 @@ def _explain_card_blind(d: Any, player: Any, view: PlayerView, models: Any, exp:
         pot_odds=_r(d.pot_odds),
         raise_equity=float(d.config.raise_equity),
         call_margin=float(d.config.call_margin),
+        passive=bool(d.passive),
+        answers=int(d.answers),
     )
     return True
 

@@ -257,6 +257,8 @@ class CardBlindRecord(_Record):
             and ``HS_1``; strength: their mean ``HS_1``.
         equity: our equity against one random holding; pot_odds: to_call / (pot + to_call).
         raise_equity: the equity above which it raises; call_margin: it calls at equity ≥ call_margin × pot odds.
+        passive: the opponent counts as card-blind because it has only checked and called (its showdowns not yet
+            showing it); answers: its answers to bets then (:func:`loki.players.exploit.passive`).
     """
 
     opponent: int
@@ -267,6 +269,8 @@ class CardBlindRecord(_Record):
     pot_odds: float = Field(ge=0.0, le=1.0)
     raise_equity: float
     call_margin: float
+    passive: bool = False
+    answers: int = Field(0, ge=0)
 
 
 class ReweightRecord(_Record):

@@ -212,10 +212,15 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
         parts += _simulation_part(e.simulation)
     if e.card_blind is not None:
         cb = e.card_blind
+        why = (
+            f"it has answered {cb.answers} bets and never folded, bet or raised"
+            if cb.passive
+            else f"{cb.actions} actions seen at showdowns: aggression and hand strength covary by {cb.covariance:+.3f}, "
+            f"mean HS_1 {cb.strength:.3f}"
+        )
         parts.append(
-            f"[bold]Card-blind opponent[/]: seat {cb.opponent} ({cb.actions} actions seen at showdowns: aggression and "
-            f"hand strength covary by {cb.covariance:+.3f}, mean HS_1 {cb.strength:.3f}); equity against a random "
-            f"holding {cb.equity:.3f}: raise above {cb.raise_equity:.2f}, call from {cb.call_margin:.2f} × pot odds "
+            f"[bold]Card-blind opponent[/]: seat {cb.opponent} ({why}); equity against a random holding "
+            f"{cb.equity:.3f}: raise above {cb.raise_equity:.2f}, call from {cb.call_margin:.2f} × pot odds "
             f"{cb.pot_odds:.3f}"
         )
     if e.probabilities is not None:

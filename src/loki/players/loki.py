@@ -134,7 +134,7 @@ class LokiPlayer(Player):
         self.name = name
         self.config = config
         self.exploit = exploit if exploit is not None and exploit.card_blind else None
-        self._evidence = CardBlindEvidence(self.exploit.fold_equity, self.exploit) if self.exploit is not None else None
+        self._evidence = CardBlindEvidence(self.exploit) if self.exploit is not None else None
         self.models = ModelStore()
         self.last_decision: DecisionRecord | None = None
         self.last_postflop: DecisionRecord | None = None

@@ -123,6 +123,7 @@ TUNED_SETS["A1"] = {
         "card_blind": True,
         "fold_equity": False,  # as it was fitted and played (before the term existed); A2 turns it on
         "hysteresis": False,  # likewise; A3 turns it on
+        "passive_answers": 0,  # likewise; A4 turns it on
         "max_covariance": 0.041,
         "max_strength": 0.604,
         "raise_equity": 0.418,
@@ -147,3 +148,11 @@ TUNED_SETS["A2"] = merge_config(TUNED_SETS["A1"], {"exploit": {"raise_equity": 0
 # deal (``maniac`` +0.04 +- 0.07, ``random`` +0.006, ``calling`` 1 deal of 2,000 different, the Loki-style opponents
 # identical).  Its plan and rule were committed before it was played.
 TUNED_SETS["A3"] = merge_config(TUNED_SETS["A2"], {"exploit": {"hysteresis": True}})
+
+# A4: A3 with the passive verdict (``exploit.passive_answers`` = 4, loki.players.exploit): an opponent that has answered
+# four bets and never folded, bet or raised counts as card-blind before its showdowns show it (a calling station from
+# its first or second hand instead of its 10th to 50th), until its first fold, bet or raise, DEFAULT (tuned:
+# experiments/2026-11-26/tune/hu-adaptive for the values kept; the verdict and its 4 chosen in
+# experiments/2026-11-26/tune/hu-adaptive-A4 from an exploration on seeds 1300-1302, nothing fitted).  Its plan and rule
+# were committed before it was played.
+TUNED_SETS["A4"] = merge_config(TUNED_SETS["A3"], {"exploit": {"passive_answers": 4}})

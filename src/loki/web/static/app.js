@@ -293,7 +293,9 @@ function explanationHTML(e) {
   }
   if (e.card_blind) {
     const c = e.card_blind;
-    h += `<h5>Card-blind opponent: seat ${c.opponent} (${c.actions} actions seen at showdowns: aggression and strength covary by ${fmt(c.covariance)}, mean HS_1 ${fmt(c.strength)})</h5>` +
+    const why = c.passive ? `it has answered ${c.answers} bets and never folded, bet or raised`
+      : `${c.actions} actions seen at showdowns: aggression and strength covary by ${fmt(c.covariance)}, mean HS_1 ${fmt(c.strength)}`;
+    h += `<h5>Card-blind opponent: seat ${c.opponent} (${why})</h5>` +
       `<p>equity against a random holding ${fmt(c.equity)}: raise above ${fmt(c.raise_equity, 2)}, call from ` +
       `${fmt(c.call_margin, 2)} × pot odds ${fmt(c.pot_odds)}</p>`;
   }
