@@ -492,6 +492,24 @@ TABLES: dict[str, Callable[[], str]] = {
         "A1",
         HU_PANEL,
     ),
+    "a4-validation": lambda: heads_up_paired(
+        EXP2 / "tune" / "hu-adaptive-A4",
+        [("val", "A4", "A3")],
+        HU_PANEL,
+    ),
+    "a4-validation-panel": lambda: panel_mean(
+        EXP2 / "tune" / "hu-adaptive-A4",
+        "val",
+        "A4",
+        "A3",
+        HU_PANEL,
+    ),
+    "league-A4-pooled": lambda: league(EXP2 / "league", "league-A4", pooled_only=True),
+    "a4-fig3": lambda: adaptive_set_fig3("A4", ("fig3-BRS-A3", EXP2 / "tuned-adaptive")),
+    "a4-hu": lambda: adaptive_set_hu("A4", ("league-A3", "B+R+S adaptive A3")),
+    "a4-calling-learning": lambda: learning_cost(
+        EXP2 / "league", "league-A4", "B+R+S adaptive A4", "equity", "calling", "league-full"
+    ),
     "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
     "league-A3-pooled": lambda: league(EXP2 / "league", "league-A3", pooled_only=True),
     "a3-fig3": lambda: adaptive_set_fig3("A3", ("fig3-BRS-A2", EXP2 / "tuned-adaptive")),
