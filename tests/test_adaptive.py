@@ -54,18 +54,19 @@ def test_the_spec_and_its_settings():
     full = parse_player("loki2:BRS:adaptive:trials=500")
     assert full.sim.trials == 500 and parse_player(spec_of(full)) == full and spec_of(full) != "loki2:BRS:adaptive"
     assert parse_player("loki2:BRS:trials=100:adaptive") == cfg
-    # the option plays the tuned set A3's model and best response (issue 24: the hu-adaptive study's A1 with fold
-    # equity and the latched verdict): the same values as tuned=A3; the hand-set values stay the classes' defaults
+    # the option plays the tuned set A4's model and best response (issue 24: the hu-adaptive study's A1 with fold
+    # equity, the latched verdict and the passive one): the same values as tuned=A4; the hand-set values stay the
+    # classes' defaults
     from loki.modeler.adaptive import AdaptiveModelConfig as AMC
     from loki.players.exploit import ExploitConfig
     from loki.players.kinds import ADAPTIVE_SET
     from loki.players.tuned import TUNED_SETS
 
-    a3 = TUNED_SETS[ADAPTIVE_SET]
-    assert ADAPTIVE_SET == "A3" and cfg.adaptive_model == AMC(**a3["adaptive_model"])
-    assert cfg.exploit == ExploitConfig(**a3["exploit"]) and cfg.exploit.fold_equity and cfg.exploit.raise_equity == 0.5
-    assert cfg.exploit.hysteresis
-    assert parse_player("loki2:BRS:adaptive:tuned=A3").model_dump(exclude={"tuned"}) == cfg.model_dump(
+    a4 = TUNED_SETS[ADAPTIVE_SET]
+    assert ADAPTIVE_SET == "A4" and cfg.adaptive_model == AMC(**a4["adaptive_model"])
+    assert cfg.exploit == ExploitConfig(**a4["exploit"]) and cfg.exploit.fold_equity and cfg.exploit.raise_equity == 0.5
+    assert cfg.exploit.hysteresis and cfg.exploit.passive_answers == 4
+    assert parse_player("loki2:BRS:adaptive:tuned=A4").model_dump(exclude={"tuned"}) == cfg.model_dump(
         exclude={"tuned"}
     )
     a1 = parse_player("loki2:BRS:adaptive:tuned=A1")  # A1 itself: its lower raise threshold, no fold equity

@@ -116,8 +116,8 @@ def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
 
 
 def test_the_adaptive_option_with_a_named_set_plays_that_set():
-    """``loki2:BRS:adaptive:tuned=NAME`` plays NAME's values over the option's set (A3): A1 and A2 without the latch,
-    A1 without fold equity."""
+    """``loki2:BRS:adaptive:tuned=NAME`` plays NAME's values over the option's set (A4): A1, A2 and A3 without the
+    passive verdict, A1 and A2 without the latch, A1 without fold equity."""
     a1, a2, a3, a4 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3", "A4"))
     from loki.modeler.adaptive import AdaptiveModelConfig
     from loki.players.exploit import ExploitConfig
@@ -129,4 +129,4 @@ def test_the_adaptive_option_with_a_named_set_plays_that_set():
     assert (a2.exploit.hysteresis, a2.exploit.fold_equity, a2.exploit.raise_equity) == (False, True, 0.5)
     assert (a3.exploit.hysteresis, a3.exploit.fold_equity, a3.exploit.passive_answers) == (True, True, 0)
     assert (a4.exploit.hysteresis, a4.exploit.fold_equity, a4.exploit.passive_answers) == (True, True, 4)
-    assert parse_player("loki2:BRS:adaptive").model_dump(exclude={"tuned"}) == a3.model_dump(exclude={"tuned"})
+    assert parse_player("loki2:BRS:adaptive").model_dump(exclude={"tuned"}) == a4.model_dump(exclude={"tuned"})

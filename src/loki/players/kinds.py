@@ -36,14 +36,15 @@ _STYLE_NAMES = sorted(STYLE_VALUES)
 ADAPTIVE_TRIALS = 100
 
 #: The tuned set (:data:`loki.players.tuned.TUNED_SETS`) whose ``adaptive_model`` and ``exploit`` values the
-#: ``adaptive`` option plays: DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive, hu-adaptive-A2 and
-#: hu-adaptive-A3).  A2 is A1 (the hu-adaptive study's fit) with fold equity in the best response to card-blind
-#: opponents, A3 is A2 with the card-blind verdict latched (hysteresis); each replaced the values before it by its
-#: plan's rule, meeting issue 24's goals on seeds 0 and 1 as they did (docs/EXPERIMENTS.md,
-#: "The full heads-up league and the tuned adaptive Loki").  The hand-set values are the classes' own defaults, e.g.
+#: ``adaptive`` option plays: DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive, hu-adaptive-A2, hu-adaptive-A3
+#: and hu-adaptive-A4).  A2 is A1 (the hu-adaptive study's fit) with fold equity in the best response to card-blind
+#: opponents, A3 is A2 with the card-blind verdict latched (hysteresis), A4 is A3 with the passive verdict (an opponent
+#: that only checks and calls counts as card-blind from its actions); each replaced the values before it by its plan's
+#: rule, meeting issue 24's goals on seeds 0 and 1 as they did (docs/EXPERIMENTS.md, "The full heads-up league and the
+#: tuned adaptive Loki" and the sessions after it).  The hand-set values are the classes' own defaults, e.g.
 #: ``loki2{"features": "BRS", "opponent_model": "adaptive", "exploit": {"card_blind": true},
-#: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A2`` plays A2.
-ADAPTIVE_SET = "A3"
+#: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A3`` plays A3.
+ADAPTIVE_SET = "A4"
 
 
 def _loki1_options(opts: list[str]) -> dict[str, Any]:
