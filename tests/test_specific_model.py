@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, cards_mask, parse_cards
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.modeler import (
@@ -247,6 +248,16 @@ def test_kept_rules_orders_and_columns_equal_fresh_computations():
         assert lik.column is not None and np.array_equal(
             lik.probabilities(), lik.pi[0] * lik.rules + lik.pi[1] * lik.freq + lik.pi[2] * lik.blind
         )
+        # feature R with the column, in numpy: w·T[a] floored at 0.01 on the live holdings (not for a fold), then the
+        # live entries divided by their maximum when it is in (0, 1)
+        want_w = w0.copy()
+        if ev.action != Action.FOLD:
+            x = w0 * lik.column
+            want_w[live] = np.where(x > LOW_WEIGHT, x, LOW_WEIGHT)[live]
+        top = want_w[live].max()
+        if 0.0 < top < 1.0:
+            want_w[live] = want_w[live] / top
+        assert np.array_equal(m_warm.weights, want_w)
         m_ref = OpponentModel()  # the model as the re-weighting saw it: the weights before, the stats it counted
         m_ref.weights = w0
         m_ref.stats.update(m_cold.stats)

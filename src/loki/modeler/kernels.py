@@ -128,32 +128,45 @@ def mixture_into(tables, post, live, low, row):
         Whether ``row`` was written.
     """
     n = live.shape[0]
-    mixed = np.zeros(n)
-    buf = np.empty(n)
+    idx = np.empty(n, dtype=np.int64)
+    m = _live_index(live, idx)
+    return _mixture_at(tables, post, idx, m, low, row, np.empty(n), np.empty(n))
+
+
+@njit(cache=True)
+def _live_index(live, idx):
+    # the live holdings in holding order into idx; their number
+    m = 0
+    for h in range(live.shape[0]):
+        if live[h]:
+            idx[m] = h
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _mixture_at(tables, post, idx, m, low, row, buf, mixed):
+    # mixture_into over the m live holdings idx[:m] (only the live entries of the average are read, so only they are
+    # computed: the same floats, in the same order)
+    for j in range(m):
+        mixed[j] = 0.0
     for k in range(tables.shape[0]):
-        m = 0
-        for h in range(n):
-            if live[h]:
-                buf[m] = tables[k, h]
-                m += 1
+        for j in range(m):
+            buf[j] = tables[k, idx[j]]
         s = np_sum(buf[:m])
         if s > 0.0:
             wk = post[k]
-            for h in range(n):
-                mixed[h] += wk * tables[k, h] / s
+            for j in range(m):
+                mixed[j] += wk * tables[k, idx[j]] / s
     top = 0.0
-    seen = False
-    for h in range(n):
-        if live[h]:
-            if not seen or mixed[h] > top:
-                top = mixed[h]
-            seen = True
+    for j in range(m):
+        if j == 0 or mixed[j] > top:
+            top = mixed[j]
     if not top > 0.0:
         return False
-    for h in range(n):
-        if live[h]:
-            x = mixed[h] / top
-            row[h] = x if x > low else low
+    for j in range(m):
+        x = mixed[j] / top
+        row[idx[j]] = x if x > low else low
     return True
 
 
@@ -226,13 +239,22 @@ def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evid
         Whether ``row`` was written (:func:`mixture_into`).
     """
     k = tables.shape[0]
+    n = live.shape[0]
+    idx = np.empty(n, dtype=np.int64)
+    m = _live_index(live, idx)
     e = np.empty(k)
     for i in range(k):
-        p = predictive_probability(before[i], cols[i], live, buf, buf2)
+        # predictive_probability over the live holdings idx[:m], the same sums
+        for j in range(m):
+            b = before[i, idx[j]]
+            buf[j] = b
+            buf2[j] = b * cols[i, idx[j]]
+        s = np_sum(buf[:m])
+        p = np_sum(buf2[:m]) / s if s > 0.0 else np.nan
         evidence[i] = gamma * evidence[i] + np.log(p if p > floor else floor)
         e[i] = log_prior[i] + evidence[i]
     softmax_into(e, post)
-    return mixture_into(tables, post, live, low, row)
+    return _mixture_at(tables, post, idx, m, low, row, buf, np.empty(n))
 
 
 @njit(cache=True)
@@ -450,11 +472,73 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         freq_col, col: ``(1326,) float64`` outputs (:func:`mixture_reweight_row`); freqs: ``(3,) float64`` output.
     """
     context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs)
-    for h in range(q.shape[0]):
+    f, r, blind = freqs[0], freqs[2], pi2 * freqs[action]
+    n = q.shape[0]
+    # the frequency expert's entry at q = 0.5: every holding outside the range (and all of them when the range has
+    # no weight) is at 0.5; a holding's entry is a function of its q only, so it is computed once per distinct q
+    # (a run of equal values in the board's order shares its percentile), the same floats as holding by holding
+    ff, fc, fr = freq_triple(0.5, f, r, facing, softness, rho)
+    m_half = ff if action == 0 else (fc if action == 1 else fr)
+    for h in range(n):
         q[h] = 0.5
-    live_percentiles_into(by_value, starts, live, weights[row], num, q)
-    mixture_reweight_row(weights, row, rules_col, q, freqs[0], freqs[2], facing, softness, rho, pi0, pi1,
-                         pi2 * freqs[action], action, live, low, reweight, freq_col, col)  # fmt: skip
+        if not live[h]:
+            freq_col[h] = m_half
+            col[h] = pi0 * rules_col[h] + pi1 * m_half + blind
+    # the live holdings' percentiles (live_percentiles_into: each run's mid-rank into num), then the mixture
+    # (mixture_reweight_row) run by run, in the board's order: every holding's entries depend on it alone
+    w = weights[row]
+    m = by_value.shape[0]
+    acc = 0.0
+    i = 0
+    while i < m:
+        e = i + 1
+        while e < m and not starts[e]:
+            e += 1
+        a = acc
+        for t in range(i, e):
+            hh = by_value[t]
+            if live[hh]:
+                acc += w[hh]
+        mid = a + 0.5 * (acc - a)
+        for t in range(i, e):
+            hh = by_value[t]
+            if live[hh]:
+                num[hh] = mid
+        i = e
+    total = acc
+    ranked = total > 0.0
+    last_q = np.nan
+    mq = m_half
+    for t in range(m):
+        hh = by_value[t]
+        if not live[hh]:
+            continue
+        if ranked:
+            qh = num[hh] / total
+            q[hh] = qh
+        else:
+            qh = 0.5
+        if not qh == last_q:  # a new value (a NaN is never the last one)
+            ff, fc, fr = freq_triple(qh, f, r, facing, softness, rho)
+            mq = ff if action == 0 else (fc if action == 1 else fr)
+            last_q = qh
+        freq_col[hh] = mq
+        x = pi0 * rules_col[hh] + pi1 * mq + blind
+        col[hh] = x
+        if reweight:
+            reweight_holding(weights, row, hh, x, low)
+    top = 0.0
+    seen = False
+    for h in range(n):
+        if live[h]:
+            v = weights[row, h]
+            if not seen or v > top:
+                top = v
+            seen = True
+    if 0.0 < top < 1.0:
+        for h in range(n):
+            if live[h]:
+                weights[row, h] = weights[row, h] / top
 
 
 @njit(cache=True)
