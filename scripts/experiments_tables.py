@@ -222,6 +222,31 @@ def panel_mean(folder: Path, prefix: str, player: str, reference: str, opponents
     return "\n".join(rows)
 
 
+def passive_exploration(path: Path) -> str:
+    """The passive verdict's exploration (``exploration/summary.json`` of hu-adaptive-A4): per opponent and seed, the
+    hand (from 0) of the opponent's first fold, bet or raise, of the showdown verdict and of the passive verdict at
+    each threshold."""
+    rows = json.loads(path.read_text())
+    ns = sorted({int(n) for r in rows for n in r["passive_verdict_hand"]})
+    out = [
+        "| opponent | seed | hands | first fold, bet or raise | showdown verdict | "
+        + " | ".join(f"passive verdict, {n} answers" for n in ns)
+        + " |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(ns),
+    ]
+
+    def cell(x: object) -> str:
+        return "never" if x is None else str(x)
+
+    for r in rows:
+        v = r["passive_verdict_hand"]
+        out.append(
+            f"| {r['opponent']} | {r['seed']} | {r['hands']} | {cell(r['first_move_hand'])} | "
+            f"{cell(r['showdown_verdict_hand'])} | " + " | ".join(cell(v[str(n)]) for n in ns) + " |"
+        )
+    return "\n".join(out)
+
+
 def learning_cost(
     folder: Path, prefix: str, player: str, reference: str, opponent: str, ref_prefix: str | None = None
 ) -> str:
@@ -492,6 +517,9 @@ TABLES: dict[str, Callable[[], str]] = {
         "A1",
         HU_PANEL,
     ),
+    "a4-exploration": lambda: passive_exploration(
+        EXP2 / "tune" / "hu-adaptive-A4" / "exploration" / "summary.json"
+    ),
     "a4-validation": lambda: heads_up_paired(
         EXP2 / "tune" / "hu-adaptive-A4",
         [("val", "A4", "A3")],
@@ -507,6 +535,10 @@ TABLES: dict[str, Callable[[], str]] = {
     "league-A4-pooled": lambda: league(EXP2 / "league", "league-A4", pooled_only=True),
     "a4-fig3": lambda: adaptive_set_fig3("A4", ("fig3-BRS-A3", EXP2 / "tuned-adaptive")),
     "a4-hu": lambda: adaptive_set_hu("A4", ("league-A3", "B+R+S adaptive A3")),
+    "a4-fig4": lambda: paired_runs(
+        [("fig4 (all styles), every B+R adaptive with A4", "fig4-A4", EXP2 / "tuned-adaptive", "fig4", EXP / "figures")],
+        [0, 1],
+    ),
     "a4-calling-learning": lambda: learning_cost(
         EXP2 / "league", "league-A4", "B+R+S adaptive A4", "equity", "calling", "league-full"
     ),

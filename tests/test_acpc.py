@@ -343,7 +343,8 @@ def test_client_clips_enormous_garbage():
 
 @pytest.mark.parametrize("n", [3, 2])
 def test_players_option_on_dealer_and_acpc(n, tmp_path):
-    """``loki dealer --players N`` and ``loki acpc --players N`` on the bundled game, over loopback."""
+    """``loki dealer --players N`` and ``loki acpc --players N`` on the bundled game, over loopback; heads-up the
+    first seat runs ``loki acpc`` without ``--player``: its default bot, the adaptive Loki (issue 24)."""
     import os
     import subprocess
     import sys
@@ -361,19 +362,22 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
     try:
         ports = dealer.stdout.readline().split()
         assert len(ports) == n
+        who = [[] if n == 2 and k == 0 else ["--player", "calling"] for k in range(n)]
         clients = [
             subprocess.Popen(
-                loki + ["acpc", "127.0.0.1", p, "--players", str(n), "--player", "calling", "--timeout", "60"],
+                loki + ["acpc", "127.0.0.1", p, "--players", str(n), *w, "--timeout", "60"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
                 env=env,
             )
-            for p in ports
+            for p, w in zip(ports, who, strict=True)
         ]
-        outs = [c.communicate(timeout=120) for c in clients]
+        outs = [c.communicate(timeout=300) for c in clients]
         assert all(c.returncode == 0 for c in clients), outs
         assert all("5 hands" in o for o, _ in outs)
+        if n == 2:
+            assert outs[0][0].startswith("Loki-2 BRS adaptive") and "warming up loki2:BRS:adaptive" in outs[0][1], outs[0]
         assert dealer.wait(timeout=60) == 0
     finally:
         dealer.kill()

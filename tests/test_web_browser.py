@@ -94,6 +94,18 @@ def _wait_ready(pg) -> str:
     return "next" if pg.locator("[data-testid=next-hand]").count() else "act"
 
 
+def test_the_default_bot_is_the_adaptive_loki(server, page):
+    """Issue 24: the page's default table seats the adaptive Loki first (heads-up it is the only bot), then Loki-1,
+    the specs the server warms up before serving (``WEB_DEFAULT_SPECS``)."""
+    from loki.cli.web import WEB_DEFAULT_SPECS
+
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "2")
+    seats = [page.locator(f"[data-testid=spec-{k}]").input_value() for k in (2, 3)]
+    assert seats == ["loki2:BRS:adaptive", "loki1"] == list(WEB_DEFAULT_SPECS)
+
+
 def test_bad_request_is_shown(server, page):
     url, _ = server
     page.goto(url + "/")

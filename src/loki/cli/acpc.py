@@ -158,7 +158,9 @@ def acpc(
     port: int = typer.Argument(..., help="Dealer port for this seat."),
     game: Path | None = typer.Option(None, "--game", help=_GAME_HELP),
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
-    player: str = player_option("loki1", "The bot in this seat."),
+    player: str = player_option(
+        "loki2:BRS:adaptive", "The bot in this seat (default: the adaptive Loki, issue 24; the paper's: loki2:BRS)."
+    ),
     seed: int = seed_option(0, "Seed of the player (>= 0)."),
     timeout: float = time_option(
         600.0, "--timeout", "Seconds allowed for each message from the dealer, counted in total."

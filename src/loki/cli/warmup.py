@@ -139,7 +139,8 @@ def warmup(
         None,
         "--player",
         metavar="SPEC",
-        help="Warm up these player specs only (repeat; default: loki1, loki2:BR, loki2:BRS, loki2:S:fast, equity).",
+        help="Warm up these player specs only (repeat; default: loki1, loki2:BR, loki2:BRS, loki2:BRS:adaptive, "
+        "loki2:S:fast, equity).",
     ),
     players: list[int] = typer.Option(
         [], "--players", min=2, max=10, help="Table sizes to practise at (repeat; default 2 and 3)."

@@ -10,8 +10,9 @@ from loki.cli._common import out_option
 
 __all__ = ["web", "bind_socket", "WEB_DEFAULT_SPECS"]
 
-#: The bot kinds of the page's default table (``static/app.js``), warmed up before serving.
-WEB_DEFAULT_SPECS = ("loki1", "loki2:BR")
+#: The bot kinds of the page's default table (``static/app.js``: the adaptive Loki, issue 24, and Loki-1), warmed up
+#: before serving.
+WEB_DEFAULT_SPECS = ("loki2:BRS:adaptive", "loki1")
 
 
 def bind_socket(host: str, port: int):
@@ -73,7 +74,7 @@ def web(
     except BaseException:
         sock.close()
         raise
-    # a first run compiles the kernels of the bots the page offers first (Loki-1, Loki-2 B+R) before serving;
+    # a first run compiles the kernels of the bots the page offers first (the adaptive Loki, Loki-1) before serving;
     # another spec chosen in the page compiles at its first decision
     try:
         ensure_warm(WEB_DEFAULT_SPECS, 2)

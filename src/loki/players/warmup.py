@@ -62,9 +62,9 @@ __all__ = [
 ]
 
 #: What ``loki warmup`` compiles by default: every shipped player kind and every decision path
-#: (Loki-1; Loki-2's Action Selector with triple re-weighting; the Simulator, full and fast play-outs;
-#: the equity reference player).
-DEFAULT_SPECS = ("loki1", "loki2:BR", "loki2:BRS", "loki2:S:fast", "equity")
+#: (Loki-1; Loki-2's Action Selector with triple re-weighting; the Simulator, full and fast play-outs; the adaptive
+#: Loki's models, the default bot of ``loki acpc`` and ``loki web``; the equity reference player).
+DEFAULT_SPECS = ("loki1", "loki2:BR", "loki2:BRS", "loki2:BRS:adaptive", "loki2:S:fast", "equity")
 
 #: Player kinds that call no numba kernel: nothing to warm up for them.
 KERNEL_FREE_KINDS = frozenset({"random", "calling", "maniac"})

@@ -90,7 +90,9 @@ async function send(msg) {
 function botRows(n) {
   const box = $("bot-specs");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  const defaults = ["loki1", "loki2:BR", "loki1:TA", "loki1:LA", "loki2:BR", "loki1", "loki1:TC", "loki2:BR", "loki1"];
+  // the adaptive Loki (issue 24) first: heads-up it is the only bot
+  const defaults = ["loki2:BRS:adaptive", "loki1", "loki1:TA", "loki1:LA", "loki2:BRS:adaptive", "loki1", "loki1:TC",
+    "loki2:BRS:adaptive", "loki1"];
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
     const v = old[i] !== undefined ? old[i] : defaults[i];
