@@ -517,9 +517,7 @@ TABLES: dict[str, Callable[[], str]] = {
         "A1",
         HU_PANEL,
     ),
-    "a4-exploration": lambda: passive_exploration(
-        EXP2 / "tune" / "hu-adaptive-A4" / "exploration" / "summary.json"
-    ),
+    "a4-exploration": lambda: passive_exploration(EXP2 / "tune" / "hu-adaptive-A4" / "exploration" / "summary.json"),
     "a4-validation": lambda: heads_up_paired(
         EXP2 / "tune" / "hu-adaptive-A4",
         [("val", "A4", "A3")],
@@ -536,7 +534,15 @@ TABLES: dict[str, Callable[[], str]] = {
     "a4-fig3": lambda: adaptive_set_fig3("A4", ("fig3-BRS-A3", EXP2 / "tuned-adaptive")),
     "a4-hu": lambda: adaptive_set_hu("A4", ("league-A3", "B+R+S adaptive A3")),
     "a4-fig4": lambda: paired_runs(
-        [("fig4 (all styles), every B+R adaptive with A4", "fig4-A4", EXP2 / "tuned-adaptive", "fig4", EXP / "figures")],
+        [
+            (
+                "fig4 (all styles), every B+R adaptive with A4",
+                "fig4-A4",
+                EXP2 / "tuned-adaptive",
+                "fig4",
+                EXP / "figures",
+            )
+        ],
         [0, 1],
     ),
     "a4-calling-learning": lambda: learning_cost(

@@ -377,7 +377,9 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
         assert all(c.returncode == 0 for c in clients), outs
         assert all("5 hands" in o for o, _ in outs)
         if n == 2:
-            assert outs[0][0].startswith("Loki-2 BRS adaptive") and "warming up loki2:BRS:adaptive" in outs[0][1], outs[0]
+            assert outs[0][0].startswith("Loki-2 BRS adaptive") and "warming up loki2:BRS:adaptive" in outs[0][1], outs[
+                0
+            ]
         assert dealer.wait(timeout=60) == 0
     finally:
         dealer.kill()

@@ -1,11 +1,14 @@
 """Exploration (tuning seeds 1300-1302, as for A3): A3 heads-up against one opponent, the passive counts after every
-hand (counted, never played: passive_answers huge). Prints per hand (answers, moves)."""
+hand (counted, never played: passive_answers huge). Prints per hand (answers, moves, the latched showdown verdict) as JSON:
+    python passive_explore.py calling 200 1300 > ex_calling_1300.json"""
 import sys, json, tomllib
 from loki.engine import GameConfig
 from loki.players.registry import make_player, parse_player
 from loki.players.table import play_hand
 from loki.tournament.schedule import deal_cards
-spec = tomllib.load(open("/work/main/experiments/2026-11-26/tune/hu-adaptive-A3/A3.toml", "rb"))["player"]
+from pathlib import Path
+A3 = Path(__file__).resolve().parents[2] / "hu-adaptive-A3" / "A3.toml"  # A3 as its validation played it
+spec = tomllib.load(open(A3, "rb"))["player"]
 spec["exploit"]["passive_answers"] = 100000
 opp_spec, N, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 game = GameConfig(n_players=2)
