@@ -310,21 +310,9 @@ def percentiles_into(idx, order, lo, hi, weights, out):
 
 
 @njit(cache=True)
-def live_percentiles_into(by_value, starts, live, weights, num, out):
-    """Weighted mid-rank percentiles of the ``live`` holdings from a board's order of every holding (the floats of
-    :func:`percentiles_into` on :func:`loki.modeler.specific.percentile_order` of the live holdings, in one pass and
-    without the live holdings' own order): a stable sort of a subset is the subsequence of the stable sort of the
-    whole, and the live holdings' tie blocks are the board's runs of equal values restricted to them, so the
-    cumulative weights are added in the same order and each block's ends are the same sums.
-
-    Args:
-        by_value: ``(m,) int64`` the holdings sharing no card with the board, by value (stable sort).
-        starts: ``(m,) bool`` where a run of equal values begins in ``by_value`` (the first entry True).
-        live: ``(1326,) bool`` the holdings ranked (a subset of ``by_value``).
-        weights: ``(1326,) float64`` the range.
-        num: ``(1326,) float64`` scratch.
-        out: ``(1326,) float64``, written at the live holdings (left as it is when the range has no weight there).
-    """
+def _live_midranks(by_value, starts, live, weights, num):
+    # the live holdings' weighted mid-ranks into num (each run of equal values in the board's order shares one: the
+    # cumulative weight before the run plus half the run's), in the board's order; returns the live weights' total
     m = by_value.shape[0]
     acc = 0.0
     i = 0
@@ -343,7 +331,27 @@ def live_percentiles_into(by_value, starts, live, weights, num, out):
             if live[h]:
                 num[h] = mid
         i = e
-    total = acc
+    return acc
+
+
+@njit(cache=True)
+def live_percentiles_into(by_value, starts, live, weights, num, out):
+    """Weighted mid-rank percentiles of the ``live`` holdings from a board's order of every holding (the floats of
+    :func:`percentiles_into` on :func:`loki.modeler.specific.percentile_order` of the live holdings, in one pass and
+    without the live holdings' own order): a stable sort of a subset is the subsequence of the stable sort of the
+    whole, and the live holdings' tie blocks are the board's runs of equal values restricted to them, so the
+    cumulative weights are added in the same order and each block's ends are the same sums.
+
+    Args:
+        by_value: ``(m,) int64`` the holdings sharing no card with the board, by value (stable sort).
+        starts: ``(m,) bool`` where a run of equal values begins in ``by_value`` (the first entry True).
+        live: ``(1326,) bool`` the holdings ranked (a subset of ``by_value``).
+        weights: ``(1326,) float64`` the range.
+        num: ``(1326,) float64`` scratch.
+        out: ``(1326,) float64``, written at the live holdings (left as it is when the range has no weight there).
+    """
+    m = by_value.shape[0]
+    total = _live_midranks(by_value, starts, live, weights, num)
     if not total > 0.0:
         return
     for t in range(m):
@@ -486,26 +494,8 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
             col[h] = pi0 * rules_col[h] + pi1 * m_half + blind
     # the live holdings' percentiles (live_percentiles_into: each run's mid-rank into num), then the mixture
     # (mixture_reweight_row) run by run, in the board's order: every holding's entries depend on it alone
-    w = weights[row]
     m = by_value.shape[0]
-    acc = 0.0
-    i = 0
-    while i < m:
-        e = i + 1
-        while e < m and not starts[e]:
-            e += 1
-        a = acc
-        for t in range(i, e):
-            hh = by_value[t]
-            if live[hh]:
-                acc += w[hh]
-        mid = a + 0.5 * (acc - a)
-        for t in range(i, e):
-            hh = by_value[t]
-            if live[hh]:
-                num[hh] = mid
-        i = e
-    total = acc
+    total = _live_midranks(by_value, starts, live, weights[row], num)
     ranked = total > 0.0
     last_q = np.nan
     mq = m_half
@@ -527,18 +517,7 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         col[hh] = x
         if reweight:
             reweight_holding(weights, row, hh, x, low)
-    top = 0.0
-    seen = False
-    for h in range(n):
-        if live[h]:
-            v = weights[row, h]
-            if not seen or v > top:
-                top = v
-            seen = True
-    if 0.0 < top < 1.0:
-        for h in range(n):
-            if live[h]:
-                weights[row, h] = weights[row, h] / top
+    _rescale_live(weights, row, live)
 
 
 @njit(cache=True)
@@ -720,15 +699,21 @@ def mixture_reweight_row(weights, row, rules_col, q, f, r, facing, softness, rho
         col[h] = x
         if reweight and live[h]:
             reweight_holding(weights, row, h, x, low)
+    _rescale_live(weights, row, live)
+
+
+@njit(cache=True)
+def _rescale_live(weights, row, live):
+    # the live entries of weights[row] divided by their maximum when it is in (0, 1)
     top = 0.0
     seen = False
-    for h in range(n):
+    for h in range(live.shape[0]):
         if live[h]:
             w = weights[row, h]
             if not seen or w > top:
                 top = w
             seen = True
     if 0.0 < top < 1.0:
-        for h in range(n):
+        for h in range(live.shape[0]):
             if live[h]:
                 weights[row, h] = weights[row, h] / top
