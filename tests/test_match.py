@@ -63,6 +63,22 @@ def test_match_prints_score_and_intervals(tmp_path):
     assert "10 hands" in lines[-1]
 
 
+def test_one_seat_plays_the_default_bot(tmp_path):
+    """Issue 24: with one ``--player`` the other seat is the default bot, the adaptive Loki (as in ``loki acpc``)."""
+    from loki.cli.acpc import acpc
+    from loki.cli.match import DEFAULT_OPPONENT
+
+    log = tmp_path / "one.log"
+    r = _run("match", "--player", f"cmd:{PY} {shlex.quote(str(BOT))}", "--hands", "6", "--out", str(log), "--json")
+    assert r.exit_code == 0, r.output
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["complete"] and [p["name"] for p in res["players"]] == ["call_bot", "loki2-BRS-adaptive"]
+    assert f"seat 2: the default bot, {DEFAULT_OPPONENT}" in r.stderr and len(read_acpc_log(log).hands) == 6
+    import inspect
+
+    assert inspect.signature(acpc).parameters["player"].default.default == DEFAULT_OPPONENT  # the same bot
+
+
 def test_match_with_a_silent_external_seat_ends_with_a_clear_report(tmp_path):
     silent = (
         "import socket, sys, time; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
@@ -92,8 +108,8 @@ def test_match_refuses_bad_seats_before_starting(tmp_path):
         r.exit_code == 2
         and "error: --player: 'cmd:no-such-program-xyz': program 'no-such-program-xyz' not found" in r.stderr
     )
-    r = _run("match", "--player", "loki1")
-    assert r.exit_code == 2 and "at least two seats" in r.stderr
+    r = _run("match")
+    assert r.exit_code == 2 and "error: --player: give the seats" in r.stderr
     r = _run("match", "--player", "loki1", "--player", "bogus")
     assert r.exit_code == 2 and "unknown player type 'bogus'" in r.stderr
     r = _run("match", "--player", "loki1", "--player", "calling", "--seed", str(2**32))

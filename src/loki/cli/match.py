@@ -15,14 +15,19 @@ import typer
 from loki.cli._common import fail, hands_option, json_option, out_option, players_option, seed_option
 from loki.cli.acpc import time_option
 
-__all__ = ["match"]
+__all__ = ["match", "DEFAULT_OPPONENT"]
+
+#: The seat ``loki match`` adds when only one ``--player`` is given (the same bot as ``loki acpc``'s default): the
+#: adaptive Loki (issue 24).
+DEFAULT_OPPONENT = "loki2:BRS:adaptive"
 
 
 def match(
     player: list[str] | None = players_option(
-        "The player in each seat (repeat, seat 1 first; at least 2): a loki spec, or an external ACPC bot "
+        "The player in each seat (repeat, seat 1 first): a loki spec, or an external ACPC bot "
         "as cmd:<command line>, started with the dealer's host and the seat's port as its last two "
-        "arguments ({host} and {port} in the command are replaced instead)."
+        "arguments ({host} and {port} in the command are replaced instead).  With one, seat 2 is the default "
+        "bot, the adaptive Loki (loki2:BRS:adaptive)."
     ),
     game: Path | None = typer.Option(
         None, "--game", help="ACPC game definition file (default: the bundled limit game for the number of seats)."
@@ -66,8 +71,11 @@ def match(
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     specs = list(player or [])
-    if len(specs) < 2:
-        fail("--player: give at least two seats (one --player per seat)")
+    if not specs:
+        fail("--player: give the seats (one --player per seat; with one, the other is the default bot)")
+    if len(specs) == 1:  # heads-up against the default bot, the adaptive Loki (issue 24)
+        specs.append(DEFAULT_OPPONENT)
+        typer.echo(f"seat 2: the default bot, {DEFAULT_OPPONENT}", err=True)
     check_acpc_seed(seed)
     seats: list[SeatSpec] = []
     for text in specs:
