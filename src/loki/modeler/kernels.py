@@ -34,7 +34,6 @@ __all__ = [
     "reweight_row_live",
     "reweight_holding",
     "reweight_row",
-    "mixture_reweight_row",
     "specific_reweight_row",
 ]
 
@@ -464,7 +463,12 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
     """The opponent-specific model's post-flop step (:meth:`loki.modeler.SpecificModeler.reweight`) in one call, the
     floats of its parts: the context frequencies ``F`` (:func:`context_frequencies_into`) into ``freqs``, every
     holding's percentile in the range ``weights[row]`` before the action (:func:`live_percentiles_into`, 0.5 outside
-    ``live``) into ``q``, then :func:`mixture_reweight_row` with ``blind = pi2·F[action]``.
+    ``live``) into ``q``, then the mixture: the frequency expert's probability of ``action`` (:func:`freq_triple` at
+    each holding's percentile) into ``freq_col``, the mixture's ``col[h] = pi0·rules_col[h] + pi1·freq_col[h] +
+    pi2·F[action]``, then, if ``reweight``, feature R on the live holdings (:func:`reweight_holding`) and the live
+    entries divided by their maximum when it is in (0, 1).  The frequency expert's entry is computed once per run of
+    equal values in the board's order (they share a percentile) and once for all holdings outside ``live`` (at 0.5):
+    the floats of computing it holding by holding.
 
     Args:
         weights, counts, row: the store's tables (``(rows, 1326) float64``, ``(rows, 4, 3, 3) int64``) and the
@@ -474,10 +478,12 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         by_value, starts: the board's order of every holding and where its runs of equal values start
             (:func:`live_percentiles_into`); live: ``(1326,) bool``.
         rules_col: ``(1326,) float64`` the rules expert's probability of ``action``.
-        softness, pi0, pi1, pi2, action, low, reweight: as :func:`mixture_reweight_row` (``pi2`` the card-blind
-            expert's weight).
+        softness: the frequency expert's ramps (:func:`freq_triple`); pi0, pi1, pi2: the experts' weights (rules,
+            frequency, card-blind); action: 0 fold, 1 check/call, 2 bet/raise; low: the floor (0.01); reweight:
+            apply feature R (False for a fold).
         q, num: ``(1326,) float64`` scratch (``q`` holds the percentiles afterwards).
-        freq_col, col: ``(1326,) float64`` outputs (:func:`mixture_reweight_row`); freqs: ``(3,) float64`` output.
+        freq_col, col: ``(1326,) float64`` outputs (the frequency expert's and the mixture's probabilities of
+            ``action``); freqs: ``(3,) float64`` output.
     """
     context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs)
     f, r, blind = freqs[0], freqs[2], pi2 * freqs[action]
@@ -492,8 +498,8 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         if not live[h]:
             freq_col[h] = m_half
             col[h] = pi0 * rules_col[h] + pi1 * m_half + blind
-    # the live holdings' percentiles (live_percentiles_into: each run's mid-rank into num), then the mixture
-    # (mixture_reweight_row) run by run, in the board's order: every holding's entries depend on it alone
+    # the live holdings' percentiles (live_percentiles_into: each run's mid-rank into num), then the mixture run by
+    # run, in the board's order: every holding's entries depend on it alone
     m = by_value.shape[0]
     total = _live_midranks(by_value, starts, live, weights[row], num)
     ranked = total > 0.0
@@ -671,35 +677,6 @@ def reweight_row_live(weights, row, column, dead, masks, low):
     for h in range(column.shape[0]):
         if (masks[h] & dead) == 0:
             reweight_holding(weights, row, h, column[h], low)
-
-
-@njit(cache=True)
-def mixture_reweight_row(weights, row, rules_col, q, f, r, facing, softness, rho, pi0, pi1, blind, action, live, low,
-                         reweight, freq_col, col):  # fmt: skip
-    """The opponent-specific model's post-flop re-weighting (:meth:`loki.modeler.SpecificModeler.reweight`) in one
-    pass, the floats of its numpy form: the frequency expert's probability of ``action`` (:func:`freq_triple` at
-    each percentile ``q[h]``) into ``freq_col``, the mixture's ``col[h] = pi0·rules_col[h] + pi1·freq_col[h] +
-    blind`` (``blind`` = π_B·F[action]), then, if ``reweight``, feature R on the live holdings
-    (:func:`reweight_holding`) and the live entries divided by their maximum when it is in (0, 1).
-
-    Args:
-        weights, row: the store's tables and the opponent's row (written in place).
-        rules_col: ``(1326,) float64`` the rules expert's probability of ``action`` (the column of its triples);
-            q: ``(1326,) float64`` the range percentiles.
-        f, r, facing, softness, rho: the frequency expert's context (:func:`freq_triple`).
-        live: ``(1326,) bool`` the holdings the opponent may hold; low: the floor (0.01).
-        freq_col, col: ``(1326,) float64`` outputs.
-    """
-    n = q.shape[0]
-    for h in range(n):
-        ff, fc, fr = freq_triple(q[h], f, r, facing, softness, rho)
-        m = ff if action == 0 else (fc if action == 1 else fr)
-        freq_col[h] = m
-        x = pi0 * rules_col[h] + pi1 * m + blind
-        col[h] = x
-        if reweight and live[h]:
-            reweight_holding(weights, row, h, x, low)
-    _rescale_live(weights, row, live)
 
 
 @njit(cache=True)

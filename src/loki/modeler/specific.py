@@ -345,7 +345,7 @@ class SpecificModeler:
         _, by_value, starts = _board_order(tuple(ctx.board), max(1, int(ev.n_active) - 1))
         # the context frequencies F, the range percentiles q and the mixture's column of the action
         # T = π_R·R + π_M·M + π_B·F; feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the
-        # live entries rescaled to a maximum of 1: one kernel (the floats of _context's parts and mixture_reweight_row)
+        # live entries rescaled to a maximum of 1: one kernel (the floats of _context's parts and of the mixture holding by holding)
         check_context(ev.round, bucket)
         facing = ev.to_call > 0
         F = np.empty(3)
