@@ -77,6 +77,11 @@ def test_one_seat_plays_the_default_bot(tmp_path):
     import inspect
 
     assert inspect.signature(acpc).parameters["player"].default.default == DEFAULT_OPPONENT  # the same bot
+    ten = Path(__file__).resolve().parents[1] / "src" / "loki" / "data" / "holdem.limit.10p.game"
+    r = _run("match", "--player", "calling", "--game", str(ten), "--out", str(tmp_path / "ten.log"))
+    assert (
+        r.exit_code == 2 and "--player given once (seat 2 is then the default bot) for the 10-player game" in r.stderr
+    )
 
 
 def test_match_with_a_silent_external_seat_ends_with_a_clear_report(tmp_path):

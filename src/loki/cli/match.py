@@ -73,9 +73,9 @@ def match(
     specs = list(player or [])
     if not specs:
         fail("--player: give the seats (one --player per seat; with one, the other is the default bot)")
-    if len(specs) == 1:  # heads-up against the default bot, the adaptive Loki (issue 24)
+    added = len(specs) == 1
+    if added:  # heads-up against the default bot, the adaptive Loki (issue 24)
         specs.append(DEFAULT_OPPONENT)
-        typer.echo(f"seat 2: the default bot, {DEFAULT_OPPONENT}", err=True)
     check_acpc_seed(seed)
     seats: list[SeatSpec] = []
     for text in specs:
@@ -88,7 +88,10 @@ def match(
     except LokiError as e:
         raise tagged("--game", e) from None
     if g.n_players != len(seats):
-        fail(f"--player given {len(seats)} times for the {g.n_players}-player game {game} (one per seat)")
+        given = "once (seat 2 is then the default bot)" if added else f"{len(seats)} times"
+        fail(f"--player given {given} for the {g.n_players}-player game {game} (one per seat)")
+    if added:
+        typer.echo(f"seat 2: the default bot, {DEFAULT_OPPONENT}", err=True)
     log_path = check_output_path(out, "--out") if out is not None else free_path("loki-match.log")
     players: list[Any] = []
     for i, s in enumerate(seats):

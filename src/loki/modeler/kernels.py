@@ -476,7 +476,8 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         round_, bucket, facing, min_freq, defaults: the context (:func:`context_frequencies_into`).
         rho: the check-raise propensity (0 when facing a bet).
         by_value, starts: the board's order of every holding and where its runs of equal values start
-            (:func:`live_percentiles_into`); live: ``(1326,) bool``.
+            (:func:`live_percentiles_into`); live: ``(1326,) bool``, a subset of ``by_value`` (holdings sharing a card
+            with the board are never live; a live holding outside ``by_value`` would get no entries).
         rules_col: ``(1326,) float64`` the rules expert's probability of ``action``.
         softness: the frequency expert's ramps (:func:`freq_triple`); pi0, pi1, pi2: the experts' weights (rules,
             frequency, card-blind); action: 0 fold, 1 check/call, 2 bet/raise; low: the floor (0.01); reweight:
