@@ -545,6 +545,13 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
+    "mixed-A4": lambda: paired_runs(
+        [
+            (f"{MIXED_LONG_LABELS[n].split(':')[0]}: adaptive A4 minus B+R+S", n, EXP2 / "mixed-A4", n, EXP2 / "mixed")
+            for n in ("three-calling", "three-equity", "three-maniac", "six")
+        ],
+        [0, 1],
+    ),
     "a4-calling-learning": lambda: learning_cost(
         EXP2 / "league", "league-A4", "B+R+S adaptive A4", "equity", "calling", "league-full"
     ),
