@@ -552,6 +552,20 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
+    "mixed-A4-t500": lambda: paired_runs(
+        [
+            (
+                f"{MIXED_LONG_LABELS[n].split(':')[0]}: adaptive A4 with 500 trials minus B+R+S, paired with {what}",
+                f"{n}-t500",
+                EXP2 / "mixed-A4",
+                n,
+                folder,
+            )
+            for n in ("three-equity", "six")
+            for what, folder in (("A4 at 100 trials", EXP2 / "mixed-A4"), ("the hand-set one", EXP2 / "mixed"))
+        ],
+        [0, 1],
+    ),
     "a4-calling-learning": lambda: learning_cost(
         EXP2 / "league", "league-A4", "B+R+S adaptive A4", "equity", "calling", "league-full"
     ),
