@@ -187,13 +187,17 @@ def predictive_probability(before, col, live, buf, buf2):
     Returns:
         The probability (NaN when no live weight is left).
     """
-    m = 0
-    for h in range(live.shape[0]):
-        if live[h]:
-            b = before[h]
-            buf[m] = b
-            buf2[m] = b * col[h]
-            m += 1
+    idx = np.empty(live.shape[0], dtype=np.int64)
+    return _predictive_at(before, col, idx, _live_index(live, idx), buf, buf2)
+
+
+@njit(cache=True)
+def _predictive_at(before, col, idx, m, buf, buf2):
+    # predictive_probability over the m live holdings idx[:m]
+    for j in range(m):
+        b = before[idx[j]]
+        buf[j] = b
+        buf2[j] = b * col[idx[j]]
     s = np_sum(buf[:m])
     if not s > 0.0:
         return np.nan
@@ -243,13 +247,7 @@ def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evid
     m = _live_index(live, idx)
     e = np.empty(k)
     for i in range(k):
-        # predictive_probability over the live holdings idx[:m], the same sums
-        for j in range(m):
-            b = before[i, idx[j]]
-            buf[j] = b
-            buf2[j] = b * cols[i, idx[j]]
-        s = np_sum(buf[:m])
-        p = np_sum(buf2[:m]) / s if s > 0.0 else np.nan
+        p = _predictive_at(before[i], cols[i], idx, m, buf, buf2)
         evidence[i] = gamma * evidence[i] + np.log(p if p > floor else floor)
         e[i] = log_prior[i] + evidence[i]
     softmax_into(e, post)

@@ -297,7 +297,8 @@ class SpecificModeler:
         """``(R, M, F, live)``: the rules' and the frequency expert's ``(1326, 3)`` triples, the context frequencies
         ``(3,)`` and the ``(1326,) bool`` holdings still possible, for the opponent's post-flop action ``ev``.  The
         rules' triples (read-only) and the order of the holdings by the opponent's hand value are functions of the
-        public spot and the board only, kept across decisions, hands and seatings (:func:`rules_triples`, :func:`_board_order`)."""
+        public spot and the board only, kept across decisions, hands and seatings (:func:`rules_triples`,
+        :func:`_board_order`)."""
         q, F, facing, rho, live = self._context(model, ev, bucket, ctx)
         n_opp = max(1, int(ev.n_active) - 1)
         crf = ctx.check_raise_condition(ev.seat)
@@ -345,7 +346,8 @@ class SpecificModeler:
         _, by_value, starts = _board_order(tuple(ctx.board), max(1, int(ev.n_active) - 1))
         # the context frequencies F, the range percentiles q and the mixture's column of the action
         # T = π_R·R + π_M·M + π_B·F; feature R w ← max(0.01, w·T[a]) on the live holdings (not for a fold), then the
-        # live entries rescaled to a maximum of 1: one kernel (the floats of _context's parts and of the mixture holding by holding)
+        # live entries rescaled to a maximum of 1: one kernel (the floats of _context's parts and of the mixture
+        # holding by holding)
         check_context(ev.round, bucket)
         facing = ev.to_call > 0
         F = np.empty(3)
