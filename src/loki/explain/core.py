@@ -376,7 +376,7 @@ def _summary(exp: dict) -> str:
         margin = f" × {cb.call_margin:.2f}" if cb.call_margin != 1.0 else ""
         why = f"above {cb.raise_equity:.2f}" if a in ("bet", "raise") else f"pot odds {cb.pot_odds:.3f}{margin}"
         seen = (
-            f"it has answered {cb.answers} bets and never folded, bet or raised"
+            cb.passive_text()
             if cb.passive
             else f"at {cb.actions} actions seen at showdowns its aggression and hand strength covary by "
             f"{cb.covariance:+.3f}"

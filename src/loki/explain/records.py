@@ -272,6 +272,10 @@ class CardBlindRecord(_Record):
     passive: bool = False
     answers: int = Field(0, ge=0)
 
+    def passive_text(self) -> str:
+        """What the passive verdict saw, in words (the summary and the rendered explanation say it alike)."""
+        return f"it has answered {self.answers} bets and never folded, bet or raised"
+
 
 class ReweightRecord(_Record):
     """How the opponent's last action re-weighted its table (PAPP98 papp/node58-60; AAAI99 §4).

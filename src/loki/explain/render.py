@@ -213,7 +213,7 @@ def render_explanation(e: DecisionExplanation, grids: bool = False) -> Any:
     if e.card_blind is not None:
         cb = e.card_blind
         why = (
-            f"it has answered {cb.answers} bets and never folded, bet or raised"
+            cb.passive_text()
             if cb.passive
             else f"{cb.actions} actions seen at showdowns: aggression and hand strength covary by {cb.covariance:+.3f}, "
             f"mean HS_1 {cb.strength:.3f}"
