@@ -212,6 +212,47 @@ def test_a_resumed_study_draws_new_points(tmp_path):
     assert len(widths) == 4 and len(set(widths)) == 4
 
 
+def test_a_param_can_be_searched_over_its_own_range(tmp_path):
+    """``--param PATH=LOW:HIGH``: the study samples the field inside that range (here above the declared
+    ``bettor.make1`` range 0.3..0.7, where the fig3-BRS study's best value sat at the edge), the spec keeps the range so
+    a resume asks for the same study, and ranges the field refuses are refused before any game."""
+    from loki.tune import StudySpec, parse_param, run_study, search_space
+
+    assert parse_param(" bettor.make1 = 0.72:0.9 ") == ("bettor.make1", (0.72, 0.9))
+    for bad in ("bettor.make1=0.9:0.7", "bettor.make1=0.7", "bettor.make1=a:b", "bettor.make1=nan:1", "=0:1"):
+        with pytest.raises(ConfigError, match="--param"):
+            parse_param(bad)
+    player = parse_player("loki2:BRS")
+    declared = {p.path: p for p in search_space(player, ["bettor.make1", "sim.trials"])}
+    assert (declared["bettor.make1"].low, declared["bettor.make1"].high) == (0.3, 0.7)
+    wide = {p.path: p for p in search_space(player, ["bettor.make1=0.72:0.9", "sim.trials=100:300"])}
+    assert (wide["bettor.make1"].low, wide["bettor.make1"].high) == (0.72, 0.9)
+    assert wide["bettor.make1"].source == declared["bettor.make1"].source  # only the range changes
+    assert (wide["sim.trials"].low, wide["sim.trials"].high, wide["sim.trials"].integer) == (100, 300, True)
+    for bad, why in (
+        ("bettor.make1=0.5:1.2", r"\[0, 1\]"),  # BettorConfig: 0 <= make1 <= 1
+        ("sim.temperature=0:1", r"\(0, inf\)"),  # a softmax temperature > 0
+        ("sim.trials=100.5:300", "whole numbers"),
+        ("bettor.make1=0.6:0.8", None),  # named twice below
+    ):
+        params = [bad, "bettor.make1"] if why is None else [bad]
+        with pytest.raises(ConfigError, match=why or "more than once"):
+            search_space(player, params)
+
+    (tmp_path / "tiny.toml").write_text(TINY)
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("bettor.make1=0.72:0.8",), deals=1,
+        block_deals=1, sampler="random", sampler_seed=1, pruner="none",
+    )  # fmt: skip
+    study = run_study(spec, tmp_path / "s", 3)
+    drawn = [t.params["bettor.make1"] for t in study.get_trials()]
+    assert len(drawn) == 3 and all(0.72 <= x <= 0.8 for x in drawn)
+    with pytest.raises(ConfigError, match="params"):  # another range is another study
+        run_study(StudySpec(**{**spec.__dict__, "params": ("bettor.make1=0.6:0.8",)}), tmp_path / "s", 4)
+    r = _loki("tune", "tiny.toml", "--param", "bettor.make1=0.5:1.5", "--out", "t", cwd=tmp_path)
+    assert r.returncode == 2 and "bettor.make1=0.5:1.5" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_a_study_can_start_at_the_targets_values(tmp_path):
     """``start_at_values``: the first trial plays the target's own values (queued once: a resumed study does not queue
     them again), the later ones are the sampler's; a study made without the option is not resumed with it."""

@@ -43,7 +43,10 @@ def tune(
         None, "--label", help="The player type to tune (default: the first comparison's first enhanced type)."
     ),
     param: list[str] | None = typer.Option(
-        None, "--param", help="A field to tune (repeat; default: every field that matters for the player)."
+        None,
+        "--param",
+        help="A field to tune (repeat; default: every field that matters for the player); PATH=LOW:HIGH searches it "
+        "over its own range instead of the declared one.",
     ),
     trials: int = typer.Option(100, "--trials", min=1, max=100_000, help="Complete or pruned trials to reach."),
     deals: int = typer.Option(1000, "--deals", "-n", min=1, max=1_000_000, help="Deals per tuning seed per trial."),
@@ -103,7 +106,7 @@ def tune(
     spec = StudySpec(
         target=target,
         label=lab,
-        params=tuple(p.path for p in space),
+        params=tuple(x.strip() for x in param) if param else tuple(p.path for p in space),
         deals=deals,
         seeds=_ints(seeds, "--seeds"),
         fresh_seeds=fresh,

@@ -23,6 +23,7 @@ paired by deal).  The blocks are reported as they finish, so a pruner can stop a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -57,6 +58,7 @@ __all__ = [
     "trial_config",
     "evaluate",
     "open_study",
+    "parse_param",
     "queue_start",
     "recover_stale",
     "counted",
@@ -78,7 +80,8 @@ class StudySpec:
     Attributes:
         target: the tournament, a preset name or a TOML path, as given.
         label: the player type whose configuration is tuned (default: the first comparison's first enhanced type).
-        params: the tuned fields' dotted paths (:func:`search_space`).
+        params: the tuned fields' dotted paths, each optionally with its own range ``PATH=LOW:HIGH``
+            (:func:`search_space`).
         deals: deals per seed per trial.
         seeds: the tuning panel (each ≥ 1000).
         fresh_seeds: trial ``k`` plays the one seed ``seeds[0] + k`` instead of the panel.
@@ -190,23 +193,99 @@ def base_player(cfg: TournamentConfig, label: str) -> Any:
     return parse_player(entries[0].player)
 
 
+def parse_param(text: str) -> tuple[str, tuple[float, float] | None]:
+    """A ``--param`` entry: a field's dotted path, optionally with its own search range ``PATH=LOW:HIGH``.
+
+    Returns:
+        ``(path, None)`` or ``(path, (low, high))``.
+
+    Raises:
+        ConfigError: an empty path, or a range that is not two finite numbers ``LOW:HIGH`` with ``LOW < HIGH``.
+
+    >>> parse_param("bettor.make1=0.6:0.9")
+    ('bettor.make1', (0.6, 0.9))
+    >>> parse_param("sim.trials")
+    ('sim.trials', None)
+    """
+    path, sep, rng = (x.strip() for x in text.partition("="))
+    if not path:
+        raise ConfigError(f"--param {text!r}: expected a field's dotted path, optionally PATH=LOW:HIGH")
+    if not sep:
+        return path, None
+    lo_s, colon, hi_s = rng.partition(":")
+    try:
+        lo, hi = float(lo_s), float(hi_s)
+    except ValueError:
+        lo = hi = math.nan
+    if not colon or not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ConfigError(f"--param {text!r}: expected a range LOW:HIGH of two finite numbers with LOW < HIGH")
+    return path, (lo, hi)
+
+
+def _hard_bounds(config: Any, path: str) -> tuple[float, float, bool, bool]:
+    """The bounds a field's validation enforces (``ge``/``gt``, ``le``/``lt``): ``(low, high, low_open, high_open)``,
+    ``±inf`` where it has none."""
+    node = config
+    *parents, leaf = path.split(".")
+    for k in parents:
+        node = getattr(node, k)
+    lo, hi, lo_open, hi_open = -math.inf, math.inf, False, False
+    for m in type(node).model_fields[leaf].metadata:
+        if getattr(m, "ge", None) is not None:
+            lo, lo_open = float(m.ge), False
+        if getattr(m, "gt", None) is not None:
+            lo, lo_open = float(m.gt), True
+        if getattr(m, "le", None) is not None:
+            hi, hi_open = float(m.le), False
+        if getattr(m, "lt", None) is not None:
+            hi, hi_open = float(m.lt), True
+    return lo, hi, lo_open, hi_open
+
+
 def search_space(player: Any, params: Sequence[str] | None = None) -> list[TunableParam]:
     """The tunable fields of a player configuration that matter for it (its ``search_space()`` if it has one, else
     every :func:`~loki.config.tunable` field), restricted to ``params`` if given.
 
+    An entry of ``params`` may give the field its own range, ``PATH=LOW:HIGH`` (:func:`parse_param`), in place of
+    the one its metadata declares: a study may look beyond a declared range (e.g. where an earlier study's best
+    value sat at its edge) as long as the field's validation accepts the range's ends.
+
     Raises:
-        ConfigError: a name in ``params`` that is not a tunable field of the player (the message lists them).
+        ConfigError: a name in ``params`` that is not a tunable field of the player (the message lists them), a field
+            named twice, or a range its field refuses (outside its validation bounds, not positive on a log scale, not
+            whole numbers for an integer field).
     """
     space = player.search_space() if hasattr(player, "search_space") else tunable_params(player)
     if params is None:
         return space
     known = {p.path: p for p in space}
-    unknown = [p for p in params if p not in known]
+    parsed = [(text, *parse_param(text)) for text in params]
+    unknown = [text for text, path, _ in parsed if path not in known]
     if unknown:
         raise ConfigError(
             f"--param {unknown[0]!r}: not a tunable field of this player; expected one of {sorted(known)}"
         )
-    return [known[p] for p in params]
+    paths = [path for _, path, _ in parsed]
+    twice = sorted({p for p in paths if paths.count(p) > 1})
+    if twice:
+        raise ConfigError(f"--param {twice[0]!r}: named more than once")
+    out = []
+    for text, path, rng in parsed:
+        p = known[path]
+        if rng is not None:
+            lo, hi = rng
+            blo, bhi, lo_open, hi_open = _hard_bounds(player, path)
+            if lo < blo or hi > bhi or (lo_open and lo <= blo) or (hi_open and hi >= bhi):
+                left = f"{'(' if lo_open or blo == -math.inf else '['}{blo:g}"
+                right = f"{bhi:g}{')' if hi_open or bhi == math.inf else ']'}"
+                raise ConfigError(f"--param {text!r}: the field accepts values in {left}, {right}")
+            if p.log and lo <= 0:
+                raise ConfigError(f"--param {text!r}: a log-scale field needs LOW > 0")
+            if p.integer and not (lo.is_integer() and hi.is_integer()):
+                raise ConfigError(f"--param {text!r}: an integer field needs whole numbers")
+            p = dataclasses.replace(p, low=lo, high=hi)
+        out.append(p)
+    return out
 
 
 def apply_values(player: Any, values: dict[str, Any]) -> Any:
