@@ -20,6 +20,7 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "B1": "2026-11-25/tune/fig3-B",
     "S1": "2026-11-25/tune/fig3-S",
     "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
+    "BRS2": "2026-11-26/tune/fig3-BRS2",  # started at BRS1's values (tuned = "BRS1")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
 DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2", "A4": "A3"}  # a set made from another by taking back or adding a part
