@@ -630,6 +630,35 @@ TABLES: dict[str, Callable[[], str]] = {
         heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ref, BOTS, [0, 1])
         for ref in (("hu-guard-BRS-S2", "B+R+S tuned S2"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
     ),
+    "brs2-figures": lambda: paired_runs(
+        [
+            ("fig3-BRS with BRS2", "fig3-BRS-BRS2", EXP2 / "figures", ref, folder)
+            for ref, folder in (
+                ("fig3-BRS-BRS1", EXP2 / "figures"),
+                ("fig3-BRS-S2", EXP2 / "figures"),
+                ("fig3-BRS-S1", EXP / "figures"),
+                ("fig3-BRS", EXP / "figures"),
+            )
+        ],
+        [0, 1],
+    ),
+    "brs2-generalisation": lambda: paired_runs(
+        [
+            (
+                "fig4's styles against B+R+S with BRS2",
+                "styles-BRS-BRS2",
+                EXP2 / "generalisation",
+                ref,
+                EXP2 / "generalisation",
+            )
+            for ref in ("styles-BRS-BRS1", "styles-BRS-default")
+        ],
+        [0, 1],
+    ),
+    "brs2-hu-guard": lambda: "\n\n".join(
+        heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS2", "B+R+S tuned BRS2"), ref, BOTS, [0, 1])
+        for ref in (("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
+    ),
 }
 
 
