@@ -1,0 +1,185 @@
+"""How low can AIVAT's variance go?  The floor that the hole cards set, measured (issue 25).
+
+Every correction of the estimator (:mod:`loki.aivat`) has expectation zero given the history before it, and the hole
+cards are dealt before everything, so the estimate ``Y`` of a deal has the same conditional mean as the plain result
+``X``: ``E[Y | holes] = E[X | holes] = mu(holes)``.  Hence, for any value function and any action baselines,
+
+    Var(Y) = Var(mu(holes)) + E[Var(Y | holes)]  >=  Var(mu(holes)),
+
+and the variance ratio AIVAT / plain can never fall below ``Var(mu) / Var(X)``: the part of the comparison that the
+hole cards alone decide (which seats hold what, so which spots the enhanced and the control players meet) is signal
+to an estimator that does not correct the deal of the hole cards, not noise.  Duplicate replays average it over the
+seats but do not remove it.
+
+This script measures that floor: each hole-card deal of a preset is played twice, on its own board and on a second
+board drawn independently from the cards the holes leave (both as a full duplicate deal, one seating per seat), and
+``Cov(X_1, X_2)`` (and the less noisy ``Cov(Y_1, Y_2)``) estimates ``Var(mu)`` because the two plays are independent
+given the holes (up to the players' memory of the earlier hands).  It prints the per-deal variance of each
+comparison, plain and with the shipped AIVAT, the covariances, the floor as a share of the plain variance, and a
+bootstrap interval (deals resampled, fixed seed).
+
+    python benchmarks/aivat_floor.py --preset fig3-BR --seed 2201 --deals 600
+
+``--split players`` asks the next question: of what is left, how much do the cards decide and how much the players'
+own random choices (feature B's action selection, the Simulator's sampling, the check-raise coin)?  Each deal is then
+played twice on the same hole cards *and* board by two sets of the same players seeded differently (each set playing
+every deal in order, as in a tournament), so ``Cov(Y_1, Y_2)`` estimates ``Var(E[Y | cards])`` and the rest of
+``Var(Y)``, ``E[Var(Y | cards)]``, is what the players' randomness adds after the action corrections.
+
+Use seeds >= 2000 (seeds 0 and 1 report results; nothing here is fitted, but keep them apart anyway).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+from loki.aivat import ActionRecorder, EquityOracle, hand_corrections, shipped_value_function
+from loki.players.registry import make_player
+from loki.players.table import play_hand
+from loki.tournament.config import load_preset
+from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
+from loki.tournament.stats import _groups, per_deal_sb
+
+
+def second_board(seed: int, deal: int, holes) -> tuple[int, ...]:
+    """A board drawn uniformly from the 52 cards minus the holes, independent of the deal's own board."""
+    used = {c for h in holes for c in h}
+    rest = np.array([c for c in range(52) if c not in used])
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal), 0xB0A2D]))
+    return tuple(int(c) for c in rng.permutation(rest)[:5])
+
+
+#: Added to the player seeds of the second set of players (``--split players``).
+SECOND_PLAYERS = 7_777_777
+
+
+def play_twice(cfg, deals: int, split: str):
+    """Per deal, the plain and AIVAT chips ``(2, n)`` of each player in its two plays, block by block as the tournament
+    runner seats them: ``split = "holes"``, the same players on the deal's board and on :func:`second_board`;
+    ``split = "players"``, the deal's cards played by the tournament's players and by a second set seeded apart."""
+    game = cfg.game_config()
+    n = cfg.n_players
+    square = seatings(n)
+    vf = shipped_value_function()
+    oracle = EquityOracle()
+    plain, aivat = [], []
+    for block in range(cfg.n_blocks):
+        rng_deals = block_deals(block, min(deals, cfg.deals), cfg.block_deals)
+        if not len(rng_deals):
+            break
+        sets = [
+            Seating(
+                [
+                    make_player(si.player, seed=player_seed(cfg.seed, block, si.index) + off, name=si.name)
+                    for si in cfg.seats
+                ]
+            )
+            for off in ((0, SECOND_PLAYERS) if split == "players" else (0,))
+        ]
+        for d in rng_deals:
+            holes, board1 = deal_cards(cfg.seed, d, n)
+            x = np.zeros((2, n))
+            y = np.zeros((2, n))
+            if split == "players":
+                plays = [(sets[0], board1), (sets[1], board1)]
+            else:
+                plays = [(sets[0], board1), (sets[0], second_board(cfg.seed, d, holes))]
+            for b, (seating, board) in enumerate(plays):
+                for row in square:
+                    rec = ActionRecorder()
+                    st = play_hand(
+                        game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec,
+                        oracles=True,
+                    )  # fmt: skip
+                    c = hand_corrections(st, list(rec.probs), oracle, vf).total
+                    for s, p in enumerate(row):
+                        x[b, p] += st.payoffs[s]
+                        y[b, p] += st.payoffs[s] + c[s]
+            plain.append(x)
+            aivat.append(y)
+    return np.array(plain), np.array(aivat)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--preset", default="fig3-BR")
+    ap.add_argument("--seed", type=int, required=True)
+    ap.add_argument("--deals", type=int, default=600)
+    ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples of the deals (seed 0)")
+    ap.add_argument(
+        "--split",
+        choices=("holes", "players"),
+        default="holes",
+        help="holes: a second board for the same hole cards; players: a second set of players on the same cards",
+    )
+    ap.add_argument("--out", help="also write the figures as JSON (for docs/EXPERIMENTS.md's tables)")
+    a = ap.parse_args()
+    cfg = load_preset(a.preset).with_overrides(seed=a.seed, histories=False)
+    n, sb = cfg.n_players, cfg.game_config().small_bet
+    t0 = time.process_time()
+    plain, aivat = play_twice(cfg, a.deals, a.split)
+    cpu = time.process_time() - t0
+    groups = {}
+    for name, chips in (("plain", plain), ("aivat", aivat)):
+        g = [_groups(cfg, per_deal_sb(chips[:, b, :], n, sb)) for b in range(2)]
+        groups[name] = [g[0][2], g[1][2]]  # the comparisons' per-deal series, board 1 and board 2
+    what = "2 boards" if a.split == "holes" else "2 sets of players"
+    print(f"{a.preset} seed {a.seed}: {len(plain)} deals x {what} x {n} seatings in {cpu:.0f} s CPU")
+    shared = "Var(mu)" if a.split == "holes" else "Var(E[.|cards])"
+    rng = np.random.default_rng(0)
+    idx = rng.integers(0, len(plain), size=(a.boot, len(plain)))
+    keys = ("var_plain", "var_aivat", "ratio", "shared_plain", "shared_aivat")
+    record: dict = {
+        "script": "benchmarks/aivat_floor.py",
+        "preset": a.preset,
+        "seed": a.seed,
+        "deals": len(plain),
+        "split": a.split,
+        "boot": a.boot,
+        "value_function": shipped_value_function().describe(),
+        "cpu_seconds": round(cpu, 1),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "commit": subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, cwd=Path(__file__).resolve().parent
+        ).stdout.strip(),
+        "comparisons": {},
+    }
+    for ci, comp in enumerate(cfg.compare):
+        x1, x2 = groups["plain"][0][ci], groups["plain"][1][ci]
+        y1, y2 = groups["aivat"][0][ci], groups["aivat"][1][ci]
+
+        def stats(i):
+            vx = 0.5 * (np.var(x1[i], ddof=1) + np.var(x2[i], ddof=1))
+            vy = 0.5 * (np.var(y1[i], ddof=1) + np.var(y2[i], ddof=1))
+            cxx = np.cov(x1[i], x2[i])[0, 1]
+            cyy = np.cov(y1[i], y2[i])[0, 1]
+            return np.array([vx, vy, vy / vx, cxx / vx, cyy / vx])
+
+        est = stats(np.arange(len(plain)))
+        boot = np.array([stats(i) for i in idx])
+        lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+        print(f"  {comp.name}:")
+        labels = (
+            "per-deal variance, plain (sb/hand)^2",
+            "per-deal variance, AIVAT",
+            "variance ratio AIVAT / plain",
+            f"{shared}/Var(X), from Cov(X1, X2)",
+            f"{shared}/Var(X), from Cov(Y1, Y2)",
+        )
+        for k, lab in enumerate(labels):
+            print(f"    {lab:<42} {est[k]:8.4f}   95 % bootstrap [{lo[k]:.4f}, {hi[k]:.4f}]")
+        record["comparisons"][comp.name] = {
+            k: {"value": float(est[j]), "low": float(lo[j]), "high": float(hi[j])} for j, k in enumerate(keys)
+        }
+    if a.out:
+        Path(a.out).write_text(json.dumps(record, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
