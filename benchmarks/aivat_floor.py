@@ -24,7 +24,10 @@ bootstrap interval (deals resampled, fixed seed).
 own random choices (feature B's action selection, the Simulator's sampling, the check-raise coin)?  Each deal is then
 played twice on the same hole cards *and* board by two sets of the same players seeded differently (each set playing
 every deal in order, as in a tournament), so ``Cov(Y_1, Y_2)`` estimates ``Var(E[Y | cards])`` and the rest of
-``Var(Y)``, ``E[Var(Y | cards)]``, is what the players' randomness adds after the action corrections.
+``Var(Y)``, ``E[Var(Y | cards)]``, is what the players' randomness adds after the action corrections.  ``--split flop`` (``turn``) keeps the hole cards
+and the flop (and the turn) and deals the rest of the board again, so ``Cov(Y_1, Y_2)`` estimates how much of the
+estimate's variance the hole cards and the flop (and the turn) decide: every correction after them has expectation
+zero given them, the flop's own correction is part of what they decide.
 
 Use seeds >= 2000 (seeds 0 and 1 report results; nothing here is fitted, but keep them apart anyway).
 """
@@ -47,14 +50,17 @@ from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, p
 from loki.tournament.stats import _groups, per_deal_sb
 
 
-def second_board(seed: int, deal: int, holes) -> tuple[int, ...]:
-    """A board drawn uniformly from the 52 cards minus the holes, independent of the deal's own board."""
-    used = {c for h in holes for c in h}
+def second_board(seed: int, deal: int, holes, keep: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """A board that starts with ``keep`` (the deal's flop, or its flop and turn, or nothing) and is completed uniformly
+    from the cards the holes and ``keep`` leave, independently of the rest of the deal's own board."""
+    used = {c for h in holes for c in h} | set(keep)
     rest = np.array([c for c in range(52) if c not in used])
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal), 0xB0A2D]))
-    return tuple(int(c) for c in rng.permutation(rest)[:5])
+    return tuple(keep) + tuple(int(c) for c in rng.permutation(rest)[: 5 - len(keep)])
 
 
+#: The board cards the second play keeps: none (``holes``), the flop (``flop``), the flop and the turn (``turn``).
+KEEP = {"holes": 0, "flop": 3, "turn": 4}
 #: Added to the player seeds of the second set of players (``--split players``).
 SECOND_PLAYERS = 7_777_777
 
@@ -89,7 +95,8 @@ def play_twice(cfg, deals: int, split: str):
             if split == "players":
                 plays = [(sets[0], board1), (sets[1], board1)]
             else:
-                plays = [(sets[0], board1), (sets[0], second_board(cfg.seed, d, holes))]
+                keep = board1[: KEEP[split]]
+                plays = [(sets[0], board1), (sets[0], second_board(cfg.seed, d, holes, keep))]
             for b, (seating, board) in enumerate(plays):
                 for row in square:
                     rec = ActionRecorder()
@@ -114,9 +121,10 @@ def main() -> None:
     ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples of the deals (seed 0)")
     ap.add_argument(
         "--split",
-        choices=("holes", "players"),
+        choices=("holes", "flop", "turn", "players"),
         default="holes",
-        help="holes: a second board for the same hole cards; players: a second set of players on the same cards",
+        help="holes: a second board for the same hole cards; flop / turn: a second turn and river (river) after the "
+        "same hole cards and flop (and turn); players: a second set of players on the same cards",
     )
     ap.add_argument("--out", help="also write the figures as JSON (for docs/EXPERIMENTS.md's tables)")
     a = ap.parse_args()
@@ -129,9 +137,9 @@ def main() -> None:
     for name, chips in (("plain", plain), ("aivat", aivat)):
         g = [_groups(cfg, per_deal_sb(chips[:, b, :], n, sb)) for b in range(2)]
         groups[name] = [g[0][2], g[1][2]]  # the comparisons' per-deal series, board 1 and board 2
-    what = "2 boards" if a.split == "holes" else "2 sets of players"
+    what = "2 sets of players" if a.split == "players" else f"2 boards (the same {a.split})"
     print(f"{a.preset} seed {a.seed}: {len(plain)} deals x {what} x {n} seatings in {cpu:.0f} s CPU")
-    shared = "Var(mu)" if a.split == "holes" else "Var(E[.|cards])"
+    shared = {"holes": "Var(mu)", "flop": "Var(E[.|flop])", "turn": "Var(E[.|turn])"}.get(a.split, "Var(E[.|cards])")
     rng = np.random.default_rng(0)
     idx = rng.integers(0, len(plain), size=(a.boot, len(plain)))
     keys = ("var_plain", "var_aivat", "ratio", "shared_plain", "shared_aivat")

@@ -374,6 +374,38 @@ def adaptive_set_hu(name: str, previous: tuple[str, str]) -> str:
     return "\n\n".join(heads_up_across(EXP2 / "league", player, ref, opps, [0, 1]) for ref, opps in refs)
 
 
+def aivat_floor(folder: Path) -> str:
+    """The floor and the split of AIVAT's variance (``benchmarks/aivat_floor.py --out``): per preset, the variance
+    ratio and the share of the plain variance that the hole cards alone (two boards per deal) and the cards (two sets
+    of players per deal) decide in the AIVAT estimate, each with its bootstrap interval."""
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        return "(not run)"
+
+    def cell(d: dict) -> str:
+        return f"{d['value']:.3f} [{d['low']:.3f}, {d['high']:.3f}]"
+
+    rows = [
+        "| preset | seed | deals | second play | variance ratio AIVAT / plain | shared by both plays, AIVAT (share of the "
+        "plain variance) | shared by both plays, plain | CPU s |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    what = {
+        "holes": "another board (same hole cards)",
+        "flop": "another turn and river (same hole cards and flop)",
+        "turn": "another river (same hole cards, flop and turn)",
+        "players": "other players' seeds (same cards)",
+    }
+    for f in files:
+        r = json.loads(f.read_text())
+        for c in r["comparisons"].values():
+            rows.append(
+                f"| {r['preset']} | {r['seed']} | {r['deals']} | {what[r['split']]} | {cell(c['ratio'])} | "
+                f"{cell(c['shared_aivat'])} | {cell(c['shared_plain'])} | {r['cpu_seconds']:.0f} |"
+            )
+    return "\n".join(rows)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -630,6 +662,7 @@ TABLES: dict[str, Callable[[], str]] = {
         heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ref, BOTS, [0, 1])
         for ref in (("hu-guard-BRS-S2", "B+R+S tuned S2"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
     ),
+    "aivat-floor": lambda: aivat_floor(EXP2 / "aivat-floor"),
     "brs2-figures": lambda: paired_runs(
         [
             ("fig3-BRS with BRS2", "fig3-BRS-BRS2", EXP2 / "figures", ref, folder)
