@@ -396,8 +396,9 @@ def aivat_floor(folder: Path) -> str:
         "turn": "another river (same hole cards, flop and turn)",
         "players": "other players' seeds (same cards)",
     }
-    for f in files:
-        r = json.loads(f.read_text())
+    order = list(what)
+    recs = sorted((json.loads(f.read_text()) for f in files), key=lambda r: (r["preset"], order.index(r["split"])))
+    for r in recs:
         for c in r["comparisons"].values():
             rows.append(
                 f"| {r['preset']} | {r['seed']} | {r['deals']} | {what[r['split']]} | {cell(c['ratio'])} | "
