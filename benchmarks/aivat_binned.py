@@ -106,6 +106,23 @@ class BinnedValue:
         return np.mean(vals, axis=0)
 
 
+def street_starts(st, first: int = 1):
+    """Yield ``(state, street)`` at the start of each street from ``first`` (1 flop, 2 turn, 3 river) that a finished
+    hand ``st`` reached with its hand still going, replayed on the engine from its history."""
+    n = st.n_players
+    holes = [st.hole_cards(i) for i in range(n)]
+    s = new_hand(st.config, st.button, hole_cards=holes, board=list(st.full_board), record_events=False)
+    acts = [a for a in st.history if a != "/"]
+    seen = 0
+    for i in range(len(acts) + 1):
+        if not s.is_terminal and s.round != seen:
+            seen = s.round
+            if seen >= first:
+                yield s, seen
+        if i < len(acts):
+            s.apply(acts[i])
+
+
 def fit(data):
     """F[r, kb, eb, hb] = mean future contribution; G[k] = mean future pot growth at flop starts."""
     oracle = EquityOracle()
@@ -116,34 +133,27 @@ def fit(data):
     gt = np.zeros(11)
     gc = np.zeros(11)
     for _, hands in data:
-        for st, _, _ in hands:
+        for st, *_ in hands:
             n = st.n_players
             holes = tuple(st.hole_cards(i) for i in range(n))
             final = np.array(st.total_committed, float)
-            s = new_hand(st.config, st.button, hole_cards=list(holes), board=list(st.full_board), record_events=False)
-            acts = [a for a in st.history if a != "/"]
-            seen = 0
-            for i in range(len(acts) + 1):
-                if not s.is_terminal and s.round != seen:
-                    seen = s.round
-                    live = s.active
-                    k = s.num_active
-                    cur = np.array(s.total_committed, float)
-                    if seen == 1:
-                        gt[k] += (final - cur).sum()
-                        gc[k] += 1
-                    else:
-                        eq, hs = features(live, s.board, holes, oracle)
-                        for p in range(n):
-                            if live[p]:
-                                idx = (seen, kbin(k), ebin(eq[p], seen), hbin(hs[p]))
-                                tot[idx] += final[p] - cur[p]
-                                cnt[idx] += 1
-                                idx2 = (*idx, obin(hs, live, p))
-                                tot2[idx2] += final[p] - cur[p]
-                                cnt2[idx2] += 1
-                if i < len(acts):
-                    s.apply(acts[i])
+            for s, seen in street_starts(st, 1):
+                live = s.active
+                k = s.num_active
+                cur = np.array(s.total_committed, float)
+                if seen == 1:
+                    gt[k] += (final - cur).sum()
+                    gc[k] += 1
+                else:
+                    eq, hs = features(live, s.board, holes, oracle)
+                    for p in range(n):
+                        if live[p]:
+                            idx = (seen, kbin(k), ebin(eq[p], seen), hbin(hs[p]))
+                            tot[idx] += final[p] - cur[p]
+                            cnt[idx] += 1
+                            idx2 = (*idx, obin(hs, live, p))
+                            tot2[idx2] += final[p] - cur[p]
+                            cnt2[idx2] += 1
     # shrink thin cells toward the (street, k, equity-bin) mean
     F = np.zeros_like(tot)
     for r in (2, 3):

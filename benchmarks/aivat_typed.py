@@ -28,11 +28,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from aivat_binned import NE, NH, STREET, ebin, features, hbin, kbin  # noqa: E402
+from aivat_binned import NE, NH, STREET, ebin, features, hbin, kbin, street_starts  # noqa: E402
 from aivat_value_function import play  # noqa: E402
 
 from loki.aivat import EquityOracle, PotEquityValue, hand_corrections, shipped_value_function  # noqa: E402
-from loki.engine import new_hand  # noqa: E402
 from loki.tournament.config import load_preset  # noqa: E402
 from loki.tournament.stats import _groups, per_deal_sb  # noqa: E402
 
@@ -43,22 +42,6 @@ def enhanced_flags(cfg) -> list[bool]:
     """Per player index: whether it is of the first comparison's enhanced type."""
     enh = set(cfg.compare[0].enhanced)
     return [si.label in enh for si in cfg.seats]
-
-
-def street_nodes(st):
-    """Yield ``(state, street)`` at the start of the turn and of the river for a finished hand ``st``."""
-    n = st.n_players
-    holes = tuple(st.hole_cards(i) for i in range(n))
-    s = new_hand(st.config, st.button, hole_cards=list(holes), board=list(st.full_board), record_events=False)
-    acts = [a for a in st.history if a != "/"]
-    seen = 0
-    for i in range(len(acts) + 1):
-        if not s.is_terminal and s.round != seen:
-            seen = s.round
-            if seen >= 2:
-                yield s, seen
-        if i < len(acts):
-            s.apply(acts[i])
 
 
 def fit(cfg, data) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +56,7 @@ def fit(cfg, data) -> tuple[np.ndarray, np.ndarray]:
             n = st.n_players
             holes = tuple(st.hole_cards(i) for i in range(n))
             final = np.array(st.payoffs, float)
-            for s, r in street_nodes(st):
+            for s, r in street_starts(st, 2):
                 live = s.active
                 k = s.num_active
                 c = np.array(s.total_committed, float)

@@ -407,6 +407,33 @@ def aivat_floor(folder: Path) -> str:
     return "\n".join(rows)
 
 
+def brs_generalisation(name: str, before: str) -> str:
+    """fig4's four Loki-1 styles against four B+R+S with the tuned set ``name``, paired by deal with the same field
+    against the set ``before`` and against the paper's B+R+S (``generalisation/styles-BRS-<set>-<seed>``)."""
+    return paired_runs(
+        [
+            (
+                f"fig4's styles against B+R+S with {name}",
+                f"styles-BRS-{name}",
+                EXP2 / "generalisation",
+                ref,
+                EXP2 / "generalisation",
+            )
+            for ref in (f"styles-BRS-{before}", "styles-BRS-default")
+        ],
+        [0, 1],
+    )
+
+
+def brs_hu_guard(name: str, before: str) -> str:
+    """The tuned set ``name``'s heads-up league against the reference bots (card-blind guard, 1,250-deal blocks),
+    paired by deal with the set ``before``'s league and with the paper's B+R+S's (in S1's league) of the same seeds."""
+    return "\n\n".join(
+        heads_up_across(EXP2 / "generalisation", (f"hu-guard-BRS-{name}", f"B+R+S tuned {name}"), ref, BOTS, [0, 1])
+        for ref in ((f"hu-guard-BRS-{before}", f"B+R+S tuned {before}"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
+    )
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -646,23 +673,8 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
-    "brs1-generalisation": lambda: paired_runs(
-        [
-            (
-                "fig4's styles against B+R+S with BRS1",
-                "styles-BRS-BRS1",
-                EXP2 / "generalisation",
-                ref,
-                EXP2 / "generalisation",
-            )
-            for ref in ("styles-BRS-S2", "styles-BRS-default")
-        ],
-        [0, 1],
-    ),
-    "brs1-hu-guard": lambda: "\n\n".join(
-        heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ref, BOTS, [0, 1])
-        for ref in (("hu-guard-BRS-S2", "B+R+S tuned S2"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
-    ),
+    "brs1-generalisation": lambda: brs_generalisation("BRS1", "S2"),
+    "brs1-hu-guard": lambda: brs_hu_guard("BRS1", "S2"),
     "aivat-floor": lambda: aivat_floor(EXP2 / "aivat-floor"),
     "brs2-figures": lambda: paired_runs(
         [
@@ -676,23 +688,8 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [0, 1],
     ),
-    "brs2-generalisation": lambda: paired_runs(
-        [
-            (
-                "fig4's styles against B+R+S with BRS2",
-                "styles-BRS-BRS2",
-                EXP2 / "generalisation",
-                ref,
-                EXP2 / "generalisation",
-            )
-            for ref in ("styles-BRS-BRS1", "styles-BRS-default")
-        ],
-        [0, 1],
-    ),
-    "brs2-hu-guard": lambda: "\n\n".join(
-        heads_up_across(EXP2 / "generalisation", ("hu-guard-BRS-BRS2", "B+R+S tuned BRS2"), ref, BOTS, [0, 1])
-        for ref in (("hu-guard-BRS-BRS1", "B+R+S tuned BRS1"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
-    ),
+    "brs2-generalisation": lambda: brs_generalisation("BRS2", "BRS1"),
+    "brs2-hu-guard": lambda: brs_hu_guard("BRS2", "BRS1"),
 }
 
 
