@@ -253,6 +253,29 @@ def test_a_param_can_be_searched_over_its_own_range(tmp_path):
     assert r.returncode == 2 and "bettor.make1=0.5:1.5" in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_range_is_kept_in_one_spelling_and_must_hold_the_start_values(tmp_path):
+    """The spec keeps a ``--param`` range in one spelling (so a resume typed another way finds its study), and
+    ``--start-at-values`` refuses a start value outside the searched range (Optuna would play it anyway) before any
+    study folder is made, naming the field and the way out."""
+    from loki.tune import StudySpec, param_text, run_study
+
+    assert param_text("bettor.make1 = 0.60:0.9") == param_text("bettor.make1=0.6:0.90") == "bettor.make1=0.6:0.9"
+    assert param_text("sim.trials=100:300.0") == "sim.trials=100:300" and param_text(" make_width ") == "make_width"
+    (tmp_path / "tiny.toml").write_text(TINY)
+    spec = StudySpec(
+        target=str(tmp_path / "tiny.toml"), label="Loki-2 B", params=("bettor.make1=0.6:0.9",), deals=1,
+        block_deals=1, sampler="random", pruner="none", start_at_values=True,
+    )  # fmt: skip
+    with pytest.raises(ConfigError, match=r"bettor.make1's value 0.5 lies outside its search range \[0.6, 0.9\]"):
+        run_study(spec, tmp_path / "s", 1)
+    assert not (tmp_path / "s").exists()
+    r = _loki(
+        "tune", "tiny.toml", "--param", "bettor.make1 = 0.60:0.9", "--start-at-values", "--out", "t", cwd=tmp_path
+    )
+    assert r.returncode == 2 and "--param bettor.make1=LOW:HIGH" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "t").exists()
+
+
 def test_a_study_can_start_at_the_targets_values(tmp_path):
     """``start_at_values``: the first trial plays the target's own values (queued once: a resumed study does not queue
     them again), the later ones are the sampler's; a study made without the option is not resumed with it."""

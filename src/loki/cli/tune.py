@@ -88,7 +88,7 @@ def tune(
         return
     if target is None:
         fail("give a target (a preset or a tournament TOML file), or --list-params SPEC")
-    from loki.tune import StudySpec, load_targets, panel_player, search_space
+    from loki.tune import StudySpec, load_targets, panel_player, param_text, search_space, start_values
 
     try:
         cfgs = load_targets(target)
@@ -101,12 +101,14 @@ def tune(
     try:
         player = panel_player(cfgs, lab)
         space = search_space(player, param or None)
+        if start_at_values:
+            start_values(space)  # before the study's folder is made
     except LokiError as e:
         raise tagged("--param" if param else "--label", e) from None
     spec = StudySpec(
         target=target,
         label=lab,
-        params=tuple(x.strip() for x in param) if param else tuple(p.path for p in space),
+        params=tuple(param_text(x) for x in param) if param else tuple(p.path for p in space),
         deals=deals,
         seeds=_ints(seeds, "--seeds"),
         fresh_seeds=fresh,

@@ -130,7 +130,7 @@ class SimConfig(LokiModel):
     oracle: Literal["none", "perfect", "mixed"] = "none"
     choice: Literal["argmax", "softmax"] = "argmax"
     temperature: float = tunable(
-        0.5, 0.05, 5.0, source="DEFAULT (issue 27; PENA99 suggests randomising close EVs)", log=True, gt=0.0
+        0.5, 0.02, 5.0, source="DEFAULT (issue 27; PENA99 suggests randomising close EVs)", log=True, gt=0.0
     )
 
 

@@ -21,11 +21,13 @@ from loki.tune.study import (
     load_targets,
     open_study,
     panel_player,
+    param_text,
     parse_param,
     queue_start,
     recover_stale,
     run_study,
     search_space,
+    start_values,
     trial_config,
 )
 
@@ -40,6 +42,8 @@ __all__ = [
     "base_player",
     "search_space",
     "parse_param",
+    "start_values",
+    "param_text",
     "apply_values",
     "trial_config",
     "evaluate",

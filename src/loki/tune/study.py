@@ -59,6 +59,8 @@ __all__ = [
     "evaluate",
     "open_study",
     "parse_param",
+    "param_text",
+    "start_values",
     "queue_start",
     "recover_stale",
     "counted",
@@ -196,6 +198,9 @@ def base_player(cfg: TournamentConfig, label: str) -> Any:
 def parse_param(text: str) -> tuple[str, tuple[float, float] | None]:
     """A ``--param`` entry: a field's dotted path, optionally with its own search range ``PATH=LOW:HIGH``.
 
+    Args:
+        text: the entry as given (spaces around the parts are ignored).
+
     Returns:
         ``(path, None)`` or ``(path, (low, high))``.
 
@@ -222,9 +227,31 @@ def parse_param(text: str) -> tuple[str, tuple[float, float] | None]:
     return path, (lo, hi)
 
 
+def param_text(text: str) -> str:
+    """The canonical spelling of a ``--param`` entry, as a study's spec keeps it, so that ``bettor.make1 = 0.60:0.9``
+    and ``bettor.make1=0.6:0.9`` name the same study (whole numbers without a decimal point, others as Python's
+    shortest exact ``repr``).
+
+    Raises:
+        ConfigError: as :func:`parse_param`.
+
+    >>> param_text(" bettor.check_raise_probability = 0.0:0.30 ")
+    'bettor.check_raise_probability=0:0.3'
+    """
+    path, rng = parse_param(text)
+    if rng is None:
+        return path
+
+    def num(x: float) -> str:
+        return str(int(x)) if x.is_integer() else repr(x)
+
+    return f"{path}={num(rng[0])}:{num(rng[1])}"
+
+
 def _hard_bounds(config: Any, path: str) -> tuple[float, float, bool, bool]:
-    """The bounds a field's validation enforces (``ge``/``gt``, ``le``/``lt``): ``(low, high, low_open, high_open)``,
-    ``±inf`` where it has none."""
+    """The bounds a field's own validation enforces (``ge``/``gt``, ``le``/``lt``): ``(low, high, low_open,
+    high_open)``, ``±inf`` where it has none.  Rules across fields (e.g. ``make1 ≤ make2``) are not among them: a trial
+    that breaks one is refused by the configuration and pruned as invalid."""
     node = config
     *parents, leaf = path.split(".")
     for k in parents:
@@ -535,12 +562,34 @@ def open_study(out: str | Path, spec: StudySpec | None):
     return study, storage, spec
 
 
+def start_values(space: Sequence[TunableParam]) -> dict[str, Any]:
+    """The target's own values of the tuned fields that have one, for ``--start-at-values``.
+
+    Raises:
+        ConfigError: a value outside its field's search range (Optuna would play it anyway, outside the space it
+            searches; the message says how to give the field a range that holds it).
+    """
+    outside = [p for p in space if p.value is not None and not p.low <= p.value <= p.high]
+    if outside:
+        p = outside[0]
+        raise ConfigError(
+            f"--start-at-values: {p.path}'s value {p.value!r} lies outside its search range [{p.low:g}, {p.high:g}]; "
+            f"give it a range that holds it (--param {p.path}=LOW:HIGH)"
+        )
+    return {p.path: p.value for p in space if p.value is not None}
+
+
 def queue_start(study, space: Sequence[TunableParam]) -> bool:
     """Queue the first trial at the target's own values of the tuned fields (those without a value are sampled);
-    False, and nothing queued, when the study already has trials (a resumed study, or another process was first)."""
+    False, and nothing queued, when the study already has trials (a resumed study, or another process was first).
+
+    Raises:
+        ConfigError: a value outside its field's search range (Optuna would play it anyway, outside the space it
+            searches; the message says how to give the field a range that holds it).
+    """
+    values = start_values(space)
     if study.get_trials(deepcopy=False):
         return False
-    values = {p.path: p.value for p in space if p.value is not None}
     study.enqueue_trial(values, user_attrs={"start": True})
     return True
 
@@ -635,6 +684,8 @@ def run_study(
     cfgs = load_targets(spec.target)
     base = panel_player(cfgs, spec.label)
     space = search_space(base, spec.params)
+    if spec.start_at_values:
+        start_values(space)  # refuse a start outside the space before a study folder is made
     study, storage, spec = open_study(out, spec)
     if spec.start_at_values:
         queue_start(study, space)
@@ -872,6 +923,7 @@ def finish_study(
         "objective": "AIVAT enhanced minus control, sb/hand",
         "search_value": best.value,
         "search_ci": best.user_attrs.get("ci"),
+        "params": list(spec.params),
         "trials": record["trials"].get("complete", 0),
         "date": record["date"],
         "commit": record["commit"],
