@@ -14,9 +14,14 @@ seats but do not remove it.
 This script measures that floor: each hole-card deal of a preset is played twice, on its own board and on a second
 board drawn independently from the cards the holes leave (both as a full duplicate deal, one seating per seat), and
 ``Cov(X_1, X_2)`` (and the less noisy ``Cov(Y_1, Y_2)``) estimates ``Var(mu)`` because the two plays are independent
-given the holes (up to the players' memory of the earlier hands).  It prints the per-deal variance of each
+given the holes, up to the players' memory: the second play follows the first, so the players' opponent models
+have seen the first play's showdowns (with ``--split players`` both sets have seen the same earlier deals' cards).
+That shared history makes the two plays a little more alike than independent plays would be, so the shared parts
+below are, if anything, overestimated, and the part the players' own randomness adds underestimated.  It prints the per-deal variance of each
 comparison, plain and with the shipped AIVAT, the covariances, the floor as a share of the plain variance, and a
-bootstrap interval (deals resampled, fixed seed).
+bootstrap interval (whole blocks of deals resampled, since the players learn within a block; fixed seed).  The plain
+and the AIVAT covariances estimate the same quantity wherever the corrections are zero-mean given what the two plays
+share; the plain one is the noisier, and their paired difference is printed too.
 
     python benchmarks/aivat_floor.py --preset fig3-BR --seed 2201 --deals 600
 
@@ -51,8 +56,9 @@ from loki.tournament.stats import _groups, per_deal_sb
 
 
 def second_board(seed: int, deal: int, holes, keep: tuple[int, ...] = ()) -> tuple[int, ...]:
-    """A board that starts with ``keep`` (the deal's flop, or its flop and turn, or nothing) and is completed uniformly
-    from the cards the holes and ``keep`` leave, independently of the rest of the deal's own board."""
+    """A board (5 card ids, ``int``) that starts with ``keep`` (the deal's flop, or its flop and turn, or nothing) and
+    is completed uniformly from the cards the ``holes`` (pairs of card ids) and ``keep`` leave, independently of the
+    rest of the deal's own board; a pure function of ``(seed, deal, holes, keep)``."""
     used = {c for h in holes for c in h} | set(keep)
     rest = np.array([c for c in range(52) if c not in used])
     rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal), 0xB0A2D]))
@@ -65,16 +71,26 @@ KEEP = {"holes": 0, "flop": 3, "turn": 4}
 SECOND_PLAYERS = 7_777_777
 
 
-def play_twice(cfg, deals: int, split: str):
-    """Per deal, the plain and AIVAT chips ``(2, n)`` of each player in its two plays, block by block as the tournament
-    runner seats them: ``split = "holes"``, the same players on the deal's board and on :func:`second_board`;
-    ``split = "players"``, the deal's cards played by the tournament's players and by a second set seeded apart."""
+def play_twice(cfg, deals: int, split: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Play each of the first ``deals`` deals twice, block by block as the tournament runner seats them.
+
+    ``split = "holes"``, ``"flop"`` or ``"turn"``: the same players play the deal's board, then :func:`second_board`
+    keeping none of it, its flop, or its flop and turn; ``"players"``: the deal's cards played by the tournament's
+    players and by a second set seeded :data:`SECOND_PLAYERS` apart.
+
+    Returns:
+        ``(plain, aivat, preflop_differs, flop_nonzero)``: ``(D, 2, n) float64`` chips of each player in each play,
+        without and with the shipped AIVAT corrections; the number of plays whose seatings did not all take the same
+        pre-flop actions; and the number of plays in which some player's flop corrections summed over the seatings
+        were not 0 (more than 1e-9 chips).
+    """
     game = cfg.game_config()
     n = cfg.n_players
     square = seatings(n)
     vf = shipped_value_function()
     oracle = EquityOracle()
     plain, aivat = [], []
+    preflop_differs = flop_nonzero = 0
     for block in range(cfg.n_blocks):
         rng_deals = block_deals(block, min(deals, cfg.deals), cfg.block_deals)
         if not len(rng_deals):
@@ -98,19 +114,25 @@ def play_twice(cfg, deals: int, split: str):
                 keep = board1[: KEEP[split]]
                 plays = [(sets[0], board1), (sets[0], second_board(cfg.seed, d, holes, keep))]
             for b, (seating, board) in enumerate(plays):
+                flop = np.zeros(n)
+                preflops = set()
                 for row in square:
                     rec = ActionRecorder()
                     st = play_hand(
                         game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec,
                         oracles=True,
                     )  # fmt: skip
-                    c = hand_corrections(st, list(rec.probs), oracle, vf).total
+                    corr = hand_corrections(st, list(rec.probs), oracle, vf)
+                    preflops.add(tuple(st.history[: st.history.index("/")] if "/" in st.history else st.history))
                     for s, p in enumerate(row):
                         x[b, p] += st.payoffs[s]
-                        y[b, p] += st.payoffs[s] + c[s]
+                        y[b, p] += st.payoffs[s] + corr.total[s]
+                        flop[p] += corr.chance_by_street[1, s]
+                preflop_differs += len(preflops) > 1
+                flop_nonzero += bool(np.any(np.abs(flop) > 1e-9))
             plain.append(x)
             aivat.append(y)
-    return np.array(plain), np.array(aivat)
+    return np.array(plain), np.array(aivat), preflop_differs, flop_nonzero
 
 
 def main() -> None:
@@ -118,7 +140,7 @@ def main() -> None:
     ap.add_argument("--preset", default="fig3-BR")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--deals", type=int, default=600)
-    ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples of the deals (seed 0)")
+    ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples (whole blocks of deals; seed 0)")
     ap.add_argument(
         "--split",
         choices=("holes", "flop", "turn", "players"),
@@ -131,7 +153,7 @@ def main() -> None:
     cfg = load_preset(a.preset).with_overrides(seed=a.seed, histories=False)
     n, sb = cfg.n_players, cfg.game_config().small_bet
     t0 = time.process_time()
-    plain, aivat = play_twice(cfg, a.deals, a.split)
+    plain, aivat, preflop_differs, flop_nonzero = play_twice(cfg, a.deals, a.split)
     cpu = time.process_time() - t0
     groups = {}
     for name, chips in (("plain", plain), ("aivat", aivat)):
@@ -140,9 +162,13 @@ def main() -> None:
     what = "2 sets of players" if a.split == "players" else f"2 boards (the same {a.split})"
     print(f"{a.preset} seed {a.seed}: {len(plain)} deals x {what} x {n} seatings in {cpu:.0f} s CPU")
     shared = {"holes": "Var(mu)", "flop": "Var(E[.|flop])", "turn": "Var(E[.|turn])"}.get(a.split, "Var(E[.|cards])")
+    print(f"  plays whose seatings took different pre-flop actions: {preflop_differs} of {2 * len(plain)}; plays with a "
+          f"player's flop corrections not summing to 0 over the seatings: {flop_nonzero}")  # fmt: skip
+    # a block bootstrap: the players learn within the tournament's blocks, so whole blocks are resampled
+    blocks = [np.arange(b, min(b + cfg.block_deals, len(plain))) for b in range(0, len(plain), cfg.block_deals)]
     rng = np.random.default_rng(0)
-    idx = rng.integers(0, len(plain), size=(a.boot, len(plain)))
-    keys = ("var_plain", "var_aivat", "ratio", "shared_plain", "shared_aivat")
+    idx = [np.concatenate([blocks[j] for j in rng.integers(0, len(blocks), len(blocks))]) for _ in range(a.boot)]
+    keys = ("var_plain", "var_aivat", "ratio", "shared_plain", "shared_aivat", "shared_plain_minus_aivat")
     record: dict = {
         "script": "benchmarks/aivat_floor.py",
         "preset": a.preset,
@@ -150,6 +176,9 @@ def main() -> None:
         "deals": len(plain),
         "split": a.split,
         "boot": a.boot,
+        "bootstrap": f"blocks of {cfg.block_deals} deals resampled, numpy seed 0",
+        "preflop_differs_plays": preflop_differs,
+        "flop_correction_nonzero_plays": flop_nonzero,
         "value_function": shipped_value_function().describe(),
         "cpu_seconds": round(cpu, 1),
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
@@ -167,7 +196,7 @@ def main() -> None:
             vy = 0.5 * (np.var(y1[i], ddof=1) + np.var(y2[i], ddof=1))
             cxx = np.cov(x1[i], x2[i])[0, 1]
             cyy = np.cov(y1[i], y2[i])[0, 1]
-            return np.array([vx, vy, vy / vx, cxx / vx, cyy / vx])
+            return np.array([vx, vy, vy / vx, cxx / vx, cyy / vx, (cxx - cyy) / vx])
 
         est = stats(np.arange(len(plain)))
         boot = np.array([stats(i) for i in idx])
@@ -179,11 +208,15 @@ def main() -> None:
             "variance ratio AIVAT / plain",
             f"{shared}/Var(X), from Cov(X1, X2)",
             f"{shared}/Var(X), from Cov(Y1, Y2)",
+            "the two estimates' difference (paired)",
         )
         for k, lab in enumerate(labels):
             print(f"    {lab:<42} {est[k]:8.4f}   95 % bootstrap [{lo[k]:.4f}, {hi[k]:.4f}]")
         record["comparisons"][comp.name] = {
-            k: {"value": float(est[j]), "low": float(lo[j]), "high": float(hi[j])} for j, k in enumerate(keys)
+            **{k: {"value": float(est[j]), "low": float(lo[j]), "high": float(hi[j])} for j, k in enumerate(keys)},
+            "series": {
+                k: [round(float(v), 6) for v in arr] for k, arr in (("x1", x1), ("x2", x2), ("y1", y1), ("y2", y2))
+            },
         }
     if a.out:
         Path(a.out).write_text(json.dumps(record, indent=1) + "\n")
