@@ -21,6 +21,7 @@ Fit and evaluate on seeds >= 2000 (seeds 0 and 1 report results).
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -82,6 +83,8 @@ class TypedValue:
         self.types: list[int] = []
 
     def __call__(self, committed, live, board, holes, oracle):
+        """The values ``(n,) float64`` (chips) of the node (:meth:`loki.aivat.PotEquityValue.__call__`'s arguments),
+        with the seats' types from :attr:`types` (set before each hand)."""
         r = STREET[len(board)]
         if r <= 1:
             return self.early(committed, live, board, holes, oracle)
@@ -97,14 +100,22 @@ class TypedValue:
         return v
 
     def expected_after_reveal(self, committed, live, board, n_cards, holes, oracle):
+        """``E_c[v(h·c)]`` over the ``n_cards`` cards revealed next, ``(n,) float64`` chips: the shipped function's
+        exact expectation up to the flop, an enumeration of every turn and/or river after it (two cards at once when
+        an all-in runs the board out)."""
         if STREET[len(board) + n_cards] <= 1:
             return self.early.expected_after_reveal(committed, live, board, n_cards, holes, oracle)
-        assert n_cards == 1
         dead = set(board) | {x for h in holes for x in h}
-        return np.mean([self(committed, live, (*board, x), holes, oracle) for x in range(52) if x not in dead], axis=0)
+        rest = [x for x in range(52) if x not in dead]
+        return np.mean(
+            [self(committed, live, (*board, *cs), holes, oracle) for cs in itertools.combinations(rest, n_cards)],
+            axis=0,
+        )
 
 
 def ratios(cfg, data, candidates) -> None:
+    """Print, for each ``(label, value function)``, the variance ratio AIVAT / plain of the preset's first comparison
+    over :func:`aivat_value_function.play`'s ``data``, its AIVAT and plain means (sb/hand) and the estimator's CPU."""
     n, sb = cfg.n_players, cfg.game_config().small_bet
     flags = enhanced_flags(cfg)
     chips = np.array([[sum(st.payoffs[s] for st, _, row, _ in hands for s, p in enumerate(row) if p == q)
