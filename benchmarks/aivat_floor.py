@@ -71,12 +71,14 @@ KEEP = {"holes": 0, "flop": 3, "turn": 4}
 SECOND_PLAYERS = 7_777_777
 
 
-def play_twice(cfg, deals: int, split: str) -> tuple[np.ndarray, np.ndarray, int, int]:
+def play_twice(cfg, deals: int, split: str, second_set: bool = False) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Play each of the first ``deals`` deals twice, block by block as the tournament runner seats them.
 
     ``split = "holes"``, ``"flop"`` or ``"turn"``: the same players play the deal's board, then :func:`second_board`
-    keeping none of it, its flop, or its flop and turn; ``"players"``: the deal's cards played by the tournament's
-    players and by a second set seeded :data:`SECOND_PLAYERS` apart.
+    keeping none of it, its flop, or its flop and turn (with ``second_set``, the second boards are played by a second
+    set of the same players, seeded alike, that sees only them: its opponent models never see the first play);
+    ``"players"``: the deal's cards played by the tournament's players and by a second set seeded
+    :data:`SECOND_PLAYERS` apart.
 
     Returns:
         ``(plain, aivat, preflop_differs, flop_nonzero)``: ``(D, 2, n) float64`` chips of each player in each play,
@@ -102,7 +104,7 @@ def play_twice(cfg, deals: int, split: str) -> tuple[np.ndarray, np.ndarray, int
                     for si in cfg.seats
                 ]
             )
-            for off in ((0, SECOND_PLAYERS) if split == "players" else (0,))
+            for off in ((0, SECOND_PLAYERS) if split == "players" else (0, 0) if second_set else (0,))
         ]
         for d in rng_deals:
             holes, board1 = deal_cards(cfg.seed, d, n)
@@ -112,7 +114,7 @@ def play_twice(cfg, deals: int, split: str) -> tuple[np.ndarray, np.ndarray, int
                 plays = [(sets[0], board1), (sets[1], board1)]
             else:
                 keep = board1[: KEEP[split]]
-                plays = [(sets[0], board1), (sets[0], second_board(cfg.seed, d, holes, keep))]
+                plays = [(sets[0], board1), (sets[-1], second_board(cfg.seed, d, holes, keep))]
             for b, (seating, board) in enumerate(plays):
                 flop = np.zeros(n)
                 preflops = set()
@@ -148,12 +150,18 @@ def main() -> None:
         help="holes: a second board for the same hole cards; flop / turn: a second turn and river (river) after the "
         "same hole cards and flop (and turn); players: a second set of players on the same cards",
     )
+    ap.add_argument(
+        "--second-set",
+        action="store_true",
+        help="with holes / flop / turn: the second boards played by a second set of the same players (no memory of "
+        "the first play)",
+    )
     ap.add_argument("--out", help="also write the figures as JSON (for docs/EXPERIMENTS.md's tables)")
     a = ap.parse_args()
     cfg = load_preset(a.preset).with_overrides(seed=a.seed, histories=False)
     n, sb = cfg.n_players, cfg.game_config().small_bet
     t0 = time.process_time()
-    plain, aivat, preflop_differs, flop_nonzero = play_twice(cfg, a.deals, a.split)
+    plain, aivat, preflop_differs, flop_nonzero = play_twice(cfg, a.deals, a.split, a.second_set)
     cpu = time.process_time() - t0
     groups = {}
     for name, chips in (("plain", plain), ("aivat", aivat)):
@@ -175,6 +183,7 @@ def main() -> None:
         "seed": a.seed,
         "deals": len(plain),
         "split": a.split,
+        "second_set": a.second_set,
         "boot": a.boot,
         "bootstrap": f"blocks of {cfg.block_deals} deals resampled, numpy seed 0",
         "preflop_differs_plays": preflop_differs,
