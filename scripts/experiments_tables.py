@@ -375,9 +375,11 @@ def adaptive_set_hu(name: str, previous: tuple[str, str]) -> str:
 
 
 def aivat_floor(folder: Path) -> str:
-    """The floor and the split of AIVAT's variance (``benchmarks/aivat_floor.py --out``): per preset, the variance
-    ratio and the share of the plain variance that the hole cards alone (two boards per deal) and the cards (two sets
-    of players per deal) decide in the AIVAT estimate, each with its bootstrap interval."""
+    """What the cards decide of AIVAT's variance (``benchmarks/aivat_floor.py --out``): per preset and kind of second
+    play (another board for the same hole cards; another turn and river, or river, after the same flop, or turn;
+    other players' seeds on the same cards), the variance ratio and the share of the plain variance that both plays
+    share, estimated from the AIVAT and from the plain results, their paired difference, and the checks of the
+    pre-flop actions and the flop corrections, each share with its block-bootstrap interval."""
     files = sorted(folder.glob("*.json"))
     if not files:
         return "(not run)"
@@ -386,9 +388,10 @@ def aivat_floor(folder: Path) -> str:
         return f"{d['value']:.3f} [{d['low']:.3f}, {d['high']:.3f}]"
 
     rows = [
-        "| preset | seed | deals | second play | variance ratio AIVAT / plain | shared by both plays, AIVAT (share of the "
-        "plain variance) | shared by both plays, plain | CPU s |",
-        "|---|---:|---:|---|---:|---:|---:|---:|",
+        "| preset | seed | deals | second play | variance ratio AIVAT / plain | shared, from AIVAT (share of the plain "
+        "variance) | shared, from plain | plain minus AIVAT (paired) | plays with other pre-flop actions / a flop "
+        "correction not cancelling | CPU s |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     what = {
         "holes": "another board (same hole cards)",
@@ -397,12 +400,18 @@ def aivat_floor(folder: Path) -> str:
         "players": "other players' seeds (same cards)",
     }
     order = list(what)
-    recs = sorted((json.loads(f.read_text()) for f in files), key=lambda r: (r["preset"], order.index(r["split"])))
+    recs = sorted(
+        (json.loads(f.read_text()) for f in files),
+        key=lambda r: (r["preset"], order.index(r["split"]), r.get("second_set", False)),
+    )
     for r in recs:
+        second = what[r["split"]] + (", by a second set of the players" if r.get("second_set") else "")
         for c in r["comparisons"].values():
             rows.append(
-                f"| {r['preset']} | {r['seed']} | {r['deals']} | {what[r['split']]} | {cell(c['ratio'])} | "
-                f"{cell(c['shared_aivat'])} | {cell(c['shared_plain'])} | {r['cpu_seconds']:.0f} |"
+                f"| {r['preset']} | {r['seed']} | {r['deals']} | {second} | {cell(c['ratio'])} | "
+                f"{cell(c['shared_aivat'])} | {cell(c['shared_plain'])} | {cell(c['shared_plain_minus_aivat'])} | "
+                f"{r['preflop_differs_plays']} / {r['flop_correction_nonzero_plays']} of {2 * r['deals']} | "
+                f"{r['cpu_seconds']:.0f} |"
             )
     return "\n".join(rows)
 
