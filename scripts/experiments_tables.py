@@ -402,7 +402,7 @@ def aivat_floor(folder: Path) -> str:
     order = list(what)
     recs = sorted(
         (json.loads(f.read_text()) for f in files),
-        key=lambda r: (r["preset"], order.index(r["split"]), r.get("second_set", False)),
+        key=lambda r: (r["preset"], order.index(r["split"]), r.get("second_set", False), r["seed"]),
     )
     for r in recs:
         second = what[r["split"]] + (", by a second set of the players" if r.get("second_set") else "")
