@@ -579,15 +579,10 @@ def start_values(space: Sequence[TunableParam]) -> dict[str, Any]:
     return {p.path: p.value for p in space if p.value is not None}
 
 
-def queue_start(study, space: Sequence[TunableParam]) -> bool:
-    """Queue the first trial at the target's own values of the tuned fields (those without a value are sampled);
-    False, and nothing queued, when the study already has trials (a resumed study, or another process was first).
-
-    Raises:
-        ConfigError: a value outside its field's search range (Optuna would play it anyway, outside the space it
-            searches; the message says how to give the field a range that holds it).
-    """
-    values = start_values(space)
+def queue_start(study, values: dict[str, Any]) -> bool:
+    """Queue the first trial at ``values``, the target's own values of the tuned fields (:func:`start_values`; those
+    without a value are sampled); False, and nothing queued, when the study already has trials (a resumed study, or
+    another process was first)."""
     if study.get_trials(deepcopy=False):
         return False
     study.enqueue_trial(values, user_attrs={"start": True})
@@ -684,11 +679,10 @@ def run_study(
     cfgs = load_targets(spec.target)
     base = panel_player(cfgs, spec.label)
     space = search_space(base, spec.params)
-    if spec.start_at_values:
-        start_values(space)  # refuse a start outside the space before a study folder is made
+    start = start_values(space) if spec.start_at_values else None  # refused before a study folder is made
     study, storage, spec = open_study(out, spec)
-    if spec.start_at_values:
-        queue_start(study, space)
+    if start is not None:
+        queue_start(study, start)
     warmup = _warmup_deals(spec)
 
     def objective(trial) -> float:
