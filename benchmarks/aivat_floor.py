@@ -42,17 +42,19 @@ from __future__ import annotations
 import argparse
 import json
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from loki.aivat import ActionRecorder, EquityOracle, hand_corrections, shipped_value_function
-from loki.players.registry import make_player
-from loki.players.table import play_hand
-from loki.tournament.config import load_preset
-from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, player_seed, seatings
-from loki.tournament.stats import _groups, per_deal_sb
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from aivat_value_function import block_seating, play_seatings  # noqa: E402
+
+from loki.aivat import EquityOracle, hand_corrections, shipped_value_function  # noqa: E402
+from loki.tournament.config import load_preset  # noqa: E402
+from loki.tournament.schedule import block_deals, deal_cards, seatings  # noqa: E402
+from loki.tournament.stats import _groups, per_deal_sb  # noqa: E402
 
 
 def second_board(seed: int, deal: int, holes, keep: tuple[int, ...] = ()) -> tuple[int, ...]:
@@ -97,15 +99,8 @@ def play_twice(cfg, deals: int, split: str, second_set: bool = False) -> tuple[n
         rng_deals = block_deals(block, min(deals, cfg.deals), cfg.block_deals)
         if not len(rng_deals):
             break
-        sets = [
-            Seating(
-                [
-                    make_player(si.player, seed=player_seed(cfg.seed, block, si.index) + off, name=si.name)
-                    for si in cfg.seats
-                ]
-            )
-            for off in ((0, SECOND_PLAYERS) if split == "players" else (0, 0) if second_set else (0,))
-        ]
+        offsets = (0, SECOND_PLAYERS) if split == "players" else (0, 0) if second_set else (0,)
+        sets = [block_seating(cfg, block, off) for off in offsets]
         for d in rng_deals:
             holes, board1 = deal_cards(cfg.seed, d, n)
             x = np.zeros((2, n))
@@ -118,13 +113,8 @@ def play_twice(cfg, deals: int, split: str, second_set: bool = False) -> tuple[n
             for b, (seating, board) in enumerate(plays):
                 flop = np.zeros(n)
                 preflops = set()
-                for row in square:
-                    rec = ActionRecorder()
-                    st = play_hand(
-                        game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec,
-                        oracles=True,
-                    )  # fmt: skip
-                    corr = hand_corrections(st, list(rec.probs), oracle, vf)
+                for st, probs, row, _ in play_seatings(game, seating, square, holes, board):
+                    corr = hand_corrections(st, probs, oracle, vf)
                     preflops.add(tuple(st.history[: st.history.index("/")] if "/" in st.history else st.history))
                     for s, p in enumerate(row):
                         x[b, p] += st.payoffs[s]

@@ -43,8 +43,28 @@ from loki.tournament.schedule import BUTTON, Seating, block_deals, deal_cards, p
 from loki.tournament.stats import _groups, per_deal_sb
 
 
+def block_seating(cfg, block: int, offset: int = 0) -> Seating:
+    """The players of ``block`` seated as the tournament runner seats them (player seeds plus ``offset``)."""
+    return Seating(
+        [make_player(si.player, seed=player_seed(cfg.seed, block, si.index) + offset, name=si.name) for si in cfg.seats]
+    )
+
+
+def play_seatings(game, seating: Seating, square, holes, board) -> list:
+    """One duplicate deal: ``holes`` and ``board`` played once per row of the seating ``square``, in order;
+    ``[(final_state, probs, row, values), ...]`` with the players' action probabilities and values."""
+    hands = []
+    for row in square:
+        rec = ActionRecorder()
+        st = play_hand(
+            game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec, oracles=True
+        )
+        hands.append((st, list(rec.probs), row, list(rec.values)))
+    return hands
+
+
 def play(cfg, deals: int):
-    """Yield ``(deal, [(final_state, probs, row), ...])`` for the first ``deals`` deals, block by block."""
+    """Yield ``(deal, [(final_state, probs, row, values), ...])`` for the first ``deals`` deals, block by block."""
     game = cfg.game_config()
     n = cfg.n_players
     square = seatings(n)
@@ -52,20 +72,10 @@ def play(cfg, deals: int):
         rng_deals = block_deals(block, min(deals, cfg.deals), cfg.block_deals)
         if not len(rng_deals):
             break
-        players = [
-            make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name) for si in cfg.seats
-        ]
-        seating = Seating(players)
+        seating = block_seating(cfg, block)
         for d in rng_deals:
             holes, board = deal_cards(cfg.seed, d, n)
-            hands = []
-            for row in square:
-                rec = ActionRecorder()
-                st = play_hand(
-                    game, seating.seat(row), BUTTON, None, hole_cards=holes, board=board, on_action=rec, oracles=True
-                )
-                hands.append((st, list(rec.probs), row, list(rec.values)))
-            yield d, hands
+            yield d, play_seatings(game, seating, square, holes, board)
 
 
 def growth_stats(hands_by_deal) -> tuple[np.ndarray, np.ndarray]:
