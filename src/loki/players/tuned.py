@@ -112,9 +112,8 @@ TUNED_SETS["BRS1"] = merge_config(
 # against BRS1's +0.093 +- 0.018, paired +0.002 +- 0.012).  Rounded to three decimals.  make1 came back inside the
 # old range (0.639); the search found no better region above 0.75 (its four trials there were random start-up ones).
 # A near-argmax softmax (0.038 small bets, near the searched range's lower end 0.03), narrow ramps (0.065 and 0.022),
-# make2 0.878 and check-raises in 21 % of the strong hands first to act.  The
-# study's plan and its rule (ship if the validation against BRS1 is positive) were committed before it ran (its
-# PLAN.md).
+# make2 0.878 and check-raises in 21 % of the strong hands first to act.  The study's plan and its rule (ship if the
+# validation against BRS1 is positive) were committed before it ran (its PLAN.md).
 TUNED_SETS["BRS2"] = merge_config(
     TUNED_SETS["BRS1"],
     {
