@@ -191,7 +191,7 @@ class OpponentModel:
         self.row = row
         self.trace: list[tuple[int, Action, Callable[[int], float]]] = []
         self.round_actions: list[tuple[Action, bool]] = []
-        self.stats: dict[str, float] = {}
+        self.stats: dict[str, Any] = {}
 
     @property
     def weights(self) -> np.ndarray:
@@ -405,12 +405,15 @@ class ModelingContext:
         actions_this_round: actions taken in the current round before the one being modelled.
         acted, folded: seats that have checked/called/raised this round; seats out of the hand.
         raised_last_round: seats that bet or raised in the previous round.
+        button: the hand's button seat (−1: not known; a pre-flop rule that needs the seats' positions then steps
+            aside, :class:`loki.preflop.reweighting.StrategyReweighting`).
     """
 
     seat: int
     hole: tuple[int, int]
     board: tuple[int, ...]
     game: GameConfig
+    button: int = -1
     actions_this_round: int = 0
     acted: set[int] = field(default_factory=set)
     folded: set[int] = field(default_factory=set)

@@ -15,7 +15,6 @@ from typing import Any
 
 from loki.errors import ConfigError
 from loki.modeler.adaptive import AdaptiveModeler
-from loki.modeler.loki1 import Loki1Modeler
 from loki.modeler.model import OpponentModeler
 from loki.modeler.specific import SpecificModeler
 from loki.modeler.triple_model import TripleModeler
@@ -23,7 +22,7 @@ from loki.modeler.triple_model import TripleModeler
 __all__ = ["FEATURE_R_MODELS", "feature_r_modeler", "candidate_modeler", "resolve_modeler"]
 
 #: name -> factory ``(config, preflop) -> modeler``.
-FEATURE_R_MODELS: dict[str, Callable[[Any, Loki1Modeler], OpponentModeler]] = {
+FEATURE_R_MODELS: dict[str, Callable[[Any, OpponentModeler], OpponentModeler]] = {
     # the paper's Loki-2: the observer's own Triple Generator models everybody (pena/node34)
     "observer": lambda cfg, preflop: TripleModeler(cfg.triple, preflop),
     # opponent-specific triples: a per-opponent mixture learned at showdowns (issue 11)
@@ -35,7 +34,7 @@ FEATURE_R_MODELS: dict[str, Callable[[Any, Loki1Modeler], OpponentModeler]] = {
 }
 
 
-def candidate_modeler(name: str, config: Any, preflop: Loki1Modeler) -> OpponentModeler:
+def candidate_modeler(name: str, config: Any, preflop: OpponentModeler) -> OpponentModeler:
     """A candidate of the adaptive model: a registered name, or an import path ``"package.module:name"`` of a plug-in
     modeler (:func:`resolve_modeler`)."""
     return resolve_modeler(name) if ":" in name else feature_r_modeler(name, config, preflop)
@@ -60,7 +59,7 @@ def resolve_modeler(path: str) -> OpponentModeler:
     return m
 
 
-def feature_r_modeler(name: str, config: Any, preflop: Loki1Modeler) -> OpponentModeler:
+def feature_r_modeler(name: str, config: Any, preflop: OpponentModeler) -> OpponentModeler:
     """The feature-R modeler registered as ``name``, built for ``config``.
 
     Raises:

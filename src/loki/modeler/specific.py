@@ -57,6 +57,7 @@ from loki.modeler.model import (
     DEFAULT_FREQUENCIES,
     ModelingContext,
     OpponentModel,
+    OpponentModeler,
     PlayoutPolicy,
     ReweightDetails,
     check_context,
@@ -255,7 +256,7 @@ class SpecificModeler:
 
     triple: TripleConfig
     config: SpecificModelConfig = SpecificModelConfig()
-    preflop: Loki1Modeler = Loki1Modeler()
+    preflop: OpponentModeler = Loki1Modeler()
 
     @cached_property
     def _params(self):

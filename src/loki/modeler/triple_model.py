@@ -17,7 +17,14 @@ from loki.engine import Action, ActionTaken, GameConfig
 from loki.errors import InputError
 from loki.modeler.kernels import reweight_row, reweight_row_live, triple_column
 from loki.modeler.loki1 import Loki1Modeler
-from loki.modeler.model import ModelingContext, OpponentModel, PlayoutPolicy, ReweightDetails, reweight_details_of
+from loki.modeler.model import (
+    ModelingContext,
+    OpponentModel,
+    OpponentModeler,
+    PlayoutPolicy,
+    ReweightDetails,
+    reweight_details_of,
+)
 from loki.triples import TripleConfig, opponent_hand_values
 from loki.triples.spot import BettingSpot
 
@@ -94,7 +101,7 @@ class TripleModeler:
     """
 
     triple: TripleConfig
-    preflop: Loki1Modeler = Loki1Modeler()
+    preflop: OpponentModeler = Loki1Modeler()
 
     @cached_property
     def _params(self):

@@ -61,6 +61,7 @@ from loki.players.exploit import CardBlindEvidence, ExploitConfig, card_blind_de
 from loki.players.registry import PlayerConfig
 from loki.players.tuned import TUNED_SETS, apply_tuned, merge_config
 from loki.preflop import AdaptiveSettings, PreflopPolicy
+from loki.preflop.reweighting import DEFAULT_LEAK, StrategyReweighting
 from loki.selector import SelectorPolicy
 from loki.simulator import SimConfig, SimulatorPolicy
 from loki.triples import DEFAULT_MAKE_WIDTH, DEFAULT_ODDS_WIDTH, GeneratorForm, TripleConfig
@@ -151,7 +152,7 @@ class LokiPlayer(Player):
         self.seat = seat
         self._game = config
         hole = (int(hole_cards[0]), int(hole_cards[1]))
-        self._ctx = ModelingContext(seat, hole, (), config)
+        self._ctx = ModelingContext(seat, hole, (), config, int(button))
         self._revealed: tuple[tuple[int, int], ...] | None = None
         self.models.begin_hand(seat, config.n_players)
         self.preflop.begin_hand()
@@ -297,6 +298,11 @@ class LokiOptions(PlayerConfig):
             ``"adaptive"`` (expected players and heads-up contests from the opponent models; DEFAULT beyond the
             sources, :class:`loki.preflop.AdaptiveSettings`).
         preflop_realization: the adaptive model's pot-odds margin for heads-up calls (DEFAULT).
+        preflop_reweighting: how an opponent's pre-flop actions re-weight its table: ``"ramp"`` (Loki-1's μ/σ ramp on
+            IR7, PAPP98 and pena/node39; the default) or ``"strategy"`` (each holding kept where our own expert system
+            would take the action with it, else multiplied by ``preflop_leak``:
+            :class:`loki.preflop.reweighting.StrategyReweighting`; DEFAULT, issue 27, beyond the sources).
+        preflop_leak: the ``"strategy"`` rule's factor for a holding inconsistent with the action (DEFAULT 0.05).
     """
 
     kind: str = "loki"
@@ -309,6 +315,8 @@ class LokiOptions(PlayerConfig):
     modeler: str | None = None
     preflop_model: Literal["auto", "expert", "adaptive"] = "auto"
     preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
+    preflop_reweighting: Literal["ramp", "strategy"] = "ramp"
+    preflop_leak: float = tunable(DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (issue 27)", log=True, gt=0.0, le=1.0)
 
     @model_validator(mode="before")
     @classmethod
@@ -442,6 +450,8 @@ class Loki2Config(LokiOptions):
             skip.append("adaptive_model.")
         if self.generator == "rules" or "B" not in f or "S" in f:
             skip.append("ev.")
+        if self.preflop_reweighting != "strategy":
+            skip.append("preflop_leak")
         return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
 
     @property
@@ -473,6 +483,16 @@ def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:
     return resolve_modeler(cfg.modeler) if cfg.modeler else default
 
 
+def _opponent_preflop(cfg: LokiOptions) -> OpponentModeler:
+    """The modeler of opponents' pre-flop actions (``preflop_reweighting``); after the flop it is Loki-1's ramp."""
+    ramp = Loki1Modeler(cfg.modelling == "specific")
+    if cfg.preflop_reweighting == "ramp":
+        return ramp
+    return StrategyReweighting(
+        cfg.tightness, cfg.preflop_shift, cfg.preflop_model, AdaptiveSettings().short_handed, cfg.preflop_leak, ramp
+    )
+
+
 def _preflop(cfg: LokiOptions) -> PreflopPolicy:
     settings = AdaptiveSettings(realization=cfg.preflop_realization)
     specific = cfg.modelling == "specific"
@@ -493,11 +513,10 @@ def build_loki1(config: Loki1Config = Loki1Config(), seed: int = 0, name: str | 
         seed: seeds the Bettor's check-raise coin.
         name: display name (default ``"Loki-1"`` plus the style).
     """
-    specific = config.modelling == "specific"
     return LokiPlayer(
         _preflop(config),
         BettorPolicy(config.bettor, config.lookahead, seed),
-        _modeler(config, Loki1Modeler(specific)),
+        _modeler(config, _opponent_preflop(config)),
         name=name or _label("Loki-1", config),
         config=config,
     )
@@ -513,7 +532,6 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         name: display name (default ``"Loki-2 <features>"`` plus the style).
     """
     f = config.features
-    specific = config.modelling == "specific"
     post: PostflopPolicy
     if "S" in f:
         post = SimulatorPolicy(config.sim_config, seed)
@@ -521,9 +539,9 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
         post = SelectorPolicy(config.triple, config.lookahead, seed, config.generator, config.ev)
     else:
         post = BettorPolicy(config.bettor, config.lookahead, seed)
-    default: OpponentModeler = Loki1Modeler(specific)
+    default = _opponent_preflop(config)
     if "R" in f:
-        default = feature_r_modeler(config.opponent_model, config, Loki1Modeler(specific))
+        default = feature_r_modeler(config.opponent_model, config, default)
     return LokiPlayer(
         _preflop(config),
         post,
