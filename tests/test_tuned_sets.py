@@ -23,9 +23,16 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "BRS2": "2026-11-26/tune/fig3-BRS2",  # started at BRS1's values (tuned = "BRS1")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
-DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2", "A4": "A3"}  # a set made from another by taking back or adding a part
+DERIVED = {
+    "S2": "S1",
+    "A2": "A1",
+    "A3": "A2",
+    "A4": "A3",
+    "BRS3": "BRS2",
+}  # a set made from another by taking back or adding a part
 # (S2: S1 with the paper's generator form; A2: A1 with fold equity in place of its lower raise threshold; A3: A2 with
-# the card-blind verdict latched; A4: A3 with the passive verdict)
+# the card-blind verdict latched; A4: A3 with the passive verdict; BRS3: BRS2 with the pre-flop re-weighting by our own
+# expert system)
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -53,6 +60,12 @@ def test_a4_is_a3_with_the_passive_verdict():
     a3, a4 = parse_player("loki2:BRS:adaptive:tuned=A3"), parse_player("loki2:BRS:adaptive:tuned=A4")
     assert (a4.exploit.passive_answers, a3.exploit.passive_answers) == (4, 0)
     assert a4.model_copy(update={"exploit": a3.exploit, "tuned": "A3"}) == a3  # every other value is A3's
+
+
+def test_brs3_is_brs2_with_the_preflop_strategy_reweighting():
+    brs2, brs3 = parse_player("loki2:BRS:tuned=BRS2"), parse_player("loki2:BRS:tuned=BRS3")
+    assert (brs2.preflop_reweighting, brs3.preflop_reweighting) == ("ramp", "strategy")
+    assert brs3.model_copy(update={"preflop_reweighting": "ramp", "tuned": "BRS2"}) == brs2  # every other value
 
 
 def test_s2_is_s1_with_the_papers_generator_form():

@@ -123,6 +123,12 @@ TUNED_SETS["BRS2"] = merge_config(
         "odds_width": 0.022,
     },
 )
+# BRS3: BRS2 with opponents' pre-flop actions read through our own expert system (preflop_reweighting = "strategy",
+# loki.preflop.reweighting; leak 0.05, a DEFAULT not tuned), DEFAULT (issue 27: experiments/2026-11-26/preflop-strategy,
+# a design choice, not a search; its PLAN.md and rule were committed before any tournament with it).  Validated
+# against BRS2 on seeds 1062-1065 (1,500 deals each, paired by deal): +0.020 +- 0.009, every seed positive.  Exact
+# against Loki-1 fields (Loki-1 plays that expert system); at six players or fewer the ramp re-weights, as in BRS2.
+TUNED_SETS["BRS3"] = merge_config(TUNED_SETS["BRS2"], {"preflop_reweighting": "strategy"})
 # A1: the adaptive Loki's DEFAULTs (issue 24), DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive — loki tune on
 # six heads-up fields, the adaptive B+R+S (100 trials) against equity, calling, random, maniac, loki1 and the paper's
 # loki2:BRS, one 300-deal block each so that how fast it learns counts; TPE, 50 trials from the shipped values
