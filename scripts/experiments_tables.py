@@ -699,6 +699,32 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "brs2-generalisation": lambda: brs_generalisation("BRS2", "BRS1"),
     "brs2-hu-guard": lambda: brs_hu_guard("BRS2", "BRS1"),
+    "brs3-validation": lambda: paired_runs(
+        [
+            (
+                "fig3-BRS with BRS3",
+                "fig3-BRS-BRS3",
+                EXP2 / "preflop-strategy" / "validation",
+                "fig3-BRS-BRS2",
+                EXP2 / "preflop-strategy" / "validation",
+            )
+        ],
+        [1062, 1063, 1064, 1065],
+    ),
+    "brs3-figures": lambda: paired_runs(
+        [
+            ("fig3-BRS with BRS3", "fig3-BRS-BRS3", EXP2 / "figures", ref, folder)
+            for ref, folder in (
+                ("fig3-BRS-BRS2", EXP2 / "figures"),
+                ("fig3-BRS-BRS1", EXP2 / "figures"),
+                ("fig3-BRS-S2", EXP2 / "figures"),
+                ("fig3-BRS-S1", EXP / "figures"),
+                ("fig3-BRS", EXP / "figures"),
+            )
+        ],
+        [0, 1],
+    ),
+    "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
 }
 
 
