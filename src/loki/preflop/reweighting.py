@@ -86,6 +86,21 @@ def class_strategies(tightness: str, preflop_shift: float, group: str, position:
     return out
 
 
+@lru_cache(maxsize=1024)
+def _strategy_factors(
+    to_call_bets: float, bets: int, voluntary: bool, can_raise: bool, small_blind: bool, action: int, leak: float
+) -> np.ndarray:
+    """``(6,) float64`` read-only: 1 for each strategy whose action in the spot (:func:`strategy_action`) is ``action``,
+    ``leak`` for the others (the small blind's first-decision strategies with their call limits)."""
+    out = np.empty(6, dtype=np.float64)
+    for s in Strategy:
+        limit = SB_CALL_LIMIT.get(s) if small_blind else None
+        a = strategy_action(s, to_call_bets, bets, voluntary, can_raise, max_call_bets=limit)
+        out[int(s)] = 1.0 if int(a) == action else leak
+    out.setflags(write=False)
+    return out
+
+
 @dataclass(frozen=True)
 class StrategyReweighting:
     """Pre-flop re-weighting by our own expert system (module docstring; DEFAULT, issue 27, beyond the sources).
@@ -143,13 +158,10 @@ class StrategyReweighting:
                 small_blind,
             )
         strategies, small_blind = model.stats[_STATS_KEY]
-        to_call_bets = ev.to_call / game.bet_sizes[0]
         can_raise = ev.bets < game.max_bets and not ev.all_in
-        taken = np.empty(6, dtype=np.float64)
-        for s in Strategy:
-            limit = SB_CALL_LIMIT.get(s) if small_blind else None
-            a = strategy_action(s, to_call_bets, ev.bets, ev.voluntary, can_raise, max_call_bets=limit)
-            taken[int(s)] = 1.0 if a == ev.action else self.leak
+        taken = _strategy_factors(
+            ev.to_call / game.bet_sizes[0], ev.bets, ev.voluntary, can_raise, small_blind, int(ev.action), self.leak
+        )
         return taken[strategies]
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
