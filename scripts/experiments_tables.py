@@ -434,6 +434,18 @@ def brs_generalisation(name: str, before: str) -> str:
     )
 
 
+def brs_figures(name: str, before: list[str]) -> str:
+    """fig3-BRS with the set ``name`` on seeds 0 and 1 (``figures/fig3-BRS-<set>-<seed>``), paired by deal with the
+    committed runs of the sets ``before`` (of 2026-11-26), then S1's and the paper's B+R+S's (of 2026-11-25)."""
+    refs = [(f"fig3-BRS-{b}", EXP2 / "figures") for b in before] + [
+        ("fig3-BRS-S1", EXP / "figures"),
+        ("fig3-BRS", EXP / "figures"),
+    ]
+    return paired_runs(
+        [(f"fig3-BRS with {name}", f"fig3-BRS-{name}", EXP2 / "figures", ref, folder) for ref, folder in refs], [0, 1]
+    )
+
+
 def brs_hu_guard(name: str, before: str) -> str:
     """The tuned set ``name``'s heads-up league against the reference bots (card-blind guard, 1,250-deal blocks),
     paired by deal with the set ``before``'s league and with the paper's B+R+S's (in S1's league) of the same seeds."""
@@ -685,18 +697,7 @@ TABLES: dict[str, Callable[[], str]] = {
     "brs1-generalisation": lambda: brs_generalisation("BRS1", "S2"),
     "brs1-hu-guard": lambda: brs_hu_guard("BRS1", "S2"),
     "aivat-floor": lambda: aivat_floor(EXP2 / "aivat-floor"),
-    "brs2-figures": lambda: paired_runs(
-        [
-            ("fig3-BRS with BRS2", "fig3-BRS-BRS2", EXP2 / "figures", ref, folder)
-            for ref, folder in (
-                ("fig3-BRS-BRS1", EXP2 / "figures"),
-                ("fig3-BRS-S2", EXP2 / "figures"),
-                ("fig3-BRS-S1", EXP / "figures"),
-                ("fig3-BRS", EXP / "figures"),
-            )
-        ],
-        [0, 1],
-    ),
+    "brs2-figures": lambda: brs_figures("BRS2", ["BRS1", "S2"]),
     "brs2-generalisation": lambda: brs_generalisation("BRS2", "BRS1"),
     "brs2-hu-guard": lambda: brs_hu_guard("BRS2", "BRS1"),
     "brs3-validation": lambda: paired_runs(
@@ -711,19 +712,7 @@ TABLES: dict[str, Callable[[], str]] = {
         ],
         [1062, 1063, 1064, 1065],
     ),
-    "brs3-figures": lambda: paired_runs(
-        [
-            ("fig3-BRS with BRS3", "fig3-BRS-BRS3", EXP2 / "figures", ref, folder)
-            for ref, folder in (
-                ("fig3-BRS-BRS2", EXP2 / "figures"),
-                ("fig3-BRS-BRS1", EXP2 / "figures"),
-                ("fig3-BRS-S2", EXP2 / "figures"),
-                ("fig3-BRS-S1", EXP / "figures"),
-                ("fig3-BRS", EXP / "figures"),
-            )
-        ],
-        [0, 1],
-    ),
+    "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
     "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
 }
 
