@@ -284,7 +284,8 @@ class ReweightRecord(_Record):
         action: ``"fold"``, ``"check"``, ``"call"``, ``"bet"`` or ``"raise"``; street: 0..3.
         method: ``"loki1"`` (μ/σ ramp on IR7 pre-flop, on EHS' post-flop), ``"triple"`` (each holding's
             weight times its probability triple's entry for the action), ``"specific"`` (the same with
-            opponent-specific triples, :mod:`loki.modeler.specific`), or a plug-in modeler's own name
+            opponent-specific triples, :mod:`loki.modeler.specific`), ``"preflop strategy"`` (our own pre-flop expert
+            system, :mod:`loki.preflop.reweighting`), or a plug-in modeler's own name
             (:class:`loki.modeler.ReweightDetails`).
         mu, sigma: the ramp's centre and half-width on the percentile scale (Loki-1 only).
         lo, hi: the ramp's ends on the value scale (IR ×1000 pre-flop, EHS' post-flop; Loki-1 only).
