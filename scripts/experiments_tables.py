@@ -416,6 +416,27 @@ def aivat_floor(folder: Path) -> str:
     return "\n".join(rows)
 
 
+def aivat_crn(folder: Path) -> str:
+    """The common-random-numbers exploration (``benchmarks/aivat_crn.py``): per preset and seed, the comparison's
+    result, plain and AIVAT per-deal sd and variance ratio with the players' coins drawn as usual and drawn in common."""
+    runs = sorted(p for p in folder.glob("*-*-*") if (p / "summary.json").exists())
+    if not runs:
+        return "(not run)"
+    rows = [
+        "| preset | seed | deals | players' coins | AIVAT sb/hand | plain sd | AIVAT sd | variance ratio |",
+        "|---|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for p in runs:
+        d = json.loads((p / "summary.json").read_text())
+        c = d["aivat"]["comparisons"][-1]
+        mode = "in common (CRN)" if p.name.endswith("-crn") else "as usual"
+        rows.append(
+            f"| {p.name.rsplit('-', 2)[0]} | {d['seed']} | {d['deals']} | {mode} | {_fmt(c['sb_per_hand'], c['ci'])} | "
+            f"{c['plain_sd']:.3f} | {c['sd']:.3f} | {c['variance_ratio']:.3f} |"
+        )
+    return "\n".join(rows)
+
+
 def brs_generalisation(name: str, before: str) -> str:
     """fig4's four Loki-1 styles against four B+R+S with the tuned set ``name``, paired by deal with the same field
     against the set ``before`` and against the paper's B+R+S (``generalisation/styles-BRS-<set>-<seed>``)."""
@@ -714,6 +735,7 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
     "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
+    "aivat-crn": lambda: aivat_crn(EXP2 / "aivat-floor" / "crn"),
 }
 
 
