@@ -381,6 +381,19 @@ def test_events_sequence():
     assert ev[-1].payoffs == (0, 0)  # both play the broadway board
 
 
+def test_events_say_whether_a_raise_was_legal():
+    """``could_raise``: what the player could do before acting (the expert system's ``RAISE in legal``) — not after a
+    capped round, nor for a player whose call puts it all-in (finite stacks)."""
+    s = new_hand(GameConfig(n_players=3), button=0, rng=1)
+    s.apply_many("rrrc")
+    assert [e.could_raise for e in s.events if isinstance(e, ActionTaken)] == [True, True, True, False]
+    s = new_hand(GameConfig(n_players=2), button=0, rng=1, stacks=(100, 15))  # the big blind has 5 chips behind
+    s.apply("r")  # the small blind raises to 20: calling puts the big blind all-in
+    s.apply("c")
+    ev = [e for e in s.events if isinstance(e, ActionTaken)]
+    assert (ev[0].could_raise, ev[1].could_raise, ev[1].all_in, ev[1].amount, ev[1].to_call) == (True, False, True, 5, 10)
+
+
 def test_clone_is_independent():
     s = new_hand(GameConfig(n_players=3, stacks=200), button=0, rng=9)
     s.apply_many("rc")

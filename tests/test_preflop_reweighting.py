@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from loki.cards import HOLDING_CARDS, HOLDING_CLASS, HOLDING_INDEX
-from loki.engine import ActionTaken, BoardDealt, GameConfig, new_hand
+from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, new_hand
 from loki.errors import ConfigError, PlayerSpecError
 from loki.modeler import ModelingContext, ModelStore
 from loki.players.registry import make_player, parse_player
@@ -30,10 +30,10 @@ def _representatives() -> list[int]:
     return [first[c] for c in range(169)]
 
 
-def _random_preflop(rng: np.random.Generator, button: int):
+def _random_preflop(rng: np.random.Generator, button: int, stacks):
     """A hand whose pre-flop actions are drawn at random among the legal ones (cards irrelevant to the draw);
     returns the actions in order and the state after them."""
-    st = new_hand(GAME, button, rng=int(rng.integers(1 << 30)))
+    st = new_hand(GAME, button, rng=int(rng.integers(1 << 30)), stacks=stacks)
     actions = []
     while not st.is_terminal and st.round == 0:
         legal = st.legal_actions()
@@ -43,42 +43,57 @@ def _random_preflop(rng: np.random.Generator, button: int):
     return actions, st
 
 
-def test_factors_match_the_expert_system_class_by_class():
-    """At every seat's first pre-flop action of 30 random hands, a class keeps factor 1 exactly when the expert
-    system, holding that class in that seat after the same earlier actions, takes the observed action."""
-    rng = np.random.default_rng(2027)
-    rule = StrategyReweighting(leak=0.05)
-    reps = _representatives()
+def _expert_actions(button, stacks, actions, i, seat, tightness, shift) -> np.ndarray:
+    """The brute force: for each of the 169 classes, the action the expert system takes at the ``i``-th action with
+    that class in ``seat``, after the same earlier actions (the seat's own forced on it, its strategy chosen at its
+    first decision as in play); ``(169,)`` action values."""
+    out = np.empty(169, dtype=np.int64)
+    for c, h in enumerate(_representatives()):
+        mine = HOLDING_CARDS[h]
+        rest = [x for x in range(52) if x not in mine]
+        holes = [(rest[2 * s], rest[2 * s + 1]) for s in range(10)]
+        holes[seat] = (int(mine[0]), int(mine[1]))
+        st = new_hand(GAME, button, hole_cards=holes, board=rest[20:25], stacks=stacks)
+        policy = PreflopPolicy(tightness, shift)
+        for a in actions[:i]:
+            if st.current_player == seat:
+                policy.decide(st.view(seat), st.legal_actions())
+            st.apply(a)
+        out[c] = int(policy.decide(st.view(seat), st.legal_actions()).action)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("tightness", "shift", "finite"),
+    [("loose", 0.0, False), ("tight", 50.0, True), ("moderate", -156.0, True)],
+    ids=["loose-unlimited", "tight-shifted-finite-stacks", "moderate-shifted-finite-stacks"],
+)
+def test_factors_match_the_expert_system_class_by_class(tightness, shift, finite):
+    """At every pre-flop action (not a fold) of 10 random hands, a class keeps factor 1 exactly when the expert
+    system, holding that class in that seat after the same earlier actions, takes the observed action: first
+    decisions, later ones (the small blind's call limits, the voluntary-money rule, the cap) and, with finite stacks
+    (10-80 chips, a bet is 10), all-in calls and raises that calling would have made illegal."""
+    rng = np.random.default_rng({"loose": 2027, "tight": 2028, "moderate": 2029}[tightness])
+    rule = StrategyReweighting(tightness, shift, leak=0.05)
     checked = 0
-    for hand in range(30):
+    for hand in range(10):
         button = hand % 10
-        actions, done = _random_preflop(rng, button)
+        stacks = tuple(int(x) for x in rng.integers(10, 81, size=10)) if finite else None
+        actions, done = _random_preflop(rng, button, stacks)
         events = [e for e in done.events if isinstance(e, ActionTaken) and e.round == 0]
         ctx = ModelingContext(0, (0, 1), (), GAME, button)
         store = ModelStore()
         store.begin_hand(0, 10)
-        seen: set[int] = set()
         for i, ev in enumerate(events):
-            if ev.seat != 0 and ev.seat not in seen:
+            if ev.seat != 0 and ev.action != Action.FOLD:
                 f = rule.factors(store[ev.seat], ev, ctx)
-                expected = np.empty(169)
-                for c, h in enumerate(reps):
-                    mine = HOLDING_CARDS[h]
-                    rest = [x for x in range(52) if x not in mine]
-                    holes = [(rest[2 * s], rest[2 * s + 1]) for s in range(10)]
-                    holes[ev.seat] = (int(mine[0]), int(mine[1]))
-                    st = new_hand(GAME, button, hole_cards=holes, board=rest[20:25])
-                    for a in actions[:i]:
-                        st.apply(a)
-                    d = PreflopPolicy().decide(st.view(ev.seat), st.legal_actions())
-                    expected[c] = 1.0 if d.action == ev.action else 0.05
-                assert np.array_equal(f, expected), (hand, i, ev)
+                taken = _expert_actions(button, stacks, actions, i, ev.seat, tightness, shift)
+                assert np.array_equal(f, np.where(taken == int(ev.action), 1.0, 0.05)), (hand, i, ev)
                 checked += 1
-            seen.add(ev.seat)
             if ev.seat in store:
                 store[ev.seat].round_actions.append((ev.action, ev.to_call > 0))
             ctx.follow(ev)
-    assert checked > 150
+    assert checked > 40
 
 
 class _AtTheFlop:
@@ -134,6 +149,15 @@ def test_short_handed_tables_and_an_unknown_button_use_the_ramp():
     assert not rule.applies(ModelingContext(0, (0, 1), (), GameConfig(n_players=6), 3))
     assert not rule.applies(ModelingContext(0, (0, 1), (), GAME))
     assert StrategyReweighting(model="expert").applies(ModelingContext(0, (0, 1), (), GameConfig(n_players=6), 3))
+    # explanations name the rule that re-weighted the model's last pre-flop action (the ramp here, with its μ/σ)
+    six = GameConfig(n_players=6)
+    store = ModelStore()
+    store.begin_hand(0, 6)
+    ev = ActionTaken(1, Action.RAISE, 20, 0, to_call=10, pot=15, bets=1, n_active=6)
+    assert rule.reweight_details(store[1], ev, 1).method == "preflop strategy"  # nothing seen yet: the rule's name
+    rule.reweight(store[1], ev, 1, ModelingContext(0, (0, 1), (), six, 3))
+    details = rule.reweight_details(store[1], ev, 1)
+    assert details.method == "loki1" and details.mu is not None
 
 
 def test_bad_settings_are_refused():

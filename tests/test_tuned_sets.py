@@ -23,16 +23,10 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
     "BRS2": "2026-11-26/tune/fig3-BRS2",  # started at BRS1's values (tuned = "BRS1")
     "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
 }
-DERIVED = {
-    "S2": "S1",
-    "A2": "A1",
-    "A3": "A2",
-    "A4": "A3",
-    "BRS3": "BRS2",
-}  # a set made from another by taking back or adding a part
-# (S2: S1 with the paper's generator form; A2: A1 with fold equity in place of its lower raise threshold; A3: A2 with
-# the card-blind verdict latched; A4: A3 with the passive verdict; BRS3: BRS2 with the pre-flop re-weighting by our own
-# expert system)
+# a set made from another by taking back or adding a part (S2: S1 with the paper's generator form; A2: A1 with fold
+# equity in place of its lower raise threshold; A3: A2 with the card-blind verdict latched; A4: A3 with the passive
+# verdict; BRS3: BRS2 with the pre-flop re-weighting by our own expert system)
+DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2", "A4": "A3", "BRS3": "BRS2"}
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:

@@ -51,7 +51,10 @@ class ActionTaken:
     to call, ``pot`` chips in the pot, ``bets`` bets/raises made this round (the big blind
     counting as one pre-flop), ``n_active`` players not folded, and ``voluntary`` whether the
     player had already put chips in voluntarily this round (a blind does not count; Make1's
-    fold rule, PAPP98 papp/node44)."""
+    fold rule, PAPP98 papp/node44), ``could_raise`` whether a bet/raise was legal for it (the round
+    not capped and, with finite stacks, the engine's other conditions: :func:`loki.betting.can_raise`).
+    ``to_call`` is the amount facing the player, not capped by its stack (an all-in call's
+    ``amount`` is the capped one)."""
 
     seat: int
     action: Action
@@ -63,6 +66,7 @@ class ActionTaken:
     bets: int = 0
     n_active: int = 0
     voluntary: bool = False
+    could_raise: bool = True
 
 
 @dataclass(slots=True)

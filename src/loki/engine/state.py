@@ -45,6 +45,7 @@ _N, _ROUND, _CUR, _STATUS, _POT = bt.N, bt.ROUND, bt.CUR, bt.STATUS, bt.POT
 _BET, _TOTAL, _STACK, _FOLDED, _ALL_IN = bt.BET, bt.TOTAL, bt.STACK, bt.FOLDED, bt.ALL_IN
 _LAST, _LAST_END = bt.LAST, bt.LAST + bt.LAST_SIZE
 _legal_mask, _apply_action, _to_call = bt.legal_mask, bt.apply_action, bt.to_call
+_CAN_RAISE = bt.CAN_RAISE
 _TEMPLATES: dict = {}  # (GameConfig, button) -> state vector before the blinds (unlimited or config stacks)
 
 
@@ -265,13 +266,17 @@ class HandState:
             except ValueError as e:
                 raise self._illegal(action, str(e)) from None
         st = self._st
+        events = self._events
+        could_raise = events is not None and (_legal_mask(st) & _CAN_RAISE) != 0
         res = _apply_action(st, action.value)
         if res < 0:
             raise self._illegal(action, _WHY[res])
         seat, _, amount, all_in, to_call, pot, bets, n_in, vol, r = st[_LAST:_LAST_END].tolist()
         self._hist[r] += action.char
-        if self._events is not None:
-            self._events.append(ActionTaken(seat, action, amount, r, all_in == 1, to_call, pot, bets, n_in, vol == 1))
+        if events is not None:
+            events.append(
+                ActionTaken(seat, action, amount, r, all_in == 1, to_call, pot, bets, n_in, vol == 1, could_raise)
+            )
         if res:
             self._advance(r)
 

@@ -173,7 +173,9 @@ class OpponentModel:
             learning); reset every hand.
         round_actions: the opponent's actions so far in the current round, ``(action, facing a bet)`` (a check is
             ``(CALL, False)``; a check then a raise is a check-raise).
-        stats: statistics a modeler keeps about this opponent across hands (e.g. how unpredictable it has been).
+        stats: what a modeler keeps about this opponent: statistics across hands (e.g. how unpredictable it has
+            been), and state of the current hand tagged so that it is not read in another
+            (:class:`loki.preflop.reweighting.StrategyReweighting`).
 
     >>> m = OpponentModel(); m.weights[:3] = 0.5; m.new_round(); m.round_start[:4].tolist()
     [0.5, 0.5, 0.5, 1.0]

@@ -303,6 +303,7 @@ class LokiOptions(PlayerConfig):
             would take the action with it, else multiplied by ``preflop_leak``:
             :class:`loki.preflop.reweighting.StrategyReweighting`; DEFAULT, issue 27, beyond the sources).
         preflop_leak: the ``"strategy"`` rule's factor for a holding inconsistent with the action (DEFAULT 0.05).
+            With ``modeler`` given, that modeler replaces the default one entirely, these two options included.
     """
 
     kind: str = "loki"
@@ -439,7 +440,7 @@ class Loki2Config(LokiOptions):
         """The tunable fields (:func:`loki.config.tunable`) that matter for this player, for ``loki tune``: the
         Simulator's with feature S only, the opponent-specific model's with ``opponent_model = "specific"`` and
         feature R only, the EV designs' with their generator and feature B without S only, the ramp widths when some
-        triples are made (B, R or S)."""
+        triples are made (B, R or S), ``preflop_leak`` with ``preflop_reweighting = "strategy"`` only."""
         f = self.features
         skip = []
         if "S" not in f:
@@ -488,13 +489,18 @@ def _opponent_preflop(cfg: LokiOptions) -> OpponentModeler:
     ramp = Loki1Modeler(cfg.modelling == "specific")
     if cfg.preflop_reweighting == "ramp":
         return ramp
+    short_handed = _preflop_settings(cfg).short_handed  # where our own pre-flop play is the expert system's
     return StrategyReweighting(
-        cfg.tightness, cfg.preflop_shift, cfg.preflop_model, AdaptiveSettings().short_handed, cfg.preflop_leak, ramp
+        cfg.tightness, cfg.preflop_shift, cfg.preflop_model, short_handed, cfg.preflop_leak, ramp
     )
 
 
+def _preflop_settings(cfg: LokiOptions) -> AdaptiveSettings:
+    return AdaptiveSettings(realization=cfg.preflop_realization)
+
+
 def _preflop(cfg: LokiOptions) -> PreflopPolicy:
-    settings = AdaptiveSettings(realization=cfg.preflop_realization)
+    settings = _preflop_settings(cfg)
     specific = cfg.modelling == "specific"
     return PreflopPolicy(
         cfg.tightness, cfg.preflop_shift, model=cfg.preflop_model, settings=settings, specific=specific

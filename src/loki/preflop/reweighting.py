@@ -52,7 +52,8 @@ __all__ = ["StrategyReweighting", "class_strategies", "DEFAULT_LEAK"]
 #: DEFAULT (issue 27): the factor of a holding with which our expert system would not have taken the observed action.
 DEFAULT_LEAK = 0.05
 
-_STATS_KEY = "preflop_strategy"  # model.stats entry: (hand's first-decision strategies (169,) int8, small blind first)
+_STATS_KEY = "preflop_strategy"  # model.stats: (this hand's round_actions list, (169,) int8 strategies, small blind)
+_APPLIES_KEY = "preflop_strategy_applies"  # model.stats: whether the rule re-weighted the last pre-flop action
 
 
 @lru_cache(maxsize=64)
@@ -72,7 +73,12 @@ def class_strategies(tightness: str, preflop_shift: float, group: str, position:
         small_blind: the small blind's first decision (six strategies).
 
     Returns:
-        ``(169,) int8`` read-only, :class:`~loki.preflop.Strategy` values by hand class (:data:`loki.cards.HOLDING_CLASS`).
+        ``(169,) int8`` read-only, :class:`~loki.preflop.Strategy` values by hand class
+        (:data:`loki.cards.HOLDING_CLASS`).
+
+    Raises:
+        ConfigError: an unknown group or tightness; InputError: a negative position
+        (:meth:`PreflopThresholds.thresholds`).
 
     >>> from loki.cards import HOLDING_CLASS, HOLDING_INDEX
     >>> s = class_strategies("loose", 0.0, "5+", 0, False)
@@ -106,8 +112,8 @@ class StrategyReweighting:
     """Pre-flop re-weighting by our own expert system (module docstring; DEFAULT, issue 27, beyond the sources).
 
     A modeler (:class:`loki.modeler.OpponentModeler`): pre-flop it re-weights by the expert system, after the flop it
-    hands every call to ``post``; as the pre-flop modeler of feature R's models (:mod:`loki.modeler.registry`) only its
-    pre-flop part is used.
+    hands every call to ``fallback``; as the pre-flop modeler of feature R's models (:mod:`loki.modeler.registry`) only
+    its pre-flop part is used.
 
     Attributes:
         tightness, preflop_shift: the expert system the opponents are assumed to play (ours).
@@ -115,7 +121,7 @@ class StrategyReweighting:
             expert system (``"expert"``, or ``"auto"`` at tables of more than ``short_handed`` players).
         short_handed: :attr:`loki.preflop.AdaptiveSettings.short_handed`.
         leak: ``(0, 1]`` the factor of a holding inconsistent with the observed action (DEFAULT 0.05).
-        fallback: Loki-1's ramp, used where the rule is not (above) and after the flop when ``post`` is None.
+        fallback: Loki-1's ramp, used where the rule is not (above) and after the flop.
 
     Raises:
         ConfigError: unknown tightness or model, or ``leak`` outside ``(0, 1]``.
@@ -145,29 +151,38 @@ class StrategyReweighting:
 
     def factors(self, model: OpponentModel, ev: ActionTaken, ctx: ModelingContext) -> np.ndarray:
         """``(169,) float64`` each hand class's factor for the pre-flop action ``ev``: 1 where the expert system takes
-        it, ``leak`` where it does not.  The opponent's first action of the hand fixes its strategies (kept in
-        ``model.stats``); call it before :meth:`loki.modeler.ModelStore.observe` records the action."""
+        it, ``leak`` where it does not.
+
+        The opponent's first pre-flop action of the hand fixes its strategies, kept in ``model.stats`` with the
+        round's list of actions (:attr:`OpponentModel.round_actions`, a new list every hand), so that they are never
+        read in another hand; call it before :meth:`loki.modeler.ModelStore.observe` records the action.  Had the
+        model missed the opponent's first action, its strategies would be chosen in the spot of this one.  The
+        action's legality and amount are the ones the player saw: ``ev.could_raise``, and for an all-in call the
+        amount it put in (``ev.to_call`` is not capped by the stack).
+        """
         game = ctx.game
-        if not model.round_actions:  # its first decision of the hand: Figure 6.1's spot
+        kept = model.stats.get(_STATS_KEY)
+        if kept is None or kept[0] is not model.round_actions:  # its first decision of the hand: Figure 6.1's spot
             sb, bb, order, _ = seat_orders(game.n_players, ctx.button)
             inpot, yet, pos = preflop_situation(order, ev.seat, sb, bb, ctx.folded, ctx.acted)
             group = group_for(expected_players(inpot, yet))
-            small_blind = ev.seat == sb
-            model.stats[_STATS_KEY] = (
-                class_strategies(self.tightness, float(self.preflop_shift), group, pos, small_blind),
-                small_blind,
-            )
-        strategies, small_blind = model.stats[_STATS_KEY]
-        can_raise = ev.bets < game.max_bets and not ev.all_in
+            small_blind = ev.seat == sb and ev.seat not in ctx.acted
+            strategies = class_strategies(self.tightness, float(self.preflop_shift), group, pos, small_blind)
+            kept = model.stats[_STATS_KEY] = (model.round_actions, strategies, small_blind)
+        _, strategies, small_blind = kept
+        to_call = ev.amount if ev.all_in and ev.action == Action.CALL else ev.to_call
         taken = _strategy_factors(
-            ev.to_call / game.bet_sizes[0], ev.bets, ev.voluntary, can_raise, small_blind, int(ev.action), self.leak
+            to_call / game.bet_sizes[0], ev.bets, ev.voluntary, ev.could_raise, small_blind, int(ev.action), self.leak
         )
         return taken[strategies]
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """Pre-flop: ``w[h] ← max(0.01, w[h] × factor[class(h)])`` (:meth:`factors`), cumulative over the round's
         actions; elsewhere the ramp.  Returns None (the store tests the table for a collapse)."""
-        if ev.round != 0 or not self.applies(ctx):
+        if ev.round != 0:
+            return self.fallback.reweight(model, ev, bucket, ctx)
+        applies = model.stats[_APPLIES_KEY] = self.applies(ctx)
+        if not applies:
             return self.fallback.reweight(model, ev, bucket, ctx)
         if ev.action == Action.FOLD:
             return None
@@ -183,8 +198,9 @@ class StrategyReweighting:
         return self.fallback.playout_policy(model)
 
     def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
-        """``"preflop strategy"`` for a pre-flop action (the context is not known here: at a short-handed table the
-        ramp re-weights instead), the fallback's details otherwise."""
-        if ev.round == 0:
+        """``"preflop strategy"`` for a pre-flop action where the rule re-weights, the fallback's details otherwise.
+        The table is not known here: whether the rule applies is read from the model's last pre-flop re-weighting
+        (the same table), so a model's very first pre-flop action is named by the rule even at a short-handed table."""
+        if ev.round == 0 and model.stats.get(_APPLIES_KEY, True):
             return ReweightDetails("preflop strategy")
         return reweight_details_of(self.fallback, model, ev, bucket)
