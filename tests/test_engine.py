@@ -391,7 +391,13 @@ def test_events_say_whether_a_raise_was_legal():
     s.apply("r")  # the small blind raises to 20: calling puts the big blind all-in
     s.apply("c")
     ev = [e for e in s.events if isinstance(e, ActionTaken)]
-    assert (ev[0].could_raise, ev[1].could_raise, ev[1].all_in, ev[1].amount, ev[1].to_call) == (True, False, True, 5, 10)
+    assert (ev[0].could_raise, ev[1].could_raise, ev[1].all_in, ev[1].amount, ev[1].to_call) == (
+        True,
+        False,
+        True,
+        5,
+        10,
+    )
 
 
 def test_clone_is_independent():
