@@ -118,15 +118,15 @@ def test_a_killed_study_resumes_with_no_trial_lost_or_counted_twice(tmp_path):
     assert "COMPLETE" in st
     # the kill lands inside a trial (left running in the storage), between two trials (the trial seen running had
     # just finished), or after Optuna created the next trial and before its objective's first line (left running
-    # without a host or pid: nothing drawn, nothing played): nothing may be lost or counted twice
+    # without an owner: nothing drawn, nothing played): nothing may be lost or counted twice
     stale = st["RUNNING"][0] if st.get("RUNNING") else None
     assert len(st.get("RUNNING", [])) <= 1
-    started = stale is not None and "host" in stale.user_attrs
+    started = stale is not None and "owner" in stale.user_attrs
     r = _loki(*args, "--json", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     st = _study_states(db)
     done = st.get("COMPLETE", []) + st.get("PRUNED", [])
-    unstarted = [t for t in st.get("RUNNING", []) if "host" not in t.user_attrs and not t.params]
+    unstarted = [t for t in st.get("RUNNING", []) if "owner" not in t.user_attrs and not t.params]
     assert len(done) == 3 and len(st.get("RUNNING", [])) == len(unstarted)  # none lost, none counted twice
     record = json.loads(r.stdout.splitlines()[-1])
     assert record["trials"]["complete"] + record["trials"]["pruned"] == 3
@@ -314,8 +314,7 @@ def test_a_dead_trial_is_retried_with_its_values(tmp_path):
     trial = study.ask({"make_width": dist})
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    trial.set_user_attr("host", __import__("socket").gethostname())
-    trial.set_user_attr("pid", dead.pid)  # a process that has exited
+    trial.set_user_attr("owner", [__import__("socket").gethostname(), dead.pid])  # a process that has exited
     assert recover_stale(study, storage) == [trial.number]
     assert recover_stale(study, storage) == []  # queued once, not twice
     retry = study.ask()
@@ -480,8 +479,8 @@ def test_a_study_prunes_a_trial_confidently_below_its_complete_trials(tmp_path, 
 
 def test_a_trial_left_before_its_objective_began_is_recovered_by_its_age(tmp_path):
     """A process killed after Optuna created a trial and before the objective's first line leaves it running with no
-    host or pid: it is not failed while younger than the grace (a live process would be about to label it), and once
-    silent for the grace since its start it is failed and queued again (it had no values)."""
+    owner (host and pid): it is not failed while younger than the grace (a live process would be about to label it),
+    and once silent for the grace since its start it is failed and queued again (it had no values)."""
     from loki.tune import StudySpec, open_study, recover_stale
 
     (tmp_path / "tiny.toml").write_text(TINY)

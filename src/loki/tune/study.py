@@ -603,9 +603,10 @@ def recover_stale(study, storage, grace: float = GRACE, max_retry: int = 3) -> l
     """Mark the running trials of dead processes failed and queue every failed trial's parameters again (once each,
     up to ``max_retry`` times along a chain of retries); returns the numbers of the trials queued again.
 
-    A running trial is dead when it was started on this host by a process that no longer exists, or when it showed no
-    sign of life (its start, then each finished block) for ``grace`` seconds: a process killed after Optuna created
-    the trial and before the objective's first line left it without a host or pid, and only its age tells.  Trials
+    A running trial is dead when it was started on this host by a process that no longer exists (user attribute
+    ``owner``: ``[host, pid]``, written at the objective's first line), or when it showed no sign of life (its start,
+    then each finished block) for ``grace`` seconds: a process killed after Optuna created the trial and before the
+    objective's first line left it without an owner, and only its age tells.  Trials
     whose values the configuration refused (user attribute ``invalid``) are not retried.
     """
     from optuna.exceptions import UpdateFinishedTrialError
@@ -616,7 +617,8 @@ def recover_stale(study, storage, grace: float = GRACE, max_retry: int = 3) -> l
     study_id = storage.get_study_id_from_name(study.study_name)
     for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         a = t.user_attrs
-        same_host_dead = a.get("host") == host and a.get("pid") is not None and not _pid_alive(int(a["pid"]))
+        owner = a.get("owner") or ([a["host"], a["pid"]] if "host" in a and "pid" in a else None)  # or as before
+        same_host_dead = owner is not None and owner[0] == host and not _pid_alive(int(owner[1]))
         started = t.datetime_start.timestamp() if t.datetime_start is not None else now
         silent = now - float(a.get("alive", started)) > grace
         if same_host_dead or silent:
@@ -686,8 +688,9 @@ def run_study(
     warmup = _warmup_deals(spec)
 
     def objective(trial) -> float:
-        trial.set_user_attr("host", socket.gethostname())
-        trial.set_user_attr("pid", os.getpid())
+        # who runs it, in one write: a process killed between two writes would leave a trial that only its age could
+        # tell dead (CI met a kill between "host" and "pid" when they were two attributes)
+        trial.set_user_attr("owner", [socket.gethostname(), os.getpid()])
         trial.set_user_attr("alive", time.time())
         values = {p.path: _suggest(trial, p) for p in space}
         try:
