@@ -32,6 +32,7 @@ from loki.preflop.expert import (
     choose_strategy,
     expected_players,
     group_for,
+    table_model,
 )
 from loki.preflop.strategies import (
     Strategy,
@@ -58,6 +59,7 @@ __all__ = [
     "group_for",
     "PreflopThresholds",
     "choose_strategy",
+    "table_model",
     "SB_CALL_LIMIT",
     "SB_CALL_MARGIN",
     "PreflopChoice",

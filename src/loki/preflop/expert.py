@@ -71,6 +71,7 @@ __all__ = [
     "group_for",
     "PreflopThresholds",
     "choose_strategy",
+    "table_model",
     "SB_CALL_LIMIT",
     "SB_CALL_MARGIN",
     "PreflopChoice",
@@ -275,6 +276,20 @@ def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> S
     return Strategy.MAKE0
 
 
+def table_model(model: str, n_players: int, short_handed: int) -> str:
+    """The pre-flop model in use at a table of ``n_players`` dealt in: ``"auto"`` is ``"adaptive"`` at tables of at
+    most ``short_handed`` players and ``"expert"`` at larger ones (DEFAULT, issue 16: tuned heads-up on seeds
+    1000-1001, where the adaptive model won more against ``equity`` and ``maniac``; the 10-player calibration stays
+    exactly the expert system's); ``"expert"`` and ``"adaptive"`` are themselves everywhere.
+
+    >>> table_model("auto", 10, 6), table_model("auto", 6, 6), table_model("expert", 2, 6)
+    ('expert', 'adaptive', 'expert')
+    """
+    if model == "auto":
+        return "adaptive" if n_players <= short_handed else "expert"
+    return model
+
+
 # ------------------------------------------------------------------------------ the pre-flop policy
 @dataclass(frozen=True)
 class PreflopChoice:
@@ -384,13 +399,8 @@ class PreflopPolicy:
         self._strategy_choice = None
 
     def model_for(self, view: PlayerView) -> str:
-        """The model in use at this table: ``"auto"`` is ``"adaptive"`` at tables of at most
-        ``settings.short_handed`` players dealt in and ``"expert"`` at larger ones (DEFAULT, issue 16: tuned heads-up
-        on seeds 1000-1001, where the adaptive model won more against ``equity`` and ``maniac``; the 10-player
-        calibration stays exactly the expert system's)."""
-        if self.model == "auto":
-            return "adaptive" if view.n_players <= self.settings.short_handed else "expert"
-        return self.model
+        """The model in use at this table (:func:`table_model` with ``settings.short_handed``)."""
+        return table_model(self.model, view.n_players, self.settings.short_handed)
 
     def choose(self, view: PlayerView, models: SeatModels | None = None) -> PreflopChoice:
         """Figure 6.1 for the player of ``view`` (its first pre-flop decision of the hand); the adaptive model's

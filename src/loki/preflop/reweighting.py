@@ -44,6 +44,7 @@ from loki.preflop.expert import (
     choose_strategy,
     expected_players,
     group_for,
+    table_model,
 )
 from loki.preflop.strategies import Strategy, strategy_action
 
@@ -118,7 +119,7 @@ class StrategyReweighting:
     Attributes:
         tightness, preflop_shift: the expert system the opponents are assumed to play (ours).
         model: our own pre-flop model (``"auto"``, ``"expert"`` or ``"adaptive"``): the rule is used where it is the
-            expert system (``"expert"``, or ``"auto"`` at tables of more than ``short_handed`` players).
+            expert system (:func:`loki.preflop.expert.table_model`).
         short_handed: :attr:`loki.preflop.AdaptiveSettings.short_handed`.
         leak: ``(0, 1]`` the factor of a holding inconsistent with the observed action (DEFAULT 0.05).
         fallback: Loki-1's ramp, used where the rule is not (above) and after the flop.
@@ -146,8 +147,7 @@ class StrategyReweighting:
         """Whether the expert-system rule re-weights at this table (else the ramp does)."""
         if ctx is None or ctx.button < 0:
             return False
-        n = ctx.game.n_players
-        return self.model == "expert" or (self.model == "auto" and n > self.short_handed)
+        return table_model(self.model, ctx.game.n_players, self.short_handed) == "expert"
 
     def factors(self, model: OpponentModel, ev: ActionTaken, ctx: ModelingContext) -> np.ndarray:
         """``(169,) float64`` each hand class's factor for the pre-flop action ``ev``: 1 where the expert system takes
