@@ -79,3 +79,5 @@ ERR_FREE_FOLD = -4
 # apply_action / start_betting result bits (>= 0)
 ROUND_ENDED = 1
 HAND_ENDED = 2
+# apply_action_noting's extra result bit: the seat could bet/raise before its action
+COULD_RAISE = 4

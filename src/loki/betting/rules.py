@@ -24,6 +24,7 @@ from loki.betting.layout import (
     CAN_FOLD,
     CAN_RAISE,
     CAP,
+    COULD_RAISE,
     CUR,
     ERR_CAPPED,
     ERR_FREE_FOLD,
@@ -89,6 +90,7 @@ __all__ = [
     "to_call",
     "bets_this_round",
     "apply_action",
+    "apply_action_noting",
 ]
 
 # ------------------------------------------------------------------------------------------ order
@@ -533,3 +535,16 @@ def apply_action(st, a):  # noqa: C901 - the betting rules of one action, in one
         if a == RAISE_A:
             st[RAISED + p] = 1
     return _settle(st, p + 1 if p + 1 < n else 0)
+
+
+@njit(cache=True)
+def apply_action_noting(st, a):
+    """:func:`apply_action`, its result (``>= 0``) also carrying the bit ``COULD_RAISE`` when the seat to act could
+    bet/raise before its action (:func:`can_raise`): what the engine's ``ActionTaken`` event records, in the same call.
+    The play-outs call :func:`apply_action`, which does not ask."""
+    p = st[CUR]
+    could = p >= 0 and can_raise(st, p)
+    res = apply_action(st, a)
+    if res >= 0 and could:
+        res |= COULD_RAISE
+    return res

@@ -44,8 +44,8 @@ _WHY = {
 _N, _ROUND, _CUR, _STATUS, _POT = bt.N, bt.ROUND, bt.CUR, bt.STATUS, bt.POT
 _BET, _TOTAL, _STACK, _FOLDED, _ALL_IN = bt.BET, bt.TOTAL, bt.STACK, bt.FOLDED, bt.ALL_IN
 _LAST, _LAST_END = bt.LAST, bt.LAST + bt.LAST_SIZE
-_legal_mask, _apply_action, _to_call = bt.legal_mask, bt.apply_action, bt.to_call
-_CAN_RAISE = bt.CAN_RAISE
+_legal_mask, _apply_action, _to_call = bt.legal_mask, bt.apply_action_noting, bt.to_call
+_COULD_RAISE, _ENDED = bt.COULD_RAISE, bt.ROUND_ENDED | bt.HAND_ENDED
 _TEMPLATES: dict = {}  # (GameConfig, button) -> state vector before the blinds (unlimited or config stacks)
 
 
@@ -266,18 +266,17 @@ class HandState:
             except ValueError as e:
                 raise self._illegal(action, str(e)) from None
         st = self._st
-        events = self._events
-        could_raise = events is not None and (_legal_mask(st) & _CAN_RAISE) != 0
         res = _apply_action(st, action.value)
         if res < 0:
             raise self._illegal(action, _WHY[res])
         seat, _, amount, all_in, to_call, pot, bets, n_in, vol, r = st[_LAST:_LAST_END].tolist()
         self._hist[r] += action.char
-        if events is not None:
-            events.append(
-                ActionTaken(seat, action, amount, r, all_in == 1, to_call, pot, bets, n_in, vol == 1, could_raise)
+        if self._events is not None:
+            could = (res & _COULD_RAISE) != 0
+            self._events.append(
+                ActionTaken(seat, action, amount, r, all_in == 1, to_call, pot, bets, n_in, vol == 1, could)
             )
-        if res:
+        if res & _ENDED:
             self._advance(r)
 
     def apply_many(self, actions: Iterable | str) -> None:
