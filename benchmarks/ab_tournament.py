@@ -9,6 +9,12 @@ play the same.  With ``--histories`` the block also writes its hand histories (t
     NUMBA_CACHE_DIR=.numba_cache python benchmarks/ab_tournament.py --base /path/to/old/tree --new . \\
         --preset fig3-BR --deals 100 --rounds 3
 
+``--new-preset`` (a preset or a TOML file) gives the new side another configuration: with ``--base`` and ``--new``
+the same tree, it times two configurations of one tree (their digests then differ, as their games do)::
+
+    python benchmarks/ab_tournament.py --base . --new . --preset fig3-BRS \\
+        --new-preset experiments/2026-11-26/sim-cost/fig3-BRS-BRS3-T100.toml --seed 0 --deals 60 --rounds 5
+
 The ratio is base / new CPU per round (both trees see the same mix of machine load); the figure the issue asks
 for is games per second per core, i.e. per CPU second.
 """
@@ -26,8 +32,11 @@ from pathlib import Path
 _CHILD = r"""
 import hashlib, json, sys, time
 from loki.tournament import load_preset, play_block
-preset, deals, hist, est = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
-cfg = load_preset(preset).with_overrides(deals=deals, histories=hist, block_deals=deals, estimator=est)
+from loki.tournament.config import load_config
+preset, deals, hist, est, seed = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1", sys.argv[4], sys.argv[5]
+cfg = (load_config(preset) if preset.endswith(".toml") else load_preset(preset)).with_overrides(deals=deals, histories=hist, block_deals=deals, estimator=est)
+if seed != "-":
+    cfg = cfg.with_overrides(seed=int(seed))
 play_block(cfg.with_overrides(deals=1, block_deals=1), 0)
 t = time.process_time()
 res = play_block(cfg, 0)
@@ -39,10 +48,21 @@ print(json.dumps({"cpu": cpu, "games": res["hands"], "games_per_cpu_s": res["han
 """
 
 
-def run(tree: Path, preset: str, deals: int, histories: bool, estimator: str = "plain") -> dict:
+def run(
+    tree: Path, preset: str, deals: int, histories: bool, estimator: str = "plain", seed: int | None = None
+) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     res = subprocess.run(
-        [sys.executable, "-c", _CHILD, preset, str(deals), "1" if histories else "0", estimator],
+        [
+            sys.executable,
+            "-c",
+            _CHILD,
+            preset,
+            str(deals),
+            "1" if histories else "0",
+            estimator,
+            "-" if seed is None else str(seed),
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -55,16 +75,24 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", type=Path, required=True, help="source tree of the baseline (has src/loki)")
     ap.add_argument("--new", type=Path, default=Path(__file__).resolve().parent.parent, help="source tree to test")
-    ap.add_argument("--preset", default="fig3-BR")
+    ap.add_argument("--preset", default="fig3-BR", help="a preset's name or a tournament TOML file")
+    ap.add_argument(
+        "--new-preset",
+        default=None,
+        help="the new side's preset or TOML file (default: --preset); with --base and --new the same tree, this times "
+        "two configurations of one tree (their results then differ)",
+    )
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=None, help="the deals' seed for both sides (default: each config's)")
     ap.add_argument("--histories", action="store_true", help="write the hand histories too")
     ap.add_argument("--estimator", default="plain", help="plain or aivat (each tree's own AIVAT estimator)")
     a = ap.parse_args(argv)
     rows: dict[str, list[dict]] = {"base": [], "new": []}
     for r in range(a.rounds):
         for name, tree in (("base", a.base), ("new", a.new)):
-            rows[name].append(run(tree, a.preset, a.deals, a.histories, a.estimator))
+            preset = a.new_preset if name == "new" and a.new_preset else a.preset
+            rows[name].append(run(tree, preset, a.deals, a.histories, a.estimator, a.seed))
             print(f"round {r + 1} {name}: {json.dumps(rows[name][-1])}", flush=True)
     b = [x["games_per_cpu_s"] for x in rows["base"]]
     n = [x["games_per_cpu_s"] for x in rows["new"]]
@@ -74,7 +102,7 @@ def main(argv=None):
     cpu_n = [x["cpu"] for x in rows["new"]]
     games = rows["base"][0]["games"]
     print(
-        f"{a.preset}, {a.deals} deals, histories {'on' if a.histories else 'off'}, estimator {a.estimator}: "
+        f"{a.preset}{' against ' + a.new_preset if a.new_preset else ''}, {a.deals} deals, histories {'on' if a.histories else 'off'}, estimator {a.estimator}: "
         f"games per CPU second base min-CPU {games / min(cpu_b):.1f} / median {games / statistics.median(cpu_b):.1f}, "
         f"new min-CPU {games / min(cpu_n):.1f} / median {games / statistics.median(cpu_n):.1f} ({a.rounds} rounds); "
         f"new/base by min CPU {min(cpu_b) / min(cpu_n):.2f}x, by median {statistics.median(cpu_b) / statistics.median(cpu_n):.2f}x "

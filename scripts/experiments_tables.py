@@ -736,6 +736,23 @@ TABLES: dict[str, Callable[[], str]] = {
     "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
     "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
     "aivat-crn": lambda: aivat_crn(EXP2 / "aivat-floor" / "crn"),
+    "sim-cost": lambda: paired_runs(
+        [
+            (
+                label,
+                f"fig3-BRS-BRS3-{name}",
+                EXP2 / "sim-cost",
+                "fig3-BRS-BRS3",
+                EXP2 / "preflop-strategy" / "validation",
+            )
+            for label, name in (
+                ("BRS3, the paired cut-off", "paired"),
+                ("BRS3, 200 trials", "T200"),
+                ("BRS3, 100 trials", "T100"),
+            )
+        ],
+        [1062, 1063, 1064, 1065],
+    ),
 }
 
 
