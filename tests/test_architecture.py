@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sys
 from pathlib import Path
@@ -192,3 +193,27 @@ def test_the_architecture_diagram_is_drawn_from_the_code():
         [sys.executable, str(ROOT / "scripts" / "architecture_diagram.py"), "--check"], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_the_package_is_typed_for_its_users(tmp_path):
+    """PEP 561: ``loki`` ships ``py.typed``, so a bot builder's type checker reads loki's annotations (without it mypy
+    skips the package: "missing library stubs or py.typed marker").  A user's file with a wrong type is checked in a
+    folder of its own (not this project's mypy settings) and must get the annotation's error, not the skip."""
+    import subprocess
+    import tomllib
+
+    pytest.importorskip("mypy")
+    assert (SRC / "py.typed").is_file()
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["loki"]
+    assert "py.typed" in data  # shipped in the wheel, not only present in the source tree
+    (tmp_path / "user.py").write_text('from loki.cards import parse_cards\n\nx: str = parse_cards("AsKd")\n')
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "user.py"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert "py.typed" not in r.stdout, r.stdout
+    assert 'expression has type "list[int]", variable has type "str"' in r.stdout, r.stdout
