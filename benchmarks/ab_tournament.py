@@ -88,6 +88,8 @@ def main(argv=None):
     ap.add_argument("--histories", action="store_true", help="write the hand histories too")
     ap.add_argument("--estimator", default="plain", help="plain or aivat (each tree's own AIVAT estimator)")
     a = ap.parse_args(argv)
+    if a.new_preset and a.seed is None:
+        print("note: without --seed each side plays its own config's seed (other deals)", file=sys.stderr)
     rows: dict[str, list[dict]] = {"base": [], "new": []}
     for r in range(a.rounds):
         for name, tree in (("base", a.base), ("new", a.new)):
@@ -100,12 +102,13 @@ def main(argv=None):
     same = {x["digest"] for x in rows["base"] + rows["new"]}
     cpu_b = [x["cpu"] for x in rows["base"]]
     cpu_n = [x["cpu"] for x in rows["new"]]
-    games = rows["base"][0]["games"]
+    g_b, g_n = rows["base"][0]["games"], rows["new"][0]["games"]  # differ when --new-preset seats another table size
     print(
         f"{a.preset}{' against ' + a.new_preset if a.new_preset else ''}, {a.deals} deals, histories {'on' if a.histories else 'off'}, estimator {a.estimator}: "
-        f"games per CPU second base min-CPU {games / min(cpu_b):.1f} / median {games / statistics.median(cpu_b):.1f}, "
-        f"new min-CPU {games / min(cpu_n):.1f} / median {games / statistics.median(cpu_n):.1f} ({a.rounds} rounds); "
-        f"new/base by min CPU {min(cpu_b) / min(cpu_n):.2f}x, by median {statistics.median(cpu_b) / statistics.median(cpu_n):.2f}x "
+        f"games per CPU second base min-CPU {g_b / min(cpu_b):.1f} / median {g_b / statistics.median(cpu_b):.1f}, "
+        f"new min-CPU {g_n / min(cpu_n):.1f} / median {g_n / statistics.median(cpu_n):.1f} ({a.rounds} rounds); "
+        f"new/base by min CPU {g_n / min(cpu_n) / (g_b / min(cpu_b)):.2f}x, "
+        f"by median {g_n / statistics.median(cpu_n) / (g_b / statistics.median(cpu_b)):.2f}x "
         f"(per round: {', '.join(f'{x:.2f}' for x in ratios)}); results {'identical' if len(same) == 1 else 'DIFFER'}"
     )
     if a.estimator != "plain":

@@ -6,12 +6,13 @@ decision by the Simulator: its Python and its kernel) and :func:`loki.simulator.
 wrapped to sum their process CPU time.  Prints, per round: games per CPU second, the two shares, the games per CPU
 second the block would reach if every Simulator decision were free (the same games: the ceiling of any speed-up of the
 Simulator that keeps play identical), and how many times faster the Simulator's decisions would have to be for
-``--target`` games per CPU second (``inf`` where even a free Simulator is too slow)::
+``--target`` games per CPU second (null where even a free Simulator is too slow)::
 
     NUMBA_CACHE_DIR=.numba_cache python benchmarks/sim_share.py --preset fig3-BRS --deals 60 --rounds 3
 
 The wrappers add a ``time.process_time`` pair per call (~1 µs, a few hundred calls per block); the shares are read
-on the same run, so they do not depend on the machine's load as the speeds do.
+on the same run, so they depend less on the machine's load than the speeds do.  The rounds run in one process after
+one warm-up deal, so the first is the cold one (the board caches fill): read the medians.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def block(preset: str, deals: int, target: float) -> dict:
         "kernel_share": acc["kernel"] / cpu,
         "decisions": acc["calls"],
         "free_simulator_games_per_cpu_s": games / rest,
-        "simulator_speedup_needed": acc["decide"] / budget if budget > 0 else float("inf"),
+        "simulator_speedup_needed": acc["decide"] / budget if budget > 0 else None,  # None: not even a free one
     }
 
 
@@ -78,7 +79,8 @@ def main(argv=None) -> None:
     a = ap.parse_args(argv)
     for r in range(a.rounds):
         out = block(a.preset, a.deals, a.target)
-        print(json.dumps({"preset": a.preset, "round": r + 1, **{k: round(v, 4) for k, v in out.items()}}), flush=True)
+        shown = {k: None if v is None else round(v, 4) for k, v in out.items()}
+        print(json.dumps({"preset": a.preset, "round": r + 1, **shown}), flush=True)
 
 
 if __name__ == "__main__":

@@ -208,6 +208,9 @@ def test_the_package_is_typed_for_its_users(tmp_path):
     assert "py.typed" in data  # shipped in the wheel, not only present in the source tree
     (tmp_path / "user.py").write_text('from loki.cards import parse_cards\n\nx: str = parse_cards("AsKd")\n')
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "MYPYPATH")}
+    found = subprocess.run([sys.executable, "-c", "import loki.cards"], cwd=tmp_path, env=env, capture_output=True)
+    if found.returncode != 0:
+        pytest.skip("loki is not installed in this environment (only on PYTHONPATH): pip install -e . to check it")
     r = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent", "user.py"],
         cwd=tmp_path,
