@@ -255,10 +255,10 @@ def main() -> None:
     if args.growth:
         with open(args.growth) as f:
             g = np.array(json.load(f)["growth"])
-        candidates.append(("table x1", PotEquityValue(g, name="table")))
+        candidates.append(("table x1", PotEquityValue(g, name="table"), False))
     if args.growth or args.fit:  # (with --fit alone: the table just fitted, on the same hands: exploration only)
         for lam in (float(x) for x in args.scales.split(",")):
-            candidates.append((f"growth x{lam:g}", PotEquityValue(lam * g, name=f"growth x{lam:g}")))
+            candidates.append((f"growth x{lam:g}", PotEquityValue(lam * g, name=f"growth x{lam:g}"), False))
     n = cfg.n_players
     sb = cfg.game_config().small_bet
     x, gx, names = evaluate(cfg, data, candidates)

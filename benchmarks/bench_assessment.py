@@ -42,6 +42,8 @@ def _dead(board):
     return dead_array(list(board))
 
 
+_DEAD_FLOP, _DEAD_TURN, _DEAD_RIVER = _dead(FLOP), _dead(TURN), _dead(RIVER)
+
 CASES = {
     # name: (callable, target in ms or None)
     "HS one holding, flop (kernel)": (lambda: hs_counts_kernel(C0, C1, FLOP, W, T), 0.05),
@@ -65,7 +67,6 @@ CASES = {
     "assess(), flop, lookahead=2": (lambda: assess(HOLE, FLOP, W, lookahead=2), None),
     "assess(), turn": (lambda: assess(HOLE, TURN, W), None),
 }
-_DEAD_FLOP, _DEAD_TURN, _DEAD_RIVER = _dead(FLOP), _dead(TURN), _dead(RIVER)
 
 
 def measure(fn, min_time: float = 1.0, min_reps: int = 20) -> list[float]:

@@ -89,7 +89,7 @@ def random_flop_spot(rng: np.random.Generator) -> SimSpot:
                 pot += 10.0
     else:
         acted[before] = True
-    return SimSpot(hole, board, me, active, rb, acted, vol, w, pot, bets, 4, (10.0, 10.0, 20.0, 20.0))
+    return SimSpot((hole[0], hole[1]), board, me, active, rb, acted, vol, w, pot, bets, 4, (10.0, 10.0, 20.0, 20.0))
 
 
 def bench_decisions(n: int, cfg: SimConfig, seed: int) -> tuple[list[float], list]:

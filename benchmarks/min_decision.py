@@ -14,6 +14,7 @@ import time
 
 tree, mode = sys.argv[1], sys.argv[2]
 spec = importlib.util.spec_from_file_location("bench_loki2", f"{tree}/benchmarks/bench_loki2.py")
+assert spec is not None and spec.loader is not None, f"no benchmarks/bench_loki2.py in {tree}"
 bl2 = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bl2)
 import numpy as np  # noqa: E402

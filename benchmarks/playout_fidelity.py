@@ -44,7 +44,7 @@ def record_spots(n: int, seed: int) -> list:
     """SimSpots of the Simulator's decisions in a 6-handed session, until ``n`` are recorded."""
     me = make_player(BELIEVED, seed=seed)
     spots: list = []
-    sim = me.postflop
+    sim = me.postflop  # type: ignore[attr-defined]  # a LokiPlayer (BELIEVED), not any Player
     original = sim.sim_spot
 
     def keep(sit):

@@ -31,7 +31,7 @@ def capture(preset: str, deals: int, out: str) -> None:
         rec.append((spot, config, seed))
         return orig(spot, config, seed=seed, return_samples=return_samples)
 
-    pol.simulate = wrapped
+    pol.simulate = wrapped  # type: ignore[assignment]
     play_block(cfg, 0)
     with open(out, "wb") as f:
         pickle.dump(rec, f)

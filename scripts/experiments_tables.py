@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -148,7 +148,7 @@ def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str
     return y if i < k else -y
 
 
-def _paired_block(lead: str, runs: list[tuple[object, np.ndarray, np.ndarray]]) -> list[str]:
+def _paired_block(lead: str, runs: Sequence[tuple[object, np.ndarray, np.ndarray]]) -> list[str]:
     """Rows of a paired table: for each ``(seed, player, reference)`` (``(deals,) float64`` series paired by deal)
     the row's first cells ``lead`` (``<seed>`` and ``<deals>`` replaced) then the reference's, the player's and their
     paired difference (mean ± 95 %), and with several seeds a last row pooling them (seed ``pooled``, the difference
@@ -765,7 +765,11 @@ def main() -> int:
             pat = re.compile(rf"(<!-- table: {name} -->\n)(.*?)(<!-- end table -->)", re.S)
             if pat.search(new):
                 body = make()
-                new = pat.sub(lambda m, b=body: m.group(1) + b + "\n" + m.group(3), new)
+
+                def filled(m: re.Match[str], body: str = body) -> str:
+                    return m.group(1) + body + "\n" + m.group(3)
+
+                new = pat.sub(filled, new)
         if new != text:
             differ.append(doc)
             if "--check" not in sys.argv:

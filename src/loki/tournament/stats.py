@@ -38,12 +38,12 @@ from loki.tournament.handstats import HandCounts
 __all__ = ["summarize", "comparison_series", "per_deal_sb", "aivat_summary", "quality_summary"]
 
 
-def per_deal_sb(chips: Sequence[Sequence[float]], n_players: int, small_bet: int) -> np.ndarray:
+def per_deal_sb(chips: Sequence[Sequence[float]] | np.ndarray, n_players: int, small_bet: int) -> np.ndarray:
     """Each player's result per deal, in small bets per hand.
 
     Args:
-        chips: ``(D, n)`` net chips per deal (deal order) and player (tournament index): the sum
-            over the deal's ``n`` replays (:attr:`loki.tournament.runner.TournamentRun.chips`).
+        chips: ``(D, n)`` net chips per deal (deal order) and player (tournament index), nested sequences or an
+            array: the sum over the deal's ``n`` replays (:attr:`loki.tournament.runner.TournamentRun.chips`).
         n_players: ``n``, the players (= replays per deal).
         small_bet: the small bet, in chips (> 0).
 
