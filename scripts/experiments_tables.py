@@ -736,6 +736,10 @@ TABLES: dict[str, Callable[[], str]] = {
     "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
     "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
     "aivat-crn": lambda: aivat_crn(EXP2 / "aivat-floor" / "crn"),
+    "sim-cost-bar": lambda: paired_runs(
+        [("fig3-BRS, BRS3 with the paired cut-off", "fig3-BRS-paired-bar", EXP2 / "bar", "fig3-BRS-bar", EXP2 / "bar")],
+        [2402],
+    ),
     "sim-cost": lambda: paired_runs(
         [
             (
