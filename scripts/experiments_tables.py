@@ -736,6 +736,16 @@ TABLES: dict[str, Callable[[], str]] = {
     "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
     "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
     "aivat-crn": lambda: aivat_crn(EXP2 / "aivat-floor" / "crn"),
+    "sim-cost-s2": lambda: paired_runs(
+        [
+            ("S2, the paired cut-off", "fig3-S-S2-paired", EXP2 / "sim-cost", "fig3-S-S2", EXP2 / "sim-cost"),
+        ],
+        [1062, 1063, 1064, 1065],
+    ),
+    "sim-cost-s2-bar": lambda: paired_runs(
+        [("fig3-S, S2 with the paired cut-off", "fig3-S-paired-bar", EXP2 / "bar", "fig3-S-bar", EXP2 / "bar")],
+        [2401],
+    ),
     "sim-cost-bar": lambda: paired_runs(
         [("fig3-BRS, BRS3 with the paired cut-off", "fig3-BRS-paired-bar", EXP2 / "bar", "fig3-BRS-bar", EXP2 / "bar")],
         [2402],
