@@ -44,7 +44,7 @@ _WHY = {
 _N, _ROUND, _CUR, _STATUS, _POT = bt.N, bt.ROUND, bt.CUR, bt.STATUS, bt.POT
 _BET, _TOTAL, _STACK, _FOLDED, _ALL_IN = bt.BET, bt.TOTAL, bt.STACK, bt.FOLDED, bt.ALL_IN
 _LAST, _LAST_END = bt.LAST, bt.LAST + bt.LAST_SIZE
-_legal_mask, _apply_action, _to_call = bt.legal_mask, bt.apply_action_noting, bt.to_call
+_legal_mask, _apply_noting, _to_call = bt.legal_mask, bt.apply_action_noting, bt.to_call
 _COULD_RAISE, _ENDED = bt.COULD_RAISE, bt.ROUND_ENDED | bt.HAND_ENDED
 _TEMPLATES: dict = {}  # (GameConfig, button) -> state vector before the blinds (unlimited or config stacks)
 
@@ -266,7 +266,7 @@ class HandState:
             except ValueError as e:
                 raise self._illegal(action, str(e)) from None
         st = self._st
-        res = _apply_action(st, action.value)
+        res = _apply_noting(st, action.value)
         if res < 0:
             raise self._illegal(action, _WHY[res])
         seat, _, amount, all_in, to_call, pot, bets, n_in, vol, r = st[_LAST:_LAST_END].tolist()
