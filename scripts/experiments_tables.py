@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 DOCS = (ROOT / "docs" / "EXPERIMENTS.md", ROOT / "README.md")
 EXP = ROOT / "experiments" / "2026-11-25"
 EXP2 = ROOT / "experiments" / "2026-11-26"
+EXP3 = ROOT / "experiments" / "2026-11-27"
 sys.path.insert(0, str(ROOT / "src"))
 
 import numpy as np  # noqa: E402
@@ -476,6 +477,68 @@ def brs_hu_guard(name: str, before: str) -> str:
     )
 
 
+def _bar_row(label: str, run_dir: Path, floor_file: Path, share_file: Path, minutes: float, half: float) -> str:
+    """One row of :func:`bar_arithmetic`."""
+    summ = json.loads((run_dir / "summary.json").read_text())
+    run = json.loads((run_dir / "run.json").read_text())
+    comp = summ["aivat"]["comparisons"][0]
+    floor = next(iter(json.loads(floor_file.read_text())["comparisons"].values()))["shared_aivat"]
+    share = float(np.median([json.loads(line)["simulator_share"] for line in share_file.read_text().splitlines()]))
+    per_deal = summ["hands"] / summ["deals"]
+    speed = run["hands_played_now"] / run["block_cpu_seconds"]
+    plain_var = comp["plain_sd"] ** 2
+    ratio = comp["variance_ratio"]
+    lo, mid, hi = floor["low"], floor["value"], floor["high"]
+
+    def deals(r: float) -> float:
+        return (1.96 / half) ** 2 * plain_var * r
+
+    def wall(r: float, g: float) -> str:
+        m, sec = divmod(int(round(deals(r) * per_deal / (2 * g))), 60)
+        return f"{m} min {sec:02d} s"
+
+    def need(r: float) -> float:
+        return deals(r) * per_deal / (2 * 60 * minutes)
+
+    def sim_factor(r: float) -> str:
+        # the Simulator's CPU a game may take at the needed speed, against what it takes (the rest unchanged)
+        budget = 1 / need(r) - (1 - share) / speed
+        if budget <= 0:
+            return "not even free"
+        f = (share / speed) / budget
+        return "none" if f <= 1 else f"{f:.1f}×"
+
+    return (
+        f"| {label} (seed {summ['seed']}, {summ['deals']:,} deals) | {ratio:.3f} / {mid:.3f} [{lo:.3f}, {hi:.3f}] "
+        f"| {deals(ratio):,.0f} / {deals(mid):,.0f} | {speed:.1f} ({100 * share:.0f} %) "
+        f"| {wall(ratio, speed)} / {wall(mid, speed)} | {wall(mid, speed / (1 - share))} "
+        f"| {need(ratio):.0f} / {need(mid):.0f} [{need(lo):.0f}, {need(hi):.0f}] "
+        f"| {sim_factor(ratio)} / {sim_factor(mid)} |"
+    )
+
+
+def bar_arithmetic(rows_spec: list[tuple[str, Path, Path, Path]], minutes: float = 2.0, half: float = 0.01) -> str:
+    """What a ±``half`` sb/hand bar of a preset takes on 2 cores (issue 25), from committed runs only: the preset's bar
+    run (``summary.json``: the comparison's AIVAT and plain per-deal sd; ``run.json``: games per CPU second of its
+    blocks, AIVAT included), its floor (``benchmarks/aivat_floor.py --split flop``: the share of the plain variance
+    the hole cards and the flop decide, with its interval) and the Simulator's share of a block's CPU
+    (``benchmarks/sim_share.py`` rounds, median).  Deals for the bar at a variance ratio ``ρ``:
+    ``(1.96 · plain_sd · √ρ / half)²``; wall time ``deals · games per deal / (2 · games per CPU second)`` (play only:
+    a run adds a few seconds of start-up); the speed a ``minutes`` bar needs: ``deals · games per deal / (2 · 60 ·
+    minutes)``; with a free Simulator the speed is ``games per CPU second / (1 − share)`` (the same games), and the
+    Simulator's speed-up a bar needs keeps the rest of the block's CPU per game as it is (``sim_share.py``'s ceiling).
+    The floor's share was measured on its own seed (2202, 2205) and is applied to the bar run's plain variance."""
+    rows = [
+        "| preset (bar run) | variance ratio now / at the floor [interval] | deals for ±0.01 now / at the floor "
+        "| games per CPU second (Simulator's share) | wall on 2 cores now / at the floor | wall at the floor with a "
+        "free Simulator | games per CPU second a 2-minute bar needs, now / at the floor [interval] | how much faster "
+        "the Simulator must be for it, now / at the floor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    rows += [_bar_row(*spec, minutes, half) for spec in rows_spec]
+    return "\n".join(rows)
+
+
 TABLES: dict[str, Callable[[], str]] = {
     "limits": limits,
     "tuning": tuning,
@@ -766,6 +829,22 @@ TABLES: dict[str, Callable[[], str]] = {
             )
         ],
         [1062, 1063, 1064, 1065],
+    ),
+    "bar-arithmetic": lambda: bar_arithmetic(
+        [
+            (
+                "fig3-S",
+                EXP2 / "bar" / "fig3-S-bar-2401",
+                EXP2 / "aivat-floor" / "fig3-S-flop.json",
+                EXP3 / "bar-arithmetic" / "sim-share-fig3-S.jsonl",
+            ),
+            (
+                "fig3-BRS",
+                EXP2 / "bar" / "fig3-BRS-bar-2402",
+                EXP2 / "aivat-floor" / "fig3-BRS-flop.json",
+                EXP3 / "bar-arithmetic" / "sim-share-fig3-BRS.jsonl",
+            ),
+        ]
     ),
 }
 
