@@ -227,3 +227,78 @@ def test_text_parses_back(tmp_path):
     one = tmp_path / "one.phh"
     write_phh(one, hands[:1])
     assert one.read_text() == oracle_text(*hands[0]) + "\n"
+
+
+HOSTILE = [
+    "o'''brien",
+    "you\nx = 1",
+    "end'",
+    "a''",
+    "tab\tin",
+    "bell\x07",
+    "del\x7f",
+    'back\\slash "q"',
+    "é ü 漢",
+    "''''",
+]
+
+
+@pytest.mark.parametrize("stacks", [None, 30])
+def test_hostile_names_read_back(tmp_path, stacks):
+    """Names pokerkit would write unreadably (three quotes, a line break, a final quote, control characters) are
+    escaped, written directly and through pokerkit (all-in hands, finite stacks) alike, and read back unchanged; a
+    name pokerkit writes readably is written as pokerkit writes it."""
+    import tomllib
+
+    cfg = GameConfig(n_players=3) if stacks is None else GameConfig(n_players=3, stacks=stacks)
+    hands = []
+    for i, (st, _, hid, _fields) in enumerate(random_hands(cfg, 3 * len(HOSTILE), seed=11)):
+        names = [HOSTILE[i % len(HOSTILE)], HOSTILE[(i + 1) % len(HOSTILE)], f"p{i}"]
+        hands.append((st, names, hid, {"event": HOSTILE[(i + 2) % len(HOSTILE)], "_note": HOSTILE[i % len(HOSTILE)]}))
+    if stacks is not None:
+        assert any(any(h[0].all_in) for h in hands)
+    path = tmp_path / "h.phhs"
+    write_phh(path, hands)
+    recs = read_phh(path)
+    assert len(recs) == len(hands)
+    for (st, names, _, fields), rec, (_, table) in zip(
+        hands, recs, sorted(tomllib.loads(path.read_text()).items(), key=lambda kv: int(kv[0]))
+    ):
+        n, b = st.n_players, st.button
+        assert list(rec.names) == [names[(b + 1 + k) % n] for k in range(n)]
+        assert table["event"] == fields["event"] and table["_note"] == fields["_note"]
+    # readable names keep pokerkit's bytes
+    st, names, hid, fields = next(random_hands(GameConfig(n_players=3), 1, seed=1))
+    assert hand_text(st, ["it's", "b c", "x"], hid) == oracle_text(st, ["it's", "b c", "x"], hid)
+
+
+def test_unwritable_string():
+    st, _, hid, _ = next(random_hands(GameConfig(n_players=2), 1, seed=1))
+    with pytest.raises(HandHistoryError, match="not valid Unicode"):
+        hand_text(st, ["ok", "bad\ud800"], hid)
+
+
+def test_finite_stack_hands_read_back(tmp_path):
+    """Hands of finite stacks, all-ins and run-out boards included, read back with their stacks, betting and chips
+    (before, the reader took every game for unlimited bankrolls and refused the all-in hands)."""
+    total = allin = 0
+    for stacks, n in ((25, 3), (60, 3), ((15, 300, 45, 500, 1000), 5)):
+        cfg = GameConfig(n_players=n, stacks=stacks)
+        hands = [(st, [f"p{i}" for i in range(n)], hid, None) for st, _, hid, _ in random_hands(cfg, 40, seed=11)]
+        path = tmp_path / f"{n}-{total}.phhs"
+        write_phh(path, hands)
+        recs = read_phh(path)
+        assert len(recs) == len(hands)
+        for (st, _, _, _), rec in zip(hands, recs):
+            seat_of = [(st.button + 1 + k) % n for k in range(n)]
+            assert rec.betting == st.history
+            assert list(rec.config.stacks) == [st.starting_stacks[s] for s in seat_of]
+            assert list(rec.payoffs) == [st.payoffs[s] for s in seat_of]
+            assert rec.replay().payoffs == rec.payoffs
+            allin += any(st.all_in)
+        total += len(hands)
+    assert allin > 50
+    # unlimited bankrolls (written as PHH_STACK chips) stay unlimited
+    st, names, hid, _ = next(random_hands(GameConfig(n_players=3), 1, seed=2))
+    write_phh(tmp_path / "u.phhs", [(st, names, hid)])
+    assert read_phh(tmp_path / "u.phhs")[0].config.stacks is None

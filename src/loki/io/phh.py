@@ -46,7 +46,7 @@ from loki.io.limits import (
     size_text,
 )
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
-from loki.io.phh_write import hand_text
+from loki.io.phh_write import hand_text, history_text
 
 __all__ = [
     "record_to_phh",
@@ -74,7 +74,7 @@ def _hand_text(h) -> str:
         return hand_text(h.replay(), h.names or None, h.hand_id)
     if isinstance(h, tuple | list):
         return hand_text(*h)
-    return h.dumps()  # a pokerkit HandHistory
+    return history_text(h)  # a pokerkit HandHistory
 
 
 def phhs_text(hands: Iterable) -> str:
@@ -212,8 +212,17 @@ def _phh_game(hh, where: str) -> GameConfig:
             )
     small_bet = _chips(hh.small_bet, "small_bet", where)
     big_bet = _chips(hh.big_bet, "big_bet", where)
+    # stacks of PHH_STACK chips are how unlimited bankrolls are written; other stacks are the seats' (p1 is seat 0)
+    finite = None if all(x == PHH_STACK for x in stacks) else tuple(stacks)
     try:
-        return GameConfig(n_players=n, small_bet=small_bet, big_bet=big_bet, small_blind=blinds[0], big_blind=blinds[1])
+        return GameConfig(
+            n_players=n,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            small_blind=blinds[0],
+            big_blind=blinds[1],
+            stacks=finite,
+        )
     except ValueError as e:
         raise HandHistoryError(
             f"{where}: bad or missing game fields (starting_stacks, blinds_or_straddles, small_bet, big_bet): {e}"
@@ -273,7 +282,10 @@ class _ActionWalk:
         sim = self.sim
         if len(parts) != 3 or not _cards_ok(parts[2]) or len(parts[2]) not in (2, 6):
             raise HandHistoryError(f"{self.at}: expected 'd db CARDS' (three flop cards or one card)")
-        if sim.is_terminal and not sim.went_to_showdown or self.boards_dealt >= sim.round:
+        if sim.is_terminal:  # after the last betting: an all-in's show-down runs the rest of the board out
+            if not sim.went_to_showdown or self.boards_dealt >= 3:
+                raise HandHistoryError(f"{self.at}: board dealt after the hand is over")
+        elif self.boards_dealt >= sim.round:
             raise HandHistoryError(f"{self.at}: board dealt before the betting round is over")
         want = 3 if self.boards_dealt == 0 else 1
         if len(parts[2]) != 2 * want:

@@ -47,17 +47,19 @@ _deal = 3
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import json
+import re
 from decimal import Decimal
 from math import inf
-from string import whitespace
 
 from loki.cards import format_cards
 from loki.engine import CALL, RAISE, ActionTaken, BlindPosted, BoardDealt, HandState, Showdown
 from loki.errors import ConfigError, HandHistoryError
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
 
-__all__ = ["hand_text", "phh_value"]
+__all__ = ["hand_text", "history_text", "phh_string", "phh_value"]
 
 # pokerkit's HandHistory fields in its dump order (its dataclass order) that it writes for 'FT'
 _ORDER = (
@@ -99,13 +101,47 @@ _ORDER = (
 # pokerkit's other HandHistory fields: kept by pokerkit when given, never written for 'FT'
 _UNWRITTEN = frozenset({"bring_in", "min_bet", "user_defined_fields", "automations", "divmod", "rake", "parse_value"})
 _KNOWN = frozenset(_ORDER) | _UNWRITTEN
-_WHITESPACE = frozenset(whitespace)
+
+
+#: characters a TOML literal string cannot hold (control characters other than tab, and DEL)
+_NOT_LITERAL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+#: a key TOML reads bare
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def phh_string(value: str) -> str:
+    r"""A string as a TOML value, as pokerkit writes it where TOML can read that back: in single quotes, or in triple
+    single quotes when it holds a ``'``.  pokerkit escapes nothing, so a string it would write unreadably (a control
+    character or line break, a run of three ``'``, a final ``'`` inside triple quotes) is written as a TOML basic
+    string with escapes instead (``"..."``, escaped as JSON escapes it, DEL as ``\u007f``): a player's name cannot
+    corrupt a hand history.
+
+    Raises:
+        HandHistoryError: a string that is not valid Unicode (a lone surrogate): no TOML string holds it.
+
+    >>> print(phh_string("ann"), phh_string("it's"), phh_string("o'''brien"), phh_string("a\nb"))
+    'ann' '''it's''' "o'''brien" "a\nb"
+    """
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise HandHistoryError(f"PHH: the string {value!r} is not valid Unicode (a lone surrogate)") from None
+    if not _NOT_LITERAL.search(value):
+        if "'" not in value:
+            return "'" + value + "'"
+        if "'''" not in value and not value.endswith("'"):
+            return "'''" + value + "'''"
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def phh_value(value) -> str:
     """A field value as pokerkit writes it: ``true``/``false``, ints as ``repr``, strings in single
-    quotes (triple quotes when the string holds a ``'``; nothing is escaped), lists ``[a, b]``,
-    dicts ``{k = v}``, anything else as ``repr``.
+    quotes (triple quotes when the string holds a ``'``; escaped where pokerkit's would not read back:
+    :func:`phh_string`), lists ``[a, b]``, dicts ``{k = v}``, anything else as ``repr``.
+
+    Raises:
+        HandHistoryError: a string that is not valid Unicode (:func:`phh_string`).
 
     >>> phh_value([1, "it's", True, ["a"]])
     "[1, '''it's''', true, ['a']]"
@@ -113,8 +149,7 @@ def phh_value(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        q = "'''" if "'" in value else "'"
-        return q + value + q
+        return phh_string(value)
     if isinstance(value, list):
         return "[" + ", ".join(map(phh_value, value)) + "]"
     if isinstance(value, dict):
@@ -127,7 +162,26 @@ def phh_value(value) -> str:
 
 
 def _key(key: str) -> str:
-    return f"'{key}'" if _WHITESPACE.intersection(key) else key
+    # pokerkit quotes a key with whitespace in single quotes and writes every other key bare; a key TOML would not
+    # read bare (a dot, a quote, ...) is quoted here too
+    return key if _BARE_KEY.fullmatch(key) else phh_string(key)
+
+
+def history_text(hh) -> str:
+    """A :class:`pokerkit.HandHistory` as PHH text: its ``dumps()`` (the same fields, order and quoting), with its
+    strings and keys written by :func:`phh_string` and :func:`_key` so that they read back (pokerkit's own ``dumps``
+    escapes nothing).
+
+    Raises:
+        HandHistoryError: a string that is not valid Unicode (:func:`phh_string`).
+    """
+    lines = [
+        f"{_key(key)} = {phh_value(value)}"
+        for key, value in dataclasses.asdict(hh).items()
+        if (key in hh.required_field_names[hh.variant] or key in hh.optional_field_names) and value is not None
+    ]
+    lines += [f"{_key(key)} = {phh_value(value)}" for key, value in hh.user_defined_fields.items() if value is not None]
+    return "\n".join(lines)
 
 
 def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = None) -> str:
@@ -149,7 +203,7 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
     """
     _check_writable(state)
     if any(state.all_in):
-        return state_to_phh(state, names, hand_id, fields).dumps()
+        return history_text(state_to_phh(state, names, hand_id, fields))
     cfg = state.config
     n, button = cfg.n_players, state.button
     seat_of = [(button + 1 + k) % n for k in range(n)]
