@@ -74,6 +74,34 @@ def test_session_rejects_bad_input():
         s.act("c")
 
 
+def test_session_file_is_appended_and_reads_back(tmp_path, monkeypatch):
+    """Each hand is appended (the file is the download's text at every step), a name that TOML must escape reads back,
+    a name with a line break is refused, a failed write is retried with the hands it missed, and a table stops at
+    MAX_HANDS hands."""
+    import loki.web.session as session
+
+    with pytest.raises(ConfigError, match="printable"):
+        TableSession(["calling"], name="you\nx = 1")
+    path = tmp_path / "missing" / "s.phhs"  # its folder does not exist yet: the first writes fail
+    s = TableSession(["calling", "random"], seed=5, name="o'''brien", phh_path=path)
+    monkeypatch.setattr(session, "MAX_HANDS", 4)
+    for h in range(4):
+        if h == 2:
+            path.parent.mkdir()
+        _play_out(s)
+        if h < 2:
+            assert s.save_error and "cannot write" in s.save_error and not path.exists()
+        else:
+            assert s.save_error is None and path.read_text() == s.phh_text()
+            recs = read_phh(path)
+            assert [r.hand_id for r in recs] == list(range(1, h + 2))
+            assert all("o'''brien" in r.names for r in recs)
+        if h < 3:
+            s.next_hand()
+    with pytest.raises(IllegalActionError, match="4 hands"):
+        s.next_hand()
+
+
 def test_teaching_mode_shows_explanations_live():
     s = TableSession(["loki1", "loki1"], seed=1, teaching=True)
     for _ in range(30):

@@ -484,6 +484,8 @@ async def _ws_answer(sessions: _Sessions, sid: str, message: dict) -> dict[str, 
 
 
 async def _ws(websocket: Any) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
     await websocket.accept()
     sid = websocket.path_params["sid"]
     sessions = websocket.app.state.sessions
@@ -491,7 +493,11 @@ async def _ws(websocket: Any) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        await websocket.send_json(await _ws_answer(sessions, sid, message))
+        answer = await _ws_answer(sessions, sid, message)
+        try:
+            await websocket.send_json(answer)
+        except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away while we answered: nothing to tell
+            return
 
 
 async def _failed(request: Any, exc: Exception) -> Any:

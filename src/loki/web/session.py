@@ -8,8 +8,9 @@ JSON-ready data, its seats numbered from 1 as in all of loki's output (the perso
 appear only once shown at the showdown, and bot explanations (which reveal the bot's cards) only after the hand,
 or live in teaching mode.
 
-Finished hands are written to the session's PHH file after every hand, so closing the browser never loses a
-finished hand.
+Finished hands are written to the session's PHH file after every hand (appended: a hand costs the same whatever came
+before), so closing the browser never loses a finished hand.  A session keeps each finished hand as its PHH text (for
+the download and a retry after a failed write) and plays at most :data:`MAX_HANDS` hands.
 
 >>> s = TableSession(["calling"], seed=1)
 >>> snap = s.snapshot(); snap["hand"], snap["n_players"], len(snap["seats"])
@@ -18,6 +19,7 @@ finished hand.
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 from collections.abc import Sequence
@@ -31,14 +33,17 @@ from loki.engine import Action, GameConfig, HandState, new_hand
 from loki.errors import ConfigError, IllegalActionError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
+from loki.io.phh_write import hand_text
 from loki.io.tableview import HandLog, describe_pots, hand_results, position_names
 from loki.players.base import Player
 
-__all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP"]
+__all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS"]
 
 MAX_BOTS = 9
 #: Finished hands whose explanations a session keeps in memory (the PHH file keeps every hand).
 HISTORY_KEEP = 50
+#: Hands one session plays at most (each kept as its PHH text, about 0.6 kB: a person plays ~100 an hour).
+MAX_HANDS = 20_000
 
 
 def _button(st: HandState) -> int:
@@ -64,11 +69,12 @@ class TableSession:
         seed: seeds the deal (``default_rng(seed)``) and the bots (bot ``i``: ``seed * 100 + i``, as ``loki play``).
         name: the person's display name.
         teaching: show each bot decision's explanation as soon as it is made (it reveals the bot's cards).
-        phh_path: where the finished hands are written (rewritten after every hand); None: nowhere.
+        phh_path: where the finished hands are written (each appended when it ends); None: nowhere.
         config: the rules (default: limit 10/20, blinds 5/10).
 
     Raises:
-        ConfigError: no bots or more than 9, or a bad name.
+        ConfigError: no bots or more than 9, or a bad name (over 40 characters, or not printable text: a control
+            character or line break).
         PlayerSpecError: a spec the registry cannot build (the message names the seat as the page labels it and the
             field: ``seat 2 (players[0])``).
     """
@@ -93,6 +99,8 @@ class TableSession:
         name = str(name).strip() or "you"
         if len(name) > 40:
             raise ConfigError("name: at most 40 characters")
+        if not name.isprintable():
+            raise ConfigError(f"name: expected printable text (no control characters or line breaks), got {name!r}")
         n = len(specs) + 1
         self.config = config or GameConfig(n_players=n)
         self.id = secrets.token_urlsafe(9)
@@ -116,7 +124,8 @@ class TableSession:
         self.rng = np.random.default_rng(seed)
         self.hands_done = 0
         self.chips = [0.0] * n
-        self.states: list[HandState] = []
+        self._texts: list[str] = []  # the finished hands' PHH texts
+        self._saved = 0  # of them in the file
         self.history: list[dict[str, Any]] = []  # finished hands: summary + explanations
         self.save_error: str | None = None
         self.state: HandState
@@ -175,7 +184,7 @@ class TableSession:
         for seat, pl in enumerate(self.players):
             pl.end_hand(st.view(seat))
         self.hands_done += 1
-        self.states.append(st)
+        self._texts.append(hand_text(st, self.names, self.hands_done))
         for i, x in enumerate(st.payoffs):
             self.chips[i] += float(x)
         self.history.append(self._hand_summary(st, self.hands_done))
@@ -184,17 +193,28 @@ class TableSession:
         self.save()
 
     def save(self) -> None:
-        """Write every finished hand to :attr:`phh_path` (PHH); a failure is kept in :attr:`save_error` (shown on
-        the page) and retried after the next hand."""
-        if self.phh_path is None or not self.states:
+        """Append the finished hands not yet in :attr:`phh_path` (PHH, the ``.phhs`` text :func:`loki.io.phh.phhs_text`
+        writes); a failure is kept in :attr:`save_error` (shown on the page), the file cut back to its last whole hand,
+        and the write retried after the next hand."""
+        if self.phh_path is None or self._saved == len(self._texts):
             return
-        from loki.io.phh import write_phh
-
+        path, first = self.phh_path, self._saved
+        hands = [f"[{i + 1}]\n{self._texts[i]}\n" for i in range(first, len(self._texts))]
+        chunk = ("\n" if first else "") + "\n".join(hands)  # hands are separated by a blank line
+        size = None
         try:
-            write_phh(self.phh_path, [(s, self.names, i + 1) for i, s in enumerate(self.states)])
+            with open(path, "a" if first else "w", encoding="utf-8") as f:
+                size = f.tell()
+                f.write(chunk)
+            self._saved = len(self._texts)
             self.save_error = None
         except OSError as e:
-            self.save_error = f"cannot write {self.phh_path}: {e}"
+            self.save_error = f"cannot write {path}: {e}"
+            if size is not None:
+                try:
+                    os.truncate(path, size)
+                except OSError:
+                    pass
 
     def act(self, action: str | int | Action) -> None:
         """The person's action.
@@ -229,11 +249,18 @@ class TableSession:
         """Deal the next hand.
 
         Raises:
-            IllegalActionError: the current hand is not over.
+            IllegalActionError: the current hand is not over, or the session has played :data:`MAX_HANDS` hands.
         """
         with self.lock:
             if not self.state.is_terminal:
                 raise IllegalActionError("the hand is not over yet", self.human_seat, None, ())
+            if self.hands_done >= MAX_HANDS:
+                raise IllegalActionError(
+                    f"this table has played {MAX_HANDS:,} hands, the most one table plays: start a new table",
+                    self.human_seat,
+                    None,
+                    (),
+                )
             self._start_hand()
 
     # ---------------------------------------------------------------- what the page shows
@@ -388,6 +415,6 @@ class TableSession:
         from loki.io.phh import phhs_text
 
         with self.lock:
-            if not self.states:
+            if not self._texts:
                 return ""
-            return phhs_text([(s, self.names, i + 1) for i, s in enumerate(self.states)])
+            return phhs_text(self._texts)
