@@ -487,3 +487,139 @@ def test_canonical_form_round_trips():
     assert ms.key == (0, 7, "rrc/") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
     again = parse_matchstate(ms.canonical, 2)
     assert again.canonical == ms.canonical and again.key == ms.key
+
+
+# ------------------------------------------------------------------ audit of 2026-11-27: results kept, errors bounded
+
+
+def _check_down(n: int, pos: int, cards: str = "5d5c|9hQd", board=("8dAs8s", "4h", "6d")) -> list[str]:
+    """Every state of a heads-up check-down hand ``n`` as position ``pos`` sees it (reverse blinds)."""
+    mine = ["", ""]
+    mine[pos] = cards.split("|")[pos]
+    mc, b = "|".join(mine), board
+    seq = [("", mc), ("c", mc), ("cc/", f"{mc}/{b[0]}"), ("cc/c", f"{mc}/{b[0]}"), ("cc/cc/", f"{mc}/{b[0]}/{b[1]}")]
+    seq += [
+        ("cc/cc/c", f"{mc}/{b[0]}/{b[1]}"),
+        ("cc/cc/cc/", f"{mc}/{'/'.join(b)}"),
+        ("cc/cc/cc/c", f"{mc}/{'/'.join(b)}"),
+    ]
+    seq += [("cc/cc/cc/cc", f"{cards}/{'/'.join(b)}")]
+    return [f"MATCHSTATE:{pos}:{n}:{bet}:{cc}" for bet, cc in seq]
+
+
+def _send_all(lines, tail: bytes = b""):
+    def behaviour(c, g):
+        for line in lines:
+            c.sendall((line + "\r\n").encode())
+            time.sleep(0.02)
+        c.sendall(tail)
+
+    return behaviour
+
+
+def test_client_reports_a_line_cut_off_by_the_dealer_hanging_up():
+    port, _, th = _dealer_side(_send_all(_check_down(0, 1), b"MATCHSTATE:0:1::2c3c|"))
+    c = _client(port, timeout=5).run()
+    assert c.hands_played == 1 and c.error_count == 1
+    assert "partway through a line 'MATCHSTATE:0:1::2c3c|'" in c.errors[0]
+
+
+def test_client_refuses_absurd_hand_numbers_in_bounded_messages():
+    huge = "MATCHSTATE:1:" + "9" * 4000 + "::|5d5c"
+    port, _, th = _dealer_side(_send_all([*_check_down(0, 1), huge, *_check_down(1, 0, "2c3c|KhKd")]))
+    c = _client(port, timeout=5).run()
+    assert c.hands_played == 2 and c.error_count == 1  # the real hands after it are played
+    assert "hand number of more than 20 digits" in c.errors[0] and len(c.errors[0]) < 1000
+
+
+def _cli_run(args):
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+
+    return CliRunner().invoke(app, args)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_acpc_command_reports_finished_hands_when_the_dealer_hangs_up(as_json):
+    import json
+
+    lines = [*_check_down(0, 1), *_check_down(1, 0, "2c3c|KhKd"), *_check_down(2, 1)[:4]]
+    port, _, th = _dealer_side(_send_all(lines))
+    r = _cli_run(
+        ["acpc", "127.0.0.1", str(port), "--player", "calling", "--no-warmup", "--timeout", "5"]
+        + (["--json"] if as_json else [])
+    )
+    assert r.exit_code == 2
+    if as_json:
+        out = json.loads(r.stdout)
+        assert out["hands"] == 2 and out["chips"] == -20 and "middle of hand 2" in out["error"]
+    else:
+        assert "2 hands, -20 chips" in r.stdout
+    assert "error: the dealer at 127.0.0.1" in r.stderr and "middle of hand 2" in r.stderr
+
+
+def test_acpc_command_fails_when_no_message_is_understood():
+    port, _, th = _dealer_side(_send_all(["MATCHSTATE:0:0::5d5c||", "MATCHSTATE:0:0:c:5d5c||"]))
+    r = _cli_run(["acpc", "127.0.0.1", str(port), "--player", "calling", "--no-warmup", "--timeout", "5"])
+    assert r.exit_code == 2
+    assert "error: no hand could be played: 2 protocol errors" in r.stderr and "3 hole-card sections" in r.stderr
+
+
+class _FillsUp:
+    """A log file that takes ``lines`` lines, then fails as a full disk does."""
+
+    def __init__(self, lines: int):
+        self.left, self.text = lines, []
+
+    def write(self, s: str) -> int:
+        if s.startswith("STATE") or s.startswith("SCORE"):
+            if self.left == 0:
+                raise OSError(28, "No space left on device")
+            self.left -= 1
+        self.text.append(s)
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_dealer_log_that_fills_up_keeps_the_hands_played(tmp_path, monkeypatch, capsys):
+    import typer
+
+    import loki.io.acpc_dealer as acpc_dealer
+    from loki.cli.acpc import report_match
+
+    f = _FillsUp(3)
+    monkeypatch.setattr(acpc_dealer, "open", lambda *a, **k: f, raising=False)
+    res, _ = _match(AcpcDealer(GAME, 10, log_path=tmp_path / "m.log"), [_good(), _good()])
+    assert res.hands_played == 4 and res.abort is None and not res.complete  # the 4th hand could not be logged
+    assert "cannot write the log: No space left on device" in res.log_error
+    assert sum(t.startswith("STATE") for t in f.text) == 3
+    with pytest.raises(typer.Exit) as e:
+        report_match(res, tmp_path / "m.log", False)
+    assert e.value.exit_code == 2
+    out, err = capsys.readouterr()
+    assert "4 of 10 hands" in out and "error: match stopped after 4 of 10 hands" in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_dealer_log_that_cannot_take_its_header_is_one_error():
+    from loki.errors import OutputPathError
+
+    d = AcpcDealer(GAME, 3, log_path="/dev/full", t_connect=0.5)
+    with pytest.raises(OutputPathError, match="--out /dev/full: cannot write the log: No space left"):
+        d.run()
+
+
+def test_dealer_names_must_be_printable_ascii():
+    from loki.errors import ConfigError
+
+    for bad in (["é", "è"], ["a\nb", "c"], ["ok", "tab\tx"]):
+        with pytest.raises(ConfigError, match="printable ASCII"):
+            AcpcDealer(GAME, 3, names=bad)
+    r = _cli_run(["dealer", "--player", "é", "--player", "è", "--hands", "1"])
+    assert r.exit_code == 2 and "printable ASCII" in r.stderr

@@ -62,14 +62,14 @@ def seat_name(spec: str) -> str:
     logs reserve ``:`` and ``|``).
 
     Raises:
-        ConfigError: an empty spec or one containing ``|``.
+        ConfigError: an empty spec, one containing ``|``, or one not in printable ASCII (an ACPC log is ASCII).
 
     >>> seat_name("loki2:BR:LA")
     'loki2-BR-LA'
     """
     s = spec.strip()
-    if not s or "|" in s:
-        fail(f"--player {spec!r}: expected a non-empty player name or spec without '|'")
+    if not s or "|" in s or not (s.isascii() and s.isprintable()):
+        fail(f"--player {spec!r}: expected a non-empty player name or spec in printable ASCII, without '|'")
     return s.replace(":", "-")
 
 
@@ -121,7 +121,8 @@ def check_acpc_seed(seed: int) -> None:
 
 def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = None) -> None:
     """Print a finished (or ended) match: the SCORE line and sb/hand ± 95 % per seat (or JSON);
-    an early end is one ``error:`` line (exit code 2) naming the seat, the hand and the reason."""
+    an early end is one ``error:`` line (exit code 2) naming the seat, the hand and the reason, and a log that could
+    not be written another (exit code 2), after the chips of the hands played."""
     from loki.cli._common import echo_json
 
     if as_json:
@@ -147,9 +148,16 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
     if r.abort is not None:
         typer.echo(
             f"error: match ended after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.abort.message}"
-            + (f" (finished hands in {log})" if log else ""),
+            + (f" (finished hands in {log})" if log and not r.log_error else ""),
             err=True,
         )
+    if r.log_error is not None:
+        typer.echo(
+            f"error: match stopped after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.log_error} "
+            "(the chips above are the hands played; the log holds those written before it failed)",
+            err=True,
+        )
+    if r.abort is not None or r.log_error is not None:
         raise typer.Exit(2)
 
 
@@ -170,9 +178,13 @@ def acpc(
     ),
     json_out: bool = json_option(),
 ) -> None:
-    """Play a match against an ACPC dealer (protocol 2.0.0)."""
+    """Play a match against an ACPC dealer (protocol 2.0.0).
+
+    A match that ends badly (the dealer hangs up mid-hand, goes silent, floods) still reports its finished hands, then
+    one error line (exit code 2); so does a match where no message could be understood.
+    """
     from loki.cli._common import echo_json
-    from loki.errors import LokiError, tagged
+    from loki.errors import LokiError, PeerError, tagged
     from loki.io.acpc_client import AcpcClient
     from loki.players.registry import make_player
 
@@ -187,18 +199,30 @@ def acpc(
         warm_players([player], g)
     client = AcpcClient(g, pl, host, port, timeout=timeout)
     t0 = time.perf_counter()
-    client.run()
+    ended: str | None = None  # why the match ended badly: the finished hands are still reported
+    try:
+        client.run()
+    except (ConnectionError, PeerError) as e:
+        if client.messages == 0:
+            raise  # nothing was played (e.g. no connection): the error alone
+        ended = str(e)
     client.seconds = time.perf_counter() - t0
-    if json_out:
-        echo_json({**client.to_dict(), "spec": player})
-        return
     from loki.io.tableview import plural
 
     h = client.hands_played
-    typer.echo(
-        f"{pl.name}: {plural(h, 'hand')}, {client.total:+g} chips "
-        f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), {plural(client.error_count, 'protocol error')}"
-    )
+    if not ended and h == 0 and client.error_count:
+        ended = f"no hand could be played: {plural(client.error_count, 'protocol error')} (first: {client.errors[0]})"
+    if json_out:
+        echo_json({**client.to_dict(), "spec": player, "error": ended})
+    else:
+        typer.echo(
+            f"{pl.name}: {plural(h, 'hand')}, {client.total:+g} chips "
+            f"({client.total / g.config.small_bet / max(h, 1):+.3f} sb/hand), "
+            f"{plural(client.error_count, 'protocol error')}"
+        )
+    if ended:
+        typer.echo(f"error: {ended}", err=True)
+        raise typer.Exit(2)
 
 
 def dealer(

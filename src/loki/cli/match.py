@@ -139,11 +139,10 @@ def match(
     if json_out:
         extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
         echo_json({**extra, **r.to_dict()})
-        if r.dealer.abort is not None:
-            typer.echo(
-                f"error: match ended after {r.dealer.hands_played} of {plural(hands, 'hand')}: {r.dealer.abort.message}",
-                err=True,
-            )
+        ended = [x for x in (r.dealer.abort and r.dealer.abort.message, r.dealer.log_error) if x]
+        for why in ended:
+            typer.echo(f"error: match ended after {r.dealer.hands_played} of {plural(hands, 'hand')}: {why}", err=True)
+        if ended:
             raise typer.Exit(2)
         return
     report_match(r.dealer, log_path, False)

@@ -102,9 +102,18 @@ class MatchState:
         )
 
 
+#: Digits a position or hand number may have (an unsigned 64-bit integer has at most 20; the ACPC dealer's are 32-bit).
+MAX_DIGITS = 20
+
+
 def _number(text: str, what: str, line: str) -> int:
     if not _UNSIGNED.fullmatch(text):
         raise ProtocolError(f"malformed {what} {clip(text, 20)} in {clip(line)}: expected an unsigned integer")
+    if len(text) > MAX_DIGITS:
+        raise ProtocolError(
+            f"{what} of more than {MAX_DIGITS} digits (an unsigned 64-bit integer has 20): {clip(text, 20)} in "
+            f"{clip(line, 60)}"
+        )
     return int(text)
 
 
@@ -535,6 +544,11 @@ class AcpcClient:
                 try:
                     raw = reader.readline(deadline)
                 except PeerClosed:
+                    if reader.buf.strip():  # the dealer hung up partway through a line: say so, do not drop it silently
+                        self._error(
+                            f"{where} closed the connection partway through a line "
+                            f"{clip(bytes(reader.buf).decode('ascii', 'replace'))}: the line was not read"
+                        )
                     break
                 except PeerTimeout:
                     raise PeerError(
@@ -569,6 +583,8 @@ def _loose_key(line: str) -> tuple | None:
         return None
 
     def num(x: str) -> int | str:
+        if len(x) > MAX_DIGITS + 2:  # an absurd number is no hand to follow (the grammar's bound, a sign and a space)
+            return x
         try:
             return int(x)
         except ValueError:

@@ -112,6 +112,8 @@ class DealerResult:
         warnings: the first :data:`MAX_WARNINGS` warnings (skipped lines, invalid actions).
         warning_count: all warnings.
         abort: why the match ended early, or None when every hand was played.
+        log_error: why the log could not be written (the match stopped there: its hands so far are in this result;
+            the log holds the lines written before, the last one perhaps cut off), or None.
         n_hands: hands the match was to have.
         small_bet: chips of a small bet (for sb/hand).
         seconds: wall time of the match (connecting included).
@@ -125,6 +127,7 @@ class DealerResult:
     warnings: list[str] = field(default_factory=list)
     warning_count: int = 0
     abort: MatchAbort | None = None
+    log_error: str | None = None
     n_hands: int = 0
     small_bet: int = 10
     seconds: float = 0.0
@@ -132,7 +135,7 @@ class DealerResult:
     @property
     def complete(self) -> bool:
         """Every hand was played."""
-        return self.abort is None and len(self.states) == self.n_hands
+        return self.abort is None and self.log_error is None and len(self.states) == self.n_hands
 
     @property
     def hands_played(self) -> int:
@@ -140,8 +143,10 @@ class DealerResult:
 
     @property
     def errors(self) -> list[str]:
-        """The warnings, then the reason the match ended early (if it did)."""
-        return self.warnings + ([self.abort.message] if self.abort else [])
+        """The warnings, then the reason the match ended early (if it did) and the log's error (if any)."""
+        return (
+            self.warnings + ([self.abort.message] if self.abort else []) + ([self.log_error] if self.log_error else [])
+        )
 
     @property
     def score_line(self) -> str:
@@ -182,6 +187,7 @@ class DealerResult:
             ],
             "score_line": self.score_line if self.complete else None,
             "abort": self.abort.to_dict() if self.abort else None,
+            "log_error": self.log_error,
             "warnings": list(self.warnings),
             "warning_count": self.warning_count,
             "seconds": round(self.seconds, 3),
@@ -254,10 +260,12 @@ class AcpcDealer:
             names = [f"p{i + 1}" for i in range(n)]
         if len(names) != n:
             raise ConfigError(f"{len(names)} names for a {n}-player game: expected one per seat")
-        if any((":" in x or "|" in x or not x or x != x.strip() or "\n" in x) for x in names):
-            raise ConfigError(
-                f"player names must be non-empty and contain no ':', '|' or spaces at the ends: {list(names)}"
-            )
+        for x in names:
+            if not x or x != x.strip() or ":" in x or "|" in x or not (x.isascii() and x.isprintable()):
+                raise ConfigError(
+                    f"player name {x!r}: expected printable ASCII (an ACPC log is ASCII) without ':' or '|' and "
+                    "without spaces at the ends"
+                )
         if n_hands < 1:
             raise ConfigError(f"n_hands = {n_hands}: expected at least one hand")
         if deals is None:
@@ -488,7 +496,10 @@ class AcpcDealer:
                 out.write(f"#--t_per_hand {int(self.t_per_hand * 1000)}\n")
             out.flush()
         except OSError as e:
-            out.close()
+            try:
+                out.close()  # flushes the header again, and may fail the same way
+            except OSError:
+                pass
             self.close()
             raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
         return out
@@ -551,10 +562,11 @@ class AcpcDealer:
 
     def run(self) -> DealerResult:
         """Accept the players and deal the match; returns the :class:`DealerResult` (an early end is
-        in :attr:`DealerResult.abort`, never raised).
+        in :attr:`DealerResult.abort`, never raised; a log that stops taking lines ends the match too, in
+        :attr:`DealerResult.log_error`, with the hands played so far).
 
         Raises:
-            OutputPathError: the log file cannot be opened or written.
+            OutputPathError: the log file cannot be opened, or its header not written (before any player connects).
         """
         self.listen()
         t0 = time.monotonic()
@@ -568,22 +580,28 @@ class AcpcDealer:
             for h in range(self.n_hands):
                 holes, board = self._deal(deck, h)
                 self._play_hand(seats, result, h, holes, board)
-                if out:
-                    out.write(result.states[-1] + "\n")
-                    out.flush()
-            if out:
-                out.write(result.score_line + "\n")
+                if not self._log(out, result, result.states[-1]):
+                    break
+            else:
+                self._log(out, result, result.score_line)
         except _Abort as e:
             result.abort = e.abort
             log.error("match ended: %s", e.abort.message)
-            if out:
-                try:
-                    out.write(f"# match ended: {e.abort.message}\n")
-                except OSError as e2:
-                    raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e2.strerror or e2}") from None
-        except OSError as e:
-            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+            self._log(out, result, f"# match ended: {e.abort.message}")
         finally:
             self._hang_up(seats, out)
             result.seconds = time.monotonic() - t0
         return result
+
+    def _log(self, out: Any, result: DealerResult, line: str) -> bool:
+        """Write ``line`` to the log (if any) and flush; False, with :attr:`DealerResult.log_error` set, if it cannot."""
+        if not out or result.log_error is not None:
+            return result.log_error is None
+        try:
+            out.write(line + "\n")
+            out.flush()
+        except OSError as e:
+            result.log_error = f"--out {self.log_path}: cannot write the log: {e.strerror or e}"
+            log.error("match ended: %s", result.log_error)
+            return False
+        return True
