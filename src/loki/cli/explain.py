@@ -69,13 +69,6 @@ def explain(
         recs, skipped, _ = load_log(file, max_hands=hands)
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
-        if file.suffix in (".phh", ".phhs"):  # number the seats as the table did (PHH `seats`)
-            from loki.explain.sources import phh_seat_numbers
-
-            seats = phh_seat_numbers(file)
-            for rec in recs:
-                if rec.hand_id in seats:
-                    rec.extra["seats"] = seats[rec.hand_id]
         ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
         exps, bad = explain_log(recs, who or "1", player, seed)
         skipped += bad

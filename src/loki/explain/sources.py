@@ -77,41 +77,23 @@ def log_seat_numbers(rec: HandRecord, names_at: dict[int, str]) -> list[int]:
     return out
 
 
-#: The largest PHH file :func:`phh_seat_numbers` reads (bytes).
-PHH_READ_LIMIT = 64 << 20
-
-
 def phh_seat_numbers(path: str | Path) -> dict[object, tuple[int, ...]]:
     """The ``seats`` field of each hand of a PHH file (the seat numbers of the table the hands were played at,
-    as ``loki play`` and ``loki web`` write them), by hand id as :func:`loki.io.phh.read_phh` numbers them (the
-    ``hand`` field, else the hand's index); hands without the field, and a file pokerkit cannot read, give
-    nothing (the seats are then numbered in PHH player order)."""
-    import io
-    import warnings
+    as ``loki play`` and ``loki web`` write them), by hand id as :func:`loki.io.phh.read_phh` numbers them; hands
+    without the field, and hands or files that cannot be read, give nothing (the seats are then numbered in PHH
+    player order).  Read by :func:`~loki.io.phh.read_phh`, within its limits (records keep the field in
+    ``extra["seats"]``, so a caller holding the records needs no second read)."""
+    from loki.errors import HandHistoryError
+    from loki.io.phh import read_phh
 
-    from pokerkit import HandHistory
-
-    p = Path(path)
     try:
-        with open(p, "rb") as f:  # at most PHH_READ_LIMIT bytes (a device or a huge file gives no seat numbers)
-            data = f.read(PHH_READ_LIMIT + 1)
-        if len(data) > PHH_READ_LIMIT:
-            return {}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            hands = (
-                list(HandHistory.load_all(io.BytesIO(data)))
-                if p.suffix == ".phhs"
-                else [HandHistory.load(io.BytesIO(data))]
-            )
-    except Exception:  # noqa: BLE001 - the seat numbers are a nicety; load_log reports a bad file
+        recs = read_phh(path, skipped=[])
+    except HandHistoryError:
         return {}
     out: dict[object, tuple[int, ...]] = {}
-    for i, hh in enumerate(hands):
-        seats = getattr(hh, "seats", None)
-        hid = hh.hand if getattr(hh, "hand", None) is not None else i
-        if seats and all(isinstance(x, int) for x in seats):
-            out.setdefault(hid, tuple(int(x) for x in seats))
+    for rec in recs:
+        if "seats" in rec.extra:
+            out.setdefault(rec.hand_id, rec.extra["seats"])
     return out
 
 

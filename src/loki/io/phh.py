@@ -369,9 +369,11 @@ def phh_to_record(hh, hand_id=None, source: str = "<PHH>") -> HandRecord:
     if len(names) != n:
         raise HandHistoryError(f"{where}: {len(names)} players named for {n} starting stacks")
     hid = hand_id if hand_id is not None else (hand if hand is not None else 0)
-    return HandRecord(
-        hid, config, n - 1, tuple(walk.holes), walk.board, walk.betting, payoffs, names, {"source": source}
-    )
+    extra: dict = {"source": source}
+    seats = getattr(hh, "seats", None)  # the table's seat numbers (loki play and loki web write them)
+    if isinstance(seats, list) and len(seats) == n and all(type(x) is int for x in seats):
+        extra["seats"] = tuple(seats)
+    return HandRecord(hid, config, n - 1, tuple(walk.holes), walk.board, walk.betting, payoffs, names, extra)
 
 
 # ------------------------------------------------------------------------------------------ files

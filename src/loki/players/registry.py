@@ -206,10 +206,10 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
             return parse_player(read_player_file(spec.strip()))
         if "{" in spec:  # the table form spec_of writes: kind{json}
             name, brace, text = spec.strip().partition("{")
-            try:
-                table = json.loads(brace + text)
-            except json.JSONDecodeError as e:
-                raise PlayerSpecError(f"{spec!r}: the table after the kind is not JSON ({e.msg})") from None
+            from loki.io.limits import loads_json
+
+            # strict and bounded JSON (nesting, NaN, huge numbers): a spec comes from a command line or a web page
+            table = loads_json(brace + text, f"{spec[:80]!r}: the table after the kind", PlayerSpecError)
             if not isinstance(table, dict):
                 raise PlayerSpecError(f"{spec!r}: expected a JSON object after the kind")
             return parse_player({**table, "kind": name.strip()})
@@ -244,7 +244,7 @@ def read_player_file(path: str) -> dict[str, Any]:
         PlayerSpecError: a file that is missing, larger than :data:`MAX_PLAYER_FILE`, not TOML, or without a
             ``[player]`` table.
     """
-    import tomllib
+    from loki.io.limits import parse_toml
 
     try:
         with open(path, "rb") as f:
@@ -254,9 +254,11 @@ def read_player_file(path: str) -> dict[str, Any]:
     if len(raw) > MAX_PLAYER_FILE:
         raise PlayerSpecError(f"player file {path!r}: larger than {MAX_PLAYER_FILE} bytes")
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as e:
-        raise PlayerSpecError(f"player file {path!r}: not a TOML file ({e})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise PlayerSpecError(f"player file {path!r}: not a TOML file (not UTF-8: {e})") from None
+    # shape-checked first (nesting, dotted keys): tomllib's memory grows with the square of a long dotted key
+    doc = parse_toml(text, f"player file {path!r}", PlayerSpecError)
     table = doc.get("player")
     if not isinstance(table, dict):
         raise PlayerSpecError(f"player file {path!r}: expected a [player] table with the configuration")
