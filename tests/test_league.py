@@ -26,10 +26,18 @@ def test_a_league_is_a_cross_table_of_duplicate_matches(tmp_path):
     write_league(res, tmp_path, plots=True)
     doc = json.loads((tmp_path / "league.json").read_text())
     assert doc["labels"] == players and (tmp_path / "cross.png").exists()
-    # run again: every pair is read back, not played again
-    mtime = (tmp_path / "pairs" / "1-2" / "summary.json").stat().st_mtime_ns
+    # run again: every pair is read back from its journal, not played again
+    pair = tmp_path / "pairs" / "1-2"
+    text = (pair / "summary.json").read_text()
+    assert json.loads((pair / "run.json").read_text())["blocks_played_now"] > 0
     again = run_league(players, players, deals=6, seed=4, out=tmp_path, workers=1)
-    assert again.value == res.value and (tmp_path / "pairs" / "1-2" / "summary.json").stat().st_mtime_ns == mtime
+    assert again.value == res.value and json.loads((pair / "run.json").read_text())["blocks_played_now"] == 0
+    assert (pair / "summary.json").read_text() == text
+    # a damaged or edited summary.json never reaches the cross table: it is rewritten from the checked journal
+    for bad in ("garbage", "[]", '{"config": 1}', text.replace('"sb_per_hand": ', '"sb_per_hand": 9', 1)):
+        (pair / "summary.json").write_text(bad)
+        assert run_league(players, players, deals=6, seed=4, out=tmp_path, workers=1).value == res.value
+        assert (pair / "summary.json").read_text() == text
 
 
 def test_a_league_needs_distinct_players():

@@ -74,11 +74,17 @@ def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "
     """Write ``text`` to ``path`` atomically (module docstring).
 
     Raises:
-        OSError: the file cannot be written (the old content, if any, is left untouched).
+        OutputPathError: the file cannot be written (an ``OSError`` too; the message names the file; the old
+            content, if any, is left untouched).
     """
-    with atomic_target(path) as tmp, open(tmp, "w", encoding=encoding, newline="") as f:
-        f.write(text)
-        f.flush()
+    try:
+        with atomic_target(path) as tmp, open(tmp, "w", encoding=encoding, newline="") as f:
+            f.write(text)
+            f.flush()
+    except OutputPathError:
+        raise
+    except OSError as e:
+        raise OutputPathError(f"{path}: cannot write it: {e.strerror or e}") from None
 
 
 @contextlib.contextmanager

@@ -133,12 +133,10 @@ def run_league(
         folder = out / "pairs" / f"{i + 1}-{j + 1}"
         if progress is not None:
             progress(k, len(todo), cfg.name)
-        summary_path = folder / "summary.json"
-        if summary_path.exists() and json.loads(summary_path.read_text()).get("config") == cfg.to_dict():
-            s = json.loads(summary_path.read_text())
-        else:
-            run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True)
-            s = write_results(run, folder, plots=False).to_dict()
+        # always through the pair's journal (checked, keyed): a finished pair is read back, not played again, and its
+        # summary.json rewritten from it, so a damaged or edited summary never reaches the cross table
+        run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True)
+        s = write_results(run, folder, plots=False).to_dict()
         types = {t["type"]: t for t in s["aivat"]["types"]}
         ptypes = {t["type"]: t for t in s["types"]}
         for a, b in ((i, j), (j, i)):
