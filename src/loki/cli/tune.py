@@ -23,6 +23,14 @@ from loki.cli._common import dask_client, echo_json, fail, json_option, signals_
 __all__ = ["tune"]
 
 
+def _tagged(option: str, e: Exception) -> Exception:
+    """``e`` with its message prefixed by ``option`` (:func:`loki.errors.tagged`), unless it already names an
+    option (``--label 'X': ...``)."""
+    from loki.errors import tagged
+
+    return e if str(e).startswith("--") else tagged(option, e)
+
+
 def _ints(text: str, option: str) -> tuple[int, ...]:
     try:
         out = tuple(int(x) for x in text.split(",") if x.strip())
@@ -81,30 +89,41 @@ def tune(
     A study is resumable (its SQLite file in --out); the best values are validated on unseen seeds next to the
     defaults, and written as a player file (--player best.toml plays it).
     """
-    from loki.errors import LokiError, tagged
+    # Every option is checked here, before the players warm up or a trial runs (error: ..., exit code 2): the
+    # target and --label (a player type with tunable fields), --param, every seed option (StudySpec and
+    # checked_validation_seeds: the rules finish_study applies after the study), then in _run the study file in --out.
+    from loki.errors import LokiError
 
     if list_params is not None:
         _list(list_params, json_out)
         return
     if target is None:
         fail("give a target (a preset or a tournament TOML file), or --list-params SPEC")
-    from loki.tune import StudySpec, load_targets, panel_player, param_text, search_space, start_values
+    from loki.tune import (
+        StudySpec,
+        checked_validation_seeds,
+        load_targets,
+        panel_player,
+        param_text,
+        start_values,
+        tuning_space,
+    )
 
     try:
         cfgs = load_targets(target)
     except LokiError as e:
-        raise tagged("TARGET", e) from None
+        raise _tagged("TARGET", e) from None
     cfg = cfgs[0]
     lab = label or (cfg.compare[0].enhanced[0] if cfg.compare else None)
     if lab is None:
         fail(f"{target}: no [[compare]] section; name the player type with --label")
     try:
         player = panel_player(cfgs, lab)
-        space = search_space(player, param or None)
+        space = tuning_space(player, lab, param or None)  # refuses a player type without tunable fields
         if start_at_values:
             start_values(space)  # before the study's folder is made
     except LokiError as e:
-        raise tagged("--param" if param else "--label", e) from None
+        raise _tagged("--param" if param else "--label", e) from None
     spec = StudySpec(
         target=target,
         label=lab,
@@ -120,6 +139,8 @@ def tune(
     )
     folder = out if out is not None else Path("results") / f"tune-{Path(target.split(',')[0]).stem}"
     vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None
+    # the rules finish_study applies after the study, on the trials this run asks for (fresh seeds: seed first+k)
+    checked_validation_seeds(spec, vseeds, range(trials), default=validate_deals > 0)
     try:
         with signals_stop_the_run():
             record = _run(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
@@ -141,14 +162,14 @@ def _list(spec: str, json_out: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from loki.errors import LokiError, tagged
+    from loki.errors import LokiError
     from loki.players.registry import parse_player
     from loki.tune import search_space
 
     try:
         space = search_space(parse_player(spec))
     except LokiError as e:
-        raise tagged("--list-params", e) from None
+        raise _tagged("--list-params", e) from None
     if json_out:
         for p in space:
             echo_json(
@@ -166,13 +187,30 @@ def _list(spec: str, json_out: bool) -> None:
 
 
 def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vseeds, quiet) -> dict[str, Any]:
+    """Run the study in ``folder`` (holding its lock) and write its outputs; returns the ``tune.json`` record.
+
+    Raises:
+        OutputPathError: the folder is locked by another run, or its ``study.db`` cannot be opened (before the
+            players warm up).
+        ConfigError: the folder holds a study with another spec (before the players warm up).
+    """
+    from loki.io.files import folder_lock
+    from loki.tune import open_study
+
+    with folder_lock(folder):
+        # the study file first: one that cannot be opened, or holds another study, is refused before the players
+        # warm up and the workers start (run_study opens it again)
+        open_study(folder, spec)
+        return _run_locked(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
+
+
+def _run_locked(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vseeds, quiet) -> dict[str, Any]:
     import os
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from loki.cli.warmup import ensure_warm
-    from loki.io.files import folder_lock
     from loki.players.warmup import warm_specs
     from loki.tournament.runner import local_executor, owned_pool
     from loki.tune import counted, finish_study, load_targets, run_study
@@ -207,7 +245,7 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
         ci = b.user_attrs.get("ci")
         return f"best {b.value:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + f" sb/hand (trial {b.number})"
 
-    with owned_pool(own), folder_lock(folder), progress:
+    with owned_pool(own), progress:
         task = progress.add_task(f"tune {spec.target} [{spec.label}]", total=trials, best="")
 
         def report(study) -> None:

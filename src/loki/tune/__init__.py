@@ -13,6 +13,7 @@ from loki.tune.study import (
     StudySpec,
     apply_values,
     base_player,
+    checked_validation_seeds,
     confidently_worse,
     counted,
     evaluate,
@@ -29,6 +30,8 @@ from loki.tune.study import (
     search_space,
     start_values,
     trial_config,
+    tuning_space,
+    validation_seeds,
 )
 
 __all__ = [
@@ -41,6 +44,7 @@ __all__ = [
     "panel_player",
     "base_player",
     "search_space",
+    "tuning_space",
     "parse_param",
     "start_values",
     "param_text",
@@ -54,4 +58,6 @@ __all__ = [
     "counted",
     "run_study",
     "finish_study",
+    "validation_seeds",
+    "checked_validation_seeds",
 ]

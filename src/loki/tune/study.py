@@ -29,7 +29,7 @@ import math
 import os
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,9 +38,16 @@ from typing import Any
 import numpy as np
 
 from loki.config import TunableParam, tunable_params
-from loki.errors import ConfigError, LokiError
+from loki.errors import ConfigError, LokiError, OutputPathError
 from loki.stats import mean_ci
-from loki.tournament.config import TournamentConfig, config_from_dict, list_presets, load_config, load_preset
+from loki.tournament.config import (
+    MAX_SEED,
+    TournamentConfig,
+    config_from_dict,
+    list_presets,
+    load_config,
+    load_preset,
+)
 from loki.tournament.runner import play_block
 from loki.tournament.stats import comparison_series
 
@@ -54,6 +61,7 @@ __all__ = [
     "base_player",
     "panel_player",
     "search_space",
+    "tuning_space",
     "apply_values",
     "trial_config",
     "evaluate",
@@ -66,6 +74,8 @@ __all__ = [
     "counted",
     "run_study",
     "finish_study",
+    "validation_seeds",
+    "checked_validation_seeds",
 ]
 
 STUDY_NAME = "loki-tune"
@@ -73,6 +83,11 @@ STUDY_NAME = "loki-tune"
 GRACE = 900.0
 #: Tuning seeds start here (seeds 0 and 1 are for reporting).
 MIN_TUNING_SEED = 1000
+#: Trial numbers a ``fresh_seeds`` study keeps room for: its trial ``k`` plays seed ``seeds[0] + k``, for ``k`` below
+#: this (retried trials included), and its default validation seeds lie above (:func:`validation_seeds`).
+FRESH_SEED_ROOM = 10**6
+#: ``sampler_seed`` at most: Optuna's samplers seed a 32-bit generator (NumPy's ``RandomState``).
+MAX_SAMPLER_SEED = 2**32 - 1
 
 
 @dataclass(frozen=True)
@@ -85,11 +100,12 @@ class StudySpec:
         params: the tuned fields' dotted paths, each optionally with its own range ``PATH=LOW:HIGH``
             (:func:`search_space`).
         deals: deals per seed per trial.
-        seeds: the tuning panel (each ≥ 1000).
-        fresh_seeds: trial ``k`` plays the one seed ``seeds[0] + k`` instead of the panel.
+        seeds: the tuning panel (each 1000..2**64-1).
+        fresh_seeds: trial ``k`` plays the one seed ``seeds[0] + k`` instead of the panel (``seeds[0]`` must leave
+            room for :data:`FRESH_SEED_ROOM` trials below 2**64).
         block_deals: deals per block (the pruner's step).
         sampler: ``"tpe"`` (Optuna's default, mixed spaces), ``"cmaes"`` (a handful of continuous parameters; needs the
-            ``cmaes`` package) or ``"random"``; sampler_seed: its seed.
+            ``cmaes`` package) or ``"random"``; sampler_seed: its seed (0..2**32-1).
         pruner: ``"median"`` (stop a trial whose running AIVAT mean is below the median of the complete trials'
             values with 95 % confidence, after ``warmup`` of its deals and 8 complete trials:
             :func:`confidently_worse`) or ``"none"``.
@@ -97,6 +113,12 @@ class StudySpec:
         start_at_values: the first trial plays the target's own values of the tuned fields (queued once, when the
             study is created; fields without a value are sampled), so the search's ranking places them on the same
             panel as every candidate.
+
+    Raises:
+        ConfigError: a value out of range; the message names the ``loki tune`` option (``--seeds``, ``--sampler``,
+            ...): a seed below 1000 or above 2**64-1 (with ``fresh_seeds``: a first seed without room for
+            :data:`FRESH_SEED_ROOM` trials), a sampler seed outside 0..2**32-1, an unknown sampler or pruner,
+            ``block_deals`` outside 1..deals, ``warmup`` outside [0, 1].
     """
 
     target: str
@@ -115,6 +137,15 @@ class StudySpec:
     def __post_init__(self) -> None:
         if not self.seeds or any(s < MIN_TUNING_SEED for s in self.seeds):
             raise ConfigError(f"--seeds {list(self.seeds)}: tuning seeds must be >= {MIN_TUNING_SEED} (0 and 1 report)")
+        if any(s > MAX_SEED for s in self.seeds):
+            raise ConfigError(f"--seeds {list(self.seeds)}: tuning seeds must be <= {MAX_SEED} (2**64-1, loki's cap)")
+        if self.fresh_seeds and self.seeds[0] + FRESH_SEED_ROOM - 1 > MAX_SEED:
+            raise ConfigError(
+                f"--seeds {list(self.seeds)}: with --fresh-seeds trial k plays seed {self.seeds[0]}+k, which must stay "
+                f"<= {MAX_SEED} for {FRESH_SEED_ROOM} trials: expected a first seed <= {MAX_SEED - FRESH_SEED_ROOM + 1}"
+            )
+        if not 0 <= self.sampler_seed <= MAX_SAMPLER_SEED:
+            raise ConfigError(f"--sampler-seed {self.sampler_seed}: expected 0..{MAX_SAMPLER_SEED} (a 32-bit seed)")
         if self.sampler not in ("tpe", "cmaes", "random"):
             raise ConfigError(f"--sampler {self.sampler!r}: expected tpe, cmaes or random")
         if self.pruner not in ("median", "none"):
@@ -315,6 +346,26 @@ def search_space(player: Any, params: Sequence[str] | None = None) -> list[Tunab
     return out
 
 
+def tuning_space(player: Any, label: str, params: Sequence[str] | None = None) -> list[TunableParam]:
+    """The search space of a study of the player type ``label`` (configuration ``player``): :func:`search_space`,
+    refused when it is empty (a study over no field would run trials that tune nothing).
+
+    Raises:
+        ConfigError: the player has no tunable field (e.g. ``random``, ``calling``; the message names ``--label``),
+            ``params`` is empty, or as :func:`search_space`.
+    """
+    if not search_space(player):
+        kind = getattr(player, "kind", type(player).__name__)
+        raise ConfigError(
+            f"--label {label!r} ({kind}): no tunable fields; choose a player type that has some (loki tune "
+            "--list-params SPEC lists a player's)"
+        )
+    space = search_space(player, params)
+    if not space:
+        raise ConfigError(f"--param: no field named for --label {label!r}; expected at least one (or none: all)")
+    return space
+
+
 def apply_values(player: Any, values: dict[str, Any]) -> Any:
     """``player`` with the fields at the dotted paths of ``values`` replaced (validated again).
 
@@ -481,12 +532,12 @@ def confidently_worse(
 
 
 def _sampler(spec: StudySpec, offset: int = 0):
-    """The study's sampler, seeded with ``sampler_seed + offset``: a resumed study passes the number of trials it
-    already has, so that its sampler draws new points instead of repeating the first run's (a sampler's random
-    start-up trials would otherwise come again, parameter for parameter)."""
+    """The study's sampler, seeded with ``sampler_seed + offset`` (modulo 2**32, the samplers' seed range): a resumed
+    study passes the number of trials it already has, so that its sampler draws new points instead of repeating the
+    first run's (a sampler's random start-up trials would otherwise come again, parameter for parameter)."""
     import optuna
 
-    seed = spec.sampler_seed + offset
+    seed = (spec.sampler_seed + offset) % (MAX_SAMPLER_SEED + 1)
     if spec.sampler == "cmaes":
         try:
             import cmaes  # noqa: F401
@@ -515,10 +566,13 @@ def open_study(out: str | Path, spec: StudySpec | None):
         ``(study, storage, spec)``.
 
     Raises:
-        ConfigError: the folder holds a study with another spec (the message names the first difference), or no
-            study when ``spec`` is None.
+        ConfigError: the folder cannot be created, holds a study with another spec (the message names the first
+            difference), or no study when ``spec`` is None.
+        OutputPathError: its ``study.db`` cannot be opened and written as a study (not an SQLite file, a directory,
+            unreadable, read-only, or an Optuna storage of an incompatible version); the message names the file.
     """
     import optuna
+    from sqlalchemy.exc import SQLAlchemyError
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     out = Path(out)
@@ -529,7 +583,30 @@ def open_study(out: str | Path, spec: StudySpec | None):
     db = out / "study.db"
     if spec is None and not db.exists():
         raise ConfigError(f"--out {str(out)!r}: no study there (no study.db)")
-    storage = optuna.storages.RDBStorage(f"sqlite:///{db}", engine_kwargs={"connect_args": {"timeout": 60}})
+
+    def unusable(e: BaseException) -> OutputPathError:
+        reason = " ".join(str(getattr(e, "orig", None) or e).split()) or type(e).__name__
+        if db.is_dir():
+            reason += ": it is a directory"
+        return OutputPathError(
+            f"--out {str(out)!r}: {db} is not a study loki can open and write ({reason}); use another --out or move "
+            "it away"
+        )
+
+    try:
+        storage = optuna.storages.RDBStorage(f"sqlite:///{db}", engine_kwargs={"connect_args": {"timeout": 60}})
+    except (SQLAlchemyError, OSError, RuntimeError) as e:  # RuntimeError: Optuna's tables of another version
+        raise unusable(e) from None
+    try:
+        return _open_study(storage, spec, out)
+    except (SQLAlchemyError, OSError) as e:
+        raise unusable(e) from None
+
+
+def _open_study(storage, spec: StudySpec | None, out: Path):
+    """:func:`open_study` on an opened storage."""
+    import optuna
+
     kept = None
     existing = 0
     try:
@@ -538,12 +615,21 @@ def open_study(out: str | Path, spec: StudySpec | None):
         existing = len(old_study.get_trials(deepcopy=False))
     except KeyError:
         pass
+    kept_spec = None
+    if kept is not None:
+        try:
+            kept_spec = StudySpec.from_json(kept)
+        except (ValueError, TypeError, KeyError, AttributeError) as e:  # ConfigError is a ValueError
+            raise ConfigError(
+                f"--out {str(out)!r}: the study there has a spec loki cannot read ({' '.join(str(e).split())}); use "
+                "another --out"
+            ) from None
     if spec is None:
-        if kept is None:
+        if kept_spec is None:
             raise ConfigError(f"--out {str(out)!r}: the study there has no spec (not written by loki tune)")
-        spec = StudySpec.from_json(kept)
-    elif kept is not None and StudySpec.from_json(kept) != spec:
-        old = asdict(StudySpec.from_json(kept))
+        spec = kept_spec
+    elif kept_spec is not None and kept_spec != spec:
+        old = asdict(kept_spec)
         diff = next(k for k, v in asdict(spec).items() if v != old.get(k))
         raise ConfigError(
             f"--out {str(out)!r} holds a study with another {diff} ({old.get(diff)!r}); use the same options or "
@@ -672,7 +758,9 @@ def run_study(
         progress: called with the study after every trial.
 
     Raises:
-        ConfigError: a bad spec, a target or label that does not exist, another study in ``out``.
+        ConfigError: a bad spec, a target or label that does not exist, a label without tunable fields
+            (:func:`tuning_space`), another study in ``out``.
+        OutputPathError: ``out``'s ``study.db`` is not a study that can be opened (:func:`open_study`).
         TournamentConfigError: the target does not load.
     """
     import optuna
@@ -680,7 +768,7 @@ def run_study(
 
     cfgs = load_targets(spec.target)
     base = panel_player(cfgs, spec.label)
-    space = search_space(base, spec.params)
+    space = tuning_space(base, spec.label, spec.params)
     start = start_values(space) if spec.start_at_values else None  # refused before a study folder is made
     study, storage, spec = open_study(out, spec)
     if start is not None:
@@ -842,9 +930,64 @@ def _plots(study, out: Path) -> list[str]:
 
 
 def validation_seeds(spec: StudySpec, k: int = 2) -> tuple[int, ...]:
-    """``k`` seeds ≥ 1000 that the search never played: above every seed of the panel (and of fresh trials)."""
-    top = max(spec.seeds) + (10**6 if spec.fresh_seeds else 0)
+    """``k`` seeds ≥ 1000 that the search never played: above every seed of the panel (and of fresh trials,
+    :data:`FRESH_SEED_ROOM`).  They may pass 2**64-1 (:func:`checked_validation_seeds` refuses them)."""
+    top = max(spec.seeds) + (FRESH_SEED_ROOM if spec.fresh_seeds else 0)
     return tuple(range(top + 1, top + 1 + k))
+
+
+def checked_validation_seeds(
+    spec: StudySpec, seeds: Sequence[int] | None = None, numbers: Iterable[int] = (), default: bool = True
+) -> tuple[int, ...]:
+    """The seeds the best values of a study are validated on: ``seeds`` as given (``--validate-seeds``), else
+    :func:`validation_seeds` (or none when not ``default``), checked; the same rules before the study starts
+    (``loki tune`` checks its options before any trial) and after it (:func:`finish_study`).
+
+    Args:
+        spec: the study.
+        seeds: the validation seeds given; None or empty for the default.
+        numbers: the numbers of the trials the search played or will play (with ``fresh_seeds`` trial ``k`` plays
+            ``seeds[0] + k``; before a study: ``range(trials)``).
+        default: give the default seeds when ``seeds`` is empty (False: no validation, so none).
+
+    Raises:
+        ConfigError: a given seed below 1000, above 2**64-1 or played by the search (the message names
+            ``--validate-seeds``); default seeds above 2**64-1 (it names ``--seeds``).
+
+    >>> spec = StudySpec("t", "B", (), seeds=(1000, 1001))
+    >>> checked_validation_seeds(spec), checked_validation_seeds(spec, (5000,))
+    ((1002, 1003), (5000,))
+    >>> checked_validation_seeds(spec, (1001,))
+    Traceback (most recent call last):
+    ...
+    loki.errors.ConfigError: --validate-seeds [1001]: seed 1001 is a tuning seed (--seeds [1000, 1001]); expected seeds >= 1000 the search does not play
+    """
+    if not seeds:
+        if not default:
+            return ()
+        out = validation_seeds(spec)
+        if max(out) > MAX_SEED:
+            raise ConfigError(
+                f"--seeds {list(spec.seeds)}: the default validation seeds above them ({out[0]}, ...) pass {MAX_SEED} "
+                "(2**64-1); give --validate-seeds or lower tuning seeds"
+            )
+        return out
+    out = tuple(seeds)
+    played = numbers if isinstance(numbers, range) else set(numbers)
+    want = f"expected seeds >= {MIN_TUNING_SEED} the search does not play"
+    for s in out:
+        if s < MIN_TUNING_SEED:
+            why = f"seed {s} is below {MIN_TUNING_SEED} (0 and 1 report)"
+        elif s > MAX_SEED:
+            why = f"seed {s} is above {MAX_SEED} (2**64-1, loki's cap)"
+        elif s in spec.seeds and not spec.fresh_seeds:
+            why = f"seed {s} is a tuning seed (--seeds {list(spec.seeds)})"
+        elif spec.fresh_seeds and (s in spec.seeds or s - spec.seeds[0] in played):
+            why = f"seed {s} is played by the search (--fresh-seeds: trial k plays seed {spec.seeds[0]}+k)"
+        else:
+            continue
+        raise ConfigError(f"--validate-seeds {list(out)}: {why}; {want}")
+    return out
 
 
 def finish_study(
@@ -861,7 +1004,7 @@ def finish_study(
     ``tune.json`` record.
 
     Raises:
-        ConfigError: no complete trial yet; validation seeds below 1000 or used by the search.
+        ConfigError: no complete trial yet; validation seeds refused by :func:`checked_validation_seeds`.
     """
     from optuna.trial import TrialState
 
@@ -873,12 +1016,8 @@ def finish_study(
     cfgs = load_targets(spec.target)
     base = panel_player(cfgs, spec.label)
     tuned = apply_values(base, best.params)
-    vseeds = tuple(validate_seeds) if validate_seeds else validation_seeds(spec)
-    used = set(spec.seeds) | (
-        {spec.seeds[0] + t.number for t in study.get_trials(deepcopy=False)} if spec.fresh_seeds else set()
-    )
-    if any(s < MIN_TUNING_SEED or s in used for s in vseeds):
-        raise ConfigError(f"validation seeds {list(vseeds)}: need seeds >= {MIN_TUNING_SEED} the search never played")
+    numbers = [t.number for t in study.get_trials(deepcopy=False)]
+    vseeds = checked_validation_seeds(spec, validate_seeds, numbers, default=validate_deals > 0)
     record: dict[str, Any] = {
         "spec": asdict(spec),
         "trials": {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in TrialState},

@@ -1,0 +1,182 @@
+"""``loki tune`` refuses bad input with one line ``error: ...`` naming the input and exit code 2, before any trial:
+an unusable ``study.db`` in --out, seed options out of range or colliding with the search's seeds, and a player type
+with nothing to tune."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from loki.cli import app
+from loki.errors import ConfigError, OutputPathError
+
+pytest.importorskip("optuna")
+
+TUNABLE = """name = "t"
+deals = 2
+block_deals = 1
+histories = false
+
+[[players]]
+type = "loki2:B"
+label = "B"
+
+[[players]]
+type = "loki1"
+label = "L1"
+
+[[compare]]
+enhanced = ["B"]
+control = ["L1"]
+"""
+
+NOTHING_TO_TUNE = """name = "ok"
+deals = 4
+block_deals = 2
+histories = false
+
+[[players]]
+type = "random"
+label = "R"
+
+[[players]]
+type = "calling"
+label = "C"
+
+[[compare]]
+enhanced = ["R"]
+control = ["C"]
+"""
+
+TINY_RUN = ("-w", "0", "-q", "--trials", "1", "--deals", "1", "--block-deals", "1")
+
+
+def _tune(tmp_path: Path, toml: str, *args: str):
+    target = tmp_path / "t.toml"
+    target.write_text(toml)
+    return CliRunner().invoke(app, ["tune", str(target), *TINY_RUN, *args])
+
+
+def _refused(r, *needles: str) -> str:
+    """The one ``error:`` line of a refused command (exit code 2, no traceback), holding every needle."""
+    assert r.exit_code == 2, (r.exit_code, r.output, r.stderr)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception  # not a crash
+    assert "Traceback" not in r.output and "Traceback" not in r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    for n in needles:
+        assert n in lines[0], (n, lines[0])
+    return lines[0]
+
+
+# ------------------------------------------------------------------ M1: an unusable study.db in --out
+
+
+@pytest.mark.parametrize("kind", ["garbage", "directory"])
+def test_unusable_study_db_is_refused_naming_the_file(tmp_path, kind):
+    out = tmp_path / "o_bad"
+    out.mkdir()
+    db = out / "study.db"
+    if kind == "garbage":
+        db.write_text("garbage\n")
+    else:
+        db.mkdir()
+    r = _tune(tmp_path, TUNABLE, "--validate-deals", "0", "-o", str(out))
+    line = _refused(r, f"--out {str(out)!r}", str(db), "is not a study loki can open", "use another --out")
+    assert ("file is not a database" in line) if kind == "garbage" else ("it is a directory" in line)
+    # the file is left as it was, and nothing else was written
+    assert db.read_text() == "garbage\n" if kind == "garbage" else db.is_dir() and not any(db.iterdir())
+    assert sorted(p.name for p in out.iterdir()) == ["study.db"]
+
+
+def test_open_study_raises_output_path_error_for_a_damaged_file(tmp_path):
+    from loki.tune import StudySpec, open_study
+
+    (tmp_path / "study.db").write_bytes(b"\x00not sqlite at all" * 10)
+    spec = StudySpec(target="x.toml", label="B", params=("make_width",))
+    with pytest.raises(OutputPathError, match=r"study\.db is not a study loki can open and write"):
+        open_study(tmp_path, spec)
+    with pytest.raises(OutputPathError, match="file is not a database"):
+        open_study(tmp_path, None)  # loading an existing study: the same error
+
+
+# ------------------------------------------------------------------ M2: seed options, checked before any trial
+
+
+def test_validation_seed_below_1000_is_refused_before_the_study(tmp_path):
+    out = tmp_path / "o_vs"
+    r = _tune(tmp_path, TUNABLE, "--validate-deals", "1", "--validate-seeds", "5", "-o", str(out))
+    _refused(r, "--validate-seeds [5]", "below 1000")
+    assert not out.exists()  # no study was made, no trial ran
+
+
+def test_validation_seeds_the_search_plays_are_refused_before_the_study(tmp_path):
+    out = tmp_path / "o_vs"
+    r = _tune(tmp_path, TUNABLE, "--seeds", "1000,1001", "--validate-seeds", "1002,1001", "-o", str(out))
+    _refused(r, "--validate-seeds [1002, 1001]", "seed 1001 is a tuning seed")
+    # fresh seeds: trial k plays seed first+k, so with 3 trials seed 1002 is played
+    r = _tune(tmp_path, TUNABLE, "--trials", "3", "--fresh-seeds", "--validate-seeds", "1002", "-o", str(out))
+    _refused(r, "--validate-seeds [1002]", "--fresh-seeds")
+    r = _tune(tmp_path, TUNABLE, "--validate-seeds", str(2**64), "-o", str(out))
+    _refused(r, f"--validate-seeds [{2**64}]", "above 18446744073709551615")
+    assert not out.exists()
+
+
+def test_tuning_seed_above_2_64_is_refused_before_the_first_trial(tmp_path):
+    out = tmp_path / "o_sh"
+    r = _tune(tmp_path, TUNABLE, "--validate-deals", "0", "--seeds", str(10**29), "-o", str(out))
+    line = _refused(r, f"--seeds [{10**29}]", "<= 18446744073709551615")
+    assert "'seed'" not in line  # the option, not the tournament's field
+    assert not out.exists()
+    # the top seed itself is fine for the search, but the default validation seeds above it are not
+    r = _tune(tmp_path, TUNABLE, "--seeds", str(2**64 - 1), "-o", str(out))
+    _refused(r, f"--seeds [{2**64 - 1}]", "default validation seeds", "--validate-seeds")
+    # fresh seeds: trial k plays seed first+k, which must stay within 64 bits
+    r = _tune(tmp_path, TUNABLE, "--fresh-seeds", "--validate-deals", "0", "--seeds", str(2**64 - 10), "-o", str(out))
+    _refused(r, "--seeds", "--fresh-seeds")
+    assert not out.exists()
+
+
+def test_sampler_seed_above_32_bits_is_refused(tmp_path):
+    out = tmp_path / "o_ss"
+    r = _tune(tmp_path, TUNABLE, "--validate-deals", "0", "--sampler-seed", str(2**32), "-o", str(out))
+    _refused(r, f"--sampler-seed {2**32}", "0..4294967295")
+    assert not out.exists()
+
+
+def test_finish_study_and_the_cli_share_the_validation_seed_rules():
+    from loki.tune import StudySpec, checked_validation_seeds
+
+    spec = StudySpec(target="x.toml", label="B", params=("make_width",), seeds=(1000,), fresh_seeds=True)
+    assert checked_validation_seeds(spec) == (1000 + 10**6 + 1, 1000 + 10**6 + 2)
+    assert checked_validation_seeds(spec, (1010,), range(5)) == (1010,)
+    with pytest.raises(ConfigError, match=r"^--validate-seeds \[1010\]: seed 1010 is played by the search"):
+        checked_validation_seeds(spec, (1010,), [3, 10])  # the trials a study played (finish_study)
+    assert checked_validation_seeds(StudySpec("x", "B", (), seeds=(2**64 - 1,)), default=False) == ()
+
+
+# ------------------------------------------------------------------ M3: a player type with nothing to tune
+
+
+def test_label_without_tunable_fields_is_refused_before_any_trial(tmp_path):
+    out = tmp_path / "o_empty"
+    r = _tune(tmp_path, NOTHING_TO_TUNE, "--trials", "2", "--validate-deals", "0", "-o", str(out), "--json")
+    line = _refused(r, "--label 'R' (random): no tunable fields", "--list-params")
+    assert line.startswith("error: --label 'R'")  # named once, not "--label: --label ..."
+    assert r.stdout == "" and not out.exists()
+    # naming a field does not help: the type has none
+    r = _tune(tmp_path, NOTHING_TO_TUNE, "--param", "x", "-o", str(out))
+    _refused(r, "--label 'R' (random): no tunable fields")
+    assert not out.exists()
+
+
+def test_run_study_refuses_an_empty_search_space(tmp_path):
+    from loki.tune import StudySpec, run_study
+
+    (tmp_path / "t.toml").write_text(NOTHING_TO_TUNE)
+    spec = StudySpec(target=str(tmp_path / "t.toml"), label="R", params=(), deals=1, block_deals=1)
+    with pytest.raises(ConfigError, match=r"--label 'R' \(random\): no tunable fields"):
+        run_study(spec, tmp_path / "s", 1)
+    assert not (tmp_path / "s").exists()
