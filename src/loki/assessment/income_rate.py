@@ -143,8 +143,8 @@ def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed:
     members = class_holdings(hand_class if isinstance(hand_class, str) else int(hand_class))
     if not 2 <= n_players <= 10:
         raise ConfigError(f"n_players={n_players!r}: expected 2..10")
-    if n_samples < 2:
-        raise ConfigError(f"n_samples={n_samples!r}: expected at least 2")
+    if not 2 <= n_samples <= MAX_SAMPLES:
+        raise ConfigError(f"n_samples={n_samples!r}: expected 2..{MAX_SAMPLES:,} (Papp used 1,000,000)")
     c0, c1 = (int(x) for x in HOLDING_CARDS[members[0]])  # suit isomorphism: any member will do
     tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), kernel_tables())
     mean = tot / n_samples
@@ -456,6 +456,10 @@ def check_output_path(out: str | Path | None = None) -> Path:
     return path
 
 
+#: Sampled deals per hand class at most (100 times Papp's 1,000,000: a run of hours, not of years).
+MAX_SAMPLES = 100_000_000
+
+
 def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | None = None, progress=None) -> Path:
     """Roll out IR2, IR4 and IR7 and write them (default: the shipped ``loki/data/income_rates.csv``).
 
@@ -465,13 +469,13 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
 
     Raises:
         ValueError: an unusable output path (before any roll-out; see :func:`check_output_path`).
-        ConfigError: ``n_samples`` < 2.
+        ConfigError: ``n_samples`` outside 2 .. :data:`MAX_SAMPLES`.
     """
     import os
 
     path = check_output_path(out)
-    if n_samples < 2:
-        raise ConfigError(f"n_samples={n_samples!r}: expected at least 2")
+    if not 2 <= n_samples <= MAX_SAMPLES:
+        raise ConfigError(f"n_samples={n_samples!r}: expected 2..{MAX_SAMPLES:,} (Papp used 1,000,000)")
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
 

@@ -23,6 +23,7 @@ bad option and every output that cannot be written ends the command with one lin
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -177,6 +178,15 @@ def _usage_message(e: Any, usage_error: type) -> str:
     return msg
 
 
+def _drop_bad_terminal_size() -> None:
+    """Forget ``COLUMNS`` or ``LINES`` when they are not a number in ASCII digits: rich reads them with ``int()`` after
+    ``str.isdigit()``, which passes ``²``, and would fail with a traceback before any command runs."""
+    for var in ("COLUMNS", "LINES"):
+        v = os.environ.get(var)
+        if v is not None and not (v.strip().isascii() and v.strip().isdigit()):
+            del os.environ[var]
+
+
 class LokiGroup(TyperGroup):
     """The ``loki`` command group: runs a command and turns every error into one ``error: ...`` line
     on stderr with exit code 2 (click usage errors, :class:`~loki.errors.LokiError`,
@@ -190,6 +200,7 @@ class LokiGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _drop_bad_terminal_size()
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         cx = _click_exceptions()

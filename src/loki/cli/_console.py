@@ -38,7 +38,7 @@ def make_console(stderr: bool = False, **kwargs: Any) -> Any:
     if tty or "width" in kwargs:
         return Console(stderr=stderr, **kwargs)
     cols = os.environ.get("COLUMNS", "").strip()
-    width = int(cols) if cols.isdigit() and int(cols) > 0 else PIPE_WIDTH
+    width = int(cols) if cols.isascii() and cols.isdigit() and int(cols) > 0 else PIPE_WIDTH
     return Console(stderr=stderr, width=width, **kwargs)
 
 

@@ -72,6 +72,8 @@ def explain(
         ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
         exps, bad = explain_log(recs, who or "1", player, seed)
         skipped += bad
+        if not exps and len(bad) == len(recs):  # every hand failed to replay: nothing explained, say why
+            raise HandHistoryError(f"FILE {file}: no hand could be replayed ({bad[0][0]}: {bad[0][1]})")
     else:
         if hole is None:
             fail("give a hand history FILE, or a spot with --hole (and --board, --betting, --players)")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rich.markup import escape
 
 from loki.cards import format_cards
 from loki.engine import (
@@ -174,8 +175,9 @@ class HumanPlayer(Player):
         arg = text[1:].strip()
         seat: int | None = None
         if arg:
-            if not arg.isdigit() or not 1 <= int(arg) <= self.config.n_players:
-                self.console.print(f"[yellow]'{text}': type e, or e and a seat 1..{self.config.n_players}[/]")
+            if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= self.config.n_players:
+                shown = escape(repr(text if len(text) <= 40 else text[:40] + "..."))
+                self.console.print(f"[yellow]{shown}: type e, or e and a seat 1..{self.config.n_players}[/]")
                 return
             seat = int(arg) - 1
         e = self.explain_fn(seat)
@@ -213,8 +215,9 @@ class HumanPlayer(Player):
             try:
                 a = Action.parse(text)
             except ValueError:
+                shown = escape(repr(text if len(text) <= 40 else text[:40] + "..."))
                 self.console.print(
-                    f"[yellow]'{text}' is not an action: type f, c or r (or fold/check/call/bet/raise)[/]"
+                    f"[yellow]{shown} is not an action: type f, c or r (or fold/check/call/bet/raise)[/]"
                 )
                 continue
             if a not in legal_actions:

@@ -59,18 +59,21 @@ def play(
     from loki.cli.warmup import ensure_warm
 
     ensure_warm(specs, opponents + 1)  # a first run compiles the bots' kernels now, not at their first decision
-    console = input_fn = None
-    if json_out:  # stdout is the JSON result alone
-        import sys
+    import sys
 
+    console = None
+    if hasattr(sys.stdin, "reconfigure"):  # a byte that is not UTF-8 is a bad action, not a UnicodeDecodeError
+        sys.stdin.reconfigure(errors="replace")
+    if json_out:  # stdout is the JSON result alone
         from loki.cli._console import make_console
 
         console = make_console(stderr=True, highlight=False)
+    prompts = sys.stderr if json_out else sys.stdout
 
-        def input_fn(prompt: str) -> str:
-            sys.stderr.write(prompt)
-            sys.stderr.flush()
-            return input()
+    def input_fn(prompt: str) -> str:
+        if sys.stdin.isatty() and not json_out:
+            return input(prompt)  # a terminal: line editing
+        return _read_line(prompt, prompts)
 
     summary = play_human_session(
         opponents,
@@ -86,6 +89,26 @@ def play(
         from loki.cli._common import echo_json
 
         echo_json(summary.to_dict())
+
+
+#: Characters of one typed line that ``loki play`` reads when its input is not a terminal (the rest is skipped).
+MAX_INPUT_LINE = 1024
+
+
+def _read_line(prompt: str, out) -> str:
+    """A line of piped input, at most :data:`MAX_INPUT_LINE` characters read (the rest of a longer line is read and
+    dropped in chunks, so memory stays bounded); ``EOFError`` at the end of the input, as :func:`input`."""
+    import sys
+
+    out.write(prompt)
+    out.flush()
+    line = sys.stdin.readline(MAX_INPUT_LINE + 1)
+    if not line:
+        raise EOFError
+    if not line.endswith("\n") and len(line) > MAX_INPUT_LINE:
+        while (rest := sys.stdin.readline(1 << 16)) and not rest.endswith("\n"):
+            pass
+    return line.rstrip("\r\n")[:MAX_INPUT_LINE]
 
 
 def demo(

@@ -46,7 +46,7 @@ def replay(
 
     from loki.cli._common import echo_json
     from loki.cli._console import make_console
-    from loki.errors import LokiError, OutputPathError, tagged
+    from loki.errors import HandHistoryError, LokiError, OutputPathError, tagged
     from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
     from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
@@ -73,18 +73,24 @@ def replay(
     report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped
     report.warnings.extend(warnings)
+    if report.hands == 0:  # nothing to report: say why (the first hand left out), exit 2
+        why = f" ({report.skipped[0][0]}: {report.skipped[0][1]})" if report.skipped else ""
+        raise HandHistoryError(f"{file}: no hand could be replayed{why}")
     if not json_out:
         render_report(report, console, title=file.name)
         if report.hand_corrections is None:
             _plain_intervals(report, console)
+    plot_error = None
     try:
         plot_percentiles(report, target)
     except (OSError, ValueError) as e:
-        raise OutputPathError(f"--out {target}: cannot write the histogram: {e}") from None
-    if json_out:
-        echo_json({"file": str(file), **report.to_dict(), "histogram": str(target)})
-    else:
+        plot_error = OutputPathError(f"--out {target}: cannot write the histogram: {e}")
+    if json_out:  # the report even when the plot failed (its error then follows)
+        echo_json({"file": str(file), **report.to_dict(), "histogram": None if plot_error else str(target)})
+    elif plot_error is None:
         console.print(f"histogram written to {target}", highlight=False)
+    if plot_error is not None:
+        raise plot_error
 
 
 def _plain_intervals(report: Any, console: Any) -> None:

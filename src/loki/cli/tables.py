@@ -11,7 +11,10 @@ __all__ = ["ir_tables"]
 
 def ir_tables(
     samples: int = typer.Option(
-        1_000_000, "--samples", min=100, help="Sampled deals per hand class (Papp: 1,000,000)."
+        1_000_000,
+        "--samples",
+        min=100,
+        help="Sampled deals per hand class (Papp: 1,000,000; at most 100,000,000, checked before any roll-out).",
     ),
     seed: int = seed_option(1999, "Master seed (each class derives its own; >= 0)."),
     out: str | None = out_option(
@@ -29,9 +32,13 @@ def ir_tables(
     from rich.progress import Progress
 
     import loki
-    from loki.assessment.income_rate import check_output_path, generate
+    from loki.assessment.income_rate import MAX_SAMPLES, check_output_path, generate
+    from loki.cli._common import fail
     from loki.errors import LokiError, OutputPathError
     from loki.io.outpath import free_path
+
+    if samples > MAX_SAMPLES:
+        fail(f"--samples {samples}: at most {MAX_SAMPLES:,} deals per hand class (Papp used 1,000,000)")
 
     target = Path(out) if out is not None else free_path("income_rates.csv")
     shipped = (Path(loki.__file__).resolve().parent / "data").resolve()

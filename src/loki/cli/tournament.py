@@ -96,6 +96,13 @@ def tournament(
         return
     cfg = load_config(config) if config is not None else load_preset(preset)
     cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals, estimator=estimator)
+    from loki.errors import tagged
+    from loki.tournament.runner import check_histories
+
+    try:  # before the results folder is made
+        check_histories(cfg)
+    except TournamentConfigError as e:
+        raise tagged(str(config) if config is not None else f"--preset {preset}", e) from None
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
         with signals_stop_the_run():

@@ -46,7 +46,7 @@ def resolve_player(records: Sequence[HandRecord], who: str) -> str:
                 names.append(nm)
     if who in names:
         return who
-    if who.isdigit() and records:
+    if who.isascii() and who.isdigit() and records:
         first = list(records[0].names or [f"p{k + 1}" for k in range(records[0].n_players)])
         numbers = log_seat_numbers(records[0], dict(enumerate(first)))  # the log's own seat numbers
         k = int(who)

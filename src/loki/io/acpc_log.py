@@ -15,6 +15,7 @@ positions of that hand, board cards by ``/`` per round, payoffs and names in pos
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -207,6 +208,8 @@ def parse_state_line(line: str, game: AcpcGame | None = None, source: str = "<st
         raise HandHistoryError(
             f"{source}: STATE line with {n} hands but {len(pay)} payoffs and {len(nm)} names: {line.strip()!r}"
         )
+    if not all(nm):  # a cut-off line ('...:p1|') would give a seat's chips to a player named ''
+        raise HandHistoryError(f"{source}: STATE line with an empty player name: {_clip(line.strip())}")
     g = _game_for(n, game, source)
     return HandRecord(hid, g.config, g.button, holes, "".join(segs[1:]), betting, pay, nm, {"source": source})
 
@@ -224,7 +227,9 @@ def format_state_line(rec: HandRecord, payoffs=None) -> str:
     )
 
 
-def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_hands: int | None = None) -> AcpcLog:
+def read_acpc_log(  # noqa: C901 - one pass over the lines, a branch per kind of line and per limit
+    path, game: AcpcGame | None = None, strict: bool = True, max_hands: int | None = None
+) -> AcpcLog:
     """Read an ACPC log file: every ``STATE`` line, the ``SCORE`` line and the comments.
 
     The file is read as a stream, one line at a time, within the limits of :mod:`loki.io.limits`: at most
@@ -233,7 +238,8 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
     64 MiB).  Other non-empty lines are not fatal: each is reported in :attr:`AcpcLog.warnings` as
     ``FILE:LINE: ...`` (the first 1,000 of them).  With
     ``strict=False`` a malformed ``STATE`` line is left out and listed in :attr:`AcpcLog.skipped` instead
-    of raising.  The betting of each hand is checked when it is replayed (:meth:`HandRecord.replay`), not here.
+    of raising, and without ``game`` the log's game is the bundled one of the player count most of its hands have
+    (its other hands are skipped; a strict read takes the first line's count).  The betting of each hand is checked when it is replayed (:meth:`HandRecord.replay`), not here.
 
     Args:
         max_hands: stop after this many hands (the rest of the file is not read).
@@ -245,6 +251,10 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
     """
     p = Path(path)
     hands: list[HandRecord] = []
+    # without a game, a strict read takes the first STATE line's player count; a lenient one takes the count of most
+    # hands (one stray line of another table at the top must not make every other hand of the log unreadable)
+    pinned = game is not None or strict
+    wheres: list[str] = []  # where each hand was read (lenient reads without a game)
     comments: list[str] = []
     warnings: list[str] = []
     skipped: list[tuple[str, str]] = []
@@ -280,7 +290,7 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
                     comments.append(line)
             elif line.startswith("STATE:"):
                 try:
-                    rec = parse_state_line(line, game, f"{p}:{i}")
+                    rec = parse_state_line(line, game if pinned else None, f"{p}:{i}")
                 except ValueError as e:
                     if strict:
                         raise
@@ -289,8 +299,10 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
                     else:
                         unskipped += 1
                     continue
-                if game is None:
+                if pinned and game is None:
                     game = bundled_gamedef(rec.n_players)
+                elif not pinned:
+                    wheres.append(f"{p}:{i}")
                 if len(hands) >= MAX_LOG_HANDS:
                     raise HandHistoryError(
                         f"{p}:{i}: more than {MAX_LOG_HANDS:,} hands, the limit for one log (--hands N reads the first N)"
@@ -302,6 +314,9 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
                 warnings.append(f"{p}:{i}: ignored line (not STATE, SCORE or #comment): {_clip(line)}")
             else:
                 unlisted += 1
+    if not pinned and hands:
+        game, hands, dropped = _majority_game(hands, wheres, skipped)
+        unskipped += dropped
     if unlisted:
         warnings.append(f"{p}: {unlisted} more ignored lines, not listed")
     if unskipped:
@@ -313,6 +328,27 @@ def read_acpc_log(path, game: AcpcGame | None = None, strict: bool = True, max_h
             + (f" ({skipped[0][1]})" if skipped else "")
         )
     return AcpcLog(hands, score, comments, game, warnings, skipped)
+
+
+def _majority_game(
+    hands: list[HandRecord], wheres: list[str], skipped: list[tuple[str, str]]
+) -> tuple[AcpcGame, list[HandRecord], int]:
+    """The bundled game of the player count most ``hands`` have (the first seen among equals), those hands, and how
+    many others were left out without a line in ``skipped`` (the first :data:`MAX_NOTES` get one)."""
+    first: dict[int, int] = {}
+    for k, r in enumerate(hands):
+        first.setdefault(r.n_players, k)
+    counts = Counter(r.n_players for r in hands)
+    n = max(counts, key=lambda m: (counts[m], -first[m]))
+    kept, unlisted = [], 0
+    for where, r in zip(wheres, hands, strict=True):
+        if r.n_players == n:
+            kept.append(r)
+        elif len(skipped) < MAX_NOTES:
+            skipped.append((where, f"{r.n_players} players in a STATE line but most of the log's hands have {n}"))
+        else:
+            unlisted += 1
+    return bundled_gamedef(n), kept, unlisted
 
 
 def _score(line: str, where: str) -> dict[str, float]:
@@ -348,7 +384,7 @@ def read_actions_trace(path) -> list[tuple[str, int, str]]:
             if line.startswith(("TO ", "FROM ")):
                 head, _, msg = line.partition(" MATCHSTATE:")
                 d, pl = (head.split() + [""])[:2]
-                if not pl.isdigit():
+                if not (pl.isascii() and pl.isdigit()):
                     raise HandHistoryError(f"{p}:{i}: expected 'TO n' or 'FROM n', got {_clip(head)}")
                 out.append((d, int(pl), "MATCHSTATE:" + msg))
     return out

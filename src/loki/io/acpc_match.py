@@ -315,7 +315,7 @@ def _group_alive(pgid: int) -> bool:
     proc = Path("/proc")
     if proc.is_dir():
         for d in proc.iterdir():
-            if not d.name.isdigit():
+            if not (d.name.isascii() and d.name.isdigit()):
                 continue
             try:
                 stat = (d / "stat").read_text()

@@ -104,6 +104,8 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise OutputPathError(f"{what} {d}: cannot create the results folder {str(d)!r}: {e.strerror or e}") from None
+    except ValueError as e:  # a NUL in the path
+        raise OutputPathError(f"{what} {str(d)!r}: not a usable folder path ({e})") from None
     path = d / LOCK_NAME
     fd = _take_lock(path, d, what)
     try:
@@ -138,7 +140,7 @@ def _take_lock(path: Path, d: Path, what: str) -> int:
             except OSError:
                 pid = ""
             os.close(fd)
-            who = f" (pid {pid})" if pid.isdigit() else ""
+            who = f" (pid {pid})" if pid.isascii() and pid.isdigit() else ""
             raise OutputPathError(
                 f"{what} {d}: another loki run{who} is writing into this folder; wait for it or choose another {what}"
             ) from None

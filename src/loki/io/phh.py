@@ -251,7 +251,7 @@ class _ActionWalk:
     def player(self, tok: str) -> int:
         """``pK`` as a 0-based player (1 <= K <= n)."""
         n = self.n
-        if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
+        if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isascii() and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
             raise HandHistoryError(f"{self.at}: player {tok[:20]!r} is not one of p1..p{n}")
         return int(tok[1:]) - 1
 

@@ -108,7 +108,7 @@ def _state_to_phh(state, names, hand_id, fields):
     if names:
         kw["players"] = [names[seat_of[k]] for k in range(n)]
     if hand_id is not None:
-        kw["hand"] = int(hand_id) if str(hand_id).isdigit() else None
+        kw["hand"] = int(hand_id) if str(hand_id).isascii() and str(hand_id).isdigit() else None
     if fields:
         kw.update(fields)
     return HandHistory.from_game_state(game, pks, **kw)

@@ -228,7 +228,7 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
     if names:
         data["players"] = [names[s] for s in seat_of]
     if hand_id is not None:
-        data["hand"] = int(hand_id) if str(hand_id).isdigit() else None
+        data["hand"] = int(hand_id) if str(hand_id).isascii() and str(hand_id).isdigit() else None
     return _field_lines(data, fields)
 
 

@@ -74,7 +74,7 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             data["style"] = key.strip().upper()
         elif k == "trials" and eq and "trials" not in sim:
             v = val.strip()
-            if not v.isdigit() or int(v) < 1:
+            if not (v.isascii() and v.isdigit()) or int(v) < 1:
                 raise ValueError(f"option trials={val!r}: expected a positive integer (e.g. trials=500)")
             sim["trials"] = int(v)
         elif k == "cutoff" and eq and "cutoff" not in sim:

@@ -458,8 +458,11 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         name = Path(source).stem if source not in ("config", "command line") else "tournament"
     else:
         name = f.name
-    if not name.strip() or "/" in name:
-        raise TournamentConfigError(f"{source}: 'name' must be a non-empty string without '/', got {name!r}")
+    if not name.strip() or "/" in name or "\\" in name or name.strip(".") == "" or not name.isprintable():
+        raise TournamentConfigError(
+            f"{source}: 'name' must be printable text without '/' or '\\' and not only dots (it names the results "
+            f"folder), got {name!r}"
+        )
     players = [_entry(p, f"{source} players[{i}]") for i, p in enumerate(f.players)]
     n = sum(p.count for p in players)
     if n > MAX_PLAYERS:

@@ -86,7 +86,14 @@ class ResumeError(TournamentConfigError):
     """The results folder holds another run (or a run that needs ``--resume``)."""
 
 
-def _check_histories(cfg: TournamentConfig) -> None:
+def check_histories(cfg: TournamentConfig) -> None:
+    """Refuse hand histories for a game PHH cannot hold (pokerkit's fixed-limit rules cap a round at 4 bets).
+
+    Raises:
+        TournamentConfigError: ``histories`` on and ``max_bets`` other than 4.
+    """
+    if not cfg.histories:
+        return
     mb = cfg.game_config().max_bets
     if mb != 4:
         raise TournamentConfigError(
@@ -116,7 +123,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
     hist = cfg.histories if with_histories is None else with_histories
     if hist:
-        _check_histories(cfg)
+        check_histories(cfg)
     game = cfg.game_config()
     n = cfg.n_players
     seats_info = cfg.seats
@@ -465,8 +472,8 @@ def run_tournament(
     t0 = time.perf_counter()
     if workers is not None and not 0 <= workers <= MAX_WORKERS:
         raise TournamentConfigError(f"workers = {workers}: expected 0 to {MAX_WORKERS} (loki's cap)")
-    if config.histories and out is not None:
-        _check_histories(config)
+    if out is not None:
+        check_histories(config)
     cfg_dict = config.to_dict()
     done: dict[int, dict] = {}
     journal: JournalWriter | None = None
