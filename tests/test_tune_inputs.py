@@ -180,3 +180,11 @@ def test_run_study_refuses_an_empty_search_space(tmp_path):
     with pytest.raises(ConfigError, match=r"--label 'R' \(random\): no tunable fields"):
         run_study(spec, tmp_path / "s", 1)
     assert not (tmp_path / "s").exists()
+
+
+def test_a_seed_given_twice_is_refused():
+    """``--seeds 1000,1000`` counted seed 1000's deals twice in every trial."""
+    from loki.tune.study import StudySpec
+
+    with pytest.raises(ConfigError, match="given twice"):
+        StudySpec("t", "B", (), seeds=(1000, 1001, 1000))

@@ -116,7 +116,7 @@ class StudySpec:
 
     Raises:
         ConfigError: a value out of range; the message names the ``loki tune`` option (``--seeds``, ``--sampler``,
-            ...): a seed below 1000 or above 2**64-1 (with ``fresh_seeds``: a first seed without room for
+            ...): a seed below 1000, above 2**64-1 or given twice (with ``fresh_seeds``: a first seed without room for
             :data:`FRESH_SEED_ROOM` trials), a sampler seed outside 0..2**32-1, an unknown sampler or pruner,
             ``block_deals`` outside 1..deals, ``warmup`` outside [0, 1].
     """
@@ -137,6 +137,8 @@ class StudySpec:
     def __post_init__(self) -> None:
         if not self.seeds or any(s < MIN_TUNING_SEED for s in self.seeds):
             raise ConfigError(f"--seeds {list(self.seeds)}: tuning seeds must be >= {MIN_TUNING_SEED} (0 and 1 report)")
+        if len(set(self.seeds)) != len(self.seeds):
+            raise ConfigError(f"--seeds {list(self.seeds)}: a seed given twice (the panel would count its deals twice)")
         if any(s > MAX_SEED for s in self.seeds):
             raise ConfigError(f"--seeds {list(self.seeds)}: tuning seeds must be <= {MAX_SEED} (2**64-1, loki's cap)")
         if self.fresh_seeds and self.seeds[0] + FRESH_SEED_ROOM - 1 > MAX_SEED:
