@@ -14,41 +14,19 @@ from loki.errors import ConfigError, OutputPathError
 
 pytest.importorskip("optuna")
 
-TUNABLE = """name = "t"
-deals = 2
-block_deals = 1
-histories = false
 
-[[players]]
-type = "loki2:B"
-label = "B"
+def _target(enhanced: tuple[str, str], control: tuple[str, str], deals: int = 2) -> str:
+    """A tuning target: one seat of each ``(type, label)``, the first compared with the second."""
+    (te, le), (tc, lc) = enhanced, control
+    return (
+        f'name = "t"\ndeals = {deals}\nblock_deals = 1\nhistories = false\n\n'
+        f'[[players]]\ntype = "{te}"\nlabel = "{le}"\n\n[[players]]\ntype = "{tc}"\nlabel = "{lc}"\n\n'
+        f'[[compare]]\nenhanced = ["{le}"]\ncontrol = ["{lc}"]\n'
+    )
 
-[[players]]
-type = "loki1"
-label = "L1"
 
-[[compare]]
-enhanced = ["B"]
-control = ["L1"]
-"""
-
-NOTHING_TO_TUNE = """name = "ok"
-deals = 4
-block_deals = 2
-histories = false
-
-[[players]]
-type = "random"
-label = "R"
-
-[[players]]
-type = "calling"
-label = "C"
-
-[[compare]]
-enhanced = ["R"]
-control = ["C"]
-"""
+TUNABLE = _target(("loki2:B", "B"), ("loki1", "L1"))
+NOTHING_TO_TUNE = _target(("random", "R"), ("calling", "C"), deals=4)
 
 TINY_RUN = ("-w", "0", "-q", "--trials", "1", "--deals", "1", "--block-deals", "1")
 
