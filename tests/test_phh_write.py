@@ -302,3 +302,37 @@ def test_finite_stack_hands_read_back(tmp_path):
     st, names, hid, _ = next(random_hands(GameConfig(n_players=3), 1, seed=2))
     write_phh(tmp_path / "u.phhs", [(st, names, hid)])
     assert read_phh(tmp_path / "u.phhs")[0].config.stacks is None
+
+
+def test_finite_stack_hands_replay_with_their_players(tmp_path):
+    """A table of unequal stacks whose button moves: replayed with the names in fixed seats, each stack moves with
+    its player (the reader keeps finite stacks since 2026-11-27; the replay had put them on the wrong seats)."""
+    from loki.players.registry import make_player
+    from loki.players.table import play_hand
+    from loki.tournament.replay import load_log, replay_hands
+
+    cfg = GameConfig(n_players=3, stacks=(15, 300, 45))
+    bots = [make_player("random", seed=i, name=f"b{i}") for i in range(3)]
+    rng = np.random.default_rng(3)
+    states = [play_hand(cfg, bots, h % 3, rng) for h in range(30)]
+    assert sum(any(s.all_in) for s in states) > 10
+    path = tmp_path / "s.phhs"
+    write_phh(path, [(s, ["ann", "bob", "cid"], i + 1) for i, s in enumerate(states)])
+    recs, skipped, _ = load_log(path)
+    report = replay_hands(recs, "random", 0, skip_bad=False)
+    assert not skipped and report.hands == 30 and report.to_dict()["payoff_mismatches"] == 0
+
+
+def test_strings_pokerkit_writes_readably_keep_its_bytes():
+    """Only what pokerkit would write unreadably is escaped: a final quote or two inside triple quotes read back, so
+    they keep pokerkit's text; keys that need quoting read back too."""
+    import tomllib
+
+    from loki.io.phh_write import _key, phh_string
+
+    for s in ["end'", "a''", "'", "''", "'a", "it's", "b c", "tab\there"]:
+        st, _, hid, _ = next(random_hands(GameConfig(n_players=2), 1, seed=1))
+        assert hand_text(st, [s, "x"], hid) == oracle_text(st, [s, "x"], hid), s
+        assert tomllib.loads(f"x = {phh_string(s)}")["x"] == s
+    for k in ["it's x", "a.b", "b c", 'q"uote', "nl\nx", "é"]:
+        assert tomllib.loads(f"{_key(k)} = 1") == {k: 1}, k

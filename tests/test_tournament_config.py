@@ -89,7 +89,7 @@ def test_bad_player_entries_are_one_line_errors(entry, needle):
             "t.toml compare[0]: 'enhanced' must be a list of player labels",
         ),
         ({"compare": "x"}, "t.toml: 'compare' must be an array of tables"),
-        ({"name": "a/b"}, "'name' must be a non-empty string without '/'"),
+        ({"name": "a/b"}, "'name' must be printable text without '/'"),
     ],
 )
 def test_shape_errors_name_file_key_and_problem(extra, needle):

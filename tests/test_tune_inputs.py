@@ -166,3 +166,17 @@ def test_a_seed_given_twice_is_refused():
 
     with pytest.raises(ConfigError, match="given twice"):
         StudySpec("t", "B", (), seeds=(1000, 1001, 1000))
+
+
+def test_a_resumed_fresh_seed_study_checks_the_seeds_its_new_trials_play(tmp_path):
+    """Resumed, a --fresh-seeds study's next trial is number 1 (seed 1001): a validation seed 1001 is refused before
+    it runs (the first check counted this run's trials from 0)."""
+    import optuna
+
+    out = tmp_path / "o_fresh"
+    r = _tune(tmp_path, TUNABLE, "--fresh-seeds", "--validate-deals", "0", "-o", str(out))
+    assert r.exit_code == 0, r.output
+    r = _tune(tmp_path, TUNABLE, "--fresh-seeds", "--validate-deals", "1", "--validate-seeds", "1001", "-o", str(out))
+    _refused(r, "--validate-seeds [1001]", "--fresh-seeds")
+    study = optuna.load_study(study_name="loki-tune", storage=f"sqlite:///{out / 'study.db'}")
+    assert len(study.get_trials(deepcopy=False)) == 1  # nothing more was played

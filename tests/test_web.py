@@ -404,3 +404,52 @@ def test_showdowns_name_the_kicker_that_decides():
     a, b = evaluate("KdKc7s6h2c"), evaluate("KsKh9c6d3c")
     assert shown_hand_names({0: a, 1: evaluate("AsAh2c3d4h")}) == {0: "pair of Kings", 1: "pair of Aces"}
     assert shown_hand_names({0: a, 1: b})[1] == "pair of Kings, kickers Nine, Six, Three"
+
+
+def test_session_appends_one_hand_per_write_and_cuts_back_a_failed_one(tmp_path, monkeypatch):
+    """After the first hand each save opens the file to append and writes one hand (not the whole session again); a
+    write that fails partway is cut back to the last whole hand and retried with the next one."""
+    import builtins
+
+    import loki.web.session as session
+
+    path = tmp_path / "s.phhs"
+    s = TableSession(["calling"], seed=2, phh_path=path)
+    writes: list[tuple[str, int]] = []
+    fail = {"now": False}
+
+    class Tracked:
+        def __init__(self, f, mode):
+            self.f, self.mode = f, mode
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def tell(self):
+            return self.f.tell()
+
+        def write(self, text):
+            writes.append((self.mode, text.count("\n[") + text.startswith("[")))
+            if fail["now"]:
+                self.f.write(text[: len(text) // 2])
+                self.f.flush()
+                raise OSError(28, "No space left on device")
+            return self.f.write(text)
+
+    monkeypatch.setattr(session, "open", lambda p, mode, **k: Tracked(builtins.open(p, mode, **k), mode), raising=False)
+    for h in range(4):
+        fail["now"] = h == 2
+        _play_out(s)
+        if h == 2:
+            assert "No space left" in s.save_error
+            whole = s.phh_text().split("\n[3]\n")[0]  # the first two hands, as the download writes them
+            assert path.read_text() == whole and len(read_phh(path)) == 2  # cut back to the last whole hand
+        else:
+            assert s.save_error is None and path.read_text() == s.phh_text()
+        if h < 3:
+            s.next_hand()
+    assert writes == [("w", 1), ("a", 1), ("a", 1), ("a", 2)]  # the failed hand is written again with the next
+    assert [r.hand_id for r in read_phh(path)] == [1, 2, 3, 4]

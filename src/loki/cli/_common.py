@@ -34,6 +34,7 @@ import typer
 from typer.core import TyperGroup
 
 from loki.errors import ConfigError, LokiError
+from loki.io.limits import digits
 
 __all__ = [
     "dask_client",
@@ -183,7 +184,7 @@ def _drop_bad_terminal_size() -> None:
     ``str.isdigit()``, which passes ``²``, and would fail with a traceback before any command runs."""
     for var in ("COLUMNS", "LINES"):
         v = os.environ.get(var)
-        if v is not None and not (v.strip().isascii() and v.strip().isdigit()):
+        if v is not None and not digits(v.strip()):
             del os.environ[var]
 
 

@@ -13,6 +13,8 @@ import os
 import sys
 from typing import Any
 
+from loki.io.limits import digits
+
 __all__ = ["make_console", "rule", "PIPE_WIDTH", "RULE_WIDTH"]
 
 #: The width of a console that writes to a pipe or a file without ``COLUMNS``: wide enough for any table.
@@ -38,7 +40,7 @@ def make_console(stderr: bool = False, **kwargs: Any) -> Any:
     if tty or "width" in kwargs:
         return Console(stderr=stderr, **kwargs)
     cols = os.environ.get("COLUMNS", "").strip()
-    width = int(cols) if cols.isascii() and cols.isdigit() and int(cols) > 0 else PIPE_WIDTH
+    width = int(cols) if digits(cols) and int(cols) > 0 else PIPE_WIDTH
     return Console(stderr=stderr, width=width, **kwargs)
 
 

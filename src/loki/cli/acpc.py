@@ -67,10 +67,13 @@ def seat_name(spec: str) -> str:
     >>> seat_name("loki2:BR:LA")
     'loki2-BR-LA'
     """
-    s = spec.strip()
-    if not s or "|" in s or not (s.isascii() and s.isprintable()):
-        fail(f"--player {spec!r}: expected a non-empty player name or spec in printable ASCII, without '|'")
-    return s.replace(":", "-")
+    from loki.io.acpc_dealer import name_problem
+
+    name = spec.strip().replace(":", "-")
+    why = name_problem(name)
+    if why:
+        fail(f"--player {spec!r}: a player name or spec for an ACPC log: {why}")
+    return name
 
 
 def warm_players(specs: list[str], game: Any, quiet: bool = False) -> None:

@@ -32,6 +32,7 @@ from loki.engine import (
     Showdown,
 )
 from loki.errors import ConfigError
+from loki.io.limits import digits
 from loki.io.tableview import HandLog, describe_pots, position_names, pot_results
 from loki.players.base import Player
 
@@ -48,6 +49,11 @@ def pretty(cards) -> str:
     """Cards with suit symbols, for the terminal (``"A♠ K♠"``)."""
     text = format_cards(cards)
     return " ".join(text[i] + _SUITS[text[i + 1]] for i in range(0, len(text), 2)) or "-"
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """What a person typed, quoted back: at most ``limit`` characters, its rich markup escaped."""
+    return escape(repr(text if len(text) <= limit else text[:limit] + "..."))
 
 
 class HumanPlayer(Player):
@@ -175,9 +181,8 @@ class HumanPlayer(Player):
         arg = text[1:].strip()
         seat: int | None = None
         if arg:
-            if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= self.config.n_players:
-                shown = escape(repr(text if len(text) <= 40 else text[:40] + "..."))
-                self.console.print(f"[yellow]{shown}: type e, or e and a seat 1..{self.config.n_players}[/]")
+            if not digits(arg) or not 1 <= int(arg) <= self.config.n_players:
+                self.console.print(f"[yellow]{_shown(text)}: type e, or e and a seat 1..{self.config.n_players}[/]")
                 return
             seat = int(arg) - 1
         e = self.explain_fn(seat)
@@ -215,9 +220,8 @@ class HumanPlayer(Player):
             try:
                 a = Action.parse(text)
             except ValueError:
-                shown = escape(repr(text if len(text) <= 40 else text[:40] + "..."))
                 self.console.print(
-                    f"[yellow]{shown} is not an action: type f, c or r (or fold/check/call/bet/raise)[/]"
+                    f"[yellow]{_shown(text)} is not an action: type f, c or r (or fold/check/call/bet/raise)[/]"
                 )
                 continue
             if a not in legal_actions:

@@ -195,12 +195,15 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
         ConfigError: the folder holds a study with another spec (before the players warm up).
     """
     from loki.io.files import folder_lock
-    from loki.tune import open_study
+    from loki.tune import checked_validation_seeds, open_study
 
     with folder_lock(folder):
         # the study file first: one that cannot be opened, or holds another study, is refused before the players
         # warm up and the workers start (run_study opens it again)
-        open_study(folder, spec)
+        study, _, _ = open_study(folder, spec)
+        if spec.fresh_seeds:  # a resumed study's trials go on from its last number: their seeds too
+            numbers = range(len(study.get_trials(deepcopy=False)) + trials)
+            checked_validation_seeds(spec, vseeds, numbers, default=validate_deals > 0)
         return _run_locked(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
 
 

@@ -28,6 +28,7 @@ from loki.errors import CardError, ConfigError, HandHistoryError
 from loki.explain.core import ExplainedPlayer
 from loki.explain.records import DecisionExplanation
 from loki.io.acpc_log import HandRecord
+from loki.io.limits import digits
 
 __all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting", "log_seat_numbers", "phh_seat_numbers"]
 
@@ -46,7 +47,7 @@ def resolve_player(records: Sequence[HandRecord], who: str) -> str:
                 names.append(nm)
     if who in names:
         return who
-    if who.isascii() and who.isdigit() and records:
+    if digits(who) and records:
         first = list(records[0].names or [f"p{k + 1}" for k in range(records[0].n_players)])
         numbers = log_seat_numbers(records[0], dict(enumerate(first)))  # the log's own seat numbers
         k = int(who)

@@ -93,6 +93,21 @@ class MatchAbort:
         return {"seat": self.seat, "name": self.name, "hand": self.hand, "reason": self.reason, "message": self.message}
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a player in an ACPC log (its ``STATE`` and ``SCORE`` lines), or None when it can.
+
+    >>> name_problem("loki2-BR"), name_problem("a|b"), name_problem("é")
+    (None, "a ':' or '|' (the log's separators)", 'not printable ASCII (an ACPC log is ASCII)')
+    """
+    if not name or name != name.strip():
+        return "empty, or spaces at the ends"
+    if ":" in name or "|" in name:
+        return "a ':' or '|' (the log's separators)"
+    if not (name.isascii() and name.isprintable()):
+        return "not printable ASCII (an ACPC log is ASCII)"
+    return None
+
+
 class _Abort(Exception):
     def __init__(self, abort: MatchAbort):
         super().__init__(abort.message)
@@ -261,11 +276,9 @@ class AcpcDealer:
         if len(names) != n:
             raise ConfigError(f"{len(names)} names for a {n}-player game: expected one per seat")
         for x in names:
-            if not x or x != x.strip() or ":" in x or "|" in x or not (x.isascii() and x.isprintable()):
-                raise ConfigError(
-                    f"player name {x!r}: expected printable ASCII (an ACPC log is ASCII) without ':' or '|' and "
-                    "without spaces at the ends"
-                )
+            why = name_problem(x)
+            if why:
+                raise ConfigError(f"player name {x!r}: {why}")
         if n_hands < 1:
             raise ConfigError(f"n_hands = {n_hands}: expected at least one hand")
         if deals is None:
@@ -602,6 +615,5 @@ class AcpcDealer:
             out.flush()
         except OSError as e:
             result.log_error = f"--out {self.log_path}: cannot write the log: {e.strerror or e}"
-            log.error("match ended: %s", result.log_error)
             return False
         return True

@@ -22,7 +22,16 @@ from pathlib import Path
 from loki.engine import GameConfig, HandState, new_hand
 from loki.errors import HandHistoryError
 from loki.io.gamedef import AcpcGame, bundled_gamedef
-from loki.io.limits import MAX_LINE_BYTES, MAX_LOG_BYTES, MAX_LOG_HANDS, MAX_NOTES, iter_lines, open_input, size_text
+from loki.io.limits import (
+    MAX_LINE_BYTES,
+    MAX_LOG_BYTES,
+    MAX_LOG_HANDS,
+    MAX_NOTES,
+    digits,
+    iter_lines,
+    open_input,
+    size_text,
+)
 
 __all__ = [
     "HandRecord",
@@ -384,7 +393,7 @@ def read_actions_trace(path) -> list[tuple[str, int, str]]:
             if line.startswith(("TO ", "FROM ")):
                 head, _, msg = line.partition(" MATCHSTATE:")
                 d, pl = (head.split() + [""])[:2]
-                if not (pl.isascii() and pl.isdigit()):
+                if not digits(pl):
                     raise HandHistoryError(f"{p}:{i}: expected 'TO n' or 'FROM n', got {_clip(head)}")
                 out.append((d, int(pl), "MATCHSTATE:" + msg))
     return out

@@ -42,6 +42,7 @@ from typing import Any
 from loki.errors import ConfigError, PlayerSpecError
 from loki.io.acpc_dealer import AcpcDealer, DealerResult
 from loki.io.gamedef import AcpcGame
+from loki.io.limits import digits
 from loki.io.netlines import MAX_TIMEOUT
 
 __all__ = ["SeatSpec", "parse_seat", "MatchResult", "run_match", "player_seed", "reap_group"]
@@ -315,7 +316,7 @@ def _group_alive(pgid: int) -> bool:
     proc = Path("/proc")
     if proc.is_dir():
         for d in proc.iterdir():
-            if not (d.name.isascii() and d.name.isdigit()):
+            if not digits(d.name):
                 continue
             try:
                 stat = (d / "stat").read_text()

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from loki.errors import OutputPathError
+from loki.io.limits import digits
 
 __all__ = ["atomic_write_text", "atomic_target", "folder_lock", "LOCK_NAME"]
 
@@ -140,7 +141,7 @@ def _take_lock(path: Path, d: Path, what: str) -> int:
             except OSError:
                 pid = ""
             os.close(fd)
-            who = f" (pid {pid})" if pid.isascii() and pid.isdigit() else ""
+            who = f" (pid {pid})" if digits(pid) else ""
             raise OutputPathError(
                 f"{what} {d}: another loki run{who} is writing into this folder; wait for it or choose another {what}"
             ) from None

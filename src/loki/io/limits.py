@@ -46,6 +46,7 @@ from typing import IO, Any
 from loki.errors import LokiError
 
 __all__ = [
+    "digits",
     "MAX_CONFIG_BYTES",
     "MAX_GAMEDEF_BYTES",
     "MAX_LOG_BYTES",
@@ -82,6 +83,16 @@ MAX_LOG_HANDS = 100_000
 MAX_NOTES = 1000
 
 ErrorType = Callable[[str], LokiError] | type[Exception]
+
+
+def digits(text: str) -> bool:
+    """``text`` is a non-empty run of ASCII digits ``0-9``: a number ``int()`` reads.  (``str.isdigit()`` also passes
+    digits such as ``²``, which ``int()`` refuses.)
+
+    >>> digits("42"), digits("²"), digits(""), digits("-1")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
 
 
 def size_text(n: int) -> str:

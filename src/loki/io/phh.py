@@ -2,7 +2,8 @@
 
 Writing: :func:`phhs_text` and :func:`write_phh` build the text straight from the engine's records
 (:func:`loki.io.phh_write.hand_text`, no pokerkit), byte for byte what pokerkit's
-``HandHistory.dumps``/``dumps_all`` write; :func:`state_to_phh` (:mod:`loki.io.phh_pokerkit`) replays a
+``HandHistory.dumps``/``dumps_all`` write (except a string pokerkit would write unreadably, escaped:
+:func:`loki.io.phh_write.phh_string`); :func:`state_to_phh` (:mod:`loki.io.phh_pokerkit`) replays a
 hand through pokerkit for callers that want the :class:`pokerkit.HandHistory` object (and is the
 tests' oracle for the text).  Reading (:func:`read_phh`, :func:`phh_to_record`) parses with pokerkit
 and walks the PHH action lines into a :class:`~loki.io.acpc_log.HandRecord`.
@@ -39,6 +40,7 @@ from loki.io.limits import (
     MAX_LOG_HANDS,
     MAX_NOTES,
     MAX_PHH_HAND_BYTES,
+    digits,
     iter_lines,
     open_input,
     parse_toml,
@@ -78,8 +80,8 @@ def _hand_text(h) -> str:
 
 
 def phhs_text(hands: Iterable) -> str:
-    """Hands as the text of a ``.phhs`` file, exactly as pokerkit's ``HandHistory.dumps_all`` writes
-    them (tables ``[1]``, ``[2]``, ... separated by a blank line, a final newline; the ``hand``
+    """Hands as the text of a ``.phhs`` file, as pokerkit's ``HandHistory.dumps_all`` writes
+    them (strings it would write unreadably escaped; tables ``[1]``, ``[2]``, ... separated by a blank line, a final newline; the ``hand``
     field, when given, carries the hand's own number).
 
     Args:
@@ -251,7 +253,7 @@ class _ActionWalk:
     def player(self, tok: str) -> int:
         """``pK`` as a 0-based player (1 <= K <= n)."""
         n = self.n
-        if not (len(tok) >= 2 and tok[0] == "p" and tok[1:].isascii() and tok[1:].isdigit() and 1 <= int(tok[1:]) <= n):
+        if not (len(tok) >= 2 and tok[0] == "p" and digits(tok[1:]) and 1 <= int(tok[1:]) <= n):
             raise HandHistoryError(f"{self.at}: player {tok[:20]!r} is not one of p1..p{n}")
         return int(tok[1:]) - 1
 

@@ -19,6 +19,7 @@ from functools import lru_cache
 from loki.cards import format_cards
 from loki.engine import ActionTaken, BoardDealt, HandState
 from loki.errors import ConfigError, HandHistoryError
+from loki.io.limits import digits
 
 __all__ = ["state_to_phh", "PHH_STACK"]
 
@@ -108,7 +109,7 @@ def _state_to_phh(state, names, hand_id, fields):
     if names:
         kw["players"] = [names[seat_of[k]] for k in range(n)]
     if hand_id is not None:
-        kw["hand"] = int(hand_id) if str(hand_id).isascii() and str(hand_id).isdigit() else None
+        kw["hand"] = int(hand_id) if digits(str(hand_id)) else None
     if fields:
         kw.update(fields)
     return HandHistory.from_game_state(game, pks, **kw)

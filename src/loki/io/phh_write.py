@@ -1,7 +1,8 @@
 """PHH text of a finished hand, written straight from the engine's records (no pokerkit).
 
 :func:`hand_text` builds, with plain string formatting, exactly the text pokerkit writes for the
-hand (``state_to_phh(state, ...).dumps()`` of :mod:`loki.io.phh_pokerkit`, byte for byte; the tests
+hand (``state_to_phh(state, ...).dumps()`` of :mod:`loki.io.phh_pokerkit`, byte for byte wherever pokerkit's text reads
+back: a string it would write unreadably is escaped, :func:`phh_string`; the tests
 compare the two on thousands of hands): the same fields in pokerkit's order, the same quoting, one
 line per field (pokerkit wraps nothing), show-downs in pokerkit's order and pokerkit's split of a
 pot (the odd chip to the first winner left of the button).  It reads only the engine's own records
@@ -57,6 +58,7 @@ from math import inf
 from loki.cards import format_cards
 from loki.engine import CALL, RAISE, ActionTaken, BlindPosted, BoardDealt, HandState, Showdown
 from loki.errors import ConfigError, HandHistoryError
+from loki.io.limits import digits
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
 
 __all__ = ["hand_text", "history_text", "phh_string", "phh_value"]
@@ -112,8 +114,7 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def phh_string(value: str) -> str:
     r"""A string as a TOML value, as pokerkit writes it where TOML can read that back: in single quotes, or in triple
     single quotes when it holds a ``'``.  pokerkit escapes nothing, so a string it would write unreadably (a control
-    character or line break, a run of three ``'``, a final ``'`` inside triple quotes) is written as a TOML basic
-    string with escapes instead (``"..."``, escaped as JSON escapes it, DEL as ``\u007f``): a player's name cannot
+    character or line break, or a run of three ``'``) is written as a TOML basic string with escapes instead (``"..."``, escaped as JSON escapes it, DEL as ``\u007f``): a player's name cannot
     corrupt a hand history.
 
     Raises:
@@ -130,7 +131,7 @@ def phh_string(value: str) -> str:
     if not _NOT_LITERAL.search(value):
         if "'" not in value:
             return "'" + value + "'"
-        if "'''" not in value and not value.endswith("'"):
+        if "'''" not in value:  # TOML reads up to two quotes anywhere inside, the end included
             return "'''" + value + "'''"
     return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
@@ -163,8 +164,13 @@ def phh_value(value) -> str:
 
 def _key(key: str) -> str:
     # pokerkit quotes a key with whitespace in single quotes and writes every other key bare; a key TOML would not
-    # read bare (a dot, a quote, ...) is quoted here too
-    return key if _BARE_KEY.fullmatch(key) else phh_string(key)
+    # read bare (a dot, a quote, ...) is quoted here too, and a key no single quotes can hold (a quote, a control
+    # character) is a basic string (a key cannot be a multi-line string)
+    if _BARE_KEY.fullmatch(key):
+        return key
+    if "'" not in key and not _NOT_LITERAL.search(key):
+        return "'" + key + "'"
+    return json.dumps(key, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def history_text(hh) -> str:
@@ -228,7 +234,7 @@ def hand_text(state: HandState, names=None, hand_id=None, fields: dict | None = 
     if names:
         data["players"] = [names[s] for s in seat_of]
     if hand_id is not None:
-        data["hand"] = int(hand_id) if str(hand_id).isascii() and str(hand_id).isdigit() else None
+        data["hand"] = int(hand_id) if digits(str(hand_id)) else None
     return _field_lines(data, fields)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from loki.io.limits import digits
 from loki.players.loki import STYLE_VALUES, Loki1Config, Loki2Config, build_loki1, build_loki2
 from loki.players.registry import PlayerKind, parse_player
 from loki.players.tuned import TUNED_SETS, merge_config
@@ -74,7 +75,7 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             data["style"] = key.strip().upper()
         elif k == "trials" and eq and "trials" not in sim:
             v = val.strip()
-            if not (v.isascii() and v.isdigit()) or int(v) < 1:
+            if not digits(v) or int(v) < 1:
                 raise ValueError(f"option trials={val!r}: expected a positive integer (e.g. trials=500)")
             sim["trials"] = int(v)
         elif k == "cutoff" and eq and "cutoff" not in sim:

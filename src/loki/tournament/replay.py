@@ -29,6 +29,7 @@ by :func:`load_log` (``FILE:LINE``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,8 +276,14 @@ class _Replayer:
         for pos in range(n):
             holes[seat_of_pos[pos]] = rec.hole_cards[pos]
         button = (rec.button + off) % n
+        config = rec.config
+        if isinstance(config.stacks, tuple):  # finite stacks (PHH): they move with their players
+            stacks = [0] * n
+            for pos in range(n):
+                stacks[seat_of_pos[pos]] = config.stacks[pos]
+            config = dataclasses.replace(config, stacks=tuple(stacks))
         try:
-            state = new_hand(rec.config, button, hole_cards=holes, board=rec.board)
+            state = new_hand(config, button, hole_cards=holes, board=rec.board)
         except ValueError as e:
             raise HandHistoryError(f"hand {rec.hand_id}: {e}") from None
         players: dict[int, Player] = {}
@@ -287,7 +294,7 @@ class _Replayer:
                 self.bots[nm] = bot if self.wrap is None else self.wrap(nm, bot)
                 self.stats[nm] = PlayerStats(name=nm)
             players[seat] = self.bots[nm]
-            players[seat].begin_hand(seat, rec.config, state.hole_cards(seat), button)
+            players[seat].begin_hand(seat, config, state.hole_cards(seat), button)
         if self.before_hand is not None:
             self.before_hand(rec, players, name_at)
         return state, players, name_at, seat_of_pos

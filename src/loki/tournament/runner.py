@@ -86,13 +86,16 @@ class ResumeError(TournamentConfigError):
     """The results folder holds another run (or a run that needs ``--resume``)."""
 
 
-def check_histories(cfg: TournamentConfig) -> None:
+def check_histories(cfg: TournamentConfig, histories: bool | None = None) -> None:
     """Refuse hand histories for a game PHH cannot hold (pokerkit's fixed-limit rules cap a round at 4 bets).
 
+    Args:
+        histories: whether histories are written (None: ``cfg.histories``).
+
     Raises:
-        TournamentConfigError: ``histories`` on and ``max_bets`` other than 4.
+        TournamentConfigError: histories on and ``max_bets`` other than 4.
     """
-    if not cfg.histories:
+    if not (cfg.histories if histories is None else histories):
         return
     mb = cfg.game_config().max_bets
     if mb != 4:
@@ -122,8 +125,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     cpu0 = time.process_time()
     cfg = config if isinstance(config, TournamentConfig) else config_from_dict(config, check_players=False)
     hist = cfg.histories if with_histories is None else with_histories
-    if hist:
-        check_histories(cfg)
+    check_histories(cfg, hist)
     game = cfg.game_config()
     n = cfg.n_players
     seats_info = cfg.seats

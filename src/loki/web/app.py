@@ -54,6 +54,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from loki.errors import ConfigError, IllegalActionError, InputError, LokiError
+from loki.io.limits import digits
 from loki.web.session import TableSession
 
 __all__ = ["create_app", "WebPolicy", "parse_json", "MAX_SESSIONS", "MAX_BODY", "MAX_JSON_DEPTH", "TOKEN_HEADER"]
@@ -95,7 +96,7 @@ def _split_host(value: str) -> tuple[str, int | None]:
         port = rest[1:]
     else:
         host, _, port = value.rpartition(":") if value.count(":") == 1 else (value, "", "")
-    if port and not (port.isascii() and port.isdigit()):
+    if port and not digits(port):
         raise ValueError(value)
     return host, int(port) if port else None
 
@@ -292,7 +293,7 @@ async def _body(request: Any) -> dict[str, Any]:
     length = request.headers.get("content-length")
     too_big = f"request body: more than {MAX_BODY} bytes (at most {MAX_BODY})"
     if length is not None:
-        if not (length.isascii() and length.strip().isdigit()):
+        if not digits(length.strip()):
             raise ConfigError(f"request body: bad Content-Length {length[:40]!r}")
         if int(length) > MAX_BODY:
             raise _Refused(too_big, 413)
@@ -321,7 +322,7 @@ class _Sessions:
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise ConfigError('players: expected a list of player specs such as ["loki1", "loki2:BR"]')
         seed = body.get("seed", 0)
-        if isinstance(seed, str) and seed.isascii() and seed.strip().isdigit():
+        if isinstance(seed, str) and digits(seed.strip()):
             seed = int(seed)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ConfigError(f"seed: expected an integer >= 0, got {str(seed)[:40]!r}")
@@ -401,7 +402,7 @@ def _teaching(s: TableSession, body: dict, request: Any) -> Any:
 
 def _past(s: TableSession, body: dict, request: Any) -> Any:
     raw = request.path_params["n"]
-    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+    if not digits(raw) or len(raw) > 9:
         raise ConfigError(f"hand {raw[:20]!r}: expected a hand number")
     return s.past_hand(int(raw))
 

@@ -73,8 +73,8 @@ class TableSession:
         config: the rules (default: limit 10/20, blinds 5/10).
 
     Raises:
-        ConfigError: no bots or more than 9, or a bad name (over 40 characters, or not printable text: a control
-            character or line break).
+        ConfigError: no bots or more than 9, a bad name (over 40 characters, or not printable text: a control
+            character or line break), or rules with ``max_bets`` other than 4 (PHH cannot hold them).
         PlayerSpecError: a spec the registry cannot build (the message names the seat as the page labels it and the
             field: ``seat 2 (players[0])``).
     """
@@ -103,6 +103,10 @@ class TableSession:
             raise ConfigError(f"name: expected printable text (no control characters or line breaks), got {name!r}")
         n = len(specs) + 1
         self.config = config or GameConfig(n_players=n)
+        if self.config.max_bets != 4:  # every finished hand is kept as PHH (pokerkit's fixed-limit rules)
+            raise ConfigError(
+                f"config: max_bets = {self.config.max_bets}; a table keeps its hands as PHH, which needs 4"
+            )
         self.id = secrets.token_urlsafe(9)
         self.seed = seed
         self.teaching = bool(teaching)
