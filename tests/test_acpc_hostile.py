@@ -612,7 +612,10 @@ def test_dealer_log_that_cannot_take_its_header_is_one_error():
 
     d = AcpcDealer(GAME, 3, log_path="/dev/full", t_connect=0.5)
     with pytest.raises(OutputPathError, match="--out /dev/full: cannot write the log: No space left"):
-        d.run()
+        d.listen()  # before any port is given out
+    assert d.ports == []
+    r = _cli_run(["dealer", "--out", "/dev/full", "--hands", "1", "--t-connect", "1"])
+    assert r.exit_code == 2 and r.stdout == "" and "cannot write the log" in r.stderr  # no ports printed
 
 
 def test_dealer_names_must_be_printable_ascii():

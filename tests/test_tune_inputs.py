@@ -180,3 +180,25 @@ def test_a_resumed_fresh_seed_study_checks_the_seeds_its_new_trials_play(tmp_pat
     _refused(r, "--validate-seeds [1001]", "--fresh-seeds")
     study = optuna.load_study(study_name="loki-tune", storage=f"sqlite:///{out / 'study.db'}")
     assert len(study.get_trials(deepcopy=False)) == 1  # nothing more was played
+
+
+def test_a_study_file_failing_mid_study_is_one_error(tmp_path, monkeypatch):
+    """A database error during the study (a lock held past its 60 s, a full disk) ended in a traceback."""
+    from optuna.exceptions import StorageInternalError
+
+    import loki.tune.study as study
+
+    calls = {"n": 0}
+    recover = study.recover_stale
+
+    def flaky(st, storage):
+        calls["n"] += 1
+        if calls["n"] == 2:  # after the first trial
+            raise StorageInternalError("(sqlite3.OperationalError) database is locked")
+        return recover(st, storage)
+
+    monkeypatch.setattr(study, "recover_stale", flaky)
+    out = tmp_path / "o_locked"
+    r = _tune(tmp_path, TUNABLE, "--trials", "3", "--validate-deals", "0", "-o", str(out))
+    line = _refused(r, "study.db failed during the study", "database is locked")
+    assert "run the same command to continue" in line

@@ -311,14 +311,17 @@ class AcpcDealer:
         self.watch = watch
         self._listeners: list[socket.socket] = []
         self.ports: list[int] = []
+        self._out: Any = None  # the log, once listen() opened it
 
     # ------------------------------------------------------------------ connections
     def listen(self) -> list[int]:
-        """Open one listening socket per player; returns the ports (player order).
+        """Open one listening socket per player, and the log (its header written), so that a log that cannot be
+        written is reported before any port is given out; returns the ports (player order).
 
         Raises:
             ConfigError: a port cannot be used (in use, not permitted, out of range); the message
                 names it, and no socket is left open.
+            OutputPathError: the log cannot be opened or its header written (no socket is left open).
         """
         if self._listeners:
             return self.ports
@@ -341,13 +344,21 @@ class AcpcDealer:
                 raise ConfigError(f"cannot listen on {self.host}:{p}{' (' + why + ')' if why else ''}: {e}") from None
             self._listeners.append(s)
             self.ports.append(s.getsockname()[1])
+        if self._out is None:
+            self._out = self._open_log()
         return self.ports
 
     def close(self) -> None:
-        """Close the listening sockets (those not yet used by :meth:`run`)."""
+        """Close the listening sockets (those not yet used by :meth:`run`), and the log if :meth:`run` did not take it."""
         for s in self._listeners:
             s.close()
         self._listeners, self.ports = [], []
+        out, self._out = self._out, None
+        if out is not None:
+            try:
+                out.close()
+            except OSError:
+                pass
 
     def _who(self, p: int) -> str:
         return f"seat {p + 1} ({self.names[p]})"
@@ -579,11 +590,12 @@ class AcpcDealer:
         :attr:`DealerResult.log_error`, with the hands played so far).
 
         Raises:
-            OutputPathError: the log file cannot be opened, or its header not written (before any player connects).
+            OutputPathError: the log file cannot be opened, or its header not written (by :meth:`listen`, before any
+                player connects).
         """
         self.listen()
         t0 = time.monotonic()
-        out = self._open_log()
+        out, self._out = self._out, None
         n = self.game.n_players
         deck = None if self.deals is not None else AcpcDeals(self.seed, n)
         result = DealerResult(self.names, [0.0] * n, n_hands=self.n_hands, small_bet=self.game.config.small_bet)

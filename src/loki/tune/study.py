@@ -762,7 +762,8 @@ def run_study(
     Raises:
         ConfigError: a bad spec, a target or label that does not exist, a label without tunable fields
             (:func:`tuning_space`), another study in ``out``.
-        OutputPathError: ``out``'s ``study.db`` is not a study that can be opened (:func:`open_study`).
+        OutputPathError: ``out``'s ``study.db`` is not a study that can be opened (:func:`open_study`), or fails
+            during the study (a database error: the message names the file; its trials are kept).
         TournamentConfigError: the target does not load.
     """
     import optuna
@@ -811,17 +812,30 @@ def run_study(
         trial.set_user_attr("deals", ev.deals)
         return ev.value
 
-    while True:
-        recover_stale(study, storage)
-        if counted(study) >= n_trials:
-            return study
-        try:
-            study.optimize(objective, n_trials=1, catch=())
-        except KeyboardInterrupt:
-            recover_stale(study, storage)  # the interrupted trial is failed by Optuna: queue it again now
-            raise
-        if progress is not None:
-            progress(study)
+    from optuna.exceptions import StorageInternalError
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        while True:
+            recover_stale(study, storage)
+            if counted(study) >= n_trials:
+                return study
+            try:
+                study.optimize(objective, n_trials=1, catch=())
+            except KeyboardInterrupt:
+                recover_stale(study, storage)  # the interrupted trial is failed by Optuna: queue it again now
+                raise
+            if progress is not None:
+                progress(study)
+    except (
+        SQLAlchemyError,
+        StorageInternalError,
+    ) as e:  # the study file failed under us (a lock held too long, a full disk)
+        reason = " ".join(str(getattr(e, "orig", None) or e).split())[:300]
+        raise OutputPathError(
+            f"--out {str(out)!r}: {Path(out) / 'study.db'} failed during the study ({reason}); the trials it holds are "
+            "kept: run the same command to continue"
+        ) from None
 
 
 # ------------------------------------------------------------------------------------------------ outputs
