@@ -213,3 +213,21 @@ def test_play_answers_bad_input_without_a_traceback():
     assert "'e ²': type e, or e and a seat" in text
     assert "'[red]" + "y" * 35 + "...' is not an action" in text
     assert "'e 99': type e" in text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["tournament", "--preset", "fig3-B", "-n", "2"],
+        ["league", "--player", "random", "--player", "calling", "-n", "2"],
+        ["ir-tables", "--samples", "100"],
+        ["replay", "x.log"],
+    ],
+    ids=["tournament", "league", "ir-tables", "replay"],
+)
+def test_an_empty_out_is_refused_not_taken_for_the_current_folder(args, tmp_path, monkeypatch):
+    """``-o ""`` became Path("."), so a tournament wrote its results into the folder it was run from."""
+    monkeypatch.chdir(tmp_path)
+    err = _error(CliRunner().invoke(app, [*args, "-o", ""]))
+    assert "expected a path, got an empty string" in err
+    assert list(tmp_path.iterdir()) == []

@@ -28,6 +28,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import typer
@@ -125,9 +126,17 @@ def hands_option(default: int | None, help: str = "Hands to deal.") -> Any:
     return typer.Option(default, "--hands", min=1, max=MAX_HANDS, help=help)
 
 
+def _out_path(text: str) -> Path:
+    # typer would turn an empty --out into Path("."), the current folder: an empty path (a script's unset variable)
+    # is refused instead
+    if not text.strip():
+        raise typer.BadParameter("expected a path, got an empty string")
+    return Path(text)
+
+
 def out_option(help: str) -> Any:
-    """``--out PATH``: the file or folder the command writes."""
-    return typer.Option(None, "--out", "-o", metavar="PATH", help=help)
+    """``--out PATH``: the file or folder the command writes (an empty path is refused, not taken for ``.``)."""
+    return typer.Option(None, "--out", "-o", metavar="PATH", help=help, parser=_out_path)
 
 
 def json_option() -> Any:

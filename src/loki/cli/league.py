@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from loki.cli._common import echo_json, fail, json_option, seed_option
+from loki.cli._common import echo_json, fail, json_option, out_option, seed_option
 
 __all__ = ["league"]
 
@@ -28,7 +28,7 @@ def league(
         "(use long blocks to measure a player that adapts).",
     ),
     workers: int | None = typer.Option(None, "--workers", "-w", min=0, max=256, help="Local worker processes."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="The league's folder (default results/league-<seed>)."),
+    out: Path | None = out_option("The league's folder (default results/league-<seed>)."),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Write cross.png."),
     json_out: bool = json_option(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress."),

@@ -18,7 +18,7 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import dask_client, echo_json, fail, json_option, signals_stop_the_run
+from loki.cli._common import dask_client, echo_json, fail, json_option, out_option, signals_stop_the_run
 
 __all__ = ["tune"]
 
@@ -71,7 +71,7 @@ def tune(
         None, "--workers", "-w", min=0, max=1024, help="Local worker processes (default: all cores)."
     ),
     scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="The study's folder (default results/tune-<target>)."),
+    out: Path | None = out_option("The study's folder (default results/tune-<target>)."),
     validate_deals: int = typer.Option(
         1000, "--validate-deals", min=0, max=1_000_000, help="Deals per validation seed (0: no validation)."
     ),
