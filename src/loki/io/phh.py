@@ -79,16 +79,18 @@ def _hand_text(h) -> str:
     return history_text(h)  # a pokerkit HandHistory
 
 
-def phhs_text(hands: Iterable) -> str:
+def phhs_text(hands: Iterable, start: int = 1) -> str:
     """Hands as the text of a ``.phhs`` file, as pokerkit's ``HandHistory.dumps_all`` writes
-    them (strings it would write unreadably escaped; tables ``[1]``, ``[2]``, ... separated by a blank line, a final newline; the ``hand``
-    field, when given, carries the hand's own number).
+    them (strings it would write unreadably escaped; tables ``[1]``, ``[2]``, ... separated by a
+    blank line, a final newline; the ``hand`` field, when given, carries the hand's own number).
 
     Args:
         hands: each a ``(HandState, names, hand_id[, fields])`` tuple (written by
             :func:`~loki.io.phh_write.hand_text`, no pokerkit), a :class:`HandRecord` (replayed on the
             engine, then written the same way), the text :func:`~loki.io.phh_write.hand_text` returned,
             or a :class:`pokerkit.HandHistory` (its ``dumps()``).
+        start: the first table's number (the text of hands ``start``, ... to append to a file that holds
+            ``start - 1`` of them after a ``"\\n"``).
 
     Raises:
         ConfigError: a game with ``max_bets`` other than 4.
@@ -114,7 +116,7 @@ def phhs_text(hands: Iterable) -> str:
     finishing_stacks = [1000005, 999995]
     <BLANKLINE>
     """
-    return "\n\n".join(f"[{i}]\n{_hand_text(h)}" for i, h in enumerate(hands, 1)) + "\n"
+    return "\n\n".join(f"[{i}]\n{_hand_text(h)}" for i, h in enumerate(hands, start)) + "\n"
 
 
 def write_phh(path, hands: Iterable) -> int:

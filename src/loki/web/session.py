@@ -202,9 +202,10 @@ class TableSession:
         and the write retried after the next hand."""
         if self.phh_path is None or self._saved == len(self._texts):
             return
+        from loki.io.phh import phhs_text
+
         path, first = self.phh_path, self._saved
-        hands = [f"[{i + 1}]\n{self._texts[i]}\n" for i in range(first, len(self._texts))]
-        chunk = ("\n" if first else "") + "\n".join(hands)  # hands are separated by a blank line
+        chunk = ("\n" if first else "") + phhs_text(self._texts[first:], start=first + 1)  # a blank line between hands
         size = None
         try:
             with open(path, "a" if first else "w", encoding="utf-8") as f:
