@@ -349,7 +349,8 @@ class AcpcDealer:
         return self.ports
 
     def close(self) -> None:
-        """Close the listening sockets (those not yet used by :meth:`run`), and the log if :meth:`run` did not take it."""
+        """Close the listening sockets (those not yet used by :meth:`run`), and the log if :meth:`run` did not
+        take it."""
         for s in self._listeners:
             s.close()
         self._listeners, self.ports = [], []
@@ -619,7 +620,8 @@ class AcpcDealer:
         return result
 
     def _log(self, out: Any, result: DealerResult, line: str) -> bool:
-        """Write ``line`` to the log (if any) and flush; False, with :attr:`DealerResult.log_error` set, if it cannot."""
+        """Write ``line`` to the log (if any) and flush; False, with :attr:`DealerResult.log_error` set, if it
+        cannot."""
         if not out or result.log_error is not None:
             return result.log_error is None
         try:

@@ -248,7 +248,8 @@ def read_acpc_log(  # noqa: C901 - one pass over the lines, a branch per kind of
     ``FILE:LINE: ...`` (the first 1,000 of them).  With
     ``strict=False`` a malformed ``STATE`` line is left out and listed in :attr:`AcpcLog.skipped` instead
     of raising, and without ``game`` the log's game is the bundled one of the player count most of its hands have
-    (its other hands are skipped; a strict read takes the first line's count).  The betting of each hand is checked when it is replayed (:meth:`HandRecord.replay`), not here.
+    (its other hands are skipped; a strict read takes the first line's count).  The betting of each hand is
+    checked when it is replayed (:meth:`HandRecord.replay`), not here.
 
     Args:
         max_hands: stop after this many hands (the rest of the file is not read).

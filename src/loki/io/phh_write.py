@@ -1,9 +1,9 @@
 """PHH text of a finished hand, written straight from the engine's records (no pokerkit).
 
 :func:`hand_text` builds, with plain string formatting, exactly the text pokerkit writes for the
-hand (``state_to_phh(state, ...).dumps()`` of :mod:`loki.io.phh_pokerkit`, byte for byte wherever pokerkit's text reads
-back: a string it would write unreadably is escaped, :func:`phh_string`; the tests
-compare the two on thousands of hands): the same fields in pokerkit's order, the same quoting, one
+hand (``state_to_phh(state, ...).dumps()`` of :mod:`loki.io.phh_pokerkit`, byte for byte wherever
+pokerkit's text reads back: a string it would write unreadably is escaped, :func:`phh_string`; the
+tests compare the two on thousands of hands): the same fields in pokerkit's order, the same quoting, one
 line per field (pokerkit wraps nothing), show-downs in pokerkit's order and pokerkit's split of a
 pot (the odd chip to the first winner left of the button).  It reads only the engine's own records
 of the hand: the events (``BlindPosted``, ``ActionTaken``, ``BoardDealt``, ``Showdown``), the hole
@@ -114,8 +114,8 @@ _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 def phh_string(value: str) -> str:
     r"""A string as a TOML value, as pokerkit writes it where TOML can read that back: in single quotes, or in triple
     single quotes when it holds a ``'``.  pokerkit escapes nothing, so a string it would write unreadably (a control
-    character or line break, or a run of three ``'``) is written as a TOML basic string with escapes instead (``"..."``, escaped as JSON escapes it, DEL as ``\u007f``): a player's name cannot
-    corrupt a hand history.
+    character or line break, or a run of three ``'``) is written as a TOML basic string with escapes instead
+    (:func:`_basic_string`): a player's name cannot corrupt a hand history.
 
     Raises:
         HandHistoryError: a string that is not valid Unicode (a lone surrogate): no TOML string holds it.
@@ -123,17 +123,26 @@ def phh_string(value: str) -> str:
     >>> print(phh_string("ann"), phh_string("it's"), phh_string("o'''brien"), phh_string("a\nb"))
     'ann' '''it's''' "o'''brien" "a\nb"
     """
-    if not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise HandHistoryError(f"PHH: the string {value!r} is not valid Unicode (a lone surrogate)") from None
+    _check_unicode(value)
     if not _NOT_LITERAL.search(value):
         if "'" not in value:
             return "'" + value + "'"
         if "'''" not in value:  # TOML reads up to two quotes anywhere inside, the end included
             return "'''" + value + "'''"
-    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    return _basic_string(value)
+
+
+def _check_unicode(text: str) -> None:
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise HandHistoryError(f"PHH: the string {text!r} is not valid Unicode (a lone surrogate)") from None
+
+
+def _basic_string(text: str) -> str:
+    # a TOML basic string: JSON's escapes are TOML's, and TOML wants DEL escaped too
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def phh_value(value) -> str:
@@ -168,9 +177,10 @@ def _key(key: str) -> str:
     # character) is a basic string (a key cannot be a multi-line string)
     if _BARE_KEY.fullmatch(key):
         return key
+    _check_unicode(key)
     if "'" not in key and not _NOT_LITERAL.search(key):
         return "'" + key + "'"
-    return json.dumps(key, ensure_ascii=False).replace("\x7f", "\\u007f")
+    return _basic_string(key)
 
 
 def history_text(hh) -> str:
