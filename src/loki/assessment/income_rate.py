@@ -124,6 +124,15 @@ def _pot_share_kernel(c0, c1, n_players, n_samples, seed, tables):  # pragma: no
     return total, total_sq
 
 
+#: Sampled deals per hand class at most (100 times Papp's 1,000,000: a run of hours, not of years).
+MAX_SAMPLES = 100_000_000
+
+
+def _check_samples(n_samples: int) -> None:
+    if not 2 <= n_samples <= MAX_SAMPLES:
+        raise ConfigError(f"n_samples={n_samples!r}: expected 2..{MAX_SAMPLES:,} (Papp used 1,000,000)")
+
+
 def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed: int) -> tuple[float, float]:
     """Monte Carlo showdown pot share of a hand class against ``n_players − 1`` random hands.
 
@@ -143,8 +152,7 @@ def class_pot_share(hand_class: int | str, n_players: int, n_samples: int, seed:
     members = class_holdings(hand_class if isinstance(hand_class, str) else int(hand_class))
     if not 2 <= n_players <= 10:
         raise ConfigError(f"n_players={n_players!r}: expected 2..10")
-    if not 2 <= n_samples <= MAX_SAMPLES:
-        raise ConfigError(f"n_samples={n_samples!r}: expected 2..{MAX_SAMPLES:,} (Papp used 1,000,000)")
+    _check_samples(n_samples)
     c0, c1 = (int(x) for x in HOLDING_CARDS[members[0]])  # suit isomorphism: any member will do
     tot, tot_sq = _pot_share_kernel(c0, c1, n_players, int(n_samples), int(seed), kernel_tables())
     mean = tot / n_samples
@@ -456,10 +464,6 @@ def check_output_path(out: str | Path | None = None) -> Path:
     return path
 
 
-#: Sampled deals per hand class at most (100 times Papp's 1,000,000: a run of hours, not of years).
-MAX_SAMPLES = 100_000_000
-
-
 def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | None = None, progress=None) -> Path:
     """Roll out IR2, IR4 and IR7 and write them (default: the shipped ``loki/data/income_rates.csv``).
 
@@ -474,8 +478,7 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
     import os
 
     path = check_output_path(out)
-    if not 2 <= n_samples <= MAX_SAMPLES:
-        raise ConfigError(f"n_samples={n_samples!r}: expected 2..{MAX_SAMPLES:,} (Papp used 1,000,000)")
+    _check_samples(n_samples)
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
 
