@@ -26,7 +26,16 @@ from loki.cli._common import (
 )
 from loki.io.netlines import MAX_TIMEOUT
 
-__all__ = ["acpc", "dealer", "seat_name", "warm_players", "report_match", "check_acpc_seed", "time_option"]
+__all__ = [
+    "acpc",
+    "dealer",
+    "seat_name",
+    "warm_players",
+    "report_match",
+    "exit_if_ended",
+    "check_acpc_seed",
+    "time_option",
+]
 
 _PLAYERS_HELP = "Players in the game (2-10): the bundled limit game when --game is not given. Default 2."
 _GAME_HELP = "ACPC game definition file (default: the bundled limit game of --players)."
@@ -148,6 +157,14 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
 
     if r.warning_count:
         typer.echo(f"{plural(r.warning_count, 'warning')} (first: {r.warnings[0]})", err=True)
+    exit_if_ended(r, log)
+
+
+def exit_if_ended(r: Any, log: Path | None) -> None:
+    """A match that ended early (its abort) or whose log failed: one ``error:`` line each on stderr, exit code 2;
+    nothing for a complete match."""
+    from loki.io.tableview import plural
+
     if r.abort is not None:
         typer.echo(
             f"error: match ended after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.abort.message}"

@@ -62,7 +62,7 @@ def match(
     import logging
 
     from loki.cli._common import echo_json
-    from loki.cli.acpc import check_acpc_seed, report_match, warm_players
+    from loki.cli.acpc import check_acpc_seed, exit_if_ended, report_match, warm_players
     from loki.errors import LokiError, tagged
     from loki.io.acpc_match import SeatSpec, parse_seat, player_seed, run_match
     from loki.io.gamedef import bundled_gamedef, load_gamedef
@@ -134,15 +134,10 @@ def match(
         signum = e.signum if isinstance(e, Stopped) else int(signal.SIGINT)
         typer.echo(f"error: interrupted ({signal.Signals(signum).name}): the match was stopped", err=True)
         raise typer.Exit(128 + signum) from None
-    from loki.io.tableview import plural
 
     if json_out:
         extra = {"game": str(g.source), "seed": seed, "log": str(log_path)}
         echo_json({**extra, **r.to_dict()})
-        ended = [x for x in (r.dealer.abort and r.dealer.abort.message, r.dealer.log_error) if x]
-        for why in ended:
-            typer.echo(f"error: match ended after {r.dealer.hands_played} of {plural(hands, 'hand')}: {why}", err=True)
-        if ended:
-            raise typer.Exit(2)
+        exit_if_ended(r.dealer, log_path)
         return
     report_match(r.dealer, log_path, False)
