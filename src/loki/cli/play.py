@@ -3,6 +3,7 @@ reference players).  Seats are numbered from 1; in ``play`` you are seat 1."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import typer
@@ -59,8 +60,6 @@ def play(
     from loki.cli.warmup import ensure_warm
 
     ensure_warm(specs, opponents + 1)  # a first run compiles the bots' kernels now, not at their first decision
-    import sys
-
     console = None
     if hasattr(sys.stdin, "reconfigure"):  # a byte that is not UTF-8 is a bad action, not a UnicodeDecodeError
         sys.stdin.reconfigure(errors="replace")
@@ -98,8 +97,6 @@ MAX_INPUT_LINE = 1024
 def _read_line(prompt: str, out) -> str:
     """A line of piped input, at most :data:`MAX_INPUT_LINE` characters read (the rest of a longer line is read and
     dropped in chunks, so memory stays bounded); ``EOFError`` at the end of the input, as :func:`input`."""
-    import sys
-
     out.write(prompt)
     out.flush()
     line = sys.stdin.readline(MAX_INPUT_LINE + 1)
