@@ -77,7 +77,7 @@ class LokiModel(BaseModel):
 def tunable(
     default: Any, low: float, high: float, *, source: str, log: bool = False, step: float | None = None, **kw: Any
 ):
-    """A pydantic ``Field`` whose value a tuning study may search (``loki tune``, issue 27): its range
+    """A pydantic ``Field`` whose value a tuning study may search (``loki tune``): its range
     ``[low, high]`` (log scale when ``log``; integers when the default is an ``int``, on a grid of ``step`` if given)
     and the source of its default (a paper tag, or ``"DEFAULT"`` for a value the sources leave open) are kept in the
     field's metadata (:func:`tunable_params` reads them).  Other keyword arguments (``ge``, ``le``, ...) go to

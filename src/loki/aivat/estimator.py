@@ -40,7 +40,7 @@ otherwise, ``calling`` and ``equity`` are pure (zero correction).  Simulator dec
 distribution over actions nobody computes; a guessed ``π`` would bias the estimate, so they get no
 action correction (chance corrections still apply around them).
 
-**The players' own values as action baselines** (issue 25; ``hand_corrections(..., baselines)``, the ``aivat``
+**The players' own values as action baselines** (``hand_corrections(..., baselines)``, the ``aivat``
 estimator).  A Simulator decision also reports its EVs ``(0, EV(call), EV(raise))``, chips from the decision on
 (:meth:`loki.players.base.Player.action_values`).  With the ``aivat-sim-evs`` estimator, at a randomised decision
 the actor's value of each action is then its own EV, the difference from the value function's being shared by the other live seats (the values still
@@ -465,7 +465,7 @@ ESTIMATORS = ("aivat", "aivat-pot-equity", "aivat-sim-evs")
 def named_estimator(name: str) -> AivatEstimator:
     """The :class:`AivatEstimator` of an ``estimator`` setting: ``"aivat"``, the shipped fitted value function
     (:func:`shipped_value_function`) with its own action baselines; ``"aivat-pot-equity"``, plain pot-equity (the
-    estimator of issue 12); ``"aivat-sim-evs"``, the shipped value function with the players' own action values (the
+    first AIVAT estimator); ``"aivat-sim-evs"``, the shipped value function with the players' own action values (the
     Simulator's EVs) as the baselines of their action corrections (unbiased too, but measured worse than the value
     function's full-information baselines: docs/EXPERIMENTS.md).
 

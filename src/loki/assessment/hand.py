@@ -279,7 +279,7 @@ def _potential_tables(c0: int, c1: int, board: tuple[int, ...], lookahead: int, 
     ``board`` against the ``(1326,) float64`` range whose bytes are ``weights``: the kernels' numbers, kept for the
     last 256 inputs.  In a duplicate tournament the same deal is played once per seating, and the same decision often
     meets the same opponent tables again (about a quarter of the flop decisions of ``fig3-BR``); a pure function of
-    its inputs, so a hit returns exactly what the kernel would (issue 15)."""
+    its inputs, so a hit returns exactly what the kernel would."""
     w = np.frombuffer(weights, dtype=np.float64).copy()
     bd = np.asarray(board, dtype=np.int64)
     tables = kernel_tables()
@@ -377,7 +377,7 @@ def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def equity_against(hole, board, opponents) -> float:
     """Exact all-in equity of our holding against the opponents' **known** holdings: our share of the pot (ties split)
     averaged over every completion of the board (:func:`loki.assessment.showdown.runout_share_counts`).  What an
-    oracle knows (the cheat generator of issue 27's ablations; the AIVAT referee's equities).
+    oracle knows (the cheat generator of the ablations of what limits B and S; the AIVAT referee's equities).
 
     Args:
         hole: our two card ints; board: 3, 4 or 5 card ints; opponents: the live opponents' holdings (pairs).

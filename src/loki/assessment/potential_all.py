@@ -425,7 +425,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
     count is a bit: the pairs already placed are bits in current-rank order, globally (with a
     running count per 64-bit word) and per card (the 47 or 48 pairs holding a card fit one word),
     so "how many placed pairs rank below me now" is a word count plus a popcount instead of the
-    Fenwick trees' O(log) dependent steps.  DEFAULT (issue 15): used for the board-only values
+    Fenwick trees' O(log) dependent steps.  DEFAULT: used for the board-only values
     (:func:`loki.assessment.uniform_board_values`).
 
     Args:

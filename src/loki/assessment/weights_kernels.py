@@ -1,4 +1,4 @@
-"""Numba kernels of :mod:`loki.assessment.weights`: the field array of several weight tables in one pass (issue 15).
+"""Numba kernels of :mod:`loki.assessment.weights`: the field array of several weight tables in one pass.
 
 :func:`field_kernel` gives, entry for entry, the floats of the numpy rule it replaces in
 :func:`loki.assessment.weights.combine_field` (copy, zero the clashing holdings, divide by the sum, add up, divide by the

@@ -187,7 +187,7 @@ def acpc(
     game: Path | None = typer.Option(None, "--game", help=_GAME_HELP),
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     player: str = player_option(
-        "loki2:BRS:adaptive", "The bot in this seat (default: the adaptive Loki, issue 24; the paper's: loki2:BRS)."
+        "loki2:BRS:adaptive", "The bot in this seat (default: the adaptive Loki; the paper's: loki2:BRS)."
     ),
     seed: int = seed_option(0, "Seed of the player (>= 0)."),
     timeout: float = time_option(

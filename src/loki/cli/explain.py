@@ -1,5 +1,5 @@
 """``loki explain``: why Loki decided as it did, for every decision of one player in a hand history, or for a
-spot given on the command line (issue 13)."""
+spot given on the command line."""
 
 from __future__ import annotations
 

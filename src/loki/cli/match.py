@@ -18,7 +18,7 @@ from loki.cli.acpc import time_option
 __all__ = ["match", "DEFAULT_OPPONENT"]
 
 #: The seat ``loki match`` adds when only one ``--player`` is given (the same bot as ``loki acpc``'s default): the
-#: adaptive Loki (issue 24).
+#: adaptive Loki.
 DEFAULT_OPPONENT = "loki2:BRS:adaptive"
 
 
@@ -74,7 +74,7 @@ def match(
     if not specs:
         fail("--player: give the seats (one --player per seat; with one, the other is the default bot)")
     added = len(specs) == 1
-    if added:  # heads-up against the default bot, the adaptive Loki (issue 24)
+    if added:  # heads-up against the default bot, the adaptive Loki
         specs.append(DEFAULT_OPPONENT)
     check_acpc_seed(seed)
     seats: list[SeatSpec] = []

@@ -1,4 +1,4 @@
-"""``loki tune``: the command-line face of :mod:`loki.tune` (issue 27).
+"""``loki tune``: the command-line face of :mod:`loki.tune`.
 
     loki tune fig3-B --trials 100 --deals 1000 --out results/tune-b     # a study (resumable: run it again)
     loki tune --list-params loki2:B                                       # what can be tuned, with ranges and sources

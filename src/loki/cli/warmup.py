@@ -1,5 +1,5 @@
 """``loki warmup``: compile every numba kernel loki's players need, once, after a fresh install; and
-:func:`ensure_warm`, the first-run compile every command that plays does up front (issue 15, item 5)."""
+:func:`ensure_warm`, the first-run compile every command that plays does up front."""
 
 from __future__ import annotations
 

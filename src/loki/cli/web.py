@@ -10,7 +10,7 @@ from loki.cli._common import out_option
 
 __all__ = ["web", "bind_socket", "WEB_DEFAULT_SPECS"]
 
-#: The bot kinds of the page's default table (``static/app.js``: the adaptive Loki, issue 24, and Loki-1), warmed up
+#: The bot kinds of the page's default table (``static/app.js``: the adaptive Loki and Loki-1), warmed up
 #: before serving.
 WEB_DEFAULT_SPECS = ("loki2:BRS:adaptive", "loki1")
 

@@ -1,4 +1,4 @@
-"""Why Loki plays as it does: decision explanations as data (issue 13).
+"""Why Loki plays as it does: decision explanations as data.
 
 - :mod:`loki.explain.records`: the typed, JSON-serialisable :class:`DecisionExplanation` and its parts;
 - :mod:`loki.explain.grids`: weight tables as 13×13 hand-class grids;

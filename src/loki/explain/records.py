@@ -1,4 +1,4 @@
-"""Decision explanations as data: typed, frozen, JSON-serialisable records (issue 13).
+"""Decision explanations as data: typed, frozen, JSON-serialisable records.
 
 One :class:`DecisionExplanation` per bot decision.  Every number is in the units the decision core uses:
 probabilities in [0, 1], chips for pots and expected values, IR ×1000 for income rates.  Cards are text
@@ -40,7 +40,7 @@ __all__ = [
     "EXPLANATION_VERSION",
 ]
 
-#: Version of the record layout (bumped when a field changes meaning): 2 numbers seats from 1 (issue 26).
+#: Version of the record layout (bumped when a field changes meaning): 2 numbers seats from 1 (seat numbers).
 EXPLANATION_VERSION = 2
 
 #: A 13×13 hand-class grid (rows/columns A, K, ..., 2); ``None`` for a class with no possible holding.
@@ -248,7 +248,7 @@ class SimulationRecord(_Record):
 
 
 class CardBlindRecord(_Record):
-    """The best response to a card-blind opponent (:mod:`loki.players.exploit`, issue 24): the opponent's showdowns
+    """The best response to a card-blind opponent (:mod:`loki.players.exploit`): the opponent's showdowns
     say its actions do not follow its cards, so Loki plays its equity against a random holding.
 
     Attributes:
@@ -330,7 +330,7 @@ class OpponentRecord(_Record):
 
 
 class DecisionExplanation(_Record):
-    """Why one bot decision was made (issue 13).
+    """Why one bot decision was made.
 
     Attributes:
         version: :data:`EXPLANATION_VERSION`.

@@ -7,7 +7,7 @@
 - :mod:`loki.modeler.triple_model`: Loki-2's triple re-weighting (feature R; AAAI99 §4; pena/node34) with the
   observer's own Triple Generator;
 - :mod:`loki.modeler.specific`: triple re-weighting with opponent-specific triples: a per-opponent mixture of the
-  rules, frequency-matched triples and card-blind frequencies, learned at showdowns (DEFAULT, issue 11);
+  rules, frequency-matched triples and card-blind frequencies, learned at showdowns (DEFAULT);
 - :mod:`loki.modeler.quality`: model quality (showdown percentiles, log-likelihood, collapses);
 - :mod:`loki.modeler.situation`: what a post-flop decision reads of the models: our hand against the field of the
   live opponents' weight tables, and the public betting spot (:class:`Situation`).

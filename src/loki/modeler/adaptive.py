@@ -1,4 +1,4 @@
-"""Adaptive opponent modelling (issue 24): several models of each opponent, weighed by how well each predicts it.
+"""Adaptive opponent modelling: several models of each opponent, weighed by how well each predicts it.
 
 Loki-2's thesis is opponent modelling, but which model explains an opponent depends on the opponent: at full tables
 of Loki-1 the paper's design (the observer's own triples) is best, against a card-blind or reckless player the
@@ -59,7 +59,7 @@ PAPER_MODEL = "observer"
 
 
 class AdaptiveModelConfig(LokiModel):
-    """The DEFAULTs of the adaptive model (issue 24; beyond the sources).
+    """The DEFAULTs of the adaptive model (beyond the sources).
 
     These are the hand-set values; the ``adaptive`` spec option plays the tuned set A4's ``forgetting``, ``floor``,
     ``believed_from`` and ``card_blind_from`` instead (DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive),
@@ -84,10 +84,10 @@ class AdaptiveModelConfig(LokiModel):
 
     candidates: tuple[str, ...] = (PAPER_MODEL, "specific")
     prior: tuple[float, ...] = (0.8, 0.2)
-    forgetting: float = tunable(0.995, 0.9, 1.0, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
-    floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT (issue 24)", log=True, gt=0.0, lt=1.0)
-    believed_from: float = tunable(0.5, 0.1, 0.9, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
-    card_blind_from: float = tunable(0.7, 0.3, 1.0, source="DEFAULT (issue 24)", ge=0.0, le=1.0)
+    forgetting: float = tunable(0.995, 0.9, 1.0, source="DEFAULT (adaptive Loki)", ge=0.0, le=1.0)
+    floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT (adaptive Loki)", log=True, gt=0.0, lt=1.0)
+    believed_from: float = tunable(0.5, 0.1, 0.9, source="DEFAULT (adaptive Loki)", ge=0.0, le=1.0)
+    card_blind_from: float = tunable(0.7, 0.3, 1.0, source="DEFAULT (adaptive Loki)", ge=0.0, le=1.0)
     max_candidates: int = Field(4, ge=1, le=8)
 
     @model_validator(mode="after")

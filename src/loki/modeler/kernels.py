@@ -367,7 +367,7 @@ def freq_triples_all(q, f, r, facing, softness, rho, out):
         out[i, 2] = c
 
 
-# ------------------------------------------------------------------ re-weighting over the store's rows (issue 15)
+# ------------------------------------------------------------------ re-weighting over the store's rows
 @njit(cache=True)
 def any_above(weights, row, dead, masks, threshold):
     """True if a holding of ``weights[row]`` that shares no card with ``dead`` weighs more than ``threshold``.

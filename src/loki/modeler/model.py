@@ -91,7 +91,7 @@ class ActionFrequencies:
 
 
 class ModelTables:
-    """The arrays behind an observer's opponent models (issue 15, item 1): one row per model, so that the compiled
+    """The arrays behind an observer's opponent models (the compiled kernels): one row per model, so that the compiled
     re-weighting kernels (:mod:`loki.modeler.kernels`) work on plain arrays and a hand or a round starts for every
     opponent in one array operation.
 
@@ -104,7 +104,7 @@ class ModelTables:
     Rows are handed out by :meth:`add_row` and given back by :meth:`free_row`; the arrays grow (and are replaced)
     when more rows are needed, so hold the tables, not the arrays.
 
-    Rows written are tracked so that a new hand resets, and a new round copies, only those (issue 15: most opponents
+    Rows written are tracked so that a new hand resets, and a new round copies, only those (most opponents
     fold pre-flop without an action that re-weights them): whoever writes a row's weights (or hands out a writable
     view of them) marks it with :meth:`touch`, which puts it in ``dirty`` (weights may differ from 1.0);
     ``rs_dirty`` holds the rows whose round-start copy may differ from 1.0.  Views of a row obtained in one hand must
@@ -501,7 +501,7 @@ class OpponentModeler(Protocol):
 
 @dataclass(frozen=True)
 class PlayoutPolicy:
-    """How the Simulator's believed play-out plays one opponent: the opponent model as a play-out policy (issue 23).
+    """How the Simulator's believed play-out plays one opponent: the opponent model as a play-out policy.
 
     The play-out kernel plays every simulated player by a mixture of three experts
     (:class:`loki.simulator.playout.PlayoutPolicies`): the rule chain with ``rules``, the frequency expert on the

@@ -1,4 +1,4 @@
-"""Model quality: how well an observer's opponent models knew the cards they were about (issue 11, item 4).
+"""Model quality: how well an observer's opponent models knew the cards they were about.
 
 Measured at every showdown, for every opponent whose cards are shown there:
 
@@ -119,7 +119,7 @@ PERCENTILE_BINS = 100
 
 @dataclass
 class QualityTally:
-    """Compact, additive model-quality counters for tournament journals (issue 11, item 4): the showdown
+    """Compact, additive model-quality counters for tournament journals: the showdown
     percentiles as a histogram instead of a list, so a block record stays small.
 
     Attributes:

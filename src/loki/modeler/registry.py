@@ -1,4 +1,4 @@
-"""Feature R's opponent models by name: what ``Loki2Config.opponent_model`` may say (AAAI99 §4; issue 23).
+"""Feature R's opponent models by name: what ``Loki2Config.opponent_model`` may say (AAAI99 §4).
 
 Each entry builds the modeler of a Loki-2 player with feature R from its configuration (any object with ``triple``,
 the player's :class:`loki.triples.TripleConfig`, and the model's own settings) and the pre-flop modeler (Loki-1's).
@@ -25,9 +25,9 @@ __all__ = ["FEATURE_R_MODELS", "feature_r_modeler", "candidate_modeler", "resolv
 FEATURE_R_MODELS: dict[str, Callable[[Any, OpponentModeler], OpponentModeler]] = {
     # the paper's Loki-2: the observer's own Triple Generator models everybody (pena/node34)
     "observer": lambda cfg, preflop: TripleModeler(cfg.triple, preflop),
-    # opponent-specific triples: a per-opponent mixture learned at showdowns (issue 11)
+    # opponent-specific triples: a per-opponent mixture learned at showdowns
     "specific": lambda cfg, preflop: SpecificModeler(cfg.triple, cfg.specific_model, preflop),
-    # the candidates above (and plug-ins) weighed by how well each predicts the opponent (issue 24)
+    # the candidates above (and plug-ins) weighed by how well each predicts the opponent
     "adaptive": lambda cfg, preflop: AdaptiveModeler(
         [(n, candidate_modeler(n, cfg, preflop)) for n in cfg.adaptive_model.candidates], cfg.adaptive_model
     ),

@@ -31,7 +31,7 @@ class Situation:
         legal: the legal actions (non-empty).
         models: the player's opponent models (weight tables by seat).
         modeler: the player's opponent modeler (the Simulator's believed play-out plays each opponent by it).
-        revealed: every seat's hole cards, for an **oracle** player only (a cheat of the experiments of issue 27,
+        revealed: every seat's hole cards, for an **oracle** player only (a cheat of the experiments on what limits B and S,
             given by the table in ``loki tournament`` and ``loki tune``); None for every honest player.
 
     Attributes:
@@ -93,7 +93,7 @@ class Situation:
         return v
 
     def oracle_values(self) -> HandValues:
-        """CHEAT (issue 27's ablations): our hand's exact all-in equity against the live opponents' **true** holdings
+        """CHEAT (the ablations of what limits B and S): our hand's exact all-in equity against the live opponents' **true** holdings
         as every value the rules read (EHS' = EHS = HS_n = PPot = equity; :func:`loki.assessment.equity_against`).
 
         Raises:

@@ -1,4 +1,4 @@
-"""Opponent-specific probability triples: each opponent modelled as the opponent at the table (issue 11, items 1-2).
+"""Opponent-specific probability triples: each opponent modelled as the opponent at the table .
 
 Feature R as AAAI99 §4 describes it multiplies each holding's weight by the probability triple of *this particular
 opponent* (seed ``001_…``: "the call value of 0.20 … reflects the uncertainty in Loki's beliefs about the actions of
@@ -90,9 +90,9 @@ class SpecificModelConfig(LokiModel):
     """
 
     prior: tuple[float, float, float] = (0.6, 0.25, 0.15)
-    prior_weight: float = tunable(20.0, 1.0, 200.0, source="DEFAULT (issue 11)", log=True, gt=0.0)
-    softness: float = tunable(0.10, 0.02, 0.3, source="DEFAULT (issue 11)", gt=0.0, le=0.5)
-    min_frequency: float = tunable(0.02, 0.0, 0.1, source="DEFAULT (issue 11)", ge=0.0, le=0.3)
+    prior_weight: float = tunable(20.0, 1.0, 200.0, source="DEFAULT (opponent-specific model)", log=True, gt=0.0)
+    softness: float = tunable(0.10, 0.02, 0.3, source="DEFAULT (opponent-specific model)", gt=0.0, le=0.5)
+    min_frequency: float = tunable(0.02, 0.0, 0.1, source="DEFAULT (opponent-specific model)", ge=0.0, le=0.3)
     check_raise_prior: float = Field(0.10, ge=0.0, lt=1.0)
     check_raise_weight: float = Field(10.0, gt=0.0)
 
@@ -365,7 +365,7 @@ class SpecificModeler:
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
         """The believed play-out plays the opponent by its mixture: the rules with this modeler's Triple Generator, the
-        frequency expert and its card-blind frequencies, weighted by :meth:`weights` (issue 11)."""
+        frequency expert and its card-blind frequencies, weighted by :meth:`weights`."""
         freqs = np.zeros((4, 3, 3))  # context_frequencies(model, r, b, b > 0) for r 1..3, b 0..2 in one kernel
         context_frequencies_post(
             model.tables.counts, model.row, float(self.config.min_frequency), DEFAULT_FREQUENCIES, freqs

@@ -137,7 +137,7 @@ class TripleModeler:
 
 #: Columns :func:`action_column` computed, by everything they depend on (read-only arrays; cleared when full).  In a
 #: duplicate tournament a deal's public actions recur in every seating: about 5 of 6 columns of ``fig3-BR`` are
-#: read here (issue 15).
+#: read here.
 _COLUMNS: dict = {}
 _COLUMNS_MAX = 256
 

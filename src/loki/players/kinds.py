@@ -1,7 +1,7 @@
 """The ``loki1`` and ``loki2`` player kinds: their spec syntax and how they are built (:mod:`loki.players.registry`).
 
 ``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast][:adaptive]``
-(``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model of issue 24,
+(``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model,
 :mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs and
 :data:`ADAPTIVE_TRIALS` trials (unless ``trials=N``) when S is on, and the best response to card-blind opponents,
 :mod:`loki.players.exploit`; the model's and the best response's DEFAULTs are those of the tuned set
@@ -30,7 +30,7 @@ __all__ = ["LOKI1", "LOKI2", "ADAPTIVE_TRIALS", "ADAPTIVE_SET"]
 
 _STYLE_NAMES = sorted(STYLE_VALUES)
 
-#: The Simulator's trials under the ``adaptive`` option, unless ``trials=N`` is given: DEFAULT (issue 24: its CPU
+#: The Simulator's trials under the ``adaptive`` option, unless ``trials=N`` is given: DEFAULT (the adaptive Loki's CPU
 #: budget, a decision <= 1.3x the paper's B+R+S; chosen by CPU per decision alone, benchmarks/bench_adaptive.py,
 #: before any game was played; the rule and its check on seeds 0 and 1 are in experiments/2026-11-26/adaptive-t100/
 #: and docs/EXPERIMENTS.md, "The adaptive Loki within its CPU budget").  The paper's 500 (AAAI99 §5) cost 2.15x.
@@ -41,8 +41,8 @@ ADAPTIVE_TRIALS = 100
 #: and hu-adaptive-A4).  A2 is A1 (the hu-adaptive study's fit) with fold equity in the best response to card-blind
 #: opponents, A3 is A2 with the card-blind verdict latched (hysteresis), A4 is A3 with the passive verdict (an opponent
 #: that only checks and calls counts as card-blind from its actions); each replaced the values before it by its plan's
-#: rule, meeting issue 24's goals on seeds 0 and 1 as they did (docs/EXPERIMENTS.md, "The full heads-up league and the
-#: tuned adaptive Loki" and the sessions after it).  The hand-set values are the classes' own defaults, e.g.
+#: rule, meeting the goals set for the adaptive Loki on seeds 0 and 1 as they did (docs/EXPERIMENTS.md, "The full heads-up league and the
+#: tuned adaptive Loki" and the sections after it).  The hand-set values are the classes' own defaults, e.g.
 #: ``loki2{"features": "BRS", "opponent_model": "adaptive", "exploit": {"card_blind": true},
 #: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A3`` plays A3.
 ADAPTIVE_SET = "A4"
@@ -94,7 +94,7 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
                 f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive, tuned=NAME)"
             )
     if data.get("opponent_model") == "adaptive":
-        # the model and the best response to card-blind opponents of ADAPTIVE_SET (issue 24), under the values of a
+        # the model and the best response to card-blind opponents of ADAPTIVE_SET, under the values of a
         # set named by tuned=NAME (which apply_tuned merges under these fields, so they are merged here in its place)
         sets = merge_config(TUNED_SETS[ADAPTIVE_SET], TUNED_SETS.get(str(data.get("tuned")), {}))
         data["adaptive_model"], data["exploit"] = sets["adaptive_model"], sets["exploit"]

@@ -215,7 +215,7 @@ class LokiPlayer(Player):
         return bool(getattr(self.config, "cheats", False))
 
     def reveal(self, hole_cards: Sequence[tuple[int, int]]) -> None:
-        """CHEAT, for the experiments of issue 27: every seat's hole cards for this hand (the table calls it for an
+        """CHEAT, for the experiments on what limits B and S: every seat's hole cards for this hand (the table calls it for an
         oracle player, in ``loki tournament`` and ``loki tune`` only; :func:`loki.players.table.play_hand`)."""
         self._revealed = tuple((int(a), int(b)) for a, b in hole_cards)
 
@@ -301,7 +301,7 @@ class LokiOptions(PlayerConfig):
         preflop_reweighting: how an opponent's pre-flop actions re-weight its table: ``"ramp"`` (Loki-1's μ/σ ramp on
             IR7, PAPP98 and pena/node39; the default) or ``"strategy"`` (each holding kept where our own expert system
             would take the action with it, else multiplied by ``preflop_leak``:
-            :class:`loki.preflop.reweighting.StrategyReweighting`; DEFAULT, issue 27, beyond the sources).
+            :class:`loki.preflop.reweighting.StrategyReweighting`; DEFAULT, beyond the sources).
         preflop_leak: the ``"strategy"`` rule's factor for a holding inconsistent with the action (DEFAULT 0.05).
             With ``modeler`` given, that modeler replaces the default one entirely, these two options included.
     """
@@ -317,7 +317,9 @@ class LokiOptions(PlayerConfig):
     preflop_model: Literal["auto", "expert", "adaptive"] = "auto"
     preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
     preflop_reweighting: Literal["ramp", "strategy"] = "ramp"
-    preflop_leak: float = tunable(DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (issue 27)", log=True, gt=0.0, le=1.0)
+    preflop_leak: float = tunable(
+        DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (pre-flop re-weighting by strategy)", log=True, gt=0.0, le=1.0
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -367,7 +369,7 @@ class Loki2Config(LokiOptions):
             fields given explicitly; None: the values used before (the paper's where it gives them).
         exploit: the best response to card-blind opponents in heads-up contests (:mod:`loki.players.exploit`; off
             by default, on with the ``adaptive`` spec option).
-        ``generator = "oracle"`` and ``sim.oracle`` are **cheats for experiments only** (issue 27, what limits B and S):
+        ``generator = "oracle"`` and ``sim.oracle`` are **cheats for experiments only** (what limits B and S):
         the player is shown every seat's hole cards by the table, which only ``loki tournament`` and ``loki tune`` do
         (:attr:`cheats`); the other commands refuse such a player.
 

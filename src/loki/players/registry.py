@@ -287,7 +287,7 @@ def make_player(
         seed: seeds every random choice of the player.
         name: display name (default: from the configuration).
         oracles: allow an oracle (a configuration whose ``cheats`` is true: it is shown every seat's hole cards, a cheat
-            of the experiments of issue 27); only the tournament runner, its warm-up and ``loki tune`` allow them.
+            of the experiments on what limits B and S); only the tournament runner, its warm-up and ``loki tune`` allow them.
 
     Raises:
         PlayerSpecError: as :func:`parse_player`; an oracle without ``oracles``; ConfigError when building fails

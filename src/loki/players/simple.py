@@ -3,7 +3,7 @@
 - :class:`RandomPlayer` (``random``): uniform over the legal actions;
 - :class:`CallingStation` (``calling``): always checks or calls;
 - :class:`Maniac` (``maniac``): card-blind aggression: facing a bet it folds 6 % of the time and otherwise calls or
-  raises at random; with nothing to call it checks or bets at random (the opponent of issue 11's heads-up test);
+  raises at random; with nothing to call it checks or bets at random (the opponent of the heads-up test of opponent-specific models);
 - :class:`EquityPlayer` (``equity``): raises when its all-in equity against one random holding is over 0.5,
   otherwise calls, never folds (a 20-line "equity" bot; pre-flop the equity is the IR2 table's showdown share,
   post-flop the exact :func:`loki.assessment.equity`).

@@ -61,7 +61,7 @@ def play_hand(
             :class:`~loki.engine.Action` it chose and the player object (whose
             ``action_probabilities()`` describes that choice; :class:`loki.aivat.ActionRecorder` reads
             it).  None (the default) costs nothing.
-        oracles: show an oracle player (``player.cheats``: a cheat of the experiments of issue 27) every seat's hole
+        oracles: show an oracle player (``player.cheats``: a cheat of the experiments on what limits B and S) every seat's hole
             cards (``player.reveal``); only the tournament runner does.  Without it an oracle player is refused.
 
     Raises:

@@ -1,4 +1,4 @@
-"""Sets of values found by ``loki tune`` (issue 27), shipped by name: ``tuned = "NAME"`` in a Loki-2 configuration
+"""Sets of values found by ``loki tune``, shipped by name: ``tuned = "NAME"`` in a Loki-2 configuration
 (spec option ``tuned=NAME``, e.g. ``loki2:B:tuned=B1``) applies one, the fields a configuration gives explicitly
 override it, and the values used before stay what a configuration without ``tuned`` plays.
 
@@ -21,7 +21,7 @@ TUNED_SETS: dict[str, dict[str, Any]] = {
     # three decimals.  Looser and more aggressive thresholds than Loki-1's (make1 0.50, make2 0.85), ramps that mix the
     # more aggressive action into hands below a threshold over a wide range and reach it soon above, implied odds for
     # flop and turn calls and a bluff when checked to.
-    # Both sets also play the best response to card-blind opponents (``exploit.card_blind``, issue 24, not tuned: a
+    # Both sets also play the best response to card-blind opponents (``exploit.card_blind``, not tuned: a
     # DEFAULT of loki.players.exploit): it acts only heads-up against an opponent whose showdowns show its actions do
     # not follow its cards, which never happens in the fields the sets were tuned and validated on (the presets play
     # the same deals identically with and without it: scripts/same_play.sh), and it stops the sets' bluffs and thin
@@ -124,12 +124,12 @@ TUNED_SETS["BRS2"] = merge_config(
     },
 )
 # BRS3: BRS2 with opponents' pre-flop actions read through our own expert system (preflop_reweighting = "strategy",
-# loki.preflop.reweighting; leak 0.05, a DEFAULT not tuned), DEFAULT (issue 27: experiments/2026-11-26/preflop-strategy,
+# loki.preflop.reweighting; leak 0.05, a DEFAULT not tuned), DEFAULT (experiments/2026-11-26/preflop-strategy,
 # a design choice, not a search; its PLAN.md and rule were committed before any tournament with it).  Validated
 # against BRS2 on seeds 1062-1065 (1,500 deals each, paired by deal): +0.020 +- 0.009, every seed positive.  Exact
 # against Loki-1 fields (Loki-1 plays that expert system); at six players or fewer the ramp re-weights, as in BRS2.
 TUNED_SETS["BRS3"] = merge_config(TUNED_SETS["BRS2"], {"preflop_reweighting": "strategy"})
-# A1: the adaptive Loki's DEFAULTs (issue 24), DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive — loki tune on
+# A1: the adaptive Loki's DEFAULTs, DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive — loki tune on
 # six heads-up fields, the adaptive B+R+S (100 trials) against equity, calling, random, maniac, loki1 and the paper's
 # loki2:BRS, one 300-deal block each so that how fast it learns counts; TPE, 50 trials from the shipped values
 # (--start-at-values), seed 1240, AIVAT adaptive minus opponent; best trial +2.506 +- 0.175 (optimistic; the shipped
@@ -139,7 +139,7 @@ TUNED_SETS["BRS3"] = merge_config(TUNED_SETS["BRS2"], {"preflop_reweighting": "s
 # (shipped 0.5), faster forgetting (0.977), an opponent's pre-flop actions ignored only from a card-blind weight of
 # 0.841, and a best response to card-blind opponents that raises from an equity of 0.418 against a random holding
 # (shipped 0.5) and calls from 0.813 x the pot odds.  The study's plan and its rule (ship if the validation is
-# positive; replace the option's DEFAULTs only if it meets issue 24's goals on seeds 0 and 1) were committed before
+# positive; replace the option's DEFAULTs only if it meets the goals set for the adaptive Loki on seeds 0 and 1) were committed before
 # it ran (its PLAN.md).
 TUNED_SETS["A1"] = {
     "adaptive_model": {"forgetting": 0.977, "floor": 0.020, "believed_from": 0.265, "card_blind_from": 0.841},

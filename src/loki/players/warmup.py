@@ -19,7 +19,7 @@ kernels read (the evaluator's, the income-rate tables) are built on the way.
 
 ``loki acpc``, ``loki match`` and ``loki warmup`` (a fresh install, with a progress bar) call it.
 
-**Cold or warm** (issue 15, item 5).  Every command that plays (``loki tournament``, ``play``, ``explain``,
+**Cold or warm**.  Every command that plays (``loki tournament``, ``play``, ``explain``,
 ``web``) first asks :func:`cold_specs` which of its players' kernels may still need compiling, and warms those
 up front with a message (:func:`loki.cli.warmup.ensure_warm`), instead of compiling silently inside the first
 timed decision.  The answer must be cheap, so it does not ask numba: a complete warm-up of a spec leaves a

@@ -1,4 +1,4 @@
-"""The adaptive pre-flop model's opponent modelling (DEFAULT, beyond the sources, issue 16; PAPP98 papp/node44).
+"""The adaptive pre-flop model's opponent modelling (DEFAULT, beyond the sources: short-handed pre-flop; PAPP98 papp/node44).
 
 The sources leave pre-flop opponent modelling for later ("until some amount of opponent modeling is implemented
 into the pre-flop", papp/node44).  Here: each opponent's observed probability of playing instead of Eq. 6.2's

@@ -24,7 +24,7 @@ The small blind (PENA99: six strategies) has fixed Call1/Call2 thresholds, UNKNO
 the sources; **DEFAULT**: ``Call1_SB = T(Make1) − 100`` and ``Call2_SB = T(Make2) − 100``
 at the small blind's position.
 
-**Adaptive model** (``PreflopPolicy(model="adaptive")``; DEFAULT, beyond the sources, issue 16): the opponent
+**Adaptive model** (``PreflopPolicy(model="adaptive")``; DEFAULT, beyond the sources: short-handed pre-flop): the opponent
 modelling the sources leave for later ("until some amount of opponent modeling is implemented into the pre-flop",
 papp/node44): Eq. 6.2 with each opponent's observed playing probability instead of 0.60, and, at short-handed tables,
 heads-up contests valued against the opponent's weight table with pot-odds calls (:class:`AdaptiveSettings`).
@@ -278,7 +278,7 @@ def choose_strategy(ir: float, thresholds: dict, small_blind: bool = False) -> S
 
 def table_model(model: str, n_players: int, short_handed: int) -> str:
     """The pre-flop model in use at a table of ``n_players`` dealt in: ``"auto"`` is ``"adaptive"`` at tables of at
-    most ``short_handed`` players and ``"expert"`` at larger ones (DEFAULT, issue 16: tuned heads-up on seeds
+    most ``short_handed`` players and ``"expert"`` at larger ones (DEFAULT, short-handed pre-flop: tuned heads-up on seeds
     1000-1001, where the adaptive model won more against ``equity`` and ``maniac``; the 10-player calibration stays
     exactly the expert system's); ``"expert"`` and ``"adaptive"`` are themselves everywhere.
 

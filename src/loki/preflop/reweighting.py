@@ -1,4 +1,4 @@
-"""Opponents' pre-flop actions read through our own pre-flop expert system (issue 27; beyond the sources).
+"""Opponents' pre-flop actions read through our own pre-flop expert system (beyond the sources).
 
 Feature R re-weights after the flop by asking what our own Triple Generator would do with each holding in the
 opponent's situation (the generic opponent model, AAAI99 §4, pena/node34); before the flop the paper keeps Loki-1's
@@ -50,7 +50,7 @@ from loki.preflop.strategies import Strategy, strategy_action
 
 __all__ = ["StrategyReweighting", "class_strategies", "DEFAULT_LEAK"]
 
-#: DEFAULT (issue 27): the factor of a holding with which our expert system would not have taken the observed action.
+#: DEFAULT: the factor of a holding with which our expert system would not have taken the observed action.
 DEFAULT_LEAK = 0.05
 
 _STATS_KEY = "preflop_strategy"  # model.stats: (this hand's round_actions list, (169,) int8 strategies, small blind)
@@ -110,7 +110,7 @@ def _strategy_factors(
 
 @dataclass(frozen=True)
 class StrategyReweighting:
-    """Pre-flop re-weighting by our own expert system (module docstring; DEFAULT, issue 27, beyond the sources).
+    """Pre-flop re-weighting by our own expert system (module docstring; DEFAULT, beyond the sources).
 
     A modeler (:class:`loki.modeler.OpponentModeler`): pre-flop it re-weights by the expert system, after the flop it
     hands every call to ``fallback``; as the pre-flop modeler of feature R's models (:mod:`loki.modeler.registry`) only

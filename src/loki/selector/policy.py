@@ -169,7 +169,7 @@ class SelectorPolicy:
 
     def decide(self, sit) -> TripleDecision:
         """The selector's action for the :class:`loki.modeler.situation.Situation` ``sit``."""
-        # the oracle (a cheat, issue 27) rates the hand by its exact equity against the opponents' true holdings
+        # the oracle (a cheat) rates the hand by its exact equity against the opponents' true holdings
         values = sit.oracle_values() if self.generator == "oracle" else sit.hand_values(self.lookahead)
         spot = sit.betting_spot(self.semi_bluffing)
         if self.generator == "ev":

@@ -102,10 +102,10 @@ class SimConfig(LokiModel):
             opponents' own, from their models).
         play_outs: ``"uniform"``: the paper's play-out (every simulated hand rated against a uniform range, one
             Triple Generator for everybody); ``"believed"``: each simulated player rated against the weight
-            tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`; issue 11);
+            tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`);
             ``"auto"``: believed when the model of a live opponent asks for it (:attr:`PlayoutBeliefs.wanted`; the
-            adaptive model does once the models that are not the paper's weigh enough, issue 24), else uniform.
-        oracle: **CHEAT, for experiments only** (issue 27: what limits S): ``"perfect"`` replaces each live opponent's
+            adaptive model does once the models that are not the paper's weigh enough), else uniform.
+        oracle: **CHEAT, for experiments only** (what limits B and S): ``"perfect"`` replaces each live opponent's
             weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
             (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
             reveal the hole cards, which only ``loki tournament`` and ``loki tune`` do.
@@ -130,13 +130,13 @@ class SimConfig(LokiModel):
     oracle: Literal["none", "perfect", "mixed"] = "none"
     choice: Literal["argmax", "softmax"] = "argmax"
     temperature: float = tunable(
-        0.5, 0.02, 5.0, source="DEFAULT (issue 27; PENA99 suggests randomising close EVs)", log=True, gt=0.0
+        0.5, 0.02, 5.0, source="DEFAULT (PENA99 suggests randomising close EVs)", log=True, gt=0.0
     )
 
 
 @dataclass(frozen=True)
 class PlayoutBeliefs:
-    """Who each simulated player is believed to be, in post-flop acting order (the believed play-out, issue 11): the
+    """Who each simulated player is believed to be, in post-flop acting order (the believed play-out): the
     rows of :class:`loki.simulator.playout.PlayoutPolicies`, from each opponent's model
     (:meth:`loki.modeler.PlayoutPolicy`, via :func:`loki.simulator.policy.beliefs_of`).
 
@@ -299,7 +299,7 @@ def decide_from_evs(ev_call: float, ev_raise: float, to_call: float, can_raise: 
 def softmax_choice(
     ev_call: float, ev_raise: float, to_call: float, can_raise: bool, temperature: float, bet_size: float, u: float
 ) -> tuple[Action, tuple[float, float, float]]:
-    """A randomised choice between the Simulator's EVs (SimConfig ``choice = "softmax"``; DEFAULT, issue 27).
+    """A randomised choice between the Simulator's EVs (SimConfig ``choice = "softmax"``; DEFAULT, the tuning lab).
 
     Args:
         ev_call, ev_raise: EVs in chips (EV(fold) = 0, a candidate only when ``to_call`` > 0).

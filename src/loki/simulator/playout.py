@@ -121,7 +121,7 @@ class PlayoutRanges(NamedTuple):
 
 
 class PlayoutPolicies(NamedTuple):
-    """How each simulated player acts after our first action (the opponent models as play-out policies, issue 23).
+    """How each simulated player acts after our first action (the opponent models as play-out policies).
 
     Every player's triple is a mixture of three experts, ``mix[p] · (rules, frequency expert, card-blind)``: the
     rule chain with its own parameters (:func:`loki.triples.rule_chain.pt_kernel`), the frequency expert on its
@@ -130,7 +130,7 @@ class PlayoutPolicies(NamedTuple):
     supplies its row through ``playout_policy`` (:class:`loki.modeler.PlayoutPolicy`).
 
     Attributes:
-        believed: the believed play-out's rules (issue 11): one uniform number per decision, the check-raise condition
+        believed: the believed play-out's rules: one uniform number per decision, the check-raise condition
             from the public state, semi-bluffs continued; False: the paper's play-out (one number per player per trial,
             no check-raise, no semi-bluff continuation, rules only).
         params: ``(m, 11) float64``: each player's rule-chain parameters (:class:`loki.triples.TripleParams` as a row).

@@ -126,7 +126,7 @@ Chips = Annotated[StrictInt, Field(ge=0, le=MAX_CHIPS)]
 Bets = Annotated[StrictInt, Field(ge=0, le=MAX_BETS)]
 #: How results are estimated: ``plain`` (mean of the payoffs per deal) or ``aivat`` (the plain estimate and,
 #: next to it, the AIVAT estimate of :mod:`loki.aivat` with its shipped fitted value function; the play is the same),
-#: ``aivat-pot-equity`` (AIVAT with plain pot-equity, issue 12's), ``aivat-sim-evs`` (the shipped value function and
+#: ``aivat-pot-equity`` (AIVAT with plain pot-equity, the first AIVAT's), ``aivat-sim-evs`` (the shipped value function and
 #: the Simulator's EVs as its decisions' action baselines; :func:`loki.aivat.named_estimator`).
 Estimator = Literal["plain", "aivat", "aivat-pot-equity", "aivat-sim-evs"]
 ESTIMATORS: tuple[str, ...] = ("plain", "aivat", "aivat-pot-equity", "aivat-sim-evs")

@@ -1,4 +1,4 @@
-"""A heads-up league (issue 24): every pair of players plays a duplicate match, reported as a cross table.
+"""A heads-up league: every pair of players plays a duplicate match, reported as a cross table.
 
 Each pair plays ``deals`` deals, every deal in both seats (the duplicate schedule of 2 players), with the AIVAT
 estimator; cell ``(i, j)`` of the cross table is player ``i``'s winnings against player ``j`` in sb/hand with its

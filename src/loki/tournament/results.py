@@ -209,7 +209,7 @@ class ModelQualityResult(BaseModel):
     its opponent models knew the cards shown at showdowns (``median_percentile``, ``mean_percentile``; 50 = no
     information), ``loglik_per_action`` of the opponents' observed actions, ``collapse_rate`` (target 0) and,
     for an adaptive opponent model, ``model_weights``: each candidate model's mean weight at the end of the
-    hands (issue 24)."""
+    hands."""
 
     model_config = _RECORD
 

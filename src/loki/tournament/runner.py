@@ -210,7 +210,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
 
 def _player_quality(player) -> dict | None:
     """The block's model-quality tally of a player that keeps opponent models (its ``models`` store's
-    :class:`~loki.modeler.ModelQuality`, issue 11 item 4), or None."""
+    :class:`~loki.modeler.ModelQuality`), or None."""
     from loki.modeler.quality import ModelQuality, QualityTally
 
     store = getattr(player, "models", None)

@@ -144,8 +144,8 @@ def summarize(config, chips, counters, level: float = 0.95, corrections=None, qu
 
 def quality_summary(config, quality) -> list[dict]:
     """The ``model_quality`` section: per player type whose players keep opponent models, the model quality of
-    their models of every opponent, summed over the type's players (issue 11, item 4;
-    :class:`loki.modeler.QualityTally`): ``type``, ``showdowns``, ``median_percentile`` (grouped median, within
+    their models of every opponent, summed over the type's players
+    (:class:`loki.modeler.QualityTally`): ``type``, ``showdowns``, ``median_percentile`` (grouped median, within
     one point), ``mean_percentile`` (50 = no information), ``loglik_per_action`` (−1.099 = uninformative) and
     ``collapse_rate`` (target 0).
 

@@ -99,7 +99,7 @@ class BettorConfig(LokiModel):
 
 
 #: params() by the config's identity (cleared when full): a decision asks for them every time, and hashing a
-#: configuration (all its fields) would cost more than building the record (issue 15).
+#: configuration (all its fields) would cost more than building the record.
 _PARAMS_BY_ID: dict = {}
 
 

@@ -1,4 +1,4 @@
-"""A Triple Generator that weighs what each action is worth (issue 11, item 6; all **DEFAULT**).
+"""A Triple Generator that weighs what each action is worth (the EV-based generator; all **DEFAULT**).
 
 AAAI99 §4 says Loki-2's generator "out-performs our previous best rule-based betting strategy"; the Bettor's rules
 in triple form (:mod:`loki.triples.rule_chain`) barely differ from the Bettor.  This generator keeps the same inputs —

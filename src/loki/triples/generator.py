@@ -139,7 +139,7 @@ def validate_triples(t, name: str = "triples") -> np.ndarray:
 
 
 class GeneratorForm(LokiModel):
-    """Forms of the Triple Generator beyond the paper's symmetric ramps (issue 27: B alone loses with them, the loss
+    """Forms of the Triple Generator beyond the paper's symmetric ramps (B alone loses with them, the loss
     sits in the form, not the thresholds).  Every default reproduces the paper's form exactly; each field is a
     DEFAULT that ``loki tune`` may search.
 
@@ -156,13 +156,13 @@ class GeneratorForm(LokiModel):
     """
 
     make_above: float | None = tunable(
-        None, 0.0, 0.2, source="DEFAULT (issue 27: the paper's ramps are symmetric)", ge=0.0, le=0.5
+        None, 0.0, 0.2, source="DEFAULT (the paper's ramps are symmetric)", ge=0.0, le=0.5
     )
     odds_above: float | None = tunable(
-        None, 0.0, 0.2, source="DEFAULT (issue 27: the paper's ramps are symmetric)", ge=0.0, le=0.5
+        None, 0.0, 0.2, source="DEFAULT (the paper's ramps are symmetric)", ge=0.0, le=0.5
     )
-    implied: float = tunable(0.0, 0.0, 2.0, source="DEFAULT (issue 27; PAPP98 Eq. 6.6 has none)", ge=0.0, le=4.0)
-    bluff: float = tunable(0.0, 0.0, 0.3, source="DEFAULT (issue 27; not in the paper's rules)", ge=0.0, le=1.0)
+    implied: float = tunable(0.0, 0.0, 2.0, source="DEFAULT (PAPP98 Eq. 6.6 has none)", ge=0.0, le=4.0)
+    bluff: float = tunable(0.0, 0.0, 0.3, source="DEFAULT (not in the paper's rules)", ge=0.0, le=1.0)
 
 
 class TripleConfig(LokiModel):

@@ -1,4 +1,4 @@
-"""The tuning lab (issue 27): Optuna studies of the values the sources leave open, scored by AIVAT duplicate
+"""The tuning lab: Optuna studies of the values the sources leave open, scored by AIVAT duplicate
 tournaments on tuning seeds (≥ 1000), resumable, validated on seeds the search never saw (``loki tune``).
 
 Modules: :mod:`~loki.tune.study` (the study: spec, objective, storage, recovery of killed trials, outputs).

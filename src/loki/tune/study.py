@@ -1,4 +1,4 @@
-"""Tuning studies (issue 27): search the values the sources leave open, on Optuna, with honest validation.
+"""Tuning studies: search the values the sources leave open, on Optuna, with honest validation.
 
 A study tunes the configuration of **one player type** of a tournament (a preset such as ``fig3-B`` or a TOML file,
 or a panel of them separated by commas, scored on all together: :func:`load_targets`):

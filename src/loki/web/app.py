@@ -1,5 +1,5 @@
 """``loki web``: a small Starlette (ASGI) app to play limit hold'em against bots in a browser and see why each bot
-decision was made (issue 13).
+decision was made.
 
 Routes (JSON in and out; every error is ``{"error": "<message naming the input>"}`` with a 4xx status, or a 500
 naming only the kind of internal error: never a traceback):

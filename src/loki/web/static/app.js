@@ -90,7 +90,7 @@ async function send(msg) {
 function botRows(n) {
   const box = $("bot-specs");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  // the adaptive Loki (issue 24) first: heads-up it is the only bot
+  // the adaptive Loki first: heads-up it is the only bot
   const defaults = ["loki2:BRS:adaptive", "loki1", "loki1:TA", "loki1:LA", "loki2:BRS:adaptive", "loki1", "loki1:TC",
     "loki2:BRS:adaptive", "loki1"];
   box.innerHTML = "";
