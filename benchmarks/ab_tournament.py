@@ -13,7 +13,7 @@ play the same.  With ``--histories`` the block also writes its hand histories (t
 the same tree, it times two configurations of one tree (their digests then differ, as their games do)::
 
     python benchmarks/ab_tournament.py --base . --new . --preset fig3-BRS \\
-        --new-preset experiments/2026-11-26/sim-cost/fig3-BRS-BRS3-T100.toml --seed 0 --deals 60 --rounds 5
+        --new-preset experiments/simulator-cost/runs/fig3-BRS-BRS3-T100.toml --seed 0 --deals 60 --rounds 5
 
 The ratio is base / new CPU per round (both trees see the same mix of machine load); the figure the issue asks
 for is games per second per core, i.e. per CPU second.

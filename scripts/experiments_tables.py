@@ -1,11 +1,19 @@
-"""Regenerate the tables of docs/EXPERIMENTS.md and README.md from the committed results under experiments/.
+"""The generated parts of the lab's documents, from the committed results under experiments/.
 
-Each table of the document sits between ``<!-- table: NAME -->`` and ``<!-- end table -->``; this script recomputes
-every one it knows from the committed ``summary.json``, ``run.json``, ``deals-aivat.csv.gz``, ``tune.json`` and
-``league.json`` files and rewrites the block (``--check``: exit 1 when a block differs; a test runs it).
+Results are filed by question: ``experiments/<study>/`` holds a study's plan, configurations, runs
+(``summary.json``, ``run.json``, per-deal ``deals-aivat.csv.gz``, ``league.json``, ``tune.json``), scripts and its
+``study.toml``: the question, its status, its current answer (``[[answer]]`` rows: what ships and the runs that
+measure it) and its table definitions (``[tables.NAME]``: a ``kind`` below and its arguments, paths relative to
+``experiments/``).  This script
 
-    python scripts/experiments_tables.py            # rewrite the blocks
-    python scripts/experiments_tables.py --check
+- fills every ``<!-- table: NAME -->`` ... ``<!-- end table -->`` block of README.md, BENCHMARKS.md, docs/*.md and
+  experiments/*/README.md with the table ``NAME`` of whichever study declares it (a name is declared once);
+- fills every study README's ``<!-- current answer -->`` ... ``<!-- end current answer -->`` block from its
+  ``study.toml`` (status, then one row per ``[[answer]]``, figures from the committed runs);
+- writes docs/RESULTS.md: one row per question, the headline (first) answer of each study.
+
+    python scripts/experiments_tables.py            # rewrite the blocks and docs/RESULTS.md
+    python scripts/experiments_tables.py --check    # exit 1 when anything differs (tests/test_experiments_tables.py)
 """
 
 from __future__ import annotations
@@ -13,67 +21,25 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tomllib
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-DOCS = (ROOT / "docs" / "EXPERIMENTS.md", ROOT / "README.md")
-EXP = ROOT / "experiments" / "2026-11-25"
-EXP2 = ROOT / "experiments" / "2026-11-26"
-EXP3 = ROOT / "experiments" / "2026-11-27"
+EXPERIMENTS = ROOT / "experiments"
+RESULTS = ROOT / "docs" / "RESULTS.md"
 sys.path.insert(0, str(ROOT / "src"))
 
 import numpy as np  # noqa: E402
+from paired_table import own_series  # noqa: E402
 from paired_table import series as run_series  # noqa: E402
-from paired_table import table as paired  # noqa: E402
+from paired_table import table as paired_table  # noqa: E402
 
 from loki.stats import mean_ci  # noqa: E402
-
-LIMIT_LABELS = {
-    "B-default": "Loki-2 B (the default generator)",
-    "B-oracle": "B, oracle generator (cheat: equity against the true holdings)",
-    "S-default": "Loki-2 S (the default Simulator)",
-    "S-perfect": "S, perfect model (cheat: each opponent's true holding)",
-    "S-mixed": "S, true holding mixed half and half with the table (cheat)",
-    "S-nocutoff": "S, no cut-off",
-    "S-trials2000": "S, 2,000 trials",
-    "S-trials5000": "S, 5,000 trials",
-}
-
-
-FIGURE_LABELS = {
-    "fig3-B-paper": "fig3-B with the paper's generator (loki2:B)",
-    "fig3-B-tuned": "fig3-B: B with the tuned set B1 (the preset)",
-    "fig3-R": "fig3-R",
-    "fig3-BR": "fig3-BR",
-    "fig3-S": "fig3-S with the paper's Simulator (loki2:S)",
-    "fig3-BRS": "fig3-BRS with the paper's B+R+S",
-    "fig4": "fig4 (all styles: B+R minus Loki-1)",
-    "fig3-BRS-adaptive": "fig3-BRS, the adaptive B+R+S in place of the paper's",
-    "fig4-adaptive": "fig4 (all styles), every B+R adaptive",
-    "styles-B-default": "fig4's styles against the paper's B",
-    "fig3-S-tuned": "fig3-S: S with the tuned set S1 (the preset until 2026-11-26)",
-    "fig3-BRS-S1": "fig3-BRS: B+R+S with the tuned set S1 (the preset until 2026-11-26)",
-    "val-fig3-BRS": "fig3-BRS (the paper's design), validation seeds",
-    "val-fig3-BRS-B1": "fig3-BRS with B1, validation seeds",
-    "val-fig3-BRS-S1": "fig3-BRS with S1, validation seeds",
-    "styles-B-tuned": "fig4's styles against B1",
-    "styles-S-default": "fig4's styles against the paper's S",
-    "styles-S-tuned": "fig4's styles against S1",
-}
-
-
-MIXED_LABELS = {
-    "three-maniac": "3-handed, with maniac: adaptive minus B+R+S",
-    "three-equity": "3-handed, with equity: adaptive minus B+R+S",
-    "three-calling": "3-handed, with calling: adaptive minus B+R+S",
-    "six": "6-handed, with Loki-1, maniac, equity, calling: adaptive minus B+R+S",
-}
-
-
-def limits() -> str:
-    return paired(EXP / "limits", {"S-default": "S-", "B-default": "B-"}, LIMIT_LABELS)
 
 
 def _fmt(v: float | None, c: float | None) -> str:
@@ -82,13 +48,15 @@ def _fmt(v: float | None, c: float | None) -> str:
     return f"{v:+.3f} ± {c:.3f}" if c is not None else f"{v:+.3f}"
 
 
-def tuning() -> str:
+def tuning(folders: Sequence[Path]) -> str:
+    """One row per tuning study (``<folder>/<study>/tune.json``, ``loki tune``'s record) of each of ``folders``, in
+    that order: trials, best values, the search's (optimistic) value and the validation."""
     rows = [
         "| study | trials (complete / pruned / failed) | best values | search value (optimistic) | validation: tuned | "
         "validation: default | tuned minus default (paired) |",
         "|---|---|---|---:|---:|---:|---:|",
     ]
-    for t in sorted(ROOT.glob("experiments/*/tune/*/tune.json"), key=lambda t: (t.parent.parent.parent.name, t)):
+    for t in [f for folder in folders for f in sorted(folder.glob("*/tune.json"))]:
         r = json.loads(t.read_text())
         tr = r["trials"]
         best = ", ".join(f"{k} {v:.3g}" for k, v in r["best"]["params"].items())
@@ -104,11 +72,18 @@ def tuning() -> str:
 
 
 def runs_table(
-    folder: Path, references: dict[str, str], labels: dict[str, str] | None = None, reference_folder: Path | None = None
+    folder: Path | Sequence[Path],
+    references: dict[str, str],
+    labels: dict[str, str] | None = None,
+    reference_folder: Path | Sequence[Path] | None = None,
+    names: Sequence[str] | None = None,
 ) -> str:
-    if not folder.is_dir():
+    """:func:`paired_table.table` of the runs in ``folder`` (one or several; only the runs ``names`` when given), or
+    "(not run)" when there is none."""
+    folders = [folder] if isinstance(folder, Path) else list(folder)
+    if not any(f.is_dir() for f in folders):
         return "(not run)"
-    return paired(folder, references, labels, reference_folder)
+    return paired_table(folders, references, labels, reference_folder, names)
 
 
 def _cross(labels: list[str], value: list[list[float]], ci: list[list[float]]) -> list[str]:
@@ -287,7 +262,7 @@ def _run_series(folder: Path) -> np.ndarray:
     return run_series(folder)
 
 
-def paired_runs(rows_spec: list[tuple[str, str, Path, str, Path]], seeds: list[int]) -> str:
+def paired_runs(rows: list[tuple[str, str, Path, str, Path]], seeds: list[int]) -> str:
     """For each ``(label, run, run_folder, reference, reference_folder)``: the committed runs ``<run>-<seed>`` and
     ``<reference>-<seed>`` of each seed (tournaments or one-pair leagues, :func:`_run_series`), their AIVAT results
     and the run's minus the reference's paired by deal, per seed and pooled (95 % intervals)."""
@@ -296,7 +271,7 @@ def paired_runs(rows_spec: list[tuple[str, str, Path, str, Path]], seeds: list[i
         "|---|---|---|---:|---:|---:|---:|",
     ]
     found = False
-    for label, run, run_folder, ref, ref_folder in rows_spec:
+    for label, run, run_folder, ref, ref_folder in rows:
         runs = []
         for seed in seeds:
             a, b = run_folder / f"{run}-{seed}", ref_folder / f"{ref}-{seed}"
@@ -310,22 +285,6 @@ def paired_runs(rows_spec: list[tuple[str, str, Path, str, Path]], seeds: list[i
     return "\n".join(out) if found else "(not run)"
 
 
-S2_HU = [
-    ("the paper's S with S1's softmax choice", "Psoft"),
-    ("S1", "S1"),
-    ("S1 with the argmax choice", "S1arg"),
-    ("S1 without its bluff", "S2a"),
-    ("S1 without its bluff and implied odds", "S2b"),
-    ("S1 with one-sided ramps (nothing mixed above a threshold), no implied odds, no bluff", "S1sharp"),
-    ("S2: S1 with the paper's form (symmetric ramps, no implied odds, no bluff)", "S2c"),
-]
-S2_FIG3S = [
-    ("S1 without its bluff", "S2a"),
-    ("S1 without its bluff and implied odds", "S2b"),
-    ("S2: S1 with the paper's form", "S2c"),
-]
-
-
 def heads_up_across(
     folder: Path, player: tuple[str, str], reference: tuple[str, str], opponents: list[str], seeds: list[int]
 ) -> str:
@@ -337,46 +296,8 @@ def heads_up_across(
     return "\n".join(HEADS_UP_HEADER + rows) if rows else "(not run)"
 
 
-BOTS = ["random", "calling", "maniac", "equity"]
-
-MIXED_LONG_LABELS = {
-    f"three-{b}": f"3-handed, with {b}: adaptive (with the card-blind best response) minus B+R+S, 1,250-deal blocks"
-    for b in ("maniac", "calling", "equity")
-} | {
-    "six": "6-handed, with Loki-1, maniac, equity, calling: adaptive (with the card-blind best response) minus B+R+S, "
-    "1,250-deal blocks"
-}
-
-
-#: The six opponents of the hu-adaptive study's panel and of its sets' validations (issue 24), as the leagues label them.
-HU_PANEL = ["equity", "calling", "random", "maniac", "loki1", "loki2:BRS"]
-
-#: The opponents of the full heads-up league (issue 24) besides the bots.
-LEAGUE_OPPONENTS = ["equity", "random", "calling", "maniac", "Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1",
-                    "B+R+S specific, believed"]  # fmt: skip
-
-
-def adaptive_set_fig3(name: str, previous: tuple[str, Path]) -> str:
-    """fig3-BRS with the adaptive Loki of tuned set ``name`` (``tuned-adaptive/fig3-BRS-<name>-<seed>``), paired with
-    the paper's B+R+S and with ``previous`` (``(run, folder)``: the adaptive Loki it replaced)."""
-    rows = [
-        (f"fig3-BRS, the adaptive Loki with {name}", f"fig3-BRS-{name}", EXP2 / "tuned-adaptive", ref, folder)
-        for ref, folder in (("fig3-BRS", EXP / "figures"), previous)
-    ]
-    return paired_runs(rows, [0, 1])
-
-
-def adaptive_set_hu(name: str, previous: tuple[str, str]) -> str:
-    """The adaptive Loki of tuned set ``name`` in its league (``league/league-<name>-<seed>``): against the bots next
-    to ``equity`` (from ``league-full``), and against every opponent next to ``previous`` (``(league prefix,
-    label)``: the adaptive Loki it replaced), paired by deal."""
-    refs = ((("league-full", "equity"), ["random", "calling", "maniac"]), (previous, LEAGUE_OPPONENTS))
-    player = (f"league-{name}", f"B+R+S adaptive {name}")
-    return "\n\n".join(heads_up_across(EXP2 / "league", player, ref, opps, [0, 1]) for ref, opps in refs)
-
-
 def aivat_floor(folder: Path) -> str:
-    """What the cards decide of AIVAT's variance (``benchmarks/aivat_floor.py --out``): per preset and kind of second
+    """What the cards decide of AIVAT's variance (``experiments/aivat-variance/scripts/aivat_floor.py --out``): per preset and kind of second
     play (another board for the same hole cards; another turn and river, or river, after the same flop, or turn;
     other players' seeds on the same cards), the variance ratio and the share of the plain variance that both plays
     share, estimated from the AIVAT and from the plain results, their paired difference, and the checks of the
@@ -418,7 +339,7 @@ def aivat_floor(folder: Path) -> str:
 
 
 def aivat_crn(folder: Path) -> str:
-    """The common-random-numbers exploration (``benchmarks/aivat_crn.py``): per preset and seed, the comparison's
+    """The common-random-numbers exploration (``experiments/aivat-variance/scripts/aivat_crn.py``): per preset and seed, the comparison's
     result, plain and AIVAT per-deal sd and variance ratio with the players' coins drawn as usual and drawn in common."""
     runs = sorted(p for p in folder.glob("*-*-*") if (p / "summary.json").exists())
     if not runs:
@@ -436,45 +357,6 @@ def aivat_crn(folder: Path) -> str:
             f"{c['plain_sd']:.3f} | {c['sd']:.3f} | {c['variance_ratio']:.3f} |"
         )
     return "\n".join(rows)
-
-
-def brs_generalisation(name: str, before: str) -> str:
-    """fig4's four Loki-1 styles against four B+R+S with the tuned set ``name``, paired by deal with the same field
-    against the set ``before`` and against the paper's B+R+S (``generalisation/styles-BRS-<set>-<seed>``)."""
-    return paired_runs(
-        [
-            (
-                f"fig4's styles against B+R+S with {name}",
-                f"styles-BRS-{name}",
-                EXP2 / "generalisation",
-                ref,
-                EXP2 / "generalisation",
-            )
-            for ref in (f"styles-BRS-{before}", "styles-BRS-default")
-        ],
-        [0, 1],
-    )
-
-
-def brs_figures(name: str, before: list[str]) -> str:
-    """fig3-BRS with the set ``name`` on seeds 0 and 1 (``figures/fig3-BRS-<set>-<seed>``), paired by deal with the
-    committed runs of the sets ``before`` (of 2026-11-26), then S1's and the paper's B+R+S's (of 2026-11-25)."""
-    refs = [(f"fig3-BRS-{b}", EXP2 / "figures") for b in before] + [
-        ("fig3-BRS-S1", EXP / "figures"),
-        ("fig3-BRS", EXP / "figures"),
-    ]
-    return paired_runs(
-        [(f"fig3-BRS with {name}", f"fig3-BRS-{name}", EXP2 / "figures", ref, folder) for ref, folder in refs], [0, 1]
-    )
-
-
-def brs_hu_guard(name: str, before: str) -> str:
-    """The tuned set ``name``'s heads-up league against the reference bots (card-blind guard, 1,250-deal blocks),
-    paired by deal with the set ``before``'s league and with the paper's B+R+S's (in S1's league) of the same seeds."""
-    return "\n\n".join(
-        heads_up_across(EXP2 / "generalisation", (f"hu-guard-BRS-{name}", f"B+R+S tuned {name}"), ref, BOTS, [0, 1])
-        for ref in ((f"hu-guard-BRS-{before}", f"B+R+S tuned {before}"), ("hu-guard-BRS-S1", "Loki-2 B+R+S"))
-    )
 
 
 def _bar_row(label: str, run_dir: Path, floor_file: Path, share_file: Path, minutes: float, half: float) -> str:
@@ -517,359 +399,328 @@ def _bar_row(label: str, run_dir: Path, floor_file: Path, share_file: Path, minu
     )
 
 
-def bar_arithmetic(rows_spec: list[tuple[str, Path, Path, Path]], minutes: float = 2.0, half: float = 0.01) -> str:
+def bar_arithmetic(rows: list[tuple[str, Path, Path, Path]], minutes: float = 2.0, half: float = 0.01) -> str:
     """What a ±``half`` sb/hand bar of a preset takes on 2 cores (issue 25), from committed runs only: the preset's bar
     run (``summary.json``: the comparison's AIVAT and plain per-deal sd; ``run.json``: games per CPU second of its
-    blocks, AIVAT included), its floor (``benchmarks/aivat_floor.py --split flop``: the share of the plain variance
+    blocks, AIVAT included), its floor (``experiments/aivat-variance/scripts/aivat_floor.py --split flop``: the share of the plain variance
     the hole cards and the flop decide, with its interval) and the Simulator's share of a block's CPU
-    (``benchmarks/sim_share.py`` rounds, median).  Deals for the bar at a variance ratio ``ρ``:
+    (``experiments/aivat-variance/scripts/sim_share.py`` rounds, median).  Deals for the bar at a variance ratio ``ρ``:
     ``(1.96 · plain_sd · √ρ / half)²``; wall time ``deals · games per deal / (2 · games per CPU second)`` (play only:
     a run adds a few seconds of start-up); the speed a ``minutes`` bar needs: ``deals · games per deal / (2 · 60 ·
     minutes)``; with a free Simulator the speed is ``games per CPU second / (1 − share)`` (the same games), and the
     Simulator's speed-up a bar needs keeps the rest of the block's CPU per game as it is (``sim_share.py``'s ceiling).
     The floor's share was measured on its own seed (2202, 2205) and is applied to the bar run's plain variance."""
-    rows = [
+    out = [
         "| preset (bar run) | variance ratio now / at the floor [interval] | deals for ±0.01 now / at the floor "
         "| games per CPU second (Simulator's share) | wall on 2 cores now / at the floor | wall at the floor with a "
         "free Simulator | games per CPU second a 2-minute bar needs, now / at the floor [interval] | how much faster "
         "the Simulator must be for it, now / at the floor |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    rows += [_bar_row(*spec, minutes, half) for spec in rows_spec]
-    return "\n".join(rows)
+    out += [_bar_row(*spec, minutes, half) for spec in rows]
+    return "\n".join(out)
 
 
-TABLES: dict[str, Callable[[], str]] = {
-    "limits": limits,
-    "tuning": tuning,
-    "figures": lambda: runs_table(
-        EXP / "figures",
-        {"fig3-B-paper": "fig3-B-tuned", "fig3-S": "fig3-S-tuned", "fig3-BRS": "fig3-BRS-S1"},
-        FIGURE_LABELS,
-    ),
-    "validation": lambda: runs_table(EXP / "validation", {"val-fig3-BRS": "val-fig3-BRS-"}, FIGURE_LABELS),
-    "generalisation": lambda: runs_table(
-        EXP / "generalisation",
-        {"styles-B-default": "styles-B-tuned", "styles-S-default": "styles-S-tuned"},
-        FIGURE_LABELS,
-    ),
-    "generalisation-league": lambda: league(EXP / "generalisation", "hu-B"),
-    "generalisation-league-S": lambda: league(EXP / "generalisation", "hu-S"),
-    "adaptive": lambda: runs_table(
-        EXP / "adaptive-runs",
-        {"fig3-BRS": "fig3-BRS-adaptive", "fig4": "fig4-adaptive"},
-        FIGURE_LABELS,
-        reference_folder=EXP / "figures",
-    ),
-    "mixed": lambda: runs_table(EXP / "mixed", {}, MIXED_LABELS),
-    "league": lambda: league(EXP / "league", "league"),
-    "league-pooled": lambda: league(EXP / "league", "league", pooled_only=True),
-    "generalisation-hu-bots": lambda: heads_up_paired(
-        EXP / "generalisation", [("hu-B", "B tuned B1", "Loki-2 B"), ("hu-S", "S tuned S1", "Loki-2 S")], BOTS
-    ),
-    "generalisation-hu-styles": lambda: heads_up_paired(
-        EXP2 / "generalisation",
-        [("hu-styles-B", "B tuned B1", "Loki-2 B"), ("hu-styles-S", "S tuned S1", "Loki-2 S")],
-        ["Loki-1", "Loki-1 TA", "Loki-1 LC", "Loki-1 LA"],
-    ),
-    "generalisation-hu-guard": lambda: heads_up_paired(
-        EXP2 / "generalisation",
-        [("hu-guard-B", "B tuned B1", "Loki-2 B"), ("hu-guard-S", "S tuned S1", "Loki-2 S")],
-        BOTS,
-    ),
-    "s2-choice-hu": lambda: paired_runs(
-        [(lab, n, EXP2 / "s2" / "hu", "P", EXP2 / "s2" / "hu") for lab, n in S2_HU], [1100, 1101]
-    ),
-    "s2-choice-fig3-S": lambda: paired_runs(
-        [(lab, n, EXP2 / "s2" / "fig3-S", "S1", EXP2 / "s2" / "fig3-S") for lab, n in S2_FIG3S], [1001, 1002]
-    ),
-    "s2-validation": lambda: paired_runs(
-        [
-            ("fig3-BRS with S2", "val-fig3-BRS-S2", EXP2 / "validation", ref, EXP / "validation")
-            for ref in ("val-fig3-BRS", "val-fig3-BRS-S1")
-        ],
-        [1001, 1002],
-    ),
-    "s2-figures": lambda: paired_runs(
-        [
-            ("fig3-S with S2", "fig3-S-S2", EXP2 / "figures", "fig3-S", EXP / "figures"),
-            ("fig3-S with S2", "fig3-S-S2", EXP2 / "figures", "fig3-S-tuned", EXP / "figures"),
-            ("fig3-BRS with S2", "fig3-BRS-S2", EXP2 / "figures", "fig3-BRS", EXP / "figures"),
-            ("fig3-BRS with S2", "fig3-BRS-S2", EXP2 / "figures", "fig3-BRS-S1", EXP / "figures"),
-            (
-                "fig4's styles against S2",
-                "styles-S-S2",
-                EXP2 / "generalisation",
-                "styles-S-default",
-                EXP / "generalisation",
-            ),
-            (
-                "fig4's styles against S2",
-                "styles-S-S2",
-                EXP2 / "generalisation",
-                "styles-S-tuned",
-                EXP / "generalisation",
-            ),
-        ],
-        [0, 1],
-    ),
-    "s2-equity-fresh": lambda: heads_up_paired(
-        EXP2 / "generalisation",
-        [("hu-equity-fresh", "S tuned S2", "Loki-2 S"), ("hu-equity-fresh", "S tuned S1", "Loki-2 S")],
-        ["equity"],
-    ),
-    "brs-s1-hu-guard": lambda: heads_up_paired(
-        EXP2 / "generalisation", [("hu-guard-BRS-S1", "B+R+S tuned S1", "Loki-2 B+R+S")], BOTS
-    ),
-    "brs-s2-generalisation": lambda: paired_runs(
-        [
-            (
-                "fig4's styles against B+R+S with S2",
-                "styles-BRS-S2",
-                EXP2 / "generalisation",
-                "styles-BRS-default",
-                EXP2 / "generalisation",
-            )
-        ],
-        [0, 1],
-    ),
-    "brs-s2-hu-guard": lambda: heads_up_across(
-        EXP2 / "generalisation",
-        ("hu-guard-BRS-S2", "B+R+S tuned S2"),
-        ("hu-guard-BRS-S1", "Loki-2 B+R+S"),
-        BOTS,
-        [0, 1],
-    ),
-    "s2-hu-guard": lambda: heads_up_paired(EXP2 / "generalisation", [("hu-guard-S2", "S tuned S2", "Loki-2 S")], BOTS),
-    "s2-hu-styles": lambda: heads_up_paired(
-        EXP2 / "generalisation",
-        [("hu-styles-S2", "S tuned S2", "Loki-2 S")],
-        ["Loki-1", "Loki-1 TA", "Loki-1 LC", "Loki-1 LA"],
-    ),
-    "mixed-long": lambda: runs_table(EXP2 / "mixed", {}, MIXED_LONG_LABELS),
-    "league-long": lambda: league(EXP2 / "league", "league-long"),
-    "league-long-pooled": lambda: league(EXP2 / "league", "league-long", pooled_only=True),
-    "league-full-pooled": lambda: league(EXP2 / "league", "league-full", pooled_only=True),
-    "league-full-vs-equity": lambda: heads_up_paired(
-        EXP2 / "league",
-        [("league-full", "B+R+S adaptive", "equity"), ("league-full", "B+R+S adaptive", "B+R+S specific, believed")],
-        ["Loki-1", "B+R", "B+R+S", "B+R+S tuned BRS1", "random", "calling", "maniac"],
-    ),
-    "league-A1-pooled": lambda: league(EXP2 / "league", "league-A1", pooled_only=True),
-    "a1-fig3": lambda: adaptive_set_fig3("A1", ("fig3-BRS-adaptive-t100", EXP2 / "adaptive-t100")),
-    "a1-hu": lambda: adaptive_set_hu("A1", ("league-full", "B+R+S adaptive")),
-    "a2-validation": lambda: heads_up_paired(
-        EXP2 / "tune" / "hu-adaptive-A2",
-        [("val", "A2", "A1")],
-        HU_PANEL,
-    ),
-    "a3-validation": lambda: heads_up_paired(
-        EXP2 / "tune" / "hu-adaptive-A3",
-        [("val", "A3", "A2")],
-        HU_PANEL,
-    ),
-    "a3-validation-panel": lambda: panel_mean(
-        EXP2 / "tune" / "hu-adaptive-A3",
-        "val",
-        "A3",
-        "A2",
-        HU_PANEL,
-    ),
-    "a2-validation-panel": lambda: panel_mean(
-        EXP2 / "tune" / "hu-adaptive-A2",
-        "val",
-        "A2",
-        "A1",
-        HU_PANEL,
-    ),
-    "a4-exploration": lambda: passive_exploration(EXP2 / "tune" / "hu-adaptive-A4" / "exploration" / "summary.json"),
-    "a4-validation": lambda: heads_up_paired(
-        EXP2 / "tune" / "hu-adaptive-A4",
-        [("val", "A4", "A3")],
-        HU_PANEL,
-    ),
-    "a4-validation-panel": lambda: panel_mean(
-        EXP2 / "tune" / "hu-adaptive-A4",
-        "val",
-        "A4",
-        "A3",
-        HU_PANEL,
-    ),
-    "league-A4-pooled": lambda: league(EXP2 / "league", "league-A4", pooled_only=True),
-    "a4-fig3": lambda: adaptive_set_fig3("A4", ("fig3-BRS-A3", EXP2 / "tuned-adaptive")),
-    "a4-hu": lambda: adaptive_set_hu("A4", ("league-A3", "B+R+S adaptive A3")),
-    "a4-fig4": lambda: paired_runs(
-        [
-            (
-                "fig4 (all styles), every B+R adaptive with A4",
-                "fig4-A4",
-                EXP2 / "tuned-adaptive",
-                "fig4",
-                EXP / "figures",
-            )
-        ],
-        [0, 1],
-    ),
-    "mixed-A4": lambda: paired_runs(
-        [
-            (f"{MIXED_LONG_LABELS[n].split(':')[0]}: adaptive A4 minus B+R+S", n, EXP2 / "mixed-A4", n, EXP2 / "mixed")
-            for n in ("three-calling", "three-equity", "three-maniac", "six")
-        ],
-        [0, 1],
-    ),
-    "mixed-A4-t500": lambda: paired_runs(
-        [
-            (
-                f"{MIXED_LONG_LABELS[n].split(':')[0]}: adaptive A4 with 500 trials minus B+R+S, paired with {what}",
-                f"{n}-t500",
-                EXP2 / "mixed-A4",
-                n,
-                folder,
-            )
-            for n in ("three-equity", "six")
-            for what, folder in (("A4 at 100 trials", EXP2 / "mixed-A4"), ("the hand-set one", EXP2 / "mixed"))
-        ],
-        [0, 1],
-    ),
-    "a4-calling-learning": lambda: learning_cost(
-        EXP2 / "league", "league-A4", "B+R+S adaptive A4", "equity", "calling", "league-full"
-    ),
-    "league-A2-pooled": lambda: league(EXP2 / "league", "league-A2", pooled_only=True),
-    "league-A3-pooled": lambda: league(EXP2 / "league", "league-A3", pooled_only=True),
-    "a3-fig3": lambda: adaptive_set_fig3("A3", ("fig3-BRS-A2", EXP2 / "tuned-adaptive")),
-    "a3-hu": lambda: adaptive_set_hu("A3", ("league-A2", "B+R+S adaptive A2")),
-    "a3-calling-learning": lambda: "\n\n".join(
-        learning_cost(EXP2 / "league", p, f"B+R+S adaptive {n}", "equity", "calling", "league-full")
-        for p, n in (("league-A2", "A2"), ("league-A3", "A3"))
-    ),
-    "a2-fig3": lambda: adaptive_set_fig3("A2", ("fig3-BRS-A1", EXP2 / "tuned-adaptive")),
-    "a2-hu": lambda: adaptive_set_hu("A2", ("league-A1", "B+R+S adaptive A1")),
-    "league-long-vs-equity": lambda: heads_up_paired(
-        EXP2 / "league", [("league-long", "B+R+S adaptive", "equity")], ["random", "calling", "maniac"]
-    ),
-    "adaptive-t100-fig3": lambda: paired_runs(
-        [
-            (
-                "fig3-BRS, the adaptive B+R+S at 100 trials",
-                "fig3-BRS-adaptive-t100",
-                EXP2 / "adaptive-t100",
-                ref,
-                folder,
-            )
-            for ref, folder in (("fig3-BRS", EXP / "figures"), ("fig3-BRS-adaptive", EXP / "adaptive-runs"))
-        ],
-        [0, 1],
-    ),
-    "adaptive-t100-hu": lambda: "\n\n".join(
-        heads_up_across(EXP2 / "league", ("league-t100", "B+R+S adaptive (100 trials)"), ref, opponents, [0, 1])
-        for ref, opponents in (
-            (("league-long", "equity"), ["random", "calling", "maniac"]),
-            (("league-long", "B+R+S adaptive"), ["equity", "random", "calling", "maniac"]),
-        )
-    ),
-    "adaptive-calling-learning": lambda: learning_cost(
-        EXP2 / "league", "league-t100", "B+R+S adaptive (100 trials)", "equity", "calling"
-    ),
-    "league-t100-pooled": lambda: league(EXP2 / "league", "league-t100", pooled_only=True),
-    "brs1-figures": lambda: paired_runs(
-        [
-            ("fig3-BRS with BRS1", "fig3-BRS-BRS1", EXP2 / "figures", "fig3-BRS-S2", EXP2 / "figures"),
-            ("fig3-BRS with BRS1", "fig3-BRS-BRS1", EXP2 / "figures", "fig3-BRS", EXP / "figures"),
-        ],
-        [0, 1],
-    ),
-    "brs1-generalisation": lambda: brs_generalisation("BRS1", "S2"),
-    "brs1-hu-guard": lambda: brs_hu_guard("BRS1", "S2"),
-    "aivat-floor": lambda: aivat_floor(EXP2 / "aivat-floor"),
-    "brs2-figures": lambda: brs_figures("BRS2", ["BRS1", "S2"]),
-    "brs2-generalisation": lambda: brs_generalisation("BRS2", "BRS1"),
-    "brs2-hu-guard": lambda: brs_hu_guard("BRS2", "BRS1"),
-    "brs3-validation": lambda: paired_runs(
-        [
-            (
-                "fig3-BRS with BRS3",
-                "fig3-BRS-BRS3",
-                EXP2 / "preflop-strategy" / "validation",
-                "fig3-BRS-BRS2",
-                EXP2 / "preflop-strategy" / "validation",
-            )
-        ],
-        [1062, 1063, 1064, 1065],
-    ),
-    "brs3-figures": lambda: brs_figures("BRS3", ["BRS2", "BRS1", "S2"]),
-    "brs3-generalisation": lambda: brs_generalisation("BRS3", "BRS2"),
-    "aivat-crn": lambda: aivat_crn(EXP2 / "aivat-floor" / "crn"),
-    "sim-cost-s2": lambda: paired_runs(
-        [
-            ("S2, the paired cut-off", "fig3-S-S2-paired", EXP2 / "sim-cost", "fig3-S-S2", EXP2 / "sim-cost"),
-        ],
-        [1062, 1063, 1064, 1065],
-    ),
-    "sim-cost-s2-bar": lambda: paired_runs(
-        [("fig3-S, S2 with the paired cut-off", "fig3-S-paired-bar", EXP2 / "bar", "fig3-S-bar", EXP2 / "bar")],
-        [2401],
-    ),
-    "sim-cost-bar": lambda: paired_runs(
-        [("fig3-BRS, BRS3 with the paired cut-off", "fig3-BRS-paired-bar", EXP2 / "bar", "fig3-BRS-bar", EXP2 / "bar")],
-        [2402],
-    ),
-    "sim-cost": lambda: paired_runs(
-        [
-            (
-                label,
-                f"fig3-BRS-BRS3-{name}",
-                EXP2 / "sim-cost",
-                "fig3-BRS-BRS3",
-                EXP2 / "preflop-strategy" / "validation",
-            )
-            for label, name in (
-                ("BRS3, the paired cut-off", "paired"),
-                ("BRS3, 200 trials", "T200"),
-                ("BRS3, 100 trials", "T100"),
-            )
-        ],
-        [1062, 1063, 1064, 1065],
-    ),
-    "bar-arithmetic": lambda: bar_arithmetic(
-        [
-            (
-                "fig3-S",
-                EXP2 / "bar" / "fig3-S-bar-2401",
-                EXP2 / "aivat-floor" / "fig3-S-flop.json",
-                EXP3 / "bar-arithmetic" / "sim-share-fig3-S.jsonl",
-            ),
-            (
-                "fig3-BRS",
-                EXP2 / "bar" / "fig3-BRS-bar-2402",
-                EXP2 / "aivat-floor" / "fig3-BRS-flop.json",
-                EXP3 / "bar-arithmetic" / "sim-share-fig3-BRS.jsonl",
-            ),
-        ]
-    ),
+# ------------------------------------------------------------------ table kinds: what a study.toml may declare
+
+#: ``kind`` -> (the function, the arguments that are paths relative to experiments/ (a string or a list of them),
+#: and for list-of-rows arguments the row positions that are such paths).
+KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int, ...]]]] = {
+    "paired": (runs_table, ("folder", "reference_folder"), {}),
+    "tuning": (tuning, ("folders",), {}),
+    "league": (league, ("folder",), {}),
+    "heads_up_paired": (heads_up_paired, ("folder",), {}),
+    "heads_up_across": (heads_up_across, ("folder",), {}),
+    "paired_runs": (paired_runs, (), {"rows": (2, 4)}),
+    "panel_mean": (panel_mean, ("folder",), {}),
+    "passive_exploration": (passive_exploration, ("path",), {}),
+    "learning_cost": (learning_cost, ("folder",), {}),
+    "aivat_floor": (aivat_floor, ("folder",), {}),
+    "aivat_crn": (aivat_crn, ("folder",), {}),
+    "bar_arithmetic": (bar_arithmetic, (), {"rows": (1, 2, 3)}),
 }
 
 
+def _path(v: Any) -> Any:
+    return [EXPERIMENTS / x for x in v] if isinstance(v, list) else EXPERIMENTS / v
+
+
+def make_table(where: str, spec: dict) -> str:
+    """The markdown of one declared table (``spec``: ``kind`` and its arguments, or ``parts``: several such specs
+    whose tables are joined by a blank line).
+
+    Raises:
+        ValueError: an unknown kind or a missing argument (naming ``where``).
+    """
+    if "parts" in spec:
+        return "\n\n".join(make_table(where, part) for part in spec["parts"])
+    args = dict(spec)
+    kind = args.pop("kind", None)
+    if kind not in KINDS:
+        raise ValueError(f"{where}: unknown table kind {kind!r} (one of {', '.join(KINDS)})")
+    fn, paths, row_paths = KINDS[kind]
+    for k in paths:
+        if k in args:
+            args[k] = _path(args[k])
+    for k, cols in row_paths.items():
+        args[k] = [[EXPERIMENTS / c if i in cols else c for i, c in enumerate(row)] for row in args[k]]
+    try:
+        return fn(**args)
+    except TypeError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
+# ------------------------------------------------------------------ studies and their current answers
+
+
+@dataclass
+class Study:
+    """One question's folder: ``experiments/<name>/study.toml`` read."""
+
+    name: str
+    order: int
+    question: str
+    status: str
+    status_note: str
+    answers: list[dict]
+    tables: dict[str, dict] = field(default_factory=dict)
+
+
+STATUSES = ("answered", "open", "closed")
+
+
+def load_studies() -> list[Study]:
+    """Every ``experiments/*/study.toml``, by its ``order`` (the row of docs/RESULTS.md), then by name.
+
+    Raises:
+        ValueError: a study without a question, with a status not in :data:`STATUSES`, or a table name declared by
+            two studies.
+    """
+    studies: list[Study] = []
+    owner: dict[str, str] = {}
+    for f in sorted(EXPERIMENTS.glob("*/study.toml")):
+        d = tomllib.loads(f.read_text())
+        name = f.parent.name
+        if not d.get("question") or d.get("status") not in STATUSES:
+            raise ValueError(f'{f}: needs question = "..." and status = one of {", ".join(STATUSES)}')
+        for t in d.get("tables", {}):
+            if t in owner:
+                raise ValueError(f"{f}: table {t!r} is already declared by experiments/{owner[t]}/study.toml")
+            owner[t] = name
+        studies.append(
+            Study(
+                name,
+                int(d.get("order", 1000)),
+                d["question"],
+                d["status"],
+                d.get("status_note", ""),
+                d.get("answer", []),
+                d.get("tables", {}),
+            )
+        )
+    return sorted(studies, key=lambda s: (s.order, s.name))
+
+
+def _pm(x: np.ndarray) -> tuple[float, float]:
+    m, h = mean_ci(x)
+    return float(m), float(h)
+
+
+def _runs(prefix: str, seeds: Sequence[int]) -> list[Path]:
+    runs = [EXPERIMENTS / f"{prefix}-{s}" for s in seeds]
+    missing = [str(r.relative_to(ROOT)) for r in runs if not r.is_dir()]
+    if missing:
+        raise ValueError(f"answer run missing: {', '.join(missing)}")
+    return runs
+
+
+def goal_cell(a: dict, value: float, ci: float) -> str:
+    """An answer's goal and whether it is met: ``goal`` (sb/hand) is met when the estimate reaches it, or with
+    ``goal_by = "interval"`` when the whole 95 % interval is above it; else "missed" (and whether the interval still
+    reaches it).  ``goal_text`` is shown as written when there is no numeric goal."""
+    if "goal" not in a or np.isnan(value):
+        return str(a.get("goal_text", ""))
+    goal = float(a["goal"])
+    if a.get("goal_by") == "interval":
+        ok, what = value - ci > goal, f"interval above {goal:+.3f}"
+    else:
+        ok, what = value >= goal, f"≥ {goal:+.3f}"
+    if ok:
+        return f"{what}: met"
+    return f"{what}: missed" + (" (the interval reaches it)" if value + ci >= goal else "")
+
+
+@dataclass
+class Figure:
+    """An answer row's figures: the headline (its measure) and, for a tournament, the other measure."""
+
+    value: float
+    ci: float
+    measure: str
+    other: str = ""
+    deals: int = 0
+
+
+def answer_figure(a: dict) -> Figure:
+    """The figure of one ``[[answer]]`` row from its committed runs.
+
+    ``measure``: ``"own"`` (a tournament's enhanced type's own AIVAT sb/hand, the paper's measure, seeds pooled by
+    deal; the comparison beside it), ``"comparison"`` (enhanced minus control; the own figure beside it),
+    ``"paired"`` (``run`` minus ``reference``, paired by deal), ``"league"`` (the pooled cell ``player`` against
+    ``opponent`` of the leagues ``run-<seed>``), ``"text"`` (``figure`` as written, from the tables named in
+    ``source``).
+
+    Raises:
+        ValueError: a run that is missing, an unknown measure.
+    """
+    m, seeds = a.get("measure", "own"), a.get("seeds", [0, 1])
+    if m in ("own", "comparison"):
+        runs = _runs(a["run"], seeds)
+        own = np.concatenate([own_series(r) for r in runs])
+        comp = np.concatenate([run_series(r) for r in runs])
+        o, c = _pm(own), _pm(comp)
+        if m == "own":
+            return Figure(*o, "own sb/hand, the paper's measure", f"enhanced minus control {_fmt(*c)}", len(own))
+        label = a.get("measure_label", "enhanced minus control")
+        return Figure(*c, label, f"enhanced's own sb/hand {_fmt(*o)}", len(own))
+    if m == "paired":
+        x = np.concatenate([run_series(r) for r in _runs(a["run"], seeds)])
+        y = np.concatenate([run_series(r) for r in _runs(a["reference"], seeds)])
+        k = min(len(x), len(y))
+        return Figure(*_pm(x[:k] - y[:k]), a.get("measure_label", "run minus reference, paired"), "", k)
+    if m == "league":
+        files = [EXPERIMENTS / f"{a['run']}-{s}" / "league.json" for s in seeds]
+        ds = [json.loads(f.read_text()) for f in files]
+        i, j = ds[0]["labels"].index(a["player_label"]), ds[0]["labels"].index(a["opponent"])
+        v = sum(d["value"][i][j] for d in ds) / len(ds)
+        h = sum(d["ci"][i][j] ** 2 for d in ds) ** 0.5 / len(ds)
+        return Figure(v, h, f"sb/hand against {a['opponent']} (heads-up)", "", sum(d["deals"] for d in ds))
+    if m == "text":
+        return Figure(float("nan"), float("nan"), a.get("measure_label", ""), a["figure"])
+    raise ValueError(f"unknown measure {m!r}")
+
+
+def _cell(f: Figure) -> str:
+    if f.measure and not np.isnan(f.value):
+        return f"{_fmt(f.value, f.ci)} ({f.measure})"
+    return f.other
+
+
+def current_answer(study: Study) -> str:
+    """The block a study README opens with: its status, then its ``[[answer]]`` rows with their figures."""
+    rows = [
+        f"**Question:** {study.question}",
+        "",
+        f"**Status:** {study.status}" + (f" — {study.status_note}" if study.status_note else ""),
+        "",
+        "| what | player (spec) | figure ± 95 % | also | goal | seeds (deals) | commit |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for a in study.answers:
+        f = answer_figure(a)
+        goal = goal_cell(a, f.value, f.ci)
+        paper = f"; paper: {a['paper']}" if a.get("paper") else ""
+        also = (f.other if f.measure and not np.isnan(f.value) else "") + paper
+        seeds = ", ".join(str(s) for s in a.get("seeds", [0, 1])) + (f" ({f.deals:,})" if f.deals else "")
+        rows.append(
+            f"| {a['what']} | {a['player']} (`{a['spec']}`) | {_cell(f) if not np.isnan(f.value) else f.other} "
+            f"| {also.lstrip('; ')} | {goal} | {seeds} | {a.get('commit', '')} |"
+        )
+    return "\n".join(rows)
+
+
+def results_page(studies: Sequence[Study]) -> str:
+    """docs/RESULTS.md: one row per question, its headline answer (the study's first ``[[answer]]``)."""
+    rows = [
+        "# Results: one row per question",
+        "",
+        "<!-- generated by scripts/experiments_tables.py from experiments/*/study.toml and the committed runs; do not"
+        " edit -->",
+        "",
+        "Each question is a study folder under `experiments/`; its README opens with the current answer (every row,",
+        "with the runs behind it) and ends with its history.  Figures are AIVAT sb/hand with 95 % intervals, seeds",
+        'pooled deal by deal; "own sb/hand" is what the enhanced program itself won (the measure AAAI-99 reports),',
+        '"enhanced minus control" the paired comparison (1.25 times it in an 8 + 2 field).  How to run and add a',
+        "study: [EXPERIMENTS.md](EXPERIMENTS.md).",
+        "",
+        "| question | status | what ships | figure ± 95 % | goal | seeds | study |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for s in studies:
+        if not s.answers:
+            rows.append(f"| {s.question} | {s.status} |  |  |  |  | [{s.name}](../experiments/{s.name}/README.md) |")
+            continue
+        a = s.answers[0]
+        f = answer_figure(a)
+        fig = _cell(f) if not np.isnan(f.value) else f.other
+        goal = goal_cell(a, f.value, f.ci)
+        seeds = ", ".join(str(x) for x in a.get("seeds", [0, 1]))
+        rows.append(
+            f"| {s.question} | {s.status} | {a['what']}: {a['player']} (`{a['spec']}`) | {fig} | {goal} | {seeds} "
+            f"| [{s.name}](../experiments/{s.name}/README.md) |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+# ------------------------------------------------------------------ the documents
+
+CURRENT = re.compile(r"(<!-- current answer -->\n)(.*?)(<!-- end current answer -->)", re.S)
+TABLE = re.compile(r"(<!-- table: (\S+) -->\n)(.*?)(<!-- end table -->)", re.S)
+
+
+def _current(m: re.Match[str], block: str) -> str:
+    return m.group(1) + block + "\n" + m.group(3)
+
+
+def documents() -> list[Path]:
+    """The files whose blocks are generated: README.md, BENCHMARKS.md, docs/*.md (not RESULTS.md, written whole) and
+    every study's README."""
+    docs = [ROOT / "README.md", ROOT / "BENCHMARKS.md", *sorted((ROOT / "docs").glob("*.md"))]
+    return [d for d in docs if d != RESULTS and d.exists()] + sorted(EXPERIMENTS.glob("*/README.md"))
+
+
+def regenerate() -> dict[Path, str]:
+    """``{file: its generated text}`` for every document (see the module docstring).
+
+    Raises:
+        ValueError: a block naming a table no study declares.
+    """
+    studies = load_studies()
+    specs = {name: (s, spec) for s in studies for name, spec in s.tables.items()}
+    cache: dict[str, str] = {}
+
+    def table(m: re.Match[str], doc: Path) -> str:  # fills one table block of ``doc``
+        name = m.group(2)
+        if name not in specs:
+            raise ValueError(f"{doc.relative_to(ROOT)}: no study declares the table {name!r}")
+        if name not in cache:
+            s, spec = specs[name]
+            cache[name] = make_table(f"experiments/{s.name}/study.toml [tables.{name}]", spec)
+        return m.group(1) + cache[name] + "\n" + m.group(4)
+
+    out = {}
+    by_name = {s.name: s for s in studies}
+    for doc in documents():
+        text = TABLE.sub(partial(table, doc=doc), doc.read_text())
+        if doc.parent.parent == EXPERIMENTS and doc.parent.name in by_name:
+            block = current_answer(by_name[doc.parent.name])
+            text = CURRENT.sub(partial(_current, block=block), text)
+        out[doc] = text
+    out[RESULTS] = results_page(studies)
+    return out
+
+
 def main() -> int:
+    check = "--check" in sys.argv
     differ = []
-    for doc in DOCS:
-        text = doc.read_text()
-        new = text
-        for name, make in TABLES.items():
-            pat = re.compile(rf"(<!-- table: {name} -->\n)(.*?)(<!-- end table -->)", re.S)
-            if pat.search(new):
-                body = make()
-
-                def filled(m: re.Match[str], body: str = body) -> str:
-                    return m.group(1) + body + "\n" + m.group(3)
-
-                new = pat.sub(filled, new)
-        if new != text:
+    for doc, text in regenerate().items():
+        if not doc.exists() or doc.read_text() != text:
             differ.append(doc)
-            if "--check" not in sys.argv:
-                doc.write_text(new)
-    if "--check" in sys.argv and differ:
+            if not check:
+                doc.write_text(text)
+    if check and differ:
         names = ", ".join(str(d.relative_to(ROOT)) for d in differ)
-        print(f"{names}: a table differs from the committed results; run scripts/experiments_tables.py")
+        print(f"{names}: differs from the committed results; run python scripts/experiments_tables.py")
         return 1
     return 0
 

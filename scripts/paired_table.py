@@ -1,6 +1,6 @@
 """Markdown tables of committed `loki tournament` runs, each variant paired with a reference run on the same deals.
 
-    python scripts/paired_table.py experiments/2026-11-25/limits --reference S-default=S- --reference B-default=B-
+    python scripts/paired_table.py experiments/limits-of-B-and-S/runs --reference S-default=S- --reference B-default=B-
 
 A run is a folder ``<name>-<seed>`` holding ``summary.json``, ``run.json`` and ``deals-aivat.csv`` or
 ``deals-aivat.csv.gz`` (the per-deal AIVAT chips the tournament writes with ``--estimator aivat``; committed
@@ -19,6 +19,8 @@ import gzip
 import json
 import math
 import sys
+import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,19 +30,49 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from loki.stats import mean_ci  # noqa: E402
 from loki.tournament.config import config_from_dict  # noqa: E402
-from loki.tournament.stats import comparison_series  # noqa: E402
+from loki.tournament.stats import _groups, comparison_series, per_deal_sb  # noqa: E402
+
+MOVED: dict[str, str] = tomllib.loads((ROOT / "experiments" / "moved.toml").read_text())["moved"]
 
 
-def series(folder: Path) -> np.ndarray:
-    """The last comparison's per-deal AIVAT series (sb/hand) of a committed run (fig4: all styles)."""
+def relocated(path: str) -> str:
+    """``path`` (a player file a committed record names, relative to the repository) where it is now: a path under a
+    dated folder of experiments/ mapped through experiments/moved.toml (the longest old prefix), else unchanged."""
+    for old in sorted(MOVED, key=len, reverse=True):
+        if path == old or path.startswith(old + "/"):
+            return MOVED[old] + path[len(old) :]
+    return path
+
+
+def _chips(folder: Path) -> tuple[dict, list[list[float]]]:
+    """A committed run's summary (its player files relocated) and its per-deal AIVAT chips ``(D, n)``
+    (``deals-aivat.csv`` or ``.csv.gz``)."""
     s = json.loads((folder / "summary.json").read_text())
-    cfg = config_from_dict(s["config"], str(folder))
+    for p in s["config"].get("players", []):
+        if isinstance(p.get("type"), str) and p["type"].startswith("experiments/"):
+            p["type"] = str(ROOT / relocated(p["type"]))
     path = folder / "deals-aivat.csv"
     opener = open if path.exists() else gzip.open
     with opener(path if path.exists() else folder / "deals-aivat.csv.gz", "rt", newline="") as f:
         rows = list(csv.reader(f))[1:]
-    chips = [[float(x) for x in r[1:]] for r in rows]
-    return comparison_series(cfg, chips)[-1]
+    return s, [[float(x) for x in r[1:]] for r in rows]
+
+
+def series(folder: Path) -> np.ndarray:
+    """The last comparison's per-deal AIVAT series (sb/hand) of a committed run (fig4: all styles)."""
+    s, chips = _chips(folder)
+    return comparison_series(config_from_dict(s["config"], str(folder)), chips)[-1]
+
+
+def own_series(folder: Path) -> np.ndarray:
+    """``(deals,) float64``: the per-deal AIVAT sb/hand of the last comparison's (first) enhanced type, its own
+    winnings (the mean of its players): the measure AAAI-99 reports ("B won +0.025 sb/hand").  In an 8 + 2 field
+    that sums to zero the comparison (enhanced minus control) is exactly 1.25 times it."""
+    s, chips = _chips(folder)
+    cfg = config_from_dict(s["config"], str(folder))
+    x = per_deal_sb(chips, cfg.n_players, cfg.game_config().small_bet)
+    enhanced = s["comparisons"][-1]["enhanced"][0]
+    return _groups(cfg, x)[1][list(cfg.labels).index(enhanced)]
 
 
 def _fmt(m: float, h: float | None) -> str:
@@ -48,24 +80,40 @@ def _fmt(m: float, h: float | None) -> str:
 
 
 def table(
-    folder: Path,
+    folder: Path | Sequence[Path],
     references: dict[str, str],
     label_of: dict[str, str] | None = None,
-    reference_folder: Path | None = None,
+    reference_folder: Path | Sequence[Path] | None = None,
+    names: Sequence[str] | None = None,
 ) -> str:
     """The markdown table of every run in ``folder`` (see the module docstring).
 
     Args:
-        folder: holds the run folders ``<name>-<seed>``.
+        folder: holds the run folders ``<name>-<seed>`` (or several folders, read in order).
         references: ``{reference name: prefix}``: a run whose name starts with ``prefix`` is paired with the
             reference run of its seed.
         label_of: display names of the runs (default: the comparison's enhanced type).
-        reference_folder: where a reference run not in ``folder`` is found (runs of another table).
+        reference_folder: where a reference run not in ``folder`` is found (runs of another table; one or several).
+        names: only the runs of these names (without the seed), when given.
     """
+    folders = [folder] if isinstance(folder, Path) else list(folder)
+    refs = (
+        []
+        if reference_folder is None
+        else [reference_folder]
+        if isinstance(reference_folder, Path)
+        else list(reference_folder)
+    )
     runs = sorted(
-        p
-        for p in folder.iterdir()
-        if (p / "summary.json").exists() and ((p / "deals-aivat.csv").exists() or (p / "deals-aivat.csv.gz").exists())
+        (
+            p
+            for f in folders
+            for p in f.iterdir()
+            if (p / "summary.json").exists()
+            and ((p / "deals-aivat.csv").exists() or (p / "deals-aivat.csv.gz").exists())
+            and (names is None or p.name.rpartition("-")[0] in names)
+        ),
+        key=lambda p: p.name,
     )
     out = [
         "| run | seed | deals | plain sb/hand | AIVAT sb/hand | paired minus reference (AIVAT) | VPIP | AF | WTSD |",
@@ -83,8 +131,8 @@ def table(
         paired = ""
         x = series(run)
         own.setdefault(name, []).append(x)
-        places = (folder, reference_folder) if ref is not None else ()
-        ref_run = next((f / f"{ref}-{seed}" for f in places if f is not None and (f / f"{ref}-{seed}").exists()), None)
+        places = [*folders, *refs] if ref is not None else []
+        ref_run = next((f / f"{ref}-{seed}" for f in places if (f / f"{ref}-{seed}").exists()), None)
         if ref_run is not None:
             a, b = x, series(ref_run)
             k = min(len(a), len(b))

@@ -169,11 +169,11 @@ def test_model_quality_in_a_session():
 
 def test_believed_playout_agrees_with_the_exact_path():
     """The kernel's later-street values (outs potential, NPot 0) against exact HS/PPot/NPot on the same sampled
-    worlds (benchmarks/playout_fidelity.py): same action on most recorded decisions, EVs within a small bet."""
+    worlds (experiments/opponent-models/scripts/playout_fidelity.py): same action on most recorded decisions, EVs within a small bet."""
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "playout_fidelity.py"
+    path = Path(__file__).resolve().parents[1] / "experiments" / "opponent-models" / "scripts" / "playout_fidelity.py"
     spec = importlib.util.spec_from_file_location("playout_fidelity", path)
     fid = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fid)

@@ -425,7 +425,7 @@ def test_the_pruner_stops_only_a_confidently_worse_trial():
     assert confidently_worse(300, 0.13, 0.02, done, 240, maximize=False)  # 0.13 - 0.039 > 0.08
     assert not confidently_worse(300, 0.10, 0.02, done, 240, maximize=False)
 
-    db = Path(__file__).resolve().parents[1] / "experiments/2026-11-26/tune/fig3-BRS/study.db"
+    db = Path(__file__).resolve().parents[1] / "experiments/tuned-sets/tune/fig3-BRS/study.db"
     if not db.exists():
         pytest.skip(f"{db} is not in this checkout")
     optuna.logging.set_verbosity(optuna.logging.WARNING)

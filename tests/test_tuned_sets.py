@@ -17,11 +17,11 @@ from loki.players.tuned import TUNED_SETS
 
 ROOT = Path(__file__).resolve().parents[1]
 STUDY_OF = {  # the study each set comes from (its folder under experiments/)
-    "B1": "2026-11-25/tune/fig3-B",
-    "S1": "2026-11-25/tune/fig3-S",
-    "BRS1": "2026-11-26/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
-    "BRS2": "2026-11-26/tune/fig3-BRS2",  # started at BRS1's values (tuned = "BRS1")
-    "A1": "2026-11-26/tune/hu-adaptive",  # the adaptive Loki's model and best response (issue 24)
+    "B1": "tuned-sets/tune/fig3-B",
+    "S1": "tuned-sets/tune/fig3-S",
+    "BRS1": "tuned-sets/tune/fig3-BRS",  # started at S2's values: its best.toml names S2 as its base (tuned = "S2")
+    "BRS2": "tuned-sets/tune/fig3-BRS2",  # started at BRS1's values (tuned = "BRS1")
+    "A1": "adaptive-loki/tune/hu-adaptive",  # the adaptive Loki's model and best response
 }
 # a set made from another by taking back or adding a part (S2: S1 with the paper's generator form; A2: A1 with fold
 # equity in place of its lower raise threshold; A3: A2 with the card-blind verdict latched; A4: A3 with the passive

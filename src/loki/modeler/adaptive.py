@@ -62,7 +62,7 @@ class AdaptiveModelConfig(LokiModel):
     """The DEFAULTs of the adaptive model (beyond the sources).
 
     These are the hand-set values; the ``adaptive`` spec option plays the tuned set A4's ``forgetting``, ``floor``,
-    ``believed_from`` and ``card_blind_from`` instead (DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive),
+    ``believed_from`` and ``card_blind_from`` instead (DEFAULT (tuned: experiments/adaptive-loki/tune/hu-adaptive),
     :data:`loki.players.kinds.ADAPTIVE_SET`).
 
     Attributes:

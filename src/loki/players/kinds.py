@@ -32,17 +32,17 @@ _STYLE_NAMES = sorted(STYLE_VALUES)
 
 #: The Simulator's trials under the ``adaptive`` option, unless ``trials=N`` is given: DEFAULT (the adaptive Loki's CPU
 #: budget, a decision <= 1.3x the paper's B+R+S; chosen by CPU per decision alone, benchmarks/bench_adaptive.py,
-#: before any game was played; the rule and its check on seeds 0 and 1 are in experiments/2026-11-26/adaptive-t100/
-#: and docs/EXPERIMENTS.md, "The adaptive Loki within its CPU budget").  The paper's 500 (AAAI99 §5) cost 2.15x.
+#: before any game was played; the rule and its check on seeds 0 and 1 are in experiments/adaptive-loki/trials-100/
+#: and experiments/adaptive-loki, "The adaptive Loki within its CPU budget").  The paper's 500 (AAAI99 §5) cost 2.15x.
 ADAPTIVE_TRIALS = 100
 
 #: The tuned set (:data:`loki.players.tuned.TUNED_SETS`) whose ``adaptive_model`` and ``exploit`` values the
-#: ``adaptive`` option plays: DEFAULT (tuned: experiments/2026-11-26/tune/hu-adaptive, hu-adaptive-A2, hu-adaptive-A3
+#: ``adaptive`` option plays: DEFAULT (tuned: experiments/adaptive-loki/tune/hu-adaptive, hu-adaptive-A2, hu-adaptive-A3
 #: and hu-adaptive-A4).  A2 is A1 (the hu-adaptive study's fit) with fold equity in the best response to card-blind
 #: opponents, A3 is A2 with the card-blind verdict latched (hysteresis), A4 is A3 with the passive verdict (an opponent
 #: that only checks and calls counts as card-blind from its actions); each replaced the values before it by its plan's
-#: rule, meeting the goals set for the adaptive Loki on seeds 0 and 1 as they did (docs/EXPERIMENTS.md, "The full heads-up league and the
-#: tuned adaptive Loki" and the sections after it).  The hand-set values are the classes' own defaults, e.g.
+#: rule, meeting the goals set for the adaptive Loki on seeds 0 and 1 as they did (experiments/adaptive-loki, its
+#: history).  The hand-set values are the classes' own defaults, e.g.
 #: ``loki2{"features": "BRS", "opponent_model": "adaptive", "exploit": {"card_blind": true},
 #: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A3`` plays A3.
 ADAPTIVE_SET = "A4"

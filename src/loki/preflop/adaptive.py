@@ -66,7 +66,7 @@ class AdaptiveSettings:
         observations: observations of a context before its observed frequency replaces the 0.60 default
             (DEFAULT 20, the modeller's blending count, papp/node56).
         realization: the pot-odds margin of heads-up calls (DEFAULT, tuned heads-up on seeds ≥ 1000,
-            docs/EXPERIMENTS.md "Short-handed pre-flop"); 1 = bare pot odds.
+            experiments/short-handed-preflop); 1 = bare pot odds.
         default_play: Eq. 6.2's playing probability before any observation (PAPP98: 0.60).
         short_handed: the most players dealt in for point 2 (DEFAULT 6, "6-max"; measured at 2 and 3).
 

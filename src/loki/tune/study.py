@@ -9,7 +9,7 @@ paired by deal).  The blocks are reported as they finish, so a pruner can stop a
 
 * **Seeds.**  A fixed panel (default: every trial plays the same deals, so trials are compared on common random
   numbers) or ``fresh`` seeds (trial ``k`` plays seed ``panel[0] + k``; avoids fitting the panel).  Tuning seeds are
-  ≥ 1000; seeds 0 and 1 are for reporting (docs/EXPERIMENTS.md).
+  ≥ 1000; seeds 0 and 1 are for reporting (docs/EXPERIMENTS.md, experiments/).
 * **Storage.**  A study is a SQLite file (``<out>/study.db``, Optuna's RDB storage): run the same command again to
   resume it; several processes may work on one study at once.  A trial left running by a process that died
   (SIGKILL included: same host and a dead pid, or no sign of life for :data:`GRACE` seconds) is marked failed and
@@ -508,7 +508,7 @@ def confidently_worse(
 
     Optuna's ``MedianPruner`` compares a trial's *best* intermediate value so far with the median at the current
     step; a running mean over a few noisy blocks reaches a high value early, so that rule stopped none of the 30
-    trials of the fig3-BRS study (experiments/2026-11-26/tune/fig3-BRS).  This rule reads the current mean and its
+    trials of the fig3-BRS study (experiments/tuned-sets/tune/fig3-BRS).  This rule reads the current mean and its
     standard error, so noise keeps a trial alive and a clearly worse one stops.
 
     Args:
