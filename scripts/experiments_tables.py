@@ -421,6 +421,26 @@ def bar_arithmetic(rows: list[tuple[str, Path, Path, Path]], minutes: float = 2.
     return "\n".join(out)
 
 
+def run_speed(rows: list[list[Any]]) -> str:
+    """The speed of committed tournament runs, from their ``run.json``: for each ``[label, run prefix, seeds]`` row
+    and seed, the games played, the CPU seconds of the blocks (AIVAT included), games per CPU second (one process =
+    one core) and the wall time of the run (workers in parallel, on a shared machine: not a speed figure)."""
+    out = [
+        "| preset (run) | seed | games | CPU s of the blocks | games per CPU second | AIVAT overhead (CPU) | wall s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, prefix, seeds in rows:
+        for s in seeds:
+            r = json.loads((prefix.parent / f"{prefix.name}-{s}" / "run.json").read_text())
+            cpu = float(r["block_cpu_seconds"])
+            out.append(
+                f"| {label} (`{prefix.name}`) | {s} | {r['hands_played_now']:,} | {cpu:.0f} | "
+                f"{r['hands_played_now'] / cpu:.0f} | {100 * float(r.get('aivat_cpu_overhead', 0)):.0f} % | "
+                f"{r['seconds']:.0f} |"
+            )
+    return "\n".join(out)
+
+
 # ------------------------------------------------------------------ table kinds: what a study.toml may declare
 
 #: ``kind`` -> (the function, the arguments that are paths relative to experiments/ (a string or a list of them),
@@ -438,6 +458,7 @@ KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int,
     "aivat_floor": (aivat_floor, ("folder",), {}),
     "aivat_crn": (aivat_crn, ("folder",), {}),
     "bar_arithmetic": (bar_arithmetic, (), {"rows": (1, 2, 3)}),
+    "run_speed": (run_speed, (), {"rows": (1,)}),
 }
 
 
