@@ -129,7 +129,15 @@ def njit(*args, **kwargs):
     Same call forms as ``numba.njit`` (``@njit``, ``@njit(cache=True, inline="always")``, ...).
     With ``cache=True`` the function is cached under :func:`cache_dir`; without it, this is
     ``numba.njit`` unchanged.
+
+    ``nrt=False`` compiles the function without numba's reference counting (numba's ``_nrt`` option): a compiled
+    function increments and decrements (atomically) the reference count of every array argument it binds, on every
+    call, which in the Simulator's play-outs cost more than the betting rules they called (the state vector, the
+    pots, the board cache's rows: ~10 % of a Simulator tournament's CPU).  Only for a kernel that allocates nothing
+    and calls nothing that allocates (numba refuses to compile one that does) and returns no array it made.
     """
+    if "nrt" in kwargs:
+        kwargs["_nrt"] = kwargs.pop("nrt")
     if not kwargs.get("cache"):
         return numba.njit(*args, **kwargs)
     if args and callable(args[0]):

@@ -9,12 +9,16 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.betting.layout import BUTTON, DEAD, FOLDED, FOLDED_OUT, POT, SPLIT, STATUS, TOTAL, UNLIMITED, N
+from loki.betting.layout import BUTTON, DEAD, FOLDED, FOLDED_OUT, NMAX, POT, SPLIT, STATUS, TOTAL, UNLIMITED, N
 
-__all__ = ["pot_share", "award"]
+__all__ = ["pot_share", "award", "award_into", "AWARD_WORK"]
+
+#: Rows of :func:`award_into`'s work array ``(AWARD_WORK, NMAX) int64``: the sorted contribution levels, the layers'
+#: amounts and their eligible players.
+AWARD_WORK = 3
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def pot_share(amount, k, split, j):
     """Chips the ``j``-th of ``k`` winners of a pot of ``amount`` chips gets (winners counted from the
     button's left, ``j = 0`` first); float64.
@@ -29,7 +33,7 @@ def pot_share(amount, k, split, j):
     return float(q + (amount - q * k) if j == 0 else q)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _best_in(st, ranks, mask):
     """Mask of the seats of ``mask`` holding its best rank."""
     best = -1
@@ -44,7 +48,7 @@ def _best_in(st, ranks, mask):
 
 
 @njit(cache=True)
-def award(st, ranks, pots, shares, win):  # noqa: C901 - the pot layers and the odd chip in one numba kernel
+def award(st, ranks, pots, shares, win):
     """Award the pot(s) of a finished hand.
 
     Args:
@@ -68,6 +72,14 @@ def award(st, ranks, pots, shares, win):  # noqa: C901 - the pot layers and the 
         its first layer's eligible players).  Each pot goes to its best hands, divided by
         :func:`pot_share`.
     """
+    return award_into(st, ranks, pots, shares, win, np.zeros((AWARD_WORK, NMAX), dtype=np.int64))
+
+
+@njit(cache=True, nrt=False)
+def award_into(st, ranks, pots, shares, win, work):  # noqa: C901 - the pot layers and the odd chip in one numba kernel
+    """:func:`award` with its work array given: ``work`` ``(AWARD_WORK, NMAX) int64`` (overwritten).  Compiled
+    without numba's reference counting (it allocates nothing), so a kernel that calls it once per hand (the
+    Simulator's play-outs) pays no atomic increment and decrement per array argument."""
     n = st[N]
     for s in range(n):
         win[s] = 0.0
@@ -99,9 +111,18 @@ def award(st, ranks, pots, shares, win):  # noqa: C901 - the pot layers and the 
         k = 1
     else:
         # layers at every distinct total, lowest first: (amount, eligible)
-        levels = np.sort(st[TOTAL : TOTAL + n].copy())
-        lay_amt = np.zeros(n, dtype=np.int64)
-        lay_elig = np.zeros(n, dtype=np.int64)
+        levels = work[0]
+        lay_amt = work[1]
+        lay_elig = work[2]
+        for j in range(n):  # the totals in ascending order (insertion sort: at most NMAX values)
+            v = st[TOTAL + j]
+            i = j
+            while i > 0 and levels[i - 1] > v:
+                levels[i] = levels[i - 1]
+                i -= 1
+            levels[i] = v
+            lay_amt[j] = 0
+            lay_elig[j] = 0
         nl = 0
         prev = 0
         won = 0

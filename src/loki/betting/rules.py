@@ -166,13 +166,13 @@ def first_seat(n, button, rnd):
     return (button + 1) % n
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def first_to_act(st, rnd):
     """:func:`first_seat` of the hand of ``st``."""
     return first_seat(st[N], st[BUTTON], rnd)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def next_to_act(st, start):
     """The first seat from ``start`` (0..N-1) on, clockwise, that still needs to act this round; -1 if none."""
     n = st[N]
@@ -185,7 +185,7 @@ def next_to_act(st, start):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def start_round(st):
     """Mark who needs to act in the round that begins (``NEED``), without choosing ``CUR``.
 
@@ -221,7 +221,7 @@ def start_round(st):
         st[NEED + last] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _next_street(st):
     """Round ``ROUND + 1`` begins: this round's bets and per-round flags are cleared."""
     st[ROUND] += 1
@@ -241,7 +241,7 @@ def _next_street(st):
     st[N_ACTIONS] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _settle(st, start):
     """Find the next seat to act from ``start`` on, ending rounds (and the hand) as needed.
 
@@ -346,7 +346,7 @@ def start_hand(st):
 # ------------------------------------------------------------------------------------------ legality
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def can_raise(st, p):
     """Whether seat ``p`` may bet/raise now.
 
@@ -374,7 +374,7 @@ def can_raise(st, p):
     return False  # nobody could call a raise
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def legal_mask(st):
     """Legal actions of the seat to act as bits ``CAN_FOLD | CAN_CALL | CAN_RAISE``; 0 when the hand is over.
 
@@ -391,7 +391,7 @@ def legal_mask(st):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def nearest_legal(mask, a):
     """The legal action nearest to the wanted action ``a`` (the one place this rule is written): ``a`` if
     its bit is in ``mask`` (a :func:`legal_mask`), else check/call if legal, else the first legal action
@@ -407,14 +407,14 @@ def nearest_legal(mask, a):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def legalise(st, a):
     """:func:`nearest_legal` for the seat to act of ``st``: the wanted action ``a`` (0 fold, 1 call, 2 raise) made legal
     (the kernel-level :func:`loki.engine.legalise`, the same rule)."""
     return nearest_legal(legal_mask(st), a)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def to_call(st, seat):
     """Chips ``seat`` must add to call: 0 if folded or nothing to call; capped by its stack."""
     c = st[MAX_BET] - st[BET + seat]
@@ -434,7 +434,7 @@ def bets_this_round(st):
 # ------------------------------------------------------------------------------------------ actions
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def apply_action(st, a):  # noqa: C901 - the betting rules of one action, in one numba kernel
     """Apply action ``a`` (0 fold, 1 check/call, 2 bet/raise) of the seat to act.
 
@@ -537,7 +537,7 @@ def apply_action(st, a):  # noqa: C901 - the betting rules of one action, in one
     return _settle(st, p + 1 if p + 1 < n else 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def apply_action_noting(st, a):
     """:func:`apply_action`, its result (``>= 0``) also carrying the bit ``COULD_RAISE`` when the seat to act could
     bet/raise before its action (:func:`can_raise`): what the engine's ``ActionTaken`` event records, in the same call.

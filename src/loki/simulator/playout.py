@@ -28,7 +28,7 @@ import numpy as np
 
 from loki._jit import njit
 from loki.assessment.outs import ppot_outs
-from loki.betting import apply_action, award, can_raise, legalise
+from loki.betting import AWARD_WORK, apply_action, award_into, can_raise, legalise
 from loki.betting.layout import (
     ACTED,
     BET,
@@ -156,7 +156,8 @@ class PlayoutScratch(NamedTuple):
 
     Attributes:
         st: ``(SIZE,) int64``; pots: ``(NMAX, 3) int64``; shares: ``(NMAX, m) float64``; win: ``(m,) float64``;
-        semi: ``(m,) bool`` (semi-bluffs in progress).
+        semi: ``(m,) bool`` (semi-bluffs in progress); work: ``(AWARD_WORK, NMAX) int64`` (the pot award's,
+        :func:`loki.betting.award_into`).
     """
 
     st: np.ndarray
@@ -164,6 +165,7 @@ class PlayoutScratch(NamedTuple):
     shares: np.ndarray
     win: np.ndarray
     semi: np.ndarray
+    work: np.ndarray
 
 
 class BoardCache(NamedTuple):
@@ -281,6 +283,7 @@ def new_scratch(m: int) -> PlayoutScratch:
         np.zeros((NMAX, m)),
         np.zeros(m),
         np.zeros(m, dtype=np.bool_),
+        np.zeros((AWARD_WORK, NMAX), dtype=np.int64),
     )
 
 
@@ -288,7 +291,7 @@ _HC = np.ascontiguousarray(HOLDING_CARDS.astype(np.int64))
 _HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _sample_holding(weights, cum_w, p, total, used):
     """Roulette-wheel draw from row ``p`` of the weights ``weights`` (cumulative ``cum_w``, total ``total``) among
     holdings disjoint from mask ``used``; −1 if none.  (The rows are read in place: a row view per call costs a
@@ -364,7 +367,7 @@ def _board_home(bmask, k_slots):
     return np.int64((bmask * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & (k_slots - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _new_slot(cache, bmask):
     """The empty slot of :class:`BoardCache` ``cache`` where the board of card mask ``bmask`` (not in it) goes, keyed;
     when ``3K/4`` slots are filled the table is emptied first (the boards of past deals do not recur)."""
@@ -393,7 +396,7 @@ def _board_key(board, nb, card_key, card_bit):
     return bk, bb
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _rank_holdings(cache, i, board, nb, bmask, tables):
     """Rank every holding disjoint from ``board[:nb]`` (card mask ``bmask``) into slot ``i``'s ``r`` and ``lr`` rows
     and set its ``n``; the slot is then not ranked by class (``cls`` 0) and its live holdings not packed."""
@@ -423,7 +426,7 @@ def _clear_known(cache, i, nb):
             cache.known[i, 1, w] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _board_slot(cache, board, nb, tables):
     """``(slot, mask)``: the slot of :class:`BoardCache` ``cache`` that holds ``board[:nb]`` (ranked on a miss:
     every holding disjoint from the board, HS_1 unknown; a slot ranked by class only is ranked by holding now, its
@@ -473,7 +476,7 @@ def _flush_suit(bmask):
     return -1, 0
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _board_slot_uniform(cache, board, nb, tables):
     """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
     board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
@@ -549,7 +552,7 @@ def _board_slot_uniform(cache, board, nb, tables):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
     """:func:`_uniform_hs` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
     with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lm`` arrays ``lr_all``, ``r_all``, ``lm_all``, ``n[slot]`` ``n``): the
@@ -616,7 +619,7 @@ def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
     return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _uniform_hs(r_all, lr_all, n, slot, h, bmask, nb):
     """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of a :class:`BoardCache` (its
     ``r`` and ``lr`` arrays ``r_all``, ``lr_all``, its ``n[slot]`` ``n``; card mask ``bmask``, ``nb`` cards), with card
@@ -866,7 +869,7 @@ def playout(forced, spot, values, u, ranks, policies, scratch, trace):
     post-flop acting order, ``spot.me`` to act, unlimited stacks, the ``"split"`` pot rule, chips already in the pot
     as ``DEAD``).  Our first action is ``forced`` (1 check/call, 2 bet/raise); afterwards each player samples its
     PT, or checks/calls in the ``always_call`` variant; a wanted action that is not legal becomes the nearest legal
-    one (:func:`loki.betting.legalise`).  The pot goes to the best ``ranks`` (:func:`loki.betting.award`).
+    one (:func:`loki.betting.legalise`).  The pot goes to the best ``ranks`` (:func:`loki.betting.award_into`).
 
     A player's PT is its rule chain (:func:`loki.triples.rule_chain.pt_kernel` with its own parameters
     ``policies.params[p]`` and its hand values), in the believed play-out mixed with the frequency expert and its
@@ -936,6 +939,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
     shares = scratch.shares
     win = scratch.win
     semi = scratch.semi
+    work = scratch.work
     m = st0[N]
     ku = u.shape[1]
     k_used = np.zeros(m, dtype=np.int64)
@@ -1145,7 +1149,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                     trace[i, SIZE] = a
                     i += 1
                 apply_action(st, a)
-            k = award(st, ranks, pots, shares, win)
+            k = award_into(st, ranks, pots, shares, win, work)
             invest = float(st[TOTAL + me] - st0[TOTAL + me])
             res = -invest
             for j in range(k):
@@ -1185,7 +1189,7 @@ def _context(spot, ranges, policies, boards):
     deck = np.zeros(52, dtype=np.int64)
     scratch = PlayoutScratch(
         np.zeros(SIZE, dtype=np.int64), np.zeros((NMAX, 3), dtype=np.int64), np.zeros((NMAX, m)), np.zeros(m),
-        np.zeros(m, dtype=np.bool_),
+        np.zeros(m, dtype=np.bool_), np.zeros((AWARD_WORK, NMAX), dtype=np.int64),
     )  # fmt: skip
     ready = np.ones((m, 4), dtype=np.bool_)
     unit = np.zeros(m, dtype=np.bool_)  # fields of all ones (the uniform play-out): exact integer sums
