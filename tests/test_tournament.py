@@ -679,3 +679,22 @@ def test_statistics_reject_bad_input_with_clear_errors():
         t_quantile(0.975, 0)
     with pytest.raises(ValueError, match="p="):
         t_quantile(1.5, 3)
+
+
+def test_t_quantile_is_scipy_stats_float_for_float_without_importing_scipy_stats():
+    """t_quantile gives scipy.stats.t.ppf's (and norm.ppf's) floats exactly, and playing a tournament's statistics
+    does not import scipy.stats (its import alone adds ~50 MB to a process's peak memory)."""
+    import subprocess
+    import sys
+
+    from scipy.stats import norm, t
+
+    from loki.stats import t_quantile
+
+    for df in (1, 2, 3, 9, 29, 99, 2499, 24_999, 10**6, 10**6 + 1, 10**8):
+        for p in (0.975, 0.95, 0.995, 0.6, 0.025):
+            want = float(norm.ppf(p)) if df > 10**6 else float(t.ppf(p, df))
+            assert t_quantile(p, df) == want, (p, df)
+    code = "import sys\nfrom loki.stats import mean_ci\nmean_ci([1.0, 2.0, 4.0])\nprint('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

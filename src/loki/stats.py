@@ -33,20 +33,22 @@ def t_quantile(p: float, df: int) -> float:
     Raises:
         ConfigError: ``p`` outside (0, 1) or ``df`` < 1 (a ``ValueError``).
 
-    Source: Student's t (``scipy.stats.t.ppf``).
+    Source: Student's t (``scipy.special.stdtrit``, the function ``scipy.stats.t.ppf`` evaluates; the normal quantile
+    ``scipy.special.ndtri``).  ``scipy.special`` rather than ``scipy.stats``: importing ``scipy.stats`` adds ~50 MB to
+    a process's peak memory (a tournament's), ``scipy.special`` ~10 MB, for the same floats.
 
     >>> round(t_quantile(0.975, 3), 3)
     3.182
     """
-    from scipy.stats import norm, t
+    from scipy.special import ndtri, stdtrit
 
     if not 0.0 < p < 1.0:
         raise ConfigError(f"t_quantile: p={p!r}: expected a probability in (0, 1)")
     if df < 1:
         raise ConfigError(f"t_quantile: df={df!r}: expected at least 1 degree of freedom")
     if df > 10**6:
-        return float(norm.ppf(p))
-    return float(t.ppf(p, df))
+        return float(ndtri(p))
+    return float(stdtrit(df, p))
 
 
 def mean_ci(x: Sequence[float] | np.ndarray, level: float = 0.95) -> tuple[float, float]:
