@@ -69,6 +69,7 @@ KERNEL_MODULES = (
     "betting/layout.py",
     "betting/rules.py",
     "betting/pots.py",
+    "lbr/kernels.py",
 )
 
 _PACKAGE_DIR = Path(__file__).resolve().parent

@@ -57,6 +57,7 @@ from loki.evaluator import kernel_tables
 
 __all__ = [
     "equity",
+    "equity_all",
     "equity_against",
     "AHEAD",
     "TIED",
@@ -435,3 +436,51 @@ def equity(hole, board, weights=None) -> float:
         return (float(tot[0]) + 0.5 * float(tot[1])) / total
     end = hp.sum(axis=0)
     return (float(end[0]) + 0.5 * float(end[1])) / total
+
+
+@lru_cache(maxsize=64)
+def _equity_all_cached(board: tuple[int, ...]) -> np.ndarray:
+    from loki.assessment.strength import dead_array, hs_all_counts_kernel
+
+    tables = kernel_tables()
+    w = np.ones(1326)
+    rest = [c for c in range(52) if c not in board]
+    total = np.zeros((3, 1326))
+    k = 5 - len(board)
+    runouts = (
+        [()]
+        if k == 0
+        else [(a,) for a in rest]
+        if k == 1
+        else [(a, b) for i, a in enumerate(rest) for b in rest[i + 1 :]]
+    )
+    for extra in runouts:  # every completion: the river HS counts of every holding live with it (exact integers)
+        full = list(board) + list(extra)
+        counts, _ = hs_all_counts_kernel(np.array(full, dtype=np.int64), dead_array(full), w, tables)
+        total += counts
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (total[0] + 0.5 * total[1]) / total.sum(axis=0)
+    out.setflags(write=False)
+    return out
+
+
+def equity_all(board) -> np.ndarray:
+    """:func:`equity` of **every** holding against a uniform range on a flop, turn or river ``board``:
+    ``(1326,) float64`` (NaN for the holdings that clash with the board), the same numbers (the counts are whole
+    numbers in both, so the divisions are the same floats).  What the reference ``equity`` player compares with 0.5
+    for each holding it might hold (the range of a local best response against it, :mod:`loki.lbr`).
+
+    Every completion of the board is ranked once for all holdings (:func:`hand_strength_all_counts` on the river
+    board it makes): 1,176 river boards on the flop (about 60 ms), 48 on the turn, one on the river; cached per
+    board (read-only result).
+
+    Raises:
+        CardError: a board of other than 3, 4 or 5 distinct valid cards.
+
+    >>> from loki.cards import HOLDING_INDEX, parse_cards
+    >>> a, b = parse_cards("AsKs")
+    >>> round(float(equity_all(parse_cards("QsJd2c"))[HOLDING_INDEX[a, b]]), 6)
+    0.641079
+    """
+    _, b, _ = check_cards(None, board)
+    return _equity_all_cached(tuple(sorted(b)))

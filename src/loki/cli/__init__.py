@@ -14,6 +14,8 @@ command            module                                what it does
 ``web``            :mod:`loki.cli.web`                   play in the browser, with explanations
 ``ir-tables``      :mod:`loki.cli.tables`                regenerate the income-rate tables
 ``warmup``         :mod:`loki.cli.warmup`                compile the numba kernels once, after an install
+``league``         :mod:`loki.cli.league`                a heads-up round robin as a cross table
+``lbr``            :mod:`loki.cli.lbr`                   a local best response: a lower bound on exploitability
 ``version``        here (also ``loki --version``)        print the version
 =================  ====================================  ==========================================
 
@@ -28,6 +30,7 @@ import typer
 
 from loki.cli import acpc as _acpc
 from loki.cli import explain as _explain
+from loki.cli import lbr as _lbr
 from loki.cli import league as _league
 from loki.cli import match as _match
 from loki.cli import play as _play
@@ -81,6 +84,7 @@ def version() -> None:
 app.command("tournament")(_tournament.tournament)
 app.command("tune")(_tune.tune)
 app.command("league")(_league.league)
+app.command("lbr")(_lbr.lbr)
 app.command("acpc")(_acpc.acpc)
 app.command("dealer")(_acpc.dealer)
 app.command("match")(_match.match)

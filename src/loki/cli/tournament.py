@@ -19,7 +19,7 @@ import typer
 
 from loki.cli._common import dask_client, out_option, seed_option, signals_stop_the_run
 
-__all__ = ["tournament", "MAX_WORKERS"]
+__all__ = ["tournament", "run_with_progress", "MAX_WORKERS"]
 
 #: ``--workers`` at most (:data:`loki.tournament.runner.MAX_WORKERS`, not imported: ``loki --help`` stays light).
 MAX_WORKERS = 256
@@ -106,7 +106,12 @@ def tournament(
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
     try:
         with signals_stop_the_run():
-            summary = _run(cfg, folder, workers, scheduler, resume, overwrite, plots, quiet, console)
+            from loki.tournament.results import write_results
+
+            summary = run_with_progress(
+                cfg, folder, workers, scheduler, resume, overwrite, quiet, console,
+                finish=lambda run: write_results(run, folder, plots=plots),
+            )  # fmt: skip
     except KeyboardInterrupt as e:
         signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
@@ -126,18 +131,23 @@ def tournament(
     console.print(f"results in [bold]{folder}[/]", highlight=False)
 
 
-def _run(
+def run_with_progress(
     cfg: Any,
     folder: Path,
     workers: int | None,
     scheduler: str | None,
     resume: bool,
     overwrite: bool,
-    plots: bool,
     quiet: bool,
     console: Any,
+    finish: Any,
+    warm: Any = None,
 ) -> Any:
-    """Play ``cfg`` into ``folder`` with a progress bar; returns the summary (see ``write_results``)."""
+    """Play ``cfg`` into ``folder`` with a progress bar, then ``finish(run)`` (writes the results: ``write_results``),
+    the folder locked throughout; returns what ``finish`` returns.
+
+    ``warm``: before the first block, ``warm(client)`` (the Dask client or None) instead of compiling the seats'
+    players' kernels (a command whose players need another warm-up)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -149,7 +159,6 @@ def _run(
     )
     from rich.text import Text
 
-    from loki.tournament.results import write_results
     from loki.tournament.runner import run_tournament
 
     class Rate(ProgressColumn):
@@ -190,6 +199,9 @@ def _run(
         from loki.cli.warmup import ensure_warm
         from loki.players.warmup import warm_specs
 
+        if warm is not None:
+            warm(client)
+            return
         specs = [si.player for si in cfg.seats]
         ensure_warm(specs, cfg.n_players, quiet=quiet)
         if client is not None:
@@ -216,4 +228,4 @@ def _run(
                 client.close()
         if scheduler:
             run.extra["scheduler"] = scheduler
-        return write_results(run, folder, plots=plots)
+        return finish(run)

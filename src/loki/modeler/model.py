@@ -123,6 +123,16 @@ class ModelTables:
         self.dirty: set[int] = set()
         self.rs_dirty: set[int] = set()
 
+    def __getstate__(self) -> dict:
+        # a memoryview does not pickle: the copy of a player (loki.players.frozen) rebuilds it from the counts
+        state = dict(self.__dict__)
+        del state["counts_flat"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.counts_flat = self.counts.reshape(-1).data
+
     def touch(self, row: int) -> None:
         """Mark ``row``'s weights as possibly written this hand (no longer 1.0)."""
         self.dirty.add(row)

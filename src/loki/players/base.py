@@ -22,6 +22,7 @@ view follows the hand.  Every random choice a player makes must come from a seed
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from loki.engine import Action, GameConfig, PlayerView, legalise
 
@@ -80,6 +81,16 @@ class Player:
         EV(raise))``), or None (the default).  A referee may take them as the baselines of the AIVAT action
         correction (:func:`loki.aivat.hand_corrections`); with :meth:`action_probabilities` exact the correction
         stays unbiased whatever these are."""
+        return None
+
+    def holding_probabilities(self, view: PlayerView, legal_actions: Sequence[Action]) -> Any:
+        """``(1326, 3) float64``: for every holding (:data:`loki.cards.HOLDING_CARDS` order), the probabilities ``(fold,
+        call, raise)`` with which this player would act at this decision had it been dealt that holding, its state
+        otherwise as it is (rows of holdings that clash with the board are not read); or None when it cannot say
+        without being dealt the holding (the default).  Only a player whose action depends on nothing but its cards
+        and the public state (``view``, the legal actions) answers, the reference players do.  A local best response
+        (:mod:`loki.lbr`) reads it to follow the player's range; for any other player it asks a copy of the player
+        dealt each holding (:class:`loki.players.frozen.Snapshot`)."""
         return None
 
     def reseat(self, mapping: dict[int, int]) -> None:

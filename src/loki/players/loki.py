@@ -139,6 +139,7 @@ class LokiPlayer(Player):
         self.models = ModelStore()
         self.last_decision: DecisionRecord | None = None
         self.last_postflop: DecisionRecord | None = None
+        self._decided_by: object = None  # the policy of our last decision, until our action is observed
         self._ctx: ModelingContext  # set by begin_hand
         self._game: GameConfig
 
@@ -169,18 +170,32 @@ class LokiPlayer(Player):
         if kind is ActionTaken:
             if event.seat != self.seat and event.seat in self.models.models:
                 self.models.observe(event, self.modeler, self._game, self._ctx)
+            elif event.seat == self.seat:
+                self._taken(event.action)
             self._ctx.follow(event)
         elif kind is HandStarted or kind is BlindPosted or kind is HandEnded:
             return  # nothing to model (the blinds are not voluntary actions)
         elif isinstance(event, ActionTaken):  # a subclass
             if event.seat != self.seat and event.seat in self.models:
                 self.models.observe(event, self.modeler, self._game, self._ctx)
+            elif event.seat == self.seat:
+                self._taken(event.action)
             self._ctx.follow(event)
         elif isinstance(event, BoardDealt):
             self._ctx.next_round(tuple(event.board))
             self.models.new_round(self._ctx.folded)
         elif isinstance(event, Showdown):
             self.models.showdown(event, self.modeler, self._ctx)
+
+    def _taken(self, action: Action) -> None:
+        """Our own action, as played: the post-flop policy that decided it follows it (``taken(action)``, where the
+        policy has it: the Action Selector's per-hand number and semi-bluff).  In play it is the action the policy
+        drew; a copy of the player asked what it would do with other cards (:mod:`loki.lbr`) is told the action
+        really played instead of its own draw."""
+        policy, self._decided_by = self._decided_by, None
+        taken = getattr(policy, "taken", None)
+        if taken is not None:
+            taken(action)
 
     def act(self, view: PlayerView, legal_actions: Sequence[Action]) -> Action:
         """The pre-flop policy in round 0, the post-flop policy after; the wish made legal by
@@ -205,6 +220,7 @@ class LokiPlayer(Player):
                 )
             sit = Situation(view, legal_actions, self.models, self.modeler, self._revealed)
             d = self.last_postflop = self.postflop.decide(sit)
+            self._decided_by = self.postflop
         self.last_decision = d
         self._last_legal = legal_actions
         return legalise(d.action, legal_actions)

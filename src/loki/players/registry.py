@@ -63,8 +63,12 @@ _BUILTIN = {
     "calling": "loki.players.simple:CALLING",
     "maniac": "loki.players.simple:MANIAC",
     "equity": "loki.players.simple:EQUITY",
+    "folding": "loki.players.simple:FOLDING",
+    "raising": "loki.players.simple:RAISING",
     "loki1": "loki.players.kinds:LOKI1",
     "loki2": "loki.players.kinds:LOKI2",
+    "frozen": "loki.players.frozen:FROZEN",
+    "lbr": "loki.lbr.player:LBR",
 }
 
 

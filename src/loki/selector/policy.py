@@ -166,6 +166,7 @@ class SelectorPolicy:
         self.selector.new_hand()
         self.semi_bluffing = False
         self._lo, self._hi = 0.0, 1.0  # what this hand's actions so far reveal of u (for action_probabilities)
+        self._before: tuple | None = None  # the state before the last decision (taken)
 
     def decide(self, sit) -> TripleDecision:
         """The selector's action for the :class:`loki.modeler.situation.Situation` ``sit``."""
@@ -182,18 +183,36 @@ class SelectorPolicy:
                 pt, values, spot, self._fold_frequencies(sit, spot), self.triple.bettor.make1, self.ev
             )
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
-        if (
-            a is Action.RAISE
-            and spot.to_call <= 1e-9
-            and semi_bluff_gate.py_func(values.ehs_prime, values.ppot, spot.pot, spot.bet_size, self.triple.params())
-        ):
-            self.semi_bluffing = True  # a bet inside the semi-bluff gate (Bettor rule 4): keep it going
+        gate = spot.to_call <= 1e-9 and bool(
+            semi_bluff_gate.py_func(values.ehs_prime, values.ppot, spot.pot, spot.bet_size, self.triple.params())
+        )
         u = self.selector.u
         probs, spans = interval_probabilities(pt, self._lo, self._hi, spot.to_call, spot.can_raise)
-        lo, hi = spans[int(a)]
-        self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
+        self._follow(a, spans, gate)
         rule = RULES[attribute(contrib, int(a), u, pt.f, pt.c)]
         return TripleDecision(a, pt, u, rule, values, spot, probs)
+
+    def _follow(self, a: Action, spans, gate: bool) -> None:
+        """What taking ``a`` at the decision just made reveals: ``u`` lies in ``a``'s interval, and a bet inside the
+        semi-bluff gate (Bettor rule 4) starts a semi-bluff that the chain's continuation rule keeps going.  The
+        state before the decision is kept, so that :meth:`taken` can follow another action instead."""
+        self._before = (self._lo, self._hi, self.semi_bluffing, spans, gate, a)
+        lo, hi = spans[int(a)]
+        self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
+        if a is Action.RAISE and gate:
+            self.semi_bluffing = True
+
+    def taken(self, action: Action) -> None:
+        """The action actually played at the last decision (the player observes its own action).  The selector's
+        state then follows it, not its own draw: the same state in play, where the two are the same action; the
+        state of this policy *had it taken* ``action`` for a copy of the player asked what it would do with other
+        cards (:mod:`loki.lbr`, the range of a local best response), whose own draw is never played."""
+        before = getattr(self, "_before", None)
+        if before is None or before[5] is action:
+            return
+        lo, hi, semi, spans, gate, _ = before
+        self._lo, self._hi, self.semi_bluffing = lo, hi, semi
+        self._follow(action, spans, gate)
 
     @staticmethod
     def _fold_frequencies(sit, spot: BettingSpot) -> list[float]:
@@ -208,6 +227,5 @@ class SelectorPolicy:
         pt, _evs = ev_triple(values, spot, folds, self.ev, p_called)
         a = self.selector.select(pt, spot.to_call, spot.can_raise)
         probs, spans = interval_probabilities(pt, self._lo, self._hi, spot.to_call, spot.can_raise)
-        lo, hi = spans[int(a)]
-        self._lo, self._hi = max(self._lo, lo), min(self._hi, hi)
+        self._follow(a, spans, False)
         return TripleDecision(a, pt, self.selector.u, "ev", values, spot, probs)
