@@ -24,6 +24,7 @@ BOXES = {
     "web": "the browser table",
     "explain": "decision explanations",
     "tune": "tuning studies (Optuna)",
+    "lbr": "local best response (exploitability)",
     "tournament": "duplicate tournaments, replays",
     "aivat": "AIVAT variance reduction",
     "players": "Loki composed of parts; reference players",

@@ -19,7 +19,7 @@ DOC = ROOT / "docs" / "ARCHITECTURE.md"
 LAYERS = [
     {"cli"},
     {"web"},
-    {"explain", "tune"},
+    {"explain", "tune", "lbr"},
     {"tournament"},
     {"aivat"},
     {"players"},
@@ -36,7 +36,7 @@ LAYERS = [
 ]
 #: The paper's boxes and the rules they stand on: none of them imports a player, the lab, io or a face.
 CORE = set().union(*LAYERS[7:])
-OUTER = {"players", "tournament", "io", "cli", "aivat", "explain", "web", "tune"}
+OUTER = {"players", "tournament", "io", "cli", "aivat", "explain", "web", "tune", "lbr"}
 
 
 def _modules() -> dict[str, Path]:

@@ -340,3 +340,15 @@ def test_loki_lbr_command(tmp_path):
     assert again.exit_code == 0 and json.loads(again.stdout.strip().splitlines()[-1])["lbr_sb_per_hand"] == 0.75
     bad = CliRunner().invoke(app, ["lbr", "nosuchplayer", "--deals", "2"])
     assert bad.exit_code == 2 and "nosuchplayer" in bad.output
+
+
+def test_loki_lbr_refuses_an_empty_out_and_a_bad_variant(tmp_path, monkeypatch):
+    from loki.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["lbr", "folding", "-n", "2", "-o", ""])
+    assert res.exit_code == 2 and "expected a path" in res.output and list(tmp_path.iterdir()) == []
+    res = CliRunner().invoke(app, ["lbr", "folding", "-n", "2", "--preflop", "raise"])
+    assert res.exit_code == 2 and "--preflop" in res.output
+    res = CliRunner().invoke(app, ["lbr", "frozen:loki1", "-n", "2", "--warmup", "5"])
+    assert res.exit_code == 2 and "frozen already" in res.output

@@ -67,7 +67,7 @@ __all__ = [
 DEFAULT_SPECS = ("loki1", "loki2:BR", "loki2:BRS", "loki2:BRS:adaptive", "loki2:S:fast", "equity")
 
 #: Player kinds that call no numba kernel: nothing to warm up for them.
-KERNEL_FREE_KINDS = frozenset({"random", "calling", "maniac"})
+KERNEL_FREE_KINDS = frozenset({"random", "calling", "maniac", "folding", "raising"})
 
 
 @dataclass
