@@ -538,16 +538,17 @@ def _random_spot(rng, street=3, m=6):
 
 
 def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
-    """The board cache's HS_1 (ranks once per board, one holding at a time) is the very float the play-out's
-    per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and 5-card boards; the live holdings
-    it packs on its first request are those disjoint from the board in holding order; a full cache is emptied and
-    refilled."""
+    """The board cache's HS_1 (ranks once per board, one holding at a time, kept as the whole number of its count)
+    is the very float the play-out's per-player loop (:func:`_values_on_board`, all-ones field) computes, on 4- and
+    5-card boards; the live holdings it packs on its first request are those disjoint from the board in holding
+    order; a 4-card board gets a row of outs potentials, none asked yet; a full cache is emptied and refilled."""
     from loki.evaluator import rank_batch
-    from loki.simulator.playout import _board_slot, _memo, _Trial, _uniform_hs, _values_on_board, board_cache
+    from loki.simulator.playout import _board_slot, _hs_of, _memo, _Trial, _uniform_code, _values_on_board, board_cache
 
     tables = kernel_tables()
     rng = np.random.default_rng(25)
     cache = board_cache(8)
+    rows = 0
     for k in range(10):
         nb = 4 + k % 2
         board = np.zeros(5, np.int64)
@@ -555,7 +556,10 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         slot, bmask = _board_slot(cache, board, nb, tables)
         assert bmask == cards_mask([int(c) for c in board[:nb]])
         assert cache.used[0] <= 6  # 3/4 of 8 slots, then emptied
-        assert not cache.known[slot, 0].any() and (nb != 4 or not cache.known[slot, 1].any())  # none known yet
+        assert not cache.hs[slot].any()  # no HS_1 asked yet
+        row = cache.tp[slot]  # a row of potentials for a 4-card board while one is left (one in a cache of 8 slots)
+        assert row == -1 if nb == 5 else (row == -1 or (cache.pp[row] == -1.0).all())
+        rows += row >= 0
         n = int(cache.n[slot])
         live = np.flatnonzero((HOLDING_MASKS & np.uint64(bmask)) == 0)
         ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
@@ -570,15 +574,18 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         assert not cache.packed[slot]
         _values_on_board(cache, slot, t)
         assert cache.packed[slot] and n == live.size and np.array_equal(cache.lh[slot, :n], live)
-        assert np.array_equal(cache.lm[slot, :n], HOLDING_MASKS[live])
-        got = np.array([_uniform_hs(cache.r, cache.lr, cache.n[slot], slot, int(h), bmask, nb) for h in live])
-        assert np.array_equal(got, hs)
+        codes = [_uniform_code(cache.r, cache.lr, cache.n[slot], slot, int(h), bmask) for h in live]
+        assert np.array_equal(np.array([_hs_of(c, cache.n[slot], nb) for c in codes]), hs)
+        assert 0 < min(codes) and max(codes) < 2**16  # fits the cache's uint16 row, 0 left for "not asked yet"
         if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
             for h in live[::7]:
                 a, b = (int(c) for c in HOLDING_CARDS[h])
                 assert ppot_outs(a, b, board, nb, tables) == ppot_outs(b, a, board, nb, tables)
         assert _board_slot(cache, board, nb, tables)[0] == slot  # found again
-        cache.known[slot] = ~np.uint64(0)  # as if every value were asked: a new board in this slot must clear them
+        cache.hs[slot] = 7  # as if every value were asked: a new board in this slot must clear them
+        if row >= 0:
+            cache.pp[row] = 0.5
+    assert rows >= 2  # the row is given again after the cache is emptied
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 127, 128, 129, 250, 500, 1000, 4099])
@@ -679,8 +686,9 @@ def test_one_kernel_call_per_decision_equals_the_batches(cutoff):
 
 def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
     """The uniform play-out reads its later streets' HS_1 and PPot from the :class:`BoardCache` (computed on first
-    request, marked in ``known``): a fresh cache, the same cache warm (every value read back) and a cache of 4 slots
-    (emptied every third board, so values are recomputed) give the same outcomes, bit for bit."""
+    request, 0 and -1 before): a fresh cache, the same cache warm (every value read back) and a cache of 4 slots
+    (emptied every third board, so values are recomputed, with one row of potentials, so some 4-card boards have
+    none) give the same outcomes, bit for bit."""
     from loki.simulator.playout import board_cache, sim_batch
 
     rng = np.random.default_rng(31)
@@ -696,7 +704,7 @@ def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
             oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, len(sp.active)), -1, np.int64)
             sim_batch(k + 1, n, pspot, ranges, policies, oc, orr, holes, bc, tables)
             outs.append((oc, orr, holes))
-        assert fresh.known.any()
+        assert fresh.hs.any() and tiny.pp.shape[0] == 1
         for oc, orr, holes in outs[1:]:
             assert np.array_equal(oc, outs[0][0]) and np.array_equal(orr, outs[0][1])
             assert np.array_equal(holes, outs[0][2])
@@ -704,17 +712,17 @@ def test_uniform_playout_outcomes_do_not_depend_on_the_board_cache():
 
 def test_class_ranked_river_boards_give_every_holding_the_same_hs():
     """A river board with at most four cards of a suit is ranked by rank class for the uniform play-out
-    (:func:`_board_slot_uniform`: 169 class ranks, and the holdings that make a flush one by one); :func:`_class_hs`
-    counts the same integers as :func:`_uniform_hs` on the board ranked by holding, so every live holding gets the
-    same HS_1 float, with no, three and four cards of a suit on the board.  Five suited cards and turn boards are
-    ranked by holding; :func:`_board_slot` ranks a class slot by holding when another reader asks for the board, its
-    known HS_1 kept."""
+    (:func:`_board_slot_uniform`: 169 class ranks, and the holdings that make a flush one by one);
+    :func:`_class_code` counts the same integers as :func:`_uniform_code` on the board ranked by holding, so every
+    live holding gets the same HS_1, with no, three and four cards of a suit on the board.  Five suited cards and turn
+    boards are ranked by holding; :func:`_board_slot` ranks a class slot by holding when another reader asks for the
+    board, its known HS_1 kept."""
     from loki.simulator.playout import (
         _board_slot,
         _board_slot_uniform,
-        _class_hs,
+        _class_code,
         _flush_suit,
-        _uniform_hs,
+        _uniform_code,
         board_cache,
     )
 
@@ -739,21 +747,19 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
         want_nf = {0: 0, 1: 0, 2: 0, 3: 45, 4: 378}.get(int(most), -1)
         assert by_class.keys[slot] == bmask
         assert by_class.cls[slot] == (1 + want_nf if nb == 5 and most <= 4 else 0)
-        assert by_class.n[slot] == by_holding.n[ref] and not by_class.known[slot].any()
+        assert by_class.n[slot] == by_holding.n[ref] and not by_class.hs[slot].any()
         live = np.flatnonzero((HOLDING_MASKS & bmask) == 0)
-        want = [_uniform_hs(by_holding.r, by_holding.lr, by_holding.n[ref], ref, int(h), bmask, nb) for h in live]
+        want = [_uniform_code(by_holding.r, by_holding.lr, by_holding.n[ref], ref, int(h), bmask) for h in live]
         if not by_class.cls[slot]:
             continue
         n_class[most] += 1
         nf = int(by_class.cls[slot]) - 1
-        got = [
-            _class_hs(by_class.lr, by_class.r, by_class.lm, nf, by_class.n[slot], slot, int(h), bmask, nb) for h in live
-        ]
-        assert np.array_equal(np.array(got).view(np.int64), np.array(want).view(np.int64))
-        by_class.known[slot, 0, 0] = 5  # two values known: kept when the slot is ranked by holding
+        got = [_class_code(by_class.lr, by_class.r, by_class.lh, nf, slot, int(h), bmask) for h in live]
+        assert got == want
+        by_class.hs[slot, live[:2]] = want[:2]  # two values known: kept when the slot is ranked by holding
         assert _board_slot(by_class, board, nb, tables)[0] == slot
         n = int(by_class.n[slot])
-        assert not by_class.cls[slot] and by_class.known[slot, 0, 0] == 5
+        assert not by_class.cls[slot] and list(by_class.hs[slot, live[:2]]) == want[:2]
         assert np.array_equal(by_class.r[slot, live], by_holding.r[ref, live])
         assert np.array_equal(by_class.lr[slot, :n], by_holding.lr[ref, :n])
     assert n_class[2] >= 10 and n_class[3] >= 5 and n_class[4] >= 1
@@ -761,8 +767,8 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
 
 def test_uniform_playout_outcomes_are_those_of_river_boards_ranked_by_holding():
     """The uniform play-out of a turn decision with every river board already in the cache ranked by holding
-    (:func:`_board_slot`, read by :func:`_uniform_hs`) and with a fresh cache (the boards without a flush ranked by
-    class, read by :func:`_class_hs`) gives the same outcomes, bit for bit."""
+    (:func:`_board_slot`, read by :func:`_uniform_code`) and with a fresh cache (the boards without a flush ranked by
+    class, read by :func:`_class_code`) gives the same outcomes, bit for bit."""
     from loki.simulator.playout import _board_slot, board_cache, sim_batch
 
     rng = np.random.default_rng(32)

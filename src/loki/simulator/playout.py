@@ -179,43 +179,44 @@ class BoardCache(NamedTuple):
     An open-addressing hash table keyed by the board's card mask: ``keys`` ``(K,) uint64`` (0: an empty slot; a
     board is never the empty mask), ``r`` ``(K, 1326) int16`` every holding's rank on the board (holding order;
     undefined for holdings that share a card with it), ``lr`` ``(K, 1326) int16`` the ranks of the ``n`` ``(K,) int64``
-    holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings and ``lm``
-    ``(K, 1326) uint64`` their card masks, filled when the believed play-out first reads them (``packed`` ``(K,)
-    bool``; the uniform play-out does not), ``hs`` ``(K, 1326) float64`` HS_1 by holding, set when first
-    asked (:func:`_uniform_hs`), ``pp`` ``(K, 1326) float64`` the outs potential by holding on 4-card boards
-    (:func:`loki.assessment.outs.ppot_outs`), set when first asked, ``known`` ``(K, 2, 21) uint64`` which of them are
-    set (bit ``h % 64`` of word ``h // 64``: ``[slot, 0]`` HS_1, ``[slot, 1]`` PPot; 336 bytes to clear for a new board
-    where marking the two float rows unknown wrote 21 kB), ``used`` ``(1,) int64`` the filled slots.  It is bounded: when ``3K/4`` slots are
-    filled the table is emptied (the boards of past deals do not recur).  Every entry is a pure function of its
-    board, so whether it is found or recomputed never changes play.  The believed play-out reads the ranks and the
-    outs potentials too (its HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
+    holdings disjoint from the board, packed in holding order, ``lh`` ``(K, 1326) int16`` those holdings, filled when
+    the believed play-out first reads them (``packed`` ``(K,) bool``; the uniform play-out does not), ``hs`` ``(K,
+    1326) uint16`` HS_1 by holding as the whole number ``1 + 2 · ahead + tied`` of its count (0: not asked yet;
+    :func:`_hs_of` makes the float, :func:`_uniform_code` the number), ``tp`` ``(K,) int64`` a 4-card board's row of
+    ``pp`` ``(P, 1326) float64``, the outs potential by holding (:func:`loki.assessment.outs.ppot_outs`; -1: not asked
+    yet; ``tp`` -1: the board has no row, its potentials are computed when asked), ``used`` ``(2,) int64`` the filled
+    slots and ``pp`` rows.  Rows of two bytes a holding (10.6 kB a board) keep the table small and its reads in
+    cache; only the rare 4-card boards have a row of floats.  It is bounded: when ``3K/4`` slots are filled the table
+    is emptied (the boards of past deals do not recur).  Every entry is a pure function of its board, so whether it is
+    found or recomputed never changes play.  The believed play-out reads the ranks and the outs potentials too (its
+    HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
 
     ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
     boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
     holdings of card ranks ``(x >= y)`` that make no flush (-1 when the board leaves none), the ``nf`` holdings that
-    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, their card masks in ``lm`` (the rest of
-    ``r``, ``lh`` and ``lm`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
-    by class (:func:`_class_hs`, the same integers as :func:`_uniform_hs`).  :func:`_board_slot` ranks such a slot by holding when another reader asks for
-    the board (and sets ``cls`` 0)."""
+    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, the holdings themselves in ``lh`` (the
+    rest of ``r`` and ``lh`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
+    by class (:func:`_class_code`, the same integers as :func:`_uniform_code`).  :func:`_board_slot` ranks such a slot
+    by holding when another reader asks for the board (and sets ``cls`` 0)."""
 
     keys: np.ndarray
     r: np.ndarray
     lh: np.ndarray
-    lm: np.ndarray
     packed: np.ndarray
     lr: np.ndarray
     n: np.ndarray
     hs: np.ndarray
+    tp: np.ndarray
     pp: np.ndarray
-    known: np.ndarray
     used: np.ndarray
     cls: np.ndarray
 
 
-#: Slots of a :func:`board_cache` (a power of two; 45 kB a board, 138 MB when 3/4 full).
-BOARD_CACHE_SLOTS = 4096
-#: Words of a :class:`BoardCache` row of ``known`` bits (one bit a holding).
-KNOWN_WORDS = (N_HOLDINGS + 63) // 64
+#: Slots of a :func:`board_cache` (a power of two; 10.6 kB a board, 16 MB when 3/4 full).  More slots keep more
+#: boards but cost more memory and more cache misses; fewer re-rank more boards.
+BOARD_CACHE_SLOTS = 2048
+#: Rows of outs potentials per slot of a :func:`board_cache` (4-card boards are ~6 % of the new boards).
+PP_ROWS_PER_SLOT = 8
 
 
 class StreetValues(NamedTuple):
@@ -342,21 +343,21 @@ def _sample_holding(weights, cum_w, p, total, used):
 
 
 def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
-    """A fresh, empty :class:`BoardCache` of ``slots`` slots (a power of two, ≥ 4)."""
+    """A fresh, empty :class:`BoardCache` of ``slots`` slots (a power of two, ≥ 4) and ``slots / 8`` rows of outs
+    potentials (at least 1)."""
     if slots < 4 or slots & (slots - 1):
         raise ValueError(f"board_cache: slots must be a power of two >= 4, got {slots}")
     return BoardCache(
         np.zeros(slots, dtype=np.uint64),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
-        np.empty((slots, N_HOLDINGS), dtype=np.uint64),
         np.zeros(slots, dtype=np.bool_),
         np.empty((slots, N_HOLDINGS), dtype=np.int16),
         np.zeros(slots, dtype=np.int64),
-        np.empty((slots, N_HOLDINGS)),
-        np.empty((slots, N_HOLDINGS)),
-        np.zeros((slots, 2, KNOWN_WORDS), dtype=np.uint64),
-        np.zeros(1, dtype=np.int64),
+        np.empty((slots, N_HOLDINGS), dtype=np.uint16),
+        np.zeros(slots, dtype=np.int64),
+        np.empty((max(1, slots // PP_ROWS_PER_SLOT), N_HOLDINGS)),
+        np.zeros(2, dtype=np.int64),
         np.zeros(slots, dtype=np.int16),
     )
 
@@ -376,6 +377,7 @@ def _new_slot(cache, bmask):
     if 4 * (cache.used[0] + 1) > 3 * k_slots:  # bounded: forget every board (those of past deals do not recur)
         keys[:] = 0
         cache.used[0] = 0
+        cache.used[1] = 0
     i = _board_home(bmask, k_slots)
     while keys[i] != 0:
         i = (i + 1) & (k_slots - 1)
@@ -419,11 +421,18 @@ def _rank_holdings(cache, i, board, nb, bmask, tables):
 
 
 @njit(cache=True, inline="always")
-def _clear_known(cache, i, nb):
-    for w in range(KNOWN_WORDS):  # no HS_1 (nor, on a turn board, PPot) known yet
-        cache.known[i, 0, w] = 0
-        if nb == 4:
-            cache.known[i, 1, w] = 0
+def _clear_values(cache, i, nb):
+    # no HS_1 asked yet on the new board of slot i; a 4-card board gets a row of outs potentials, none asked yet (if
+    # a row is left: else its potentials are computed when asked)
+    for h in range(N_HOLDINGS):
+        cache.hs[i, h] = 0
+    cache.tp[i] = -1
+    if nb == 4 and cache.used[1] < cache.pp.shape[0]:
+        row = cache.used[1]
+        cache.used[1] += 1
+        cache.tp[i] = row
+        for h in range(N_HOLDINGS):
+            cache.pp[row, h] = -1.0
 
 
 @njit(cache=True, nrt=False)
@@ -445,7 +454,7 @@ def _board_slot(cache, board, nb, tables):
         i = (i + 1) & (k_slots - 1)
     i = _new_slot(cache, bmask)
     _rank_holdings(cache, i, board, nb, bmask, tables)
-    _clear_known(cache, i, nb)
+    _clear_values(cache, i, nb)
     return i, bmask
 
 
@@ -527,9 +536,9 @@ def _board_slot_uniform(cache, board, nb, tables):
                     bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
                 )
     nf = 0
-    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r and lr[169:], their masks in lm
+    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r and lr[169:], the holdings in lh
         rk = cache.r[i]
-        lm = cache.lm[i]
+        lh = cache.lh[i]
         for x in range(13):  # a card of the flush suit off the board, with a later one (three) or any other (four)
             a = 4 * x + fs
             if (bmask >> np.uint64(a)) & np.uint64(1):
@@ -542,25 +551,25 @@ def _board_slot_uniform(cache, board, nb, tables):
                     continue
                 h = HOLDING_INDEX[a, b]
                 rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
-                row[169 + nf] = rk[h]  # packed after the classes, with the holding's card mask, for _class_hs
-                lm[nf] = _HM[h]
+                row[169 + nf] = rk[h]  # packed after the classes, with the holding, for _class_code
+                lh[nf] = h
                 nf += 1
     cache.n[i] = (52 - nb) * (51 - nb) // 2
     cache.packed[i] = False
     cache.cls[i] = 1 + nf
-    _clear_known(cache, i, nb)
+    _clear_values(cache, i, nb)
     return i
 
 
 @njit(cache=True, nrt=False)
-def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
-    """:func:`_uniform_hs` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
-    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lm`` arrays ``lr_all``, ``r_all``, ``lm_all``, ``n[slot]`` ``n``): the
-    holdings disjoint from ``h`` and the board that make no flush counted class by class, those that do one by one
-    (the ``nf`` packed in ``lr`` and ``lm``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the
+def _class_code(lr_all, r_all, lh_all, nf, slot, h, bmask):
+    """:func:`_uniform_code` of holding ``h`` on a river board ranked by class (slot ``slot`` of a :class:`BoardCache`
+    with ``cls`` ``1 + nf``; its ``lr``, ``r``, ``lh`` arrays ``lr_all``, ``r_all``, ``lh_all``): the holdings
+    disjoint from ``h`` and the board that make no flush counted class by class, those that do one by one (the ``nf``
+    packed in ``lr`` and ``lh``).  With ``L_x`` the cards of rank ``x`` on neither and ``A_x`` whether the
     one of the flush suit is among them, class ``(x > y)`` counts ``L_x L_y`` (no flush suit), ``L_x L_y - A_x A_y`` (three of
     it on the board) or ``(L_x - A_x)(L_y - A_y)`` (four), the pair ``(x, x)`` ``L(L - 1) / 2`` with ``L = L_x``
-    (``L_x - A_x`` with four): the integers :func:`_uniform_hs` counts, so the same float."""
+    (``L_x - A_x`` with four): the integers :func:`_uniform_code` counts."""
     row = lr_all[slot]
     a = _HC[h, 0]
     b = _HC[h, 1]
@@ -604,30 +613,33 @@ def _class_hs(lr_all, r_all, lm_all, nf, n, slot, h, bmask, nb):
         r = row[13 * x + y]
         na += k * (r < rp)
         nt += k * (r == rp)
-    lm = lm_all[slot]
-    for j in range(
-        nf
-    ):  # the holdings that make a flush (their ranks and masks packed), but those sharing a card with h
-        k = np.int64((lm[j] & hm) == 0)
+    lh = lh_all[slot]
+    for j in range(nf):  # the holdings that make a flush (their ranks and holdings packed), but those sharing a card
+        k = np.int64((_HM[lh[j]] & hm) == 0)  # with h
         r = row[169 + j]
         na += k * (r < rp)
         nt += k * (r == rp)
-    ntot = n - 2 * (51 - nb) + 1
-    ahead = float(na)
-    tied = float(nt)
-    tot = float(ntot)
-    return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+    return 1 + 2 * na + nt
+
+
+@njit(cache=True, inline="always")
+def _hs_of(code, n, nb):
+    """HS_1 ``(ahead + tied / 2) / total`` from its count's whole number ``code = 1 + 2 · ahead + tied``
+    (:func:`_uniform_code`) on a board of ``nb`` cards with ``n`` holdings disjoint from it (``total`` the holdings
+    disjoint from the board and the holding: ``n - 2 (51 - nb) + 1``); 0.0 when there are none.  ``(code - 1) / 2`` is
+    ``ahead + tied / 2`` exactly, so the float is the one the counts give."""
+    tot = float(n - 2 * (51 - nb) + 1)
+    return (0.5 * float(code - 1)) / tot if tot > 0 else 0.0
 
 
 @njit(cache=True, nrt=False)
-def _uniform_hs(r_all, lr_all, n, slot, h, bmask, nb):
-    """HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of a :class:`BoardCache` (its
-    ``r`` and ``lr`` arrays ``r_all``, ``lr_all``, its ``n[slot]`` ``n``; card mask ``bmask``, ``nb`` cards), with card
-    removal: ``(ahead + tied / 2) / total`` over the holdings disjoint from ``h`` and the board, counted as integers
-    (the same floats as :func:`_values_on_board` with an all-ones field).  The counts over all live holdings (one pass
-    over the packed ranks) less those of the holdings that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in
-    both, is added back once).  (Two arrays, read in place, not the whole cache: each array an argument is
-    reference-counted per call.)"""
+def _uniform_code(r_all, lr_all, n, slot, h, bmask):
+    """The count behind HS_1 of holding ``h`` against a uniform range on the board of slot ``slot`` of a
+    :class:`BoardCache` (its ``r`` and ``lr`` arrays ``r_all``, ``lr_all``, its ``n[slot]`` ``n``; card mask
+    ``bmask``), with card removal: ``1 + 2 · ahead + tied`` over the holdings disjoint from ``h`` and the board,
+    ``h`` itself counted as a tie (:func:`_hs_of` makes HS_1 of it: the same floats as :func:`_values_on_board` with
+    an all-ones field).  The counts over all live holdings (one pass over the packed ranks) less those of the holdings
+    that hold one of ``h``'s cards ``a``, ``b`` (``h`` itself, in both, is added back once)."""
     rk = r_all[slot]
     lr = lr_all[slot]
     rp = rk[h]
@@ -652,11 +664,7 @@ def _uniform_hs(r_all, lr_all, n, slot, h, bmask, nb):
     na = np.int64(na32)
     nt = np.int64(nt32)
     nt += 1
-    ntot = n - 2 * (51 - nb) + 1
-    ahead = float(na)
-    tied = float(nt)
-    tot = float(ntot)
-    return (ahead + 0.5 * tied) / tot if tot > 0 else 0.0
+    return 1 + 2 * na + nt
 
 
 @njit(cache=True, inline="always")
@@ -681,8 +689,8 @@ def _values_on_board(cache, slot, t):
     plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
 
     The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
-    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board),
-    their card masks ``lm`` and ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
+    :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board)
+    and their ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
     they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
     gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
     board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
@@ -690,14 +698,12 @@ def _values_on_board(cache, slot, t):
     m = t.hole.shape[0]
     n = cache.n[slot]
     live_h = cache.lh[slot]
-    live_m = cache.lm[slot]
     bmask = cache.keys[slot]
-    if not cache.packed[slot]:  # the live holdings and their masks, in holding order (the order of lr)
+    if not cache.packed[slot]:  # the live holdings, in holding order (the order of lr)
         k = 0
         for h in range(N_HOLDINGS):
             if (_HM[h] & bmask) == 0:
                 live_h[k] = h
-                live_m[k] = _HM[h]
                 k += 1
         cache.packed[slot] = True
     live_r = cache.lr[slot]
@@ -728,7 +734,7 @@ def _values_on_board(cache, slot, t):
             nt = 0
             ntot = 0
             for j in range(n):
-                ok = np.int64((live_m[j] & pm) == 0)
+                ok = np.int64((_HM[live_h[j]] & pm) == 0)
                 r = live_r[j]
                 na += ok & np.int64(r < rp)
                 nt += ok & np.int64(r == rp)
@@ -742,7 +748,7 @@ def _values_on_board(cache, slot, t):
                 qtot = 0.0
                 for j in range(n):
                     h = live_h[j]
-                    ok = (live_m[j] & pm) == 0
+                    ok = (_HM[live_h[j]] & pm) == 0
                     r = live_r[j]
                     v = ow[h] if ok else 0.0
                     qtot += v
@@ -755,7 +761,7 @@ def _values_on_board(cache, slot, t):
             qtot = 0.0
             for j in range(n):
                 h = live_h[j]
-                ok = (live_m[j] & pm) == 0
+                ok = (_HM[live_h[j]] & pm) == 0
                 r = live_r[j]
                 w = fw[h] if ok else 0.0
                 v = ow[h] if ok else 0.0
@@ -771,7 +777,7 @@ def _values_on_board(cache, slot, t):
         else:
             for j in range(n):
                 h = live_h[j]
-                ok = (live_m[j] & pm) == 0
+                ok = (_HM[live_h[j]] & pm) == 0
                 r = live_r[j]
                 w = fw[h] if ok else 0.0
                 tot += w
@@ -787,18 +793,19 @@ def _values_on_board(cache, slot, t):
 
 
 @njit(cache=True, inline="always")
-def _cached_ppot(prow, krow, h, board, nb, tables):
-    # PPot of holding h on board[:nb] from the board's row of the cache, prow, with its known bits krow (computed on
-    # the first request; 0 on the river, where ppot_outs is 0; symmetric in the two hole cards, so one entry per
-    # holding)
+def _cached_ppot(pp, row, h, board, nb, tables):
+    # PPot of holding h on board[:nb]: 0 on the river (where ppot_outs is 0); on a 4-card board from row `row` of the
+    # cache's outs potentials `pp` (computed on the first request, -1 before; symmetric in the two hole cards, so one
+    # entry per holding), or computed each time when the board has no row (row -1)
     if nb != 4:
         return 0.0
-    bit = np.uint64(1) << np.uint64(h & 63)
-    if krow[h >> 6] & bit:
-        return prow[h]
+    if row >= 0:
+        y = pp[row, h]
+        if y >= 0.0:
+            return y
     y = ppot_outs(_HC[h, 0], _HC[h, 1], board, nb, tables)
-    prow[h] = y
-    krow[h >> 6] |= bit
+    if row >= 0:
+        pp[row, h] = y
     return y
 
 
@@ -820,8 +827,8 @@ def _street_values(s, t, v, tables, st, ready):
     m = hole.shape[0]
     nb = s + 2
     slot, bmask = _board_slot(t.boards, board, nb, tables)
-    prow = t.boards.pp[slot]
-    krow = t.boards.known[slot, 1]
+    pp_all = t.boards.pp
+    pp_row = t.boards.tp[slot]
     for p in range(m):
         todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
         if todo[p]:
@@ -832,7 +839,7 @@ def _street_values(s, t, v, tables, st, ready):
             h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
             v.hs1[p, s] = t.hs_tmp[p]
             v.q[p, s] = t.q_tmp[p]
-            v.pp[p, s] = _cached_ppot(prow, krow, h, board, nb, tables)
+            v.pp[p, s] = _cached_ppot(pp_all, pp_row, h, board, nb, tables)
             v.nn[p, s] = 0.0
 
 
@@ -970,8 +977,8 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
             trial.q_tmp,
         )
         boards = trial.boards
-        bkeys, bhs, bpp, bknown = boards.keys, boards.hs, boards.pp, boards.known
-        br_all, blr_all, blm_all, bn, bcls = boards.r, boards.lr, boards.lm, boards.n, boards.cls
+        bkeys, bhs, bpp, btp = boards.keys, boards.hs, boards.pp, boards.tp
+        br_all, blr_all, blh_all, bn, bcls = boards.r, boards.lr, boards.lh, boards.n, boards.cls
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
@@ -1046,7 +1053,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                         elif not ready[p, s]:
                             # the uniform play-out (every active player's field all ones, no percentile wanted): HS_1
                             # and PPot of every player active at the decision read from the BoardCache row of the
-                            # board (computed on their first request: _uniform_hs, ppot_outs, 0 on the river)
+                            # board (computed on their first request: _uniform_code, ppot_outs, 0 on the river)
                             nbs = s + 2
                             bmask = np.uint64(0)
                             for ib in range(nbs):
@@ -1057,34 +1064,22 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                             if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
                                 slot = _board_slot_uniform(boards, board, nbs, tables)
                             by_class = bcls[slot]
+                            n_live = bn[slot]
+                            pp_row = btp[slot]
                             for pl in range(m):
                                 if active0[pl]:
                                     ready[pl, s] = True
                                     hh = HOLDING_INDEX[hole[pl, 0], hole[pl, 1]]
-                                    word = hh >> 6
-                                    bit = np.uint64(1) << np.uint64(hh & 63)
-                                    if bknown[slot, 0, word] & bit:
-                                        x = bhs[slot, hh]
-                                    else:  # not asked yet
+                                    code = np.int64(bhs[slot, hh])
+                                    if code == 0:  # not asked yet
                                         if by_class != 0:
-                                            x = _class_hs(
-                                                blr_all, br_all, blm_all, by_class - 1, bn[slot], slot, hh, bmask, nbs
-                                            )
+                                            code = _class_code(blr_all, br_all, blh_all, by_class - 1, slot, hh, bmask)
                                         else:
-                                            x = _uniform_hs(br_all, blr_all, bn[slot], slot, hh, bmask, nbs)
-                                        bhs[slot, hh] = x
-                                        bknown[slot, 0, word] |= bit
-                                    hs1[pl, s] = x
+                                            code = _uniform_code(br_all, blr_all, n_live, slot, hh, bmask)
+                                        bhs[slot, hh] = code
+                                    hs1[pl, s] = _hs_of(code, n_live, nbs)
                                     q[pl, s] = q_tmp[pl]
-                                    y = 0.0
-                                    if nbs == 4:
-                                        if bknown[slot, 1, word] & bit:
-                                            y = bpp[slot, hh]
-                                        else:
-                                            y = ppot_outs(_HC[hh, 0], _HC[hh, 1], board, nbs, tables)
-                                            bpp[slot, hh] = y
-                                            bknown[slot, 1, word] |= bit
-                                    pp[pl, s] = y
+                                    pp[pl, s] = _cached_ppot(bpp, pp_row, hh, board, nbs, tables)
                                     nn[pl, s] = 0.0
                     n_opp = st[N_IN] - 1
                     h1 = hs1[p, s]
