@@ -590,11 +590,11 @@ class _FillsUp:
 def test_dealer_log_that_fills_up_keeps_the_hands_played(tmp_path, monkeypatch, capsys):
     import typer
 
-    import loki.io.acpc_dealer as acpc_dealer
+    import loki.io.outpath
     from loki.cli.acpc import report_match
 
     f = _FillsUp(3)
-    monkeypatch.setattr(acpc_dealer, "open", lambda *a, **k: f, raising=False)
+    monkeypatch.setattr(loki.io.outpath, "open_output", lambda *a, **k: f)
     res, _ = _match(AcpcDealer(GAME, 10, log_path=tmp_path / "m.log"), [_good(), _good()])
     assert res.hands_played == 4 and res.abort is None and not res.complete  # the 4th hand could not be logged
     assert "cannot write the log: No space left on device" in res.log_error
@@ -606,15 +606,20 @@ def test_dealer_log_that_fills_up_keeps_the_hands_played(tmp_path, monkeypatch, 
     assert "4 of 10 hands" in out and "error: match stopped after 4 of 10 hands" in err
 
 
-@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
-def test_dealer_log_that_cannot_take_its_header_is_one_error():
+def test_dealer_log_that_cannot_take_its_header_is_one_error(tmp_path, monkeypatch):
+    import loki.io.outpath
     from loki.errors import OutputPathError
 
-    d = AcpcDealer(GAME, 3, log_path="/dev/full", t_connect=0.5)
-    with pytest.raises(OutputPathError, match="--out /dev/full: cannot write the log: No space left"):
+    monkeypatch.setattr(loki.io.outpath, "open_output", lambda *a, **k: _FillsUp(-1))  # a full disk
+    monkeypatch.setattr(
+        _FillsUp, "write", lambda self, s: (_ for _ in ()).throw(OSError(28, "No space left on device"))
+    )
+    log = tmp_path / "m.log"
+    d = AcpcDealer(GAME, 3, log_path=log, t_connect=0.5)
+    with pytest.raises(OutputPathError, match=f"--out {log}: cannot write the log: No space left"):
         d.listen()  # before any port is given out
     assert d.ports == []
-    r = _cli_run(["dealer", "--out", "/dev/full", "--hands", "1", "--t-connect", "1"])
+    r = _cli_run(["dealer", "--out", str(log), "--hands", "1", "--t-connect", "1"])
     assert r.exit_code == 2 and r.stdout == "" and "cannot write the log" in r.stderr  # no ports printed
 
 

@@ -652,9 +652,9 @@ def test_results_folder_that_is_a_file_or_cannot_be_made(tmp_path):
         run_tournament(cfg, workers=1, out=f)
     assert f.read_text() == "x"
     for target, needle in [
-        (f, "is an existing file"),
-        (f / "sub", "cannot create the results folder"),
-        (Path("/proc/loki-x"), "cannot create the results folder"),
+        (f, "a file is there: expected a results folder"),
+        (f / "sub", "cannot create the folder"),
+        (Path("/proc/loki-x"), "cannot create the folder"),
     ]:
         r = CliRunner().invoke(app, ["tournament", "--deals", "2", "--out", str(target), "--quiet", "--no-plots"])
         assert r.exit_code == 2, r.output

@@ -409,9 +409,7 @@ def test_showdowns_name_the_kicker_that_decides():
 def test_session_appends_one_hand_per_write_and_cuts_back_a_failed_one(tmp_path, monkeypatch):
     """After the first hand each save opens the file to append and writes one hand (not the whole session again); a
     write that fails partway is cut back to the last whole hand and retried with the next one."""
-    import builtins
-
-    import loki.web.session as session
+    import loki.io.outpath as outpath
 
     path = tmp_path / "s.phhs"
     s = TableSession(["calling"], seed=2, phh_path=path)
@@ -439,7 +437,10 @@ def test_session_appends_one_hand_per_write_and_cuts_back_a_failed_one(tmp_path,
                 raise OSError(28, "No space left on device")
             return self.f.write(text)
 
-    monkeypatch.setattr(session, "open", lambda p, mode, **k: Tracked(builtins.open(p, mode, **k), mode), raising=False)
+    real = outpath.open_output
+    monkeypatch.setattr(
+        outpath, "open_output", lambda p, what, append=False: Tracked(real(p, what, append=append), "wa"[append])
+    )
     for h in range(4):
         fail["now"] = h == 2
         _play_out(s)

@@ -37,7 +37,6 @@ from loki.assessment.hand import (
 from loki.assessment.income_rate import (
     TABLE_PLAYERS,
     IRTable,
-    check_output_path,
     class_equity_matrix,
     class_pot_share,
     holding_equity,
@@ -45,6 +44,7 @@ from loki.assessment.income_rate import (
     load_class_equity,
     load_tables,
     rollout_table,
+    rollout_tables,
     write_class_equity,
     write_tables,
 )
@@ -99,7 +99,7 @@ __all__ = [
     "rollout_table",
     "load_tables",
     "write_tables",
-    "check_output_path",
+    "rollout_tables",
     "holding_ir",
     "class_equity_matrix",
     "load_class_equity",

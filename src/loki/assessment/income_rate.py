@@ -53,7 +53,7 @@ from loki.cards import (
     N_HOLDINGS,
     class_holdings,
 )
-from loki.errors import ConfigError, OutputPathError, RangeError
+from loki.errors import ConfigError, RangeError
 from loki.evaluator import kernel_tables
 from loki.evaluator.kernels import rank_from_key
 
@@ -64,7 +64,7 @@ __all__ = [
     "rollout_table",
     "load_tables",
     "write_tables",
-    "check_output_path",
+    "rollout_tables",
     "holding_ir",
     "class_equity_matrix",
     "load_class_equity",
@@ -429,55 +429,21 @@ def holding_ir(n_players: int) -> np.ndarray:
     return tables[n_players][HOLDING_CLASS]
 
 
-def check_output_path(out: str | Path | None = None) -> Path:
-    """The CSV path :func:`generate` will write, checked before any roll-out (its folder is created).
+def rollout_tables(n_samples: int = 1_000_000, seed: int = 1999, progress=None) -> dict[int, IRTable]:
+    """Roll out IR2, IR4 and IR7 (PAPP98 Eq. 5.1, see :func:`rollout_table`): what ``loki ir-tables`` computes
+    before it writes them with :func:`write_tables` (to a new file: loki's shipped tables are never replaced).
 
     Args:
-        out: the target file; None for the shipped ``loki/data/income_rates.csv``.
+        n_samples: sampled deals per hand class.
+        seed: the master seed (each table and class derives its own).
+        progress: called as ``progress(done, total)`` over the three tables' classes.
 
     Returns:
-        The path.
+        ``{n_players: IRTable}`` for the players of :data:`TABLE_PLAYERS`.
 
     Raises:
-        ValueError: ``out`` is a folder, its folder cannot be created, or the target cannot be
-            written (one line naming the path).  A plain ValueError, not
-            :class:`~loki.errors.OutputPathError` (an OSError), while ``loki ir-tables`` catches
-            ValueError here.
+        ConfigError: ``n_samples`` outside 2 .. :data:`MAX_SAMPLES` (before any roll-out).
     """
-    import os
-    import tempfile
-
-    path = Path(out) if out is not None else Path(__file__).parent / "data" / _DATA_FILE
-    if path.is_dir():
-        raise OutputPathError(f"output {str(path)!r} is a folder: expected a CSV file path")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as e:
-        raise OutputPathError(
-            f"cannot write the output {str(path)!r}: {e.strerror or e} (pass a writable --out)"
-        ) from None
-    if path.exists() and not os.access(path, os.W_OK):
-        raise OutputPathError(f"cannot write the output {str(path)!r}: permission denied (pass a writable --out)")
-    return path
-
-
-def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | None = None, progress=None) -> Path:
-    """Roll out IR2, IR4 and IR7 and write them (default: the shipped ``loki/data/income_rates.csv``).
-
-    This is what ``loki ir-tables`` runs (PAPP98 Eq. 5.1, see :func:`rollout_table`).  The output
-    path is checked first (:func:`check_output_path`), and the file is replaced atomically at the
-    end, so an interrupted run leaves the old table intact.  Returns the path written.
-
-    Raises:
-        ValueError: an unusable output path (before any roll-out; see :func:`check_output_path`).
-        ConfigError: ``n_samples`` outside 2 .. :data:`MAX_SAMPLES`.
-    """
-    import os
-
-    path = check_output_path(out)
     _check_samples(n_samples)
     tables = {}
     for i, n in enumerate(TABLE_PLAYERS):
@@ -487,9 +453,4 @@ def generate(n_samples: int = 1_000_000, seed: int = 1999, out: str | Path | Non
                 progress(i * total + done, len(TABLE_PLAYERS) * total)
 
         tables[n] = rollout_table(n, n_samples, seed, prog)
-    tmp = path.with_name(f".{path.name}.tmp")
-    write_tables(tables, tmp, command=f"loki ir-tables --samples {n_samples} --seed {seed}")
-    os.replace(tmp, path)
-    global _CACHE
-    _CACHE = None
-    return path
+    return tables

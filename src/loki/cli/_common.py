@@ -72,12 +72,15 @@ T = TypeVar("T")
 
 
 def error_line(message: object) -> str:
-    """``"error: <message>"`` on one line (line breaks of ``message`` become spaces).
+    """``"error: <message>"`` on one line (line breaks of ``message`` become spaces), every other character a terminal
+    could act on escaped (:func:`loki.io.names.shown`: a name from a log in a message never reaches the terminal raw).
 
-    >>> error_line("bad\\nthing")
-    'error: bad thing'
+    >>> error_line("bad\\nthing"), error_line("no player \\x1b[2J")
+    ('error: bad thing', 'error: no player \\\\x1b[2J')
     """
-    return "error: " + " ".join(str(message).split("\n")).strip()
+    from loki.io.names import shown
+
+    return "error: " + shown(" ".join(str(message).split("\n")).strip(), limit=None)
 
 
 def fail(message: str) -> NoReturn:
@@ -131,6 +134,8 @@ def _out_path(text: str) -> Path:
     # is refused instead
     if not text.strip():
         raise typer.BadParameter("expected a path, got an empty string")
+    if "\0" in text:
+        raise typer.BadParameter("a path cannot hold a NUL character")
     return Path(text)
 
 

@@ -50,6 +50,7 @@ def explain(
     from loki.errors import HandHistoryError, LokiError, tagged
     from loki.explain.render import render_explanation
     from loki.explain.sources import explain_log, explain_spot
+    from loki.io.names import shown
     from loki.players.registry import make_player
 
     try:
@@ -70,7 +71,7 @@ def explain(
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
         ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
-        exps, bad = explain_log(recs, who or "1", player, seed)
+        exps, bad = explain_log(recs, who if who is not None else "1", player, seed)
         skipped += bad
         if not exps and len(bad) == len(recs):  # every hand failed to replay: nothing explained, say why
             raise HandHistoryError(f"FILE {file}: no hand could be replayed ({bad[0][0]}: {bad[0][1]})")
@@ -85,7 +86,7 @@ def explain(
         for x in exps:
             typer.echo(json.dumps(x.model_dump(mode="json")))
         for hid, msg in skipped:
-            typer.echo(f"skipped hand {hid}: {msg}", err=True)
+            typer.echo(f"skipped hand {shown(hid, None)}: {shown(msg, None)}", err=True)
         return
     console = make_console(highlight=False)
     for x in exps:
@@ -96,4 +97,4 @@ def explain(
 
     console.print(f"{plural(len(exps), 'decision')} explained")
     for hid, msg in skipped:
-        console.print(f"skipped hand {hid}: {msg}", markup=False)
+        console.print(f"skipped hand {shown(hid, None)}: {shown(msg, None)}", markup=False)

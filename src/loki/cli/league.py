@@ -11,7 +11,10 @@ import typer
 
 from loki.cli._common import echo_json, fail, json_option, out_option, seed_option
 
-__all__ = ["league"]
+__all__ = ["league", "LEAGUE_MARKS"]
+
+#: What only a league leaves in its folder (:func:`loki.io.outpath.check_output_folder`).
+LEAGUE_MARKS = ("league.json", "pairs")
 
 
 def league(
@@ -29,6 +32,11 @@ def league(
     ),
     workers: int | None = typer.Option(None, "--workers", "-w", min=0, max=256, help="Local worker processes."),
     out: Path | None = out_option("The league's folder (default results/league-<seed>)."),
+    overwrite: bool = typer.Option(
+        False,
+        "--overwrite",
+        help="Play every pair again (discard an earlier league in --out); also write into a folder of other files.",
+    ),
     plots: bool = typer.Option(True, "--plots/--no-plots", help="Write cross.png."),
     json_out: bool = json_option(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress."),
@@ -42,7 +50,10 @@ def league(
     from rich.table import Table
 
     from loki.cli.warmup import ensure_warm
-    from loki.errors import LokiError, tagged
+    from loki.errors import ConfigError, LokiError, OutputPathError, tagged
+    from loki.io.files import folder_lock
+    from loki.io.names import check_name
+    from loki.io.outpath import check_output_folder
     from loki.players.registry import parse_player
     from loki.tournament.league import run_league, write_league
 
@@ -53,13 +64,16 @@ def league(
         fail(f"--label given {len(labels)} times for {len(player)} players (one per --player)")
     if len(set(labels)) != len(labels):
         fail(f"--label: names must differ, got {labels}")
+    for lab in labels:  # a label reaches the terminal, league.json and cross.png: printable and bounded
+        check_name(lab, "--label" if label else "--player (its label)", ConfigError)
     for p in player:
         try:
             parse_player(p)
         except LokiError as e:
             raise tagged("--player", e) from None
-    ensure_warm(list(player), 2, quiet=quiet)
     folder = out if out is not None else Path("results") / f"league-{seed}"
+    check_output_folder(folder, "--out", marks=LEAGUE_MARKS, overwrite=overwrite)
+    ensure_warm(list(player), 2, quiet=quiet)
     err = Console(stderr=True)
 
     def progress(k: int, total: int, name: str) -> None:
@@ -67,10 +81,21 @@ def league(
             err.print(f"pair {k + 1}/{total}: {name}", highlight=False)
 
     try:
-        res = run_league(
-            player, labels, deals, seed, folder, workers=workers, progress=progress, block_deals=block_deals
-        )
-        write_league(res, folder, plots=plots)
+        with folder_lock(folder):
+            res = run_league(
+                player,
+                labels,
+                deals,
+                seed,
+                folder,
+                workers=workers,
+                progress=progress,
+                block_deals=block_deals,
+                overwrite=overwrite,
+            )
+            write_league(res, folder, plots=plots)
+    except OutputPathError:
+        raise
     except LokiError as e:
         raise tagged("league", e) from None
     if json_out:

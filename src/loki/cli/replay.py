@@ -97,12 +97,20 @@ def _plain_intervals(report: Any, console: Any) -> None:
     """Each player's sb/hand with its 95 % interval, the hand as the unit (``report.estimates()``), and the caveat:
     the hands of one log share players and a session, so they are not independent and the interval is a guide."""
     from rich.table import Table
+    from rich.text import Text
+
+    from loki.io.names import shown
 
     t = Table(title="winnings, sb/hand with 95% intervals (the hand as unit)")
     for col in ("player", "hands", "sb/hand", "± 95%"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for e in report.estimates():
-        t.add_row(e["name"], str(e["hands"]), f"{e['sb_per_hand']:+.3f}", "-" if e["ci"] is None else f"{e['ci']:.3f}")
+        t.add_row(
+            Text(shown(e["name"])),
+            str(e["hands"]),
+            f"{e['sb_per_hand']:+.3f}",
+            "-" if e["ci"] is None else f"{e['ci']:.3f}",
+        )
     console.print(t)
     console.print(
         "caveat: the hands of one log are correlated (the same players, adapting over one session), so read the "

@@ -32,10 +32,11 @@ def ir_tables(
     from rich.progress import Progress
 
     import loki
-    from loki.assessment.income_rate import MAX_SAMPLES, check_output_path, generate
+    from loki.assessment.income_rate import MAX_SAMPLES, rollout_tables, write_tables
     from loki.cli._common import fail
-    from loki.errors import LokiError, OutputPathError
-    from loki.io.outpath import free_path
+    from loki.errors import OutputPathError
+    from loki.io.files import atomic_target
+    from loki.io.outpath import check_output_path, free_path, make_folder
 
     if samples > MAX_SAMPLES:
         fail(f"--samples {samples}: at most {MAX_SAMPLES:,} deals per hand class (Papp used 1,000,000)")
@@ -47,14 +48,18 @@ def ir_tables(
             f"--out {target}: that is loki's shipped data folder ({shipped}); write the tables elsewhere "
             "(the shipped ones are the reference of every player)"
         )
+    # before the (long) roll-outs: a new file or a regular one (never a device, FIFO or link), in a folder made here
+    if not target.parent.exists():
+        make_folder(target.parent, "--out")
+    check_output_path(target, "--out")
+    with Progress() as progress:
+        task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
+        tables = rollout_tables(samples, seed, progress=lambda done, total: progress.update(task, completed=done))
     try:
-        check_output_path(target)  # before the (long) roll-outs
-    except (LokiError, ValueError, OSError) as e:
-        raise OutputPathError(f"--out: {e}") from None
-    try:
-        with Progress() as progress:
-            task = progress.add_task("rolling out 169 classes x 3 tables", total=3 * 169)
-            path = generate(samples, seed, target, progress=lambda done, total: progress.update(task, completed=done))
-    except (LokiError, ValueError, OSError) as e:
-        raise OutputPathError(f"ir-tables: {e}") from None
-    typer.echo(f"wrote {path} (loki's shipped tables are unchanged)")
+        with atomic_target(target) as tmp:
+            write_tables(tables, tmp, command=f"loki ir-tables --samples {samples} --seed {seed}")
+    except OutputPathError as e:
+        raise OutputPathError(f"--out {e}") from None
+    except OSError as e:
+        raise OutputPathError(f"--out {target}: cannot write it: {e.strerror or e}") from None
+    typer.echo(f"wrote {target} (loki's shipped tables are unchanged)")

@@ -3,14 +3,15 @@
 ``--deals`` (not ``--hands``) counts the tournament's *deals*: a deal fixes every seat's cards and
 the board, and is replayed once per seating, so ``--deals D`` at ``n`` players plays ``D x n``
 hands.  ``--deals``, ``--block-deals`` and ``--seed`` have the caps of the configuration file
-(:mod:`loki.tournament.config`), ``--workers`` at most :data:`MAX_WORKERS`.  ``--out`` is the results folder; a lock file in it (``.loki.lock``) keeps a second run out.
+(:mod:`loki.tournament.config`), ``--workers`` at most :data:`MAX_WORKERS`.  ``--out`` is the results folder: a real folder (never a symbolic link), new, empty or holding an earlier
+tournament (another folder that holds files needs ``--overwrite``); a lock file in it (``.loki.lock``) keeps a second
+run out.
 Ctrl-C, SIGTERM and SIGHUP stop a run the same way: the workers end, the journal keeps every finished
 block (``--resume`` continues), exit code 130, 143, 129.
 """
 
 from __future__ import annotations
 
-import contextlib
 import signal
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,10 @@ import typer
 
 from loki.cli._common import dask_client, out_option, seed_option, signals_stop_the_run
 
-__all__ = ["tournament", "run_with_progress", "MAX_WORKERS"]
+__all__ = ["tournament", "run_with_progress", "MAX_WORKERS", "TOURNAMENT_MARKS"]
+
+#: What only a tournament leaves in its results folder (:func:`loki.io.outpath.check_output_folder`).
+TOURNAMENT_MARKS = ("journal.jsonl", "run.json")
 
 #: ``--workers`` at most (:data:`loki.tournament.runner.MAX_WORKERS`, not imported: ``loki --help`` stays light).
 MAX_WORKERS = 256
@@ -56,7 +60,11 @@ def tournament(
     ),
     out: Path | None = out_option("Results folder (default results/<name>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
-    overwrite: bool = typer.Option(False, "--overwrite", help="Discard a previous run in the results folder."),
+    overwrite: bool = typer.Option(
+        False,
+        "--overwrite",
+        help="Discard a previous run in the results folder; also write into a folder of other files.",
+    ),
     block_deals: int | None = typer.Option(
         None, "--block-deals", min=1, help="Deals per block (players are rebuilt every block; changes the results)."
     ),
@@ -104,6 +112,9 @@ def tournament(
     except TournamentConfigError as e:
         raise tagged(str(config) if config is not None else f"--preset {preset}", e) from None
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
+    from loki.io.outpath import check_output_folder
+
+    check_output_folder(folder, "--out", marks=TOURNAMENT_MARKS, overwrite=overwrite)
     try:
         with signals_stop_the_run():
             from loki.tournament.results import write_results
@@ -207,9 +218,7 @@ def run_with_progress(
         if client is not None:
             client.run(warm_specs, specs, cfg.game_config())
 
-    # one run at a time per folder (an existing file is reported by run_tournament)
-    lock = folder_lock(folder) if not (folder.exists() and not folder.is_dir()) else contextlib.nullcontext()
-    with lock:
+    with folder_lock(folder):  # one run at a time per folder
         try:
             # the bar starts with the first report, after prepare() (rich shows one live display at a time)
             run = run_tournament(

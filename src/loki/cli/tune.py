@@ -11,6 +11,7 @@ values are validated against the defaults on seeds the search never saw, and ``b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 from pathlib import Path
@@ -20,7 +21,10 @@ import typer
 
 from loki.cli._common import dask_client, echo_json, fail, json_option, out_option, signals_stop_the_run
 
-__all__ = ["tune"]
+__all__ = ["tune", "TUNE_MARKS"]
+
+#: What only a study leaves in its folder (:func:`loki.io.outpath.check_output_folder`).
+TUNE_MARKS = ("study.db", "tune.json")
 
 
 def _tagged(option: str, e: Exception) -> Exception:
@@ -72,6 +76,11 @@ def tune(
     ),
     scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
     out: Path | None = out_option("The study's folder (default results/tune-<target>)."),
+    overwrite: bool = typer.Option(
+        False,
+        "--overwrite",
+        help="Start the study again (discard an earlier study in --out); also write into a folder of other files.",
+    ),
     validate_deals: int = typer.Option(
         1000, "--validate-deals", min=0, max=1_000_000, help="Deals per validation seed (0: no validation)."
     ),
@@ -138,12 +147,15 @@ def tune(
         start_at_values=start_at_values,
     )
     folder = out if out is not None else Path("results") / f"tune-{Path(target.split(',')[0]).stem}"
+    from loki.io.outpath import check_output_folder
+
+    check_output_folder(folder, "--out", marks=TUNE_MARKS, overwrite=overwrite)
     vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None
     # the rules finish_study applies after the study, on the trials this run asks for (fresh seeds: seed first+k)
     checked_validation_seeds(spec, vseeds, range(trials), default=validate_deals > 0)
     try:
         with signals_stop_the_run():
-            record = _run(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
+            record = _run(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet, overwrite)
     except KeyboardInterrupt as e:
         signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
@@ -186,8 +198,11 @@ def _list(spec: str, json_out: bool) -> None:
     Console().print(t)
 
 
-def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vseeds, quiet) -> dict[str, Any]:
+def _run(
+    spec, folder: Path, trials: int, workers, scheduler, validate_deals, vseeds, quiet, overwrite: bool = False
+) -> dict[str, Any]:
     """Run the study in ``folder`` (holding its lock) and write its outputs; returns the ``tune.json`` record.
+    ``overwrite`` discards the study file an earlier run left there first.
 
     Raises:
         OutputPathError: the folder is locked by another run, or its ``study.db`` cannot be opened (before the
@@ -198,6 +213,10 @@ def _run(spec, folder: Path, trials: int, workers, scheduler, validate_deals, vs
     from loki.tune import checked_validation_seeds, open_study
 
     with folder_lock(folder):
+        if overwrite:
+            for name in TUNE_MARKS + ("study.db-journal", "study.db-wal", "study.db-shm"):
+                with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                    (folder / name).unlink()
         # the study file first: one that cannot be opened, or holds another study, is refused before the players
         # warm up and the workers start (run_study opens it again)
         study, _, _ = open_study(folder, spec)

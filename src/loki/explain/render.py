@@ -10,6 +10,7 @@ from typing import Any
 
 from loki.explain.grids import GRID_NAMES
 from loki.explain.records import DecisionExplanation, Grid
+from loki.io.names import MAX_SHOWN_CHARS, shown
 
 __all__ = ["render_explanation", "grid_text", "pretty_cards", "STREETS"]
 
@@ -47,6 +48,14 @@ def grid_text(grid: Grid) -> Any:
     return t
 
 
+def _name(text: object, limit: int | None = MAX_SHOWN_CHARS) -> str:
+    """A name (or hand id, or a text that holds one) from a hand history as rich markup: escaped for the terminal
+    (:func:`loki.io.names.shown`) and for rich (its ``[`` never opens a tag)."""
+    from rich.markup import escape
+
+    return escape(shown(text, limit))
+
+
 def _f(x: float | None, d: int = 3) -> str:
     return "-" if x is None else f"{x:.{d}f}"
 
@@ -54,13 +63,13 @@ def _f(x: float | None, d: int = 3) -> str:
 def _header(e: DecisionExplanation) -> list[Any]:
     played = f" (played: {e.played})" if e.played and e.played != e.action else ""
     parts: list[Any] = [
-        f"[bold]hand {e.hand}[/] · seat {e.seat} [bold]{e.player}[/] · {STREETS[e.street]} · "
+        f"[bold]hand {_name(e.hand)}[/] · seat {e.seat} [bold]{_name(e.player)}[/] · {STREETS[e.street]} · "
         f"{pretty_cards(e.hole)} | {pretty_cards(e.board)} · pot {e.pot:g} · to call {e.to_call:g} → "
         f"[bold cyan]{e.action}[/]{played}",
-        f"[italic]{e.summary}[/]",
+        f"[italic]{_name(e.summary, None)}[/]",  # it names the bot, whose name holds the log's name of the player
     ]
     if e.error:
-        parts.append(f"[red]explanation incomplete: {e.error}[/]")
+        parts.append(f"[red]explanation incomplete: {_name(e.error, None)}[/]")
     return parts
 
 
@@ -180,13 +189,13 @@ def _opponents_part(opponents: Any, grids: bool) -> list[Any]:
         t.add_column(col)
     for o in opponents:
         likely = ", ".join(f"{c} {100 * s:.1f}%" for c, s in o.likely[:5])
-        t.add_row(str(o.seat), o.name, "yes" if o.live else "folded", likely, _reweight_text(o.reweight))
+        t.add_row(str(o.seat), _name(o.name), "yes" if o.live else "folded", likely, _reweight_text(o.reweight))
     parts: list[Any] = ["[bold]opponents as modelled[/] (weight tables)", t]
     if grids:
         for o in opponents:
             if not o.live:
                 continue
-            parts.append(f"[bold]seat {o.seat} {o.name}[/]: weight table now (mean weight per class)")
+            parts.append(f"[bold]seat {o.seat} {_name(o.name)}[/]: weight table now (mean weight per class)")
             parts.append(grid_text(o.weights))
             if o.reweight is not None and o.reweight.changed:
                 parts.append(f"before its {o.reweight.action}:")

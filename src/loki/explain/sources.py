@@ -29,6 +29,7 @@ from loki.explain.core import ExplainedPlayer
 from loki.explain.records import DecisionExplanation
 from loki.io.acpc_log import HandRecord
 from loki.io.limits import digits
+from loki.io.names import shown
 
 __all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting", "log_seat_numbers", "phh_seat_numbers"]
 
@@ -40,12 +41,14 @@ def resolve_player(records: Sequence[HandRecord], who: str) -> str:
     Raises:
         ConfigError: no such player (the message lists the names).
     """
-    names: list[str] = []
+    if not who.strip():
+        raise ConfigError("--who '': expected a player name of the log or a seat number")
+    seen: dict[str, None] = {}  # the names in order of appearance (a dict: a log may hold many)
     for rec in records:
         for nm in rec.names or [f"p{k + 1}" for k in range(rec.n_players)]:
-            if nm not in names:
-                names.append(nm)
-    if who in names:
+            seen.setdefault(nm, None)
+    names = list(seen)
+    if who in seen:
         return who
     if digits(who) and records:
         first = list(records[0].names or [f"p{k + 1}" for k in range(records[0].n_players)])
@@ -54,7 +57,8 @@ def resolve_player(records: Sequence[HandRecord], who: str) -> str:
         if k in numbers:
             return first[numbers.index(k)]
         raise ConfigError(f"seat {who}: the first hand has seats {', '.join(map(str, sorted(numbers)))}")
-    raise ConfigError(f"no player {who!r} in the hand history; players: {', '.join(names) or 'none'}")
+    listed = ", ".join(shown(nm) for nm in names[:20]) + (f", ... ({len(names):,} in all)" if len(names) > 20 else "")
+    raise ConfigError(f"no player {shown(repr(who))} in the hand history; players: {listed or 'none'}")
 
 
 def log_seat_numbers(rec: HandRecord, names_at: dict[int, str]) -> list[int]:

@@ -51,6 +51,7 @@ from loki.io.acpc_client import format_matchstate
 from loki.io.acpc_deal import AcpcDeals
 from loki.io.acpc_log import HandRecord, format_payoff, format_state_line
 from loki.io.gamedef import AcpcGame
+from loki.io.names import name_problem as names_problem
 from loki.io.netlines import (
     MAX_LINE,
     LineReader,
@@ -99,13 +100,12 @@ def name_problem(name: str) -> str | None:
     >>> name_problem("loki2-BR"), name_problem("a|b"), name_problem("é")
     (None, "a ':' or '|' (the log's separators)", 'not printable ASCII (an ACPC log is ASCII)')
     """
-    if not name or name != name.strip():
-        return "empty, or spaces at the ends"
     if ":" in name or "|" in name:
         return "a ':' or '|' (the log's separators)"
-    if not (name.isascii() and name.isprintable()):
+    why = names_problem(name, ascii_only=True)
+    if why is not None and "printable" in why:
         return "not printable ASCII (an ACPC log is ASCII)"
-    return None
+    return why
 
 
 class _Abort(Exception):
@@ -507,11 +507,13 @@ class AcpcDealer:
         """The log file, opened and its header written (None without ``log_path``)."""
         if not self.log_path:
             return None
-        try:
-            out = open(self.log_path, "w", encoding="ascii", errors="replace")
-        except OSError as e:
+        from loki.io.outpath import open_output
+
+        try:  # a regular file, never through a link or into a device or FIFO
+            out = open_output(self.log_path, "--out", encoding="ascii", errors="replace")
+        except OutputPathError:
             self.close()
-            raise OutputPathError(f"--out {self.log_path}: cannot write the log: {e.strerror or e}") from None
+            raise
         try:
             out.write(f"# name/game/hands/seed loki-dealer {self.game.source} {self.n_hands} {self.seed}\n")
             out.write(f"#--t_response {int(self.t_response * 1000)}\n")

@@ -4,7 +4,9 @@
   the same folder, flushed and fsynced, then renamed over the target (``os.replace``), so a reader
   (or a crash, a full disk, Ctrl-C) never sees a half-written ``summary.json`` or a 0-byte
   ``run.json``: the target holds either the old content or the new one.  On any error the temporary
-  file is removed and the error raised.
+  file is removed and the error raised.  The rename never replaces anything but a regular file (the rule
+  of :mod:`loki.io.outpath`): a device, FIFO, socket, symbolic link or folder at the target is refused,
+  and the temporary file is a new file (created exclusively, never through a link).
 - :func:`folder_lock`: an exclusive lock on ``<folder>/.loki.lock`` (``fcntl.flock``, released by the
   kernel when the process ends, however it ends: no stale locks), so two runs cannot write into one
   results folder.  A run that ends (normally or by an error it reports) removes the lock file while it
@@ -23,16 +25,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 from loki.errors import OutputPathError
 from loki.io.limits import digits
+from loki.io.outpath import LOCK_NAME, make_folder, not_a_file
 
 __all__ = ["atomic_write_text", "atomic_target", "folder_lock", "LOCK_NAME"]
-
-#: The lock file of a results folder.
-LOCK_NAME = ".loki.lock"
 
 
 def _fsync_dir(path: Path) -> None:
@@ -55,20 +56,46 @@ def atomic_target(path: str | os.PathLike[str]) -> Iterator[Path]:
     to ``path``; on an error it is removed and the error propagates.
 
     Raises:
+        OutputPathError: something else than a regular file is at ``path`` (a device, FIFO, socket, symbolic link or
+            folder: never replaced), before the block runs and again before the rename.
         OSError: the temporary file cannot be written, synced or renamed (full disk, read-only folder).
     """
     p = Path(path)
-    tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+    _refuse_non_file(p)
+    tmp = _new_temporary(p)
     try:
         yield tmp
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
+        _refuse_non_file(p)
         os.replace(tmp, p)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
     _fsync_dir(p.parent)
+
+
+def _refuse_non_file(p: Path) -> None:
+    kind = not_a_file(p)
+    if kind is not None:
+        raise OutputPathError(
+            f"{p}: {kind} is there: loki writes only a new file or over a regular file (never over a device, FIFO, "
+            "socket, symbolic link or folder)"
+        )
+
+
+def _new_temporary(p: Path) -> Path:
+    """A new, empty file next to ``p`` (``.<stem>.<pid>.<random>.tmp<suffix>``), created exclusively: never an
+    existing file, never through a symbolic link."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        tmp = p.with_name(f".{p.stem}.{os.getpid()}.{secrets.token_hex(4)}.tmp{p.suffix}")
+        try:
+            os.close(os.open(tmp, flags, 0o666))
+        except FileExistsError:  # pragma: no cover - 32 random bits taken: draw again
+            continue
+        return tmp
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
@@ -97,16 +124,10 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         what: how messages name it (the command-line option).
 
     Raises:
-        OutputPathError: another process holds the lock (the message gives its pid when known), or the
-            folder or the lock file cannot be created.
+        OutputPathError: another process holds the lock (the message gives its pid when known), the folder or
+            the lock file cannot be created, or a symbolic link is at the folder's path or the lock file's.
     """
-    d = Path(folder)
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OutputPathError(f"{what} {d}: cannot create the results folder {str(d)!r}: {e.strerror or e}") from None
-    except ValueError as e:  # a NUL in the path
-        raise OutputPathError(f"{what} {str(d)!r}: not a usable folder path ({e})") from None
+    d = make_folder(folder, what)  # a real folder, never a symbolic link
     path = d / LOCK_NAME
     fd = _take_lock(path, d, what)
     try:
@@ -120,6 +141,13 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         os.close(fd)  # releases the lock
 
 
+def _not_regular(fd: int) -> bool:
+    """The open descriptor ``fd`` is not a regular file."""
+    import stat
+
+    return not stat.S_ISREG(os.fstat(fd).st_mode)
+
+
 def _take_lock(path: Path, d: Path, what: str) -> int:
     """An open descriptor of ``path`` holding its exclusive ``flock``, the file still being the one at ``path``."""
     try:
@@ -128,9 +156,12 @@ def _take_lock(path: Path, d: Path, what: str) -> int:
         fcntl = None  # type: ignore[assignment]
     for _ in range(100):
         try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0), 0o644)
         except OSError as e:
             raise OutputPathError(f"{what} {d}: cannot create the folder's lock file: {e.strerror or e}") from None
+        if _not_regular(fd):
+            os.close(fd)
+            raise OutputPathError(f"{what} {d}: its lock file {LOCK_NAME} is not a regular file: remove it")
         if fcntl is None:  # pragma: no cover
             return fd
         try:

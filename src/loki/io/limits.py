@@ -16,6 +16,7 @@ limit                      value      applies to
 :data:`MAX_PHH_HAND_BYTES`  1 MiB     one hand (one ``[n]`` table) of a PHH file
 :data:`MAX_LOG_HANDS`      100,000    hands read from one log or PHH file (``--hands N`` reads the first N)
 :data:`MAX_NOTES`          1,000      warnings and skipped hands listed per file (the rest are counted)
+:data:`MAX_REPLAY_PLAYERS` 1,000      distinct player names in one replay (each gets its own bot and models)
 :data:`MAX_NESTING`        32         arrays and tables inside each other (TOML, PHH, JSON), and the
                                       parts of one dotted TOML key (``a.b.c``)
 =========================  =========  ==================================================================
@@ -35,9 +36,11 @@ ValueError: x.toml line 1: arrays or tables nested 40 deep: the limit is 32
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
+import stat
 import tomllib
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -55,9 +58,12 @@ __all__ = [
     "MAX_NESTING",
     "MAX_LOG_HANDS",
     "MAX_NOTES",
+    "MAX_REPLAY_PLAYERS",
     "size_text",
     "read_capped",
     "open_input",
+    "open_regular",
+    "file_kind",
     "iter_lines",
     "toml_shape",
     "parse_toml",
@@ -81,6 +87,8 @@ MAX_NESTING = 32
 MAX_LOG_HANDS = 100_000
 #: Warnings and skipped hands listed per file (further ones are counted in one last entry).
 MAX_NOTES = 1000
+#: Distinct player names one replay of a log models (``loki replay``, ``loki explain``): each gets a bot of its own.
+MAX_REPLAY_PLAYERS = 1000
 
 ErrorType = Callable[[str], LokiError] | type[Exception]
 
@@ -111,8 +119,62 @@ def _reason(e: OSError) -> str:
     return e.strerror or str(e)
 
 
+#: What messages call each kind of file that is not a regular file (:func:`file_kind`).
+_NOT_FILES = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_kind(mode: int) -> str | None:
+    """What a file of ``mode`` (``st_mode``) is when it is not a regular file, for messages (``"a FIFO (named
+    pipe)"``); None for a regular file.
+
+    >>> file_kind(os.stat("/dev/null").st_mode), file_kind(stat.S_IFREG)
+    ('a character device', None)
+    """
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _NOT_FILES if test(mode)), "not a regular file")
+
+
+def open_regular(path: str | os.PathLike[str]) -> IO[bytes]:
+    """``path`` opened for reading in binary if it is a regular file (the one rule for opening an input): the open
+    does not block (``O_NONBLOCK``: a FIFO with no writer, a tty), the opened file is checked on its descriptor
+    (``fstat``), and only then is the descriptor made blocking again.  A FIFO, a device, a socket or a folder is
+    refused at once, without a read.
+
+    Raises:
+        OSError: the file cannot be opened (``FileNotFoundError`` when nothing is there), or it is not a regular file
+            (``errno.EINVAL``, ``strerror`` naming what it is: ``"it is a FIFO (named pipe), not a regular file"``).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:  # a socket cannot be opened (ENXIO): say what it is
+        try:
+            kind = file_kind(os.stat(path).st_mode)
+        except OSError:
+            kind = None
+        if kind is None:
+            raise
+        raise OSError(errno.EINVAL, f"it is {kind}, not a regular file") from e
+    try:
+        kind = file_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"it is {kind}, not a regular file")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return open(fd, "rb")  # noqa: SIM115 - the caller closes it
+
+
 def open_input(path: str | os.PathLike[str], what: str, error: ErrorType) -> IO[bytes]:
-    """``path`` opened for reading in binary (a folder or an unreadable file raises ``error``).
+    """``path`` opened for reading in binary, if it is a regular file (:func:`open_regular`).
 
     Args:
         path: the file.
@@ -120,29 +182,30 @@ def open_input(path: str | os.PathLike[str], what: str, error: ErrorType) -> IO[
         error: the exception class to raise (a :class:`~loki.errors.LokiError` subclass).
 
     Raises:
-        error: the file cannot be opened (missing, a folder, no permission); the message names it.
+        error: the file cannot be opened (missing, no permission) or is not a regular file (a folder, a FIFO, a
+            device: refused at once, nothing read); the message names it.
+
+    >>> open_input("/dev/zero", "a config file", ValueError)
+    Traceback (most recent call last):
+    ...
+    ValueError: /dev/zero: cannot read a config file: it is a character device, not a regular file
     """
     p = Path(path)
     try:
-        if p.is_dir():
-            raise error(f"{p}: cannot read {what}: it is a folder")
-        return open(p, "rb")  # noqa: SIM115 - the caller closes it
+        return open_regular(p)
     except OSError as e:
         raise error(f"{p}: cannot read {what}: {_reason(e)}") from None
+    except ValueError as e:  # a NUL in the path
+        raise error(f"{str(p)!r}: cannot read {what}: not a usable file name ({e})") from None
 
 
 def read_capped(path: str | os.PathLike[str], limit: int, what: str, error: ErrorType) -> bytes:
-    """The bytes of ``path``, at most ``limit`` of them: never reads more than ``limit + 1`` bytes
-    (``/dev/zero`` and endless pipes included).
+    """The bytes of ``path``, at most ``limit`` of them: never reads more than ``limit + 1`` bytes, and only from a
+    regular file (:func:`open_input`: ``/dev/zero``, a FIFO, a folder are refused at once).
 
     Raises:
-        error: the file cannot be read, or holds more than ``limit`` bytes (the message names the file,
-            ``what`` it is and the limit).
-
-    >>> read_capped("/dev/zero", 10, "a config file", ValueError)
-    Traceback (most recent call last):
-    ...
-    ValueError: /dev/zero: larger than 10 bytes, the limit for a config file
+        error: the file cannot be read, is not a regular file, or holds more than ``limit`` bytes (the message
+            names the file, ``what`` it is and the limit).
     """
     with open_input(path, what, error) as f:
         try:

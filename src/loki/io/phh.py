@@ -124,14 +124,15 @@ def write_phh(path, hands: Iterable) -> int:
     text without the ``[1]`` header); returns how many were written.
 
     Raises:
-        OSError: the file cannot be written; and as :func:`phhs_text`.
+        OSError: the file cannot be written (:class:`~loki.errors.OutputPathError`: something else than a regular
+            file is there); and as :func:`phhs_text`.
     """
+    from loki.io.files import atomic_write_text
+
     texts = [_hand_text(h) for h in hands]
     p = Path(path)
-    if p.suffix == ".phh" and len(texts) == 1:
-        p.write_text(texts[0] + "\n")
-    else:
-        p.write_text(phhs_text(texts))
+    # atomically, and only over a regular file (never through a link, into a device or a FIFO)
+    atomic_write_text(p, texts[0] + "\n" if p.suffix == ".phh" and len(texts) == 1 else phhs_text(texts))
     return len(texts)
 
 

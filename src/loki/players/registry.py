@@ -248,10 +248,10 @@ def read_player_file(path: str) -> dict[str, Any]:
         PlayerSpecError: a file that is missing, larger than :data:`MAX_PLAYER_FILE`, not TOML, or without a
             ``[player]`` table.
     """
-    from loki.io.limits import parse_toml
+    from loki.io.limits import open_regular, parse_toml
 
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:  # a FIFO or a device is refused at once
             raw = f.read(MAX_PLAYER_FILE + 1)
     except OSError as e:
         raise PlayerSpecError(f"player file {path!r}: cannot read it ({e.strerror or e})") from None

@@ -78,6 +78,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 
 from loki.errors import TournamentConfigError
 from loki.io.limits import MAX_CONFIG_BYTES, check_nesting, parse_toml, read_capped
+from loki.io.names import MAX_NAME_CHARS, check_name, name_problem, shown
 
 if TYPE_CHECKING:
     from loki.engine import GameConfig
@@ -431,6 +432,9 @@ def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
     label = spec if p.label is None else p.label.strip()
     if not label:
         raise TournamentConfigError(f"{where}: 'label' must be a non-empty string")
+    # a label reaches the terminal, deals.csv and summary.json: printable and bounded (the default, the spec, too)
+    check_name(label, f"{where}: 'label'" if p.label is not None else f"{where}: the label (its 'type'; give a "
+               "shorter 'label')", TournamentConfigError)  # fmt: skip
     return PlayerEntry(type=spec, count=p.count, label=label, config=table)
 
 
@@ -458,10 +462,10 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         name = Path(source).stem if source not in ("config", "command line") else "tournament"
     else:
         name = f.name
-    if not name.strip() or "/" in name or "\\" in name or name.strip(".") == "" or not name.isprintable():
+    if name_problem(name) or "/" in name or "\\" in name or name.strip(".") == "":
         raise TournamentConfigError(
-            f"{source}: 'name' must be printable text without '/' or '\\' and not only dots (it names the results "
-            f"folder), got {name!r}"
+            f"{source}: 'name' must be printable text without '/' or '\\', not only dots, of 1 to {MAX_NAME_CHARS} "
+            f"characters (it names the results folder), got {shown(repr(name))}"
         )
     players = [_entry(p, f"{source} players[{i}]") for i, p in enumerate(f.players)]
     n = sum(p.count for p in players)
@@ -488,6 +492,8 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
                         f"{where}: '{side}' names {x!r}, which is not a player label ({sorted(labels)})"
                     )
             sides[side] = tuple(names)
+        if c.name is not None:
+            check_name(c.name, f"{where}: 'name'", TournamentConfigError)
         cname = c.name if c.name is not None else f"{'+'.join(sides['enhanced'])} minus {'+'.join(sides['control'])}"
         comps.append(Comparison(name=cname, enhanced=sides["enhanced"], control=sides["control"]))
     game = {k: v for k, v in dict(d).get("game", {}).items()}  # the keys as written, in their order

@@ -33,7 +33,8 @@ from typing import IO
 
 from loki.errors import JournalError, TournamentConfigError
 from loki.io.files import atomic_write_text
-from loki.io.limits import MAX_CONFIG_BYTES, loads_json, read_capped, size_text
+from loki.io.limits import MAX_CONFIG_BYTES, loads_json, open_regular, read_capped, size_text
+from loki.io.outpath import open_output
 from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.handstats import COUNTERS
 from loki.tournament.schedule import block_deals
@@ -289,7 +290,7 @@ def read_journal(path: Path, key: str | None = None) -> tuple[dict | None, dict[
     blocks: dict[int, dict] = {}
     name = f"journal {str(path)!r}"
     try:
-        f = open(path, "rb")  # noqa: SIM115 - closed below
+        f = open_regular(path)  # a FIFO or a device is refused at once, never read
     except FileNotFoundError:
         return header, blocks
     except OSError as e:
@@ -359,7 +360,7 @@ class JournalWriter:
     def __init__(self, path: Path, key: str):
         self.path = path
         self.key = key
-        self.f = open(path, "a", encoding="utf-8")
+        self.f = open_output(path, "journal", append=True)  # a regular file: never through a link or into a FIFO
 
     def append(self, rec: dict) -> None:
         """Append ``rec`` as one signed line (flushed and fsynced).

@@ -99,6 +99,7 @@ def run_league(
     executor: Executor | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     block_deals: int = 25,
+    overwrite: bool = False,
 ) -> LeagueResult:
     """Play every pair (resuming pairs already in ``out``) and collect the cross table.
 
@@ -112,6 +113,7 @@ def run_league(
         out: the league's folder.
         workers, executor: as :func:`loki.tournament.run_tournament`.
         progress: called as ``progress(pairs_done, pairs, name)`` before each pair.
+        overwrite: play every pair again, discarding the pairs an earlier league left in ``out``.
 
     Raises:
         ConfigError: fewer than two players, labels not distinct or not one per player.
@@ -135,7 +137,7 @@ def run_league(
             progress(k, len(todo), cfg.name)
         # always through the pair's journal (checked, keyed): a finished pair is read back, not played again, and its
         # summary.json rewritten from it, so a damaged or edited summary never reaches the cross table
-        run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True)
+        run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True, overwrite=overwrite)
         s = write_results(run, folder, plots=False).to_dict()
         types = {t["type"]: t for t in s["aivat"]["types"]}
         ptypes = {t["type"]: t for t in s["types"]}
@@ -149,7 +151,7 @@ def run_league(
 
 def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> None:
     """``league.json`` and (with ``plots``) ``cross.png``: the cross table as a heat map, each cell annotated."""
-    from loki.io.files import atomic_write_text
+    from loki.io.files import atomic_target, atomic_write_text
 
     out = Path(out)
     atomic_write_text(out / "league.json", json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
@@ -177,5 +179,6 @@ def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> N
     ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
     fig.colorbar(im, ax=ax, label="sb/hand")
     fig.tight_layout()
-    fig.savefig(out / "cross.png", dpi=110)
+    with atomic_target(out / "cross.png") as tmp:
+        fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)

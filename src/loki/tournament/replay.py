@@ -40,6 +40,8 @@ import numpy as np
 from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
+from loki.io.limits import MAX_REPLAY_PLAYERS
+from loki.io.names import shown
 from loki.io.tableview import plural
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.tournament.handstats import HandCounts, hand_counts
@@ -242,6 +244,15 @@ class _Replayer:
             self.oracle = EquityOracle()
         self.spec, self.seed, self.wrap, self.before_hand = player_spec, seed, wrap, before_hand
         self.first_n = records[0].n_players if records else 0
+        players = {nm for rec in records for nm in rec.names}
+        if len(players) > MAX_REPLAY_PLAYERS:  # each name gets a bot with its models: memory and time grow with them
+            src = records[0].extra.get("source", "") if records[0].extra else ""
+            where = str(src).rsplit(":", 1)[0] + ": " if src else ""
+            raise HandHistoryError(
+                f"{where}{len(players):,} player names, more than the {MAX_REPLAY_PLAYERS:,} one replay models (each "
+                "name gets its own bot): replay fewer hands (--hands) or split the log by players"
+            )
+        self.seen: set = set()  # hand ids replayed: a hand number met again is skipped, not counted twice
         self.order: dict[str, int] = {}
         self.bots: dict[str, Player] = {}
         self.stats: dict[str, PlayerStats] = {}
@@ -253,6 +264,11 @@ class _Replayer:
     def check(self, rec: HandRecord) -> None:
         """The hand replays on the engine, with the player count of the log's first hand and a name per seat (else
         HandHistoryError)."""
+        if rec.hand_id in self.seen:
+            raise HandHistoryError(
+                f"{rec.where}: hand number {shown(rec.hand_id)} was met before in the log; counted once (replay "
+                "concatenated logs one at a time)"
+            )
         rec.replay()
         if rec.n_players != self.first_n:
             raise HandHistoryError(f"{rec.where}: {rec.n_players} players, the log's first hand has {self.first_n}")
@@ -396,8 +412,9 @@ def replay_hands(
             :attr:`ReplayReport.hand_corrections`, :meth:`ReplayReport.estimates`).
 
     Raises:
-        HandHistoryError: (without ``skip_bad``) a hand that does not replay (bad cards, illegal
-            betting, misplaced ``/``); the message names the hand and its file.
+        HandHistoryError: more than :data:`~loki.io.limits.MAX_REPLAY_PLAYERS` player names in ``records`` (before any
+            bot is made); (without ``skip_bad``) a hand that does not replay (bad cards, illegal betting, misplaced
+            ``/``) or whose hand id was replayed before; the message names the hand and its file.
         ConfigError: an ``estimator`` other than ``"plain"`` or ``"aivat"``.
     """
     r = _Replayer(records, player_spec, seed, wrap, before_hand, estimator)
@@ -409,6 +426,7 @@ def replay_hands(
                 raise
             r.report.skipped.append((rec.hand_id, str(e)))
             continue
+        r.seen.add(rec.hand_id)
         state, players, name_at, seat_of_pos = r.seat(rec)
         r.play(rec, state, players, name_at)
         r.tally(rec, state, players, name_at, seat_of_pos)
@@ -421,10 +439,12 @@ def replay_hands(
 def render_report(report: ReplayReport, console=None, title: str = "replay") -> None:
     """Print the report as rich tables."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     console = console or Console()
-    t = Table(title=f"{title}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}")
+    t = Table(title=escape(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}"))
     for col in (
         "player",
         "hands",
@@ -440,7 +460,7 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
     for st in report.stats.values():
         sb = st.chips / report.small_bet / st.hands if st.hands else 0.0
         t.add_row(
-            st.name,
+            Text(shown(st.name)),  # a name from the log: escaped, never markup
             str(st.hands),
             f"{st.vpip_pct:.1f}",
             f"{st.pfr_pct:.1f}",
@@ -457,7 +477,7 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
             a.add_column(col, justify="left" if col == "player" else "right")
         for e in report.estimates():
             a.add_row(
-                e["name"],
+                Text(shown(e["name"])),
                 str(e["hands"]),
                 f"{e['sb_per_hand']:+.3f}",
                 "-" if e["ci"] is None else f"{e['ci']:.3f}",
@@ -495,13 +515,13 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
     if report.skipped:
         console.print(f"[red]{plural(len(report.skipped), 'hand')} skipped[/] (they do not replay):", markup=True)
         for hid, msg in report.skipped[:20]:
-            console.print(f"  skipped hand {hid}: {msg}", markup=False, highlight=False)
+            console.print(f"  skipped hand {shown(hid, None)}: {shown(msg, None)}", markup=False, highlight=False)
         if len(report.skipped) > 20:
             console.print(f"  ... and {len(report.skipped) - 20} more")
     if report.warnings:
         console.print(f"[yellow]{plural(len(report.warnings), 'log line')} ignored[/]:")
         for w in report.warnings[:10]:
-            console.print(f"  {w}", markup=False, highlight=False)
+            console.print(f"  {shown(w, None)}", markup=False, highlight=False)
         if len(report.warnings) > 10:
             console.print(f"  ... and {len(report.warnings) - 10} more")
 

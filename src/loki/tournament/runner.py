@@ -46,8 +46,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from loki.errors import JournalError, TournamentConfigError
+from loki.errors import JournalError, OutputPathError, TournamentConfigError
 from loki.io.files import atomic_write_text
+from loki.io.outpath import make_folder, not_a_file
 from loki.io.phh import hand_text, phhs_text
 from loki.tournament.config import TournamentConfig, config_from_dict
 from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
@@ -376,14 +377,15 @@ def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: 
         ResumeError, JournalError, TournamentConfigError: as :func:`run_tournament`.
     """
     fp = config.fingerprint()
-    if out.exists() and not out.is_dir():
+    kind = not_a_file(out)
+    if kind != "a folder" and (kind is not None or out.exists()):  # a file, a symbolic link, a device...
         raise TournamentConfigError(
-            f"results folder {str(out)!r} is an existing file: expected a folder (pass another --out)"
+            f"results folder {str(out)!r} is {kind or 'an existing file'}: expected a folder (pass another --out)"
         )
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise TournamentConfigError(f"cannot create the results folder {str(out)!r}: {e.strerror or e}") from None
+        make_folder(out, "results folder")
+    except OutputPathError as e:
+        raise TournamentConfigError(str(e)) from None
     jpath = out / JOURNAL
     # a corrupt journal raises JournalError here, before anything is written
     header, blocks = (None, {}) if overwrite else read_journal(jpath)
@@ -426,7 +428,7 @@ def _journal_writer(config: TournamentConfig, out: Path, key: str) -> JournalWri
     try:
         journal = JournalWriter(out / JOURNAL, key)
         if config.histories:
-            (out / "hands").mkdir(exist_ok=True)
+            make_folder(out / "hands", "results folder")  # a real folder: never a link to write through
     except OSError as e:
         if journal is not None:
             journal.close()

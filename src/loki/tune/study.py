@@ -39,6 +39,8 @@ import numpy as np
 
 from loki.config import TunableParam, tunable_params
 from loki.errors import ConfigError, LokiError, OutputPathError
+from loki.io.files import atomic_target, atomic_write_text
+from loki.io.outpath import make_folder, not_a_file
 from loki.stats import mean_ci
 from loki.tournament.config import (
     MAX_SEED,
@@ -577,14 +579,15 @@ def open_study(out: str | Path, spec: StudySpec | None):
     from sqlalchemy.exc import SQLAlchemyError
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ConfigError(f"--out {str(out)!r}: cannot create the study folder: {e.strerror or e}") from None
+    out = make_folder(out, "--out")  # a real folder, never a symbolic link
     db = out / "study.db"
     if spec is None and not db.exists():
         raise ConfigError(f"--out {str(out)!r}: no study there (no study.db)")
+    kind = not_a_file(db)
+    if kind not in (None, "a folder"):  # a FIFO would hang SQLite, a link be written through (a folder: below)
+        raise OutputPathError(
+            f"--out {str(out)!r}: {db} is {kind}, not a study file; use another --out or move it away"
+        )
 
     def unusable(e: BaseException) -> OutputPathError:
         reason = " ".join(str(getattr(e, "orig", None) or e).split()) or type(e).__name__
@@ -921,7 +924,8 @@ def _plots(study, out: Path) -> list[str]:
         ax.set_ylabel("enhanced minus control (sb/hand)")
         ax.legend(fontsize=8)
         fig.tight_layout()
-        fig.savefig(out / "history.png", dpi=110)
+        with atomic_target(out / "history.png") as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
         plt.close(fig)
         files.append("history.png")
     if len(done) >= 4 and len(study.best_trial.params) > 1:
@@ -939,7 +943,8 @@ def _plots(study, out: Path) -> list[str]:
             ax.barh(names, [imp[n] for n in names])
             ax.set_xlabel("importance (PED-ANOVA)")
             fig.tight_layout()
-            fig.savefig(out / "importances.png", dpi=110)
+            with atomic_target(out / "importances.png") as tmp:
+                fig.savefig(tmp, dpi=110, format="png")
             plt.close(fig)
             files.append("importances.png")
     return files
@@ -1088,7 +1093,7 @@ def finish_study(
             validation_ci=v["tuned"]["ci"],
             validation_default=v["default"]["value"],
         )
-    (out / "best.toml").write_text(player_toml(tuned, provenance))
+    atomic_write_text(out / "best.toml", player_toml(tuned, provenance))
     record["files"] = ["best.toml", *_plots(study, out), "tune.json"]
-    (out / "tune.json").write_text(json.dumps(record, indent=1, allow_nan=False) + "\n")
+    atomic_write_text(out / "tune.json", json.dumps(record, indent=1, allow_nan=False) + "\n")
     return record

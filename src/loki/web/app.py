@@ -518,14 +518,15 @@ def _out_folder(out_dir: str | Path | None) -> Path | None:
     """
     if out_dir is None:
         return None
-    from loki.errors import OutputPathError
+    import tempfile
 
-    out = Path(out_dir)
+    from loki.errors import OutputPathError
+    from loki.io.outpath import make_folder
+
+    out = make_folder(out_dir, "--out")  # a real folder, never a symbolic link
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".loki-web-write-test"
-        probe.write_text("")
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=out):  # a new file of its own (never one already there)
+            pass
     except OSError as e:
         raise OutputPathError(f"--out {out}: cannot write there ({e.strerror or e})") from None
     return out

@@ -33,6 +33,7 @@ from loki.engine import Action, GameConfig, HandState, new_hand
 from loki.errors import ConfigError, IllegalActionError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
+from loki.io.names import check_name
 from loki.io.phh_write import hand_text
 from loki.io.tableview import HandLog, describe_pots, hand_results, position_names
 from loki.players.base import Player
@@ -96,11 +97,7 @@ class TableSession:
             raise ConfigError(f"players: {len(specs)} bots given, expected 1..{MAX_BOTS} (a table of 2-10)")
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ConfigError(f"seed: expected an integer >= 0, got {seed!r}")
-        name = str(name).strip() or "you"
-        if len(name) > 40:
-            raise ConfigError("name: at most 40 characters")
-        if not name.isprintable():
-            raise ConfigError(f"name: expected printable text (no control characters or line breaks), got {name!r}")
+        name = check_name(str(name).strip() or "you", "name", ConfigError, limit=40)
         n = len(specs) + 1
         self.config = config or GameConfig(n_players=n)
         if self.config.max_bets != 4:  # every finished hand is kept as PHH (pokerkit's fixed-limit rules)
@@ -202,13 +199,14 @@ class TableSession:
         and the write retried after the next hand."""
         if self.phh_path is None or self._saved == len(self._texts):
             return
+        from loki.io.outpath import open_output
         from loki.io.phh import phhs_text
 
         path, first = self.phh_path, self._saved
         chunk = ("\n" if first else "") + phhs_text(self._texts[first:], start=first + 1)  # a blank line between hands
         size = None
         try:
-            with open(path, "a" if first else "w", encoding="utf-8") as f:
+            with open_output(path, "the session's hand history", append=bool(first)) as f:  # a regular file only
                 size = f.tell()
                 f.write(chunk)
             self._saved = len(self._texts)
