@@ -176,6 +176,7 @@ FOLDER_COMMANDS = {
     "tournament": ["tournament", "--deals", "2", "--quiet", "--no-plots", "--workers", "0", "--out", "OUT"],
     "league": ["league", "--player", "calling", "--player", "random", "--deals", "2", "--no-plots", "-w", "0",
                "--quiet", "--out", "OUT"],
+    "lbr": ["lbr", "calling", "--deals", "2", "-w", "0", "--quiet", "--out", "OUT"],
     "tune": ["tune", "fig3-B", "--trials", "1", "--deals", "1", "--validate-deals", "0", "-w", "0", "--quiet",
              "--out", "OUT"],
 }  # fmt: skip

@@ -112,9 +112,6 @@ def tournament(
     except TournamentConfigError as e:
         raise tagged(str(config) if config is not None else f"--preset {preset}", e) from None
     folder = out if out is not None else Path("results") / f"{cfg.name}-{cfg.seed}"
-    from loki.io.outpath import check_output_folder
-
-    check_output_folder(folder, "--out", marks=TOURNAMENT_MARKS, overwrite=overwrite)
     try:
         with signals_stop_the_run():
             from loki.tournament.results import write_results
@@ -158,7 +155,16 @@ def run_with_progress(
     the folder locked throughout; returns what ``finish`` returns.
 
     ``warm``: before the first block, ``warm(client)`` (the Dask client or None) instead of compiling the seats'
-    players' kernels (a command whose players need another warm-up)."""
+    players' kernels (a command whose players need another warm-up).
+
+    Raises:
+        OutputPathError: ``folder`` is a symbolic link, a file, or a folder of other files than a tournament's
+            without ``overwrite`` (:func:`loki.io.outpath.check_output_folder`), before anything else.
+    """
+    from loki.io.outpath import check_output_folder
+
+    # a real folder: new, empty, an earlier run's, or --overwrite (never a symbolic link, never a folder of other files)
+    check_output_folder(folder, "--out", marks=TOURNAMENT_MARKS, overwrite=overwrite)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
