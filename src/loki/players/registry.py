@@ -69,6 +69,9 @@ _BUILTIN = {
     "loki2": "loki.players.kinds:LOKI2",
     "frozen": "loki.players.frozen:FROZEN",
     "lbr": "loki.lbr.player:LBR",
+    "openspiel": "loki.adapters.openspiel:OPENSPIEL",
+    "rlcard": "loki.adapters.rlcard:RLCARD",
+    "pettingzoo": "loki.adapters.pettingzoo:PETTINGZOO",
 }
 
 
