@@ -370,7 +370,8 @@ class Loki2Config(LokiOptions):
         features: a non-empty subset of B, R, S (a string such as ``"BRS"`` is accepted).
         make_width, odds_width: the Triple Generator's DEFAULT ramp half-widths (its thresholds are ``bettor``'s).
         form: the generator's form beyond the paper's (:class:`loki.triples.GeneratorForm`; default: the paper's).
-        sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator.
+        sim: the Simulator's settings (feature S only); its play-outs use this player's Triple Generator, so
+            ``sim.triple`` is refused (set ``bettor``, ``make_width``, ``odds_width`` or ``form``).
         opponent_model: how feature R models an opponent's action, a name of
             :data:`loki.modeler.registry.FEATURE_R_MODELS`: ``"observer"`` with our own Triple Generator (the paper's
             Loki-2), ``"specific"`` with opponent-specific triples (:mod:`loki.modeler.specific`).
@@ -390,7 +391,8 @@ class Loki2Config(LokiOptions):
         (:attr:`cheats`); the other commands refuse such a player.
 
     Raises:
-        ConfigError: no or unknown features, Simulator settings without feature S, or a bad value.
+        ConfigError: no or unknown features, Simulator settings without feature S, ``sim.triple`` given (derived
+            from the player's generator), or a bad value.
     """
 
     kind: Literal["loki2"] = "loki2"
@@ -452,6 +454,11 @@ class Loki2Config(LokiOptions):
             raise ValueError(f"Loki-2 needs a non-empty set of features among B, R, S, got {sorted(self.features)}")
         if "S" not in self.features and self.sim != SimConfig():
             raise ValueError("the Simulator settings (sim) need feature S")
+        if "triple" in self.sim.model_fields_set:
+            raise ValueError(
+                "sim.triple is derived: the Simulator's play-outs use this player's own Triple Generator; set "
+                "bettor.make1, bettor.make2, make_width, odds_width or form instead"
+            )
         return self
 
     def search_space(self) -> list[TunableParam]:

@@ -71,6 +71,7 @@ from loki.simulator.playout import (
     sim_decision,
 )
 from loki.triples import TripleConfig, board_values
+from loki.triples.rule_chain import params_row
 
 __all__ = [
     "SimSpot",
@@ -99,7 +100,8 @@ class SimConfig(LokiModel):
         check_every: trials between cut-off checks (DEFAULT 25, the kernel's batch size), ≥ 1.
         always_call: the fast variant, everyone checks/calls after our first action (pena/node46).
         triple: the Triple Generator used by every player in the play-out (ours; in the believed play-out the
-            opponents' own, from their models).
+            opponents' own, from their models).  Derived in a player (:attr:`loki.players.loki.Loki2Config.sim_config`
+            sets it from the player's own generator; a player refuses it given explicitly) and never serialised.
         play_outs: ``"uniform"``: the paper's play-out (every simulated hand rated against a uniform range, one
             Triple Generator for everybody); ``"believed"``: each simulated player rated against the weight
             tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`);
@@ -125,7 +127,7 @@ class SimConfig(LokiModel):
     min_trials: int = tunable(50, 10, 400, source="DEFAULT", log=True, ge=2)
     check_every: int = Field(25, ge=1)
     always_call: bool = False
-    triple: TripleConfig = derived(TripleConfig())
+    triple: TripleConfig = derived(TripleConfig(), exclude=True)
     play_outs: Literal["uniform", "believed", "auto"] = "uniform"
     oracle: Literal["none", "perfect", "mixed"] = "none"
     choice: Literal["argmax", "softmax"] = "argmax"
@@ -439,7 +441,7 @@ def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=No
         params: the Triple Generator of the paper's play-out (when ``b`` is None).
     """
     if b is None:
-        row = np.array([float(x) for x in params])
+        row = params_row(params)
         mix = np.zeros((m, 3))
         mix[:, 0] = 1.0
         return PlayoutPolicies(

@@ -845,6 +845,8 @@ def _street_values(s, t, v, tables, st, ready):
 
 @njit(cache=True, inline="always")
 def _row_params(pa, p):
+    # row p of a (m, 11) parameter array as TripleParams, column i = field i (the writer is
+    # loki.triples.rule_chain.params_row; tests/test_config_cannot_lie.py ties the two field by field)
     return TripleParams(
         pa[p, 0], pa[p, 1], pa[p, 2], pa[p, 3], pa[p, 4] > 0.5, pa[p, 5], pa[p, 6], pa[p, 7], pa[p, 8], pa[p, 9], pa[p, 10]
     )  # fmt: skip

@@ -19,6 +19,7 @@ from loki.engine import Action
 from loki.errors import InputError
 from loki.modeler import Situation, believed_of, playout_policy_of
 from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate, softmax_choice
+from loki.triples.rule_chain import params_row
 
 __all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
 
@@ -60,7 +61,7 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
     v = sit.view
     m = len(order)
     params = np.empty((m, len(own)))
-    params[:] = np.array(own, dtype=np.float64)
+    params[:] = params_row(own)
     mix = np.zeros((m, 3))
     mix[:, 0] = 1.0
     freqs = np.zeros((m, 4, 3, 3))
@@ -78,7 +79,7 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
             continue
         pol = playout_policy_of(sit.modeler, sit.models[s])
         if pol.rules is not None:
-            params[i] = pol.rules
+            params[i] = params_row(pol.rules)
         mix[i] = pol.mix
         if pol.frequencies is not None:
             freqs[i] = pol.frequencies

@@ -78,6 +78,7 @@ __all__ = [
     "attribute",
     "spot_args",
     "chain_spot",
+    "params_row",
 ]
 
 
@@ -110,6 +111,17 @@ class TripleParams(NamedTuple):
     odds_above: float
     implied: float
     bluff: float
+
+
+def params_row(p: TripleParams) -> np.ndarray:
+    """``(11,) float64``: ``p`` as the row the play-out kernels read by position, one column per field of
+    :class:`TripleParams` in its order (``semi_bluff`` as 1.0 / 0.0); the reader is
+    :func:`loki.simulator.playout._row_params`, and a test ties the two field by field.
+
+    >>> params_row(TripleParams(0.5, 0.85, 0.05, 0.05, True, -1.0, 0.5, 0.05, 0.05, 0.0, 0.0))[:5].tolist()
+    [0.5, 0.85, 0.05, 0.05, 1.0]
+    """
+    return np.array([float(getattr(p, f)) for f in TripleParams._fields], dtype=np.float64)
 
 
 #: Rule outcomes of the chain, in chain order (index = rule id reported by the kernels).
