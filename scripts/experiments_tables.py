@@ -124,20 +124,26 @@ def _pair_series(league_dir: Path, labels: list[str], player: str, opponent: str
     return y if i < k else -y
 
 
-def _paired_block(lead: str, runs: Sequence[tuple[object, np.ndarray, np.ndarray]]) -> list[str]:
+def _paired_block(
+    lead: str, runs: Sequence[tuple[object, np.ndarray, np.ndarray]], own: Sequence[np.ndarray | None] | None = None
+) -> list[str]:
     """Rows of a paired table: for each ``(seed, player, reference)`` (``(deals,) float64`` series paired by deal)
-    the row's first cells ``lead`` (``<seed>`` and ``<deals>`` replaced) then the reference's, the player's and their
-    paired difference (mean ± 95 %), and with several seeds a last row pooling them (seed ``pooled``, the difference
-    in bold)."""
+    the row's first cells ``lead`` (``<seed>`` and ``<deals>`` replaced) then the reference's, the player's, (with
+    ``own``, one series or None per seed) the player's own and their paired difference (mean ± 95 %), and with several
+    seeds a last row pooling them (seed ``pooled``, the difference in bold)."""
 
-    def row(seed: str, t: np.ndarray, r: np.ndarray, bold: bool) -> str:
+    def row(seed: str, t: np.ndarray, r: np.ndarray, o: np.ndarray | None, bold: bool) -> str:
         d = _fmt(*mean_ci(t - r))
-        cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), f"**{d}**" if bold else d]
+        mine = [] if own is None else ["" if o is None else _fmt(*mean_ci(o))]
+        cells = [_fmt(*mean_ci(r)), _fmt(*mean_ci(t)), *mine, f"**{d}**" if bold else d]
         return lead.replace("<seed>", seed).replace("<deals>", str(len(t))) + " | ".join(cells) + " |"
 
-    rows = [row(str(seed), t, r, False) for seed, t, r in runs]
+    mine = list(own) if own is not None else [None] * len(runs)
+    rows = [row(str(seed), t, r, o, False) for (seed, t, r), o in zip(runs, mine, strict=True)]
     if len(runs) > 1:
-        rows.append(row("pooled", np.concatenate([x[1] for x in runs]), np.concatenate([x[2] for x in runs]), True))
+        pooled_own = None if any(o is None for o in mine) else np.concatenate([o for o in mine if o is not None])
+        t_all, r_all = np.concatenate([x[1] for x in runs]), np.concatenate([x[2] for x in runs])
+        rows.append(row("pooled", t_all, r_all, pooled_own, True))
     return rows
 
 
@@ -265,14 +271,17 @@ def _run_series(folder: Path) -> np.ndarray:
 def paired_runs(rows: list[tuple[str, str, Path, str, Path]], seeds: list[int]) -> str:
     """For each ``(label, run, run_folder, reference, reference_folder)``: the committed runs ``<run>-<seed>`` and
     ``<reference>-<seed>`` of each seed (tournaments or one-pair leagues, :func:`_run_series`), their AIVAT results
-    and the run's minus the reference's paired by deal, per seed and pooled (95 % intervals)."""
+    (a tournament's enhanced minus control, a league pair's first player's own) and the run's minus the reference's
+    paired by deal, per seed and pooled (95 % intervals); for a tournament also the run's enhanced side's own sb/hand
+    (AAAI-99's Figure 3 measure), labelled."""
     out = [
-        "| run | reference | seed | deals | reference sb/hand | run sb/hand | run minus reference (paired) |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| run | reference | seed | deals | reference: enhanced minus control | run: enhanced minus control | run: "
+        "enhanced's own sb/hand (the paper's Figure 3 measure) | run minus reference (paired, enhanced minus control) |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
     ]
     found = False
     for label, run, run_folder, ref, ref_folder in rows:
-        runs = []
+        runs, mine = [], []
         for seed in seeds:
             a, b = run_folder / f"{run}-{seed}", ref_folder / f"{ref}-{seed}"
             if not (a.is_dir() and b.is_dir()):
@@ -280,7 +289,8 @@ def paired_runs(rows: list[tuple[str, str, Path, str, Path]], seeds: list[int]) 
             x, r = _run_series(a), _run_series(b)
             k = min(len(x), len(r))
             runs.append((seed, x[:k], r[:k]))
-        out += _paired_block(f"| {label} | {ref} | <seed> | <deals> | ", runs)
+            mine.append(None if (a / "league.json").exists() else own_series(a)[:k])
+        out += _paired_block(f"| {label} | {ref} | <seed> | <deals> | ", runs, mine)
         found = found or bool(runs)
     return "\n".join(out) if found else "(not run)"
 

@@ -65,14 +65,14 @@ def series(folder: Path) -> np.ndarray:
 
 
 def own_series(folder: Path) -> np.ndarray:
-    """``(deals,) float64``: the per-deal AIVAT sb/hand of the last comparison's (first) enhanced type, its own
-    winnings (the mean of its players): the measure AAAI-99 reports ("B won +0.025 sb/hand").  In an 8 + 2 field
-    that sums to zero the comparison (enhanced minus control) is exactly 1.25 times it."""
+    """``(deals,) float64``: the per-deal AIVAT sb/hand of the last comparison's enhanced side, its own winnings (the
+    mean of its types, each the mean of its players): the measure AAAI-99 reports for Figure 3 ("B won +0.025
+    sb/hand").  In an 8 + 2 field that sums to zero the comparison (enhanced minus control) is exactly 1.25 times it."""
     s, chips = _chips(folder)
     cfg = config_from_dict(s["config"], str(folder))
     x = per_deal_sb(chips, cfg.n_players, cfg.game_config().small_bet)
-    enhanced = s["comparisons"][-1]["enhanced"][0]
-    return _groups(cfg, x)[1][list(cfg.labels).index(enhanced)]
+    types = dict(zip(cfg.labels, _groups(cfg, x)[1], strict=True))
+    return np.mean([types[t] for t in s["comparisons"][-1]["enhanced"]], axis=0)
 
 
 def _fmt(m: float, h: float | None) -> str:
@@ -116,11 +116,14 @@ def table(
         key=lambda p: p.name,
     )
     out = [
-        "| run | seed | deals | plain sb/hand | AIVAT sb/hand | paired minus reference (AIVAT) | VPIP | AF | WTSD |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| run | seed | deals | enhanced minus control, plain | enhanced minus control, AIVAT | enhanced's own sb/hand, "
+        "AIVAT (the paper's Figure 3 measure) | paired minus reference (AIVAT, enhanced minus control) | VPIP | AF | "
+        "WTSD |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     pooled: dict[str, list[np.ndarray]] = {}
     own: dict[str, list[np.ndarray]] = {}
+    mine: dict[str, list[np.ndarray]] = {}
     for run in runs:
         name, _, seed = run.name.rpartition("-")
         s = json.loads((run / "summary.json").read_text())
@@ -131,6 +134,8 @@ def table(
         paired = ""
         x = series(run)
         own.setdefault(name, []).append(x)
+        y = own_series(run)
+        mine.setdefault(name, []).append(y)
         places = [*folders, *refs] if ref is not None else []
         ref_run = next((f / f"{ref}-{seed}" for f in places if (f / f"{ref}-{seed}").exists()), None)
         if ref_run is not None:
@@ -143,8 +148,8 @@ def table(
         label = (label_of or {}).get(name, enh)
         out.append(
             f"| {label} | {seed} | {s['deals']} | {_fmt(comp['sb_per_hand'], comp['ci'])} | "
-            f"{_fmt(acomp['sb_per_hand'], acomp['ci'])} | {paired} | {100 * t['vpip']:.1f} % | {t['af']:.2f} | "
-            f"{100 * t['wtsd']:.1f} % |"
+            f"{_fmt(acomp['sb_per_hand'], acomp['ci'])} | {_fmt(*mean_ci(y))} | {paired} | {100 * t['vpip']:.1f} % | "
+            f"{t['af']:.2f} | {100 * t['wtsd']:.1f} % |"
         )
     for name, xs in sorted(own.items()):
         if len(xs) > 1:
@@ -152,7 +157,10 @@ def table(
             ds = pooled.get(name, [])
             paired = _fmt(*mean_ci(np.concatenate(ds))) if len(ds) > 1 else ""
             label = (label_of or {}).get(name, name)
-            out.append(f"| {label} | seeds pooled | {sum(len(x) for x in xs)} |  | {_fmt(m, h)} | {paired} |  |  |  |")
+            mo = _fmt(*mean_ci(np.concatenate(mine[name])))
+            out.append(
+                f"| {label} | seeds pooled | {sum(len(x) for x in xs)} |  | {_fmt(m, h)} | {mo} | {paired} |  |  |  |"
+            )
     return "\n".join(out)
 
 

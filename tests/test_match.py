@@ -118,7 +118,7 @@ def test_match_refuses_bad_seats_before_starting(tmp_path):
     r = _run("match", "--player", "loki1", "--player", "bogus")
     assert r.exit_code == 2 and "unknown player type 'bogus'" in r.stderr
     r = _run("match", "--player", "loki1", "--player", "calling", "--seed", str(2**32))
-    assert r.exit_code == 2 and "0..4294967295" in r.stderr
+    assert r.exit_code == 2 and "4294967295" in r.stderr  # the option's own range, as its help shows it
     assert not (tmp_path / "x.log").exists()
 
 

@@ -99,7 +99,7 @@ def test_replay_checks_its_output_before_the_work(tmp_path, monkeypatch):
 
 
 def test_install_hints_name_the_distribution():
-    r = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "250"})
+    r = CliRunner().invoke(app, ["tournament", "--help"], env={"COLUMNS": "250"}, terminal_width=250)
     assert "pip install 'loki-poker[cluster]'" in r.stdout  # rich markup does not eat [cluster]
     root = Path(__file__).resolve().parents[1]
     text = (root / "pyproject.toml").read_text()

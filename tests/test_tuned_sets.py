@@ -138,3 +138,60 @@ def test_the_adaptive_option_with_a_named_set_plays_that_set():
     assert (a3.exploit.hysteresis, a3.exploit.fold_equity, a3.exploit.passive_answers) == (True, True, 0)
     assert (a4.exploit.hysteresis, a4.exploit.fold_equity, a4.exploit.passive_answers) == (True, True, 4)
     assert parse_player("loki2:BRS:adaptive").model_dump(exclude={"tuned"}) == a4.model_dump(exclude={"tuned"})
+
+
+# ------------------------------------------------------------------ the sets as data
+
+
+def test_each_set_is_a_file_with_its_parent_study_validation_and_status():
+    """One file per set (loki/data/tuned/NAME.toml): its parent and successor are shipped sets, its study folder is
+    committed, a superseded set names its current successor, and its values are its parent's with its changes."""
+    from loki.players.tuned import SETS, merge_config
+
+    assert set(SETS) == set(TUNED_SETS)
+    current = {s.player: s.name for s in SETS.values() if s.status == "current"}
+    assert current == {"loki2:B": "B1", "loki2:S": "S2", "loki2:BRS": "BRS3", "loki2:BRS:adaptive": "A4"}
+    for s in SETS.values():
+        assert (ROOT / s.study).is_dir(), s.study
+        assert s.summary and s.validation and s.provenance
+        if s.status == "superseded":
+            assert SETS[s.superseded_by].status == "current" and SETS[s.superseded_by].player == s.player
+        base = {k: v for k, v in (TUNED_SETS[s.parent] if s.parent else {}).items() if k not in s.drop}
+        assert TUNED_SETS[s.name] == merge_config(base, s.changes)
+        parse_player(f"{s.player}:tuned={s.name}")  # playable by name, superseded or not
+
+
+def test_loki_tune_lists_the_sets_one_line_each():
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+    from loki.players.tuned import SETS
+
+    r = CliRunner().invoke(app, ["tune", "--list-sets"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.strip().splitlines()
+    assert len(lines) == len(SETS)
+    for s in SETS.values():
+        (line,) = [ln for ln in lines if ln.startswith(f"{s.name}: ")]
+        assert ("current" if s.status == "current" else f"superseded by {s.superseded_by}") in line
+        assert f"{s.player}:tuned={s.name}" in line and s.study in line
+
+
+def test_players_and_presets_name_the_set_they_play():
+    """A spec's title names its set, the adaptive option's implied one included; the paper's figure presets play the
+    paper's design, the fitted sets play in presets of their own whose labels name them."""
+    from loki.players.registry import title_of
+    from loki.tournament.config import load_preset
+
+    assert title_of("loki2:BRS:tuned=BRS3") == "loki2:BRS:tuned=BRS3 (fitted: BRS3)"
+    assert title_of("loki2:BRS:tuned=BRS1") == "loki2:BRS:tuned=BRS1 (fitted: BRS1, superseded)"
+    assert title_of("loki2:BRS:adaptive").endswith("(fitted: A4)")
+    assert title_of("loki2:BRS") == "loki2:BRS"
+    for paper, fitted, name in (("fig3-B", "fig3-B-B1", "B1"), ("fig3-S", "fig3-S-S2", "S2"),
+                                ("fig3-BRS", "fig3-BRS-BRS3", "BRS3")):  # fmt: skip
+        p = load_preset(paper, check_players=False)
+        assert all("tuned" not in s.spec for s in p.seats)
+        f = load_preset(fitted, check_players=False)
+        enhanced = [s for s in f.seats if s.spec.startswith("loki2")]
+        assert enhanced and all(s.spec.endswith(f":tuned={name}") for s in enhanced)
+        assert all(s.label.endswith(f"(fitted: {name})") for s in enhanced)

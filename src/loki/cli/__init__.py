@@ -50,6 +50,10 @@ app = typer.Typer(
     help="Loki-2 limit Texas Hold'em: the program of Billings, Peña, Schaeffer and Szafron (AAAI-99) and its laboratory.",
     no_args_is_help=True,
     add_completion=False,
+    # click's plain help: wrapped at the terminal's width (80 columns in a pipe) at word boundaries, never a word cut
+    # with an ellipsis as typer's rich panels cut a long default, spec or path
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 200},  # as wide as the terminal (COLUMNS), up to 200 columns
 )
 
 

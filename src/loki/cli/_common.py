@@ -56,12 +56,21 @@ __all__ = [
     "PLAYER_SPEC_HELP",
     "MAX_HANDS",
     "MAX_SEED",
+    "MAX_ACPC_SEED",
+    "MAX_WORKERS",
+    "acpc_seed_option",
+    "workers_option",
 ]
 
 #: ``--hands`` at most (a command's hands, results and logs must fit in memory and on disk).
 MAX_HANDS = 10_000_000
 #: ``--seed`` at most: a 64-bit word (the tournament configuration's cap, :data:`loki.tournament.config.MAX_SEED`).
 MAX_SEED = 2**64 - 1
+#: ``--seed`` of an ACPC deal at most: the ACPC dealer's seed is a 32-bit word.
+MAX_ACPC_SEED = 2**32 - 1
+#: ``--workers`` at most (the tournament runner's cap, :data:`loki.tournament.runner.MAX_WORKERS`; not imported, so
+#: that ``loki --help`` stays light; tests/test_hostile_inputs.py ties the two).
+MAX_WORKERS = 256
 
 #: Exit code of every error (bad option, bad input, unwritable output): click's usage-error code.
 EXIT_ERROR = 2
@@ -122,6 +131,18 @@ def players_option(help: str = "The players, one per seat (repeat the option, se
 def seed_option(default: int | None = 0, help: str = "Seed of the cards and the players (>= 0).") -> Any:
     """``--seed N`` (0 to :data:`MAX_SEED`)."""
     return typer.Option(default, "--seed", "-s", min=0, max=MAX_SEED, help=help)
+
+
+def acpc_seed_option(
+    default: int = 0, help: str = "Seed of the deal: the ACPC dealer's cards for the same seed."
+) -> Any:
+    """``--seed N`` of an ACPC deal (0 to :data:`MAX_ACPC_SEED`, shown as the option's range)."""
+    return typer.Option(default, "--seed", "-s", min=0, max=MAX_ACPC_SEED, help=help)
+
+
+def workers_option(help: str = "Local worker processes (default: all cores; 0 or 1 = in this process).") -> Any:
+    """``--workers N`` (0 to :data:`MAX_WORKERS`; None = all cores)."""
+    return typer.Option(None, "--workers", "-w", min=0, max=MAX_WORKERS, help=help)
 
 
 def hands_option(default: int | None, help: str = "Hands to deal.") -> Any:
@@ -205,7 +226,18 @@ def _drop_bad_terminal_size() -> None:
 class LokiGroup(TyperGroup):
     """The ``loki`` command group: runs a command and turns every error into one ``error: ...`` line
     on stderr with exit code 2 (click usage errors, :class:`~loki.errors.LokiError`,
-    ``ConnectionError``); help, ``--version`` and ``typer.Exit`` keep their exit codes."""
+    ``ConnectionError``); help, ``--version`` and ``typer.Exit`` keep their exit codes.  Its help lists each command
+    with the first sentence of its help, wrapped, never cut short with "..."."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def main(  # type: ignore[override]
         self,

@@ -15,6 +15,7 @@ from typing import Any
 import typer
 
 from loki.cli._common import (
+    acpc_seed_option,
     fail,
     hands_option,
     json_option,
@@ -249,7 +250,7 @@ def dealer(
     game: Path | None = typer.Option(None, "--game", help=_GAME_HELP),
     players: int | None = typer.Option(None, "--players", min=2, max=10, help=_PLAYERS_HELP),
     hands: int = hands_option(1000, "Hands in the match."),
-    seed: int = seed_option(0, "Seed of the deal, 0..4294967295: the ACPC dealer's cards for the same seed."),
+    seed: int = acpc_seed_option(),
     player: list[str] | None = players_option(
         "The player in each seat, as named in the log and the SCORE line (repeat, one per seat, seat 1 "
         "first; ':' is written '-'; default p1, p2, ...)."

@@ -40,6 +40,9 @@ def explain(
         False, "--json", help="Print the explanations as JSON, one object per line (messages go to stderr)."
     ),
     grids: bool = typer.Option(False, "--grids", help="Also draw each opponent's weight table as a 13x13 heatmap."),
+    legend: bool = typer.Option(
+        False, "--legend", help="Print the glossary (HS, HS_n, PPot, NPot, EHS', make1/make2, VPIP, ...) and exit."
+    ),
 ) -> None:
     """Explain Loki's decisions: hand strength and potential against the field, the pre-flop strategy and its
     income-rate threshold, the rule that fired and its probability triple, the Simulator's EVs, and each
@@ -53,6 +56,14 @@ def explain(
     from loki.io.names import shown
     from loki.players.registry import make_player
 
+    if legend:
+        import shutil
+
+        from loki.explain.glossary import glossary_lines
+
+        for line in glossary_lines(shutil.get_terminal_size((80, 24)).columns):
+            typer.echo(line)
+        return
     try:
         make_player(player, seed=seed)
     except (LokiError, ValueError) as e:

@@ -6,15 +6,38 @@ loki league --player equity --player random --player loki2:BRS:adaptive --deals 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from loki.cli._common import echo_json, fail, json_option, out_option, seed_option
+from loki.cli._common import echo_json, fail, json_option, out_option, seed_option, workers_option
 
-__all__ = ["league", "LEAGUE_MARKS"]
+__all__ = ["league", "league_table", "LEAGUE_MARKS"]
 
 #: What only a league leaves in its folder (:func:`loki.io.outpath.check_output_folder`).
 LEAGUE_MARKS = ("league.json", "pairs")
+
+
+def league_table(title: str, labels: list[str], value: list[list[Any]], ci: list[list[Any]]) -> Any:
+    """The cross table (a :class:`rich.table.Table`): cell (row, column) the row player's sb/hand against the column
+    player ± its 95 % interval, and the row's mean; ``value``/``ci`` ``(n, n)`` lists (None on the diagonal).  Printed
+    by :func:`loki.cli._console.make_console`'s console it folds a cell at a narrow width, never cuts it."""
+    from rich.table import Table
+
+    t = Table(title=title)
+    t.add_column("player")
+    for lab in labels:
+        t.add_column(lab, justify="right")
+    t.add_column("mean", justify="right")
+    n = len(labels)
+    for i, lab in enumerate(labels):
+        cells = []
+        for j in range(n):
+            v, c = value[i][j], ci[i][j]
+            cells.append("" if v is None or i == j else f"{v:+.3f} ± {c:.3f}" if c is not None else f"{v:+.3f}")
+        others = [value[i][j] for j in range(n) if j != i and value[i][j] is not None]
+        t.add_row(lab, *cells, f"{sum(others) / len(others):+.3f}" if others else "")
+    return t
 
 
 def league(
@@ -30,7 +53,7 @@ def league(
         help="Deals per block; each block is played by fresh players, so opponent models learn within a block only "
         "(use long blocks to measure a player that adapts).",
     ),
-    workers: int | None = typer.Option(None, "--workers", "-w", min=0, max=256, help="Local worker processes."),
+    workers: int | None = workers_option(),
     out: Path | None = out_option("The league's folder (default results/league-<seed>)."),
     overwrite: bool = typer.Option(
         False,
@@ -47,8 +70,8 @@ def league(
     interrupted league resumes pair by pair.
     """
     from rich.console import Console
-    from rich.table import Table
 
+    from loki.cli._console import make_console
     from loki.cli.warmup import ensure_warm
     from loki.errors import ConfigError, LokiError, OutputPathError, tagged
     from loki.io.files import folder_lock
@@ -101,16 +124,7 @@ def league(
     if json_out:
         echo_json(res.to_dict())
         return
-    t = Table(title=f"heads-up league, {deals} deals x 2 seats per pair, seed {seed}: row's sb/hand against column")
-    t.add_column("player")
-    for lab in labels:
-        t.add_column(lab, justify="right")
-    t.add_column("mean", justify="right")
-    for i, lab in enumerate(labels):
-        cells = []
-        for j in range(len(labels)):
-            v, c = res.value[i][j], res.ci[i][j]
-            cells.append("" if v is None else f"{v:+.3f} ± {c:.3f}" if c is not None else f"{v:+.3f}")
-        t.add_row(lab, *cells, f"{res.row_mean(i):+.3f}")
-    Console().print(t)
-    Console().print(f"pairs and league.json in [bold]{folder}[/]", highlight=False)
+    console = make_console()
+    title = f"heads-up league, {deals} deals x 2 seats per pair, seed {seed}: row's sb/hand against column"
+    console.print(league_table(title, labels, res.value, res.ci))
+    console.print(f"pairs and league.json in [bold]{folder}[/]", highlight=False)

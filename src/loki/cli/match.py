@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import fail, hands_option, json_option, out_option, players_option, seed_option
+from loki.cli._common import acpc_seed_option, fail, hands_option, json_option, out_option, players_option
 from loki.cli.acpc import time_option
 
 __all__ = ["match", "DEFAULT_OPPONENT"]
@@ -33,9 +33,7 @@ def match(
         None, "--game", help="ACPC game definition file (default: the bundled limit game for the number of seats)."
     ),
     hands: int = hands_option(1000, "Hands in the match."),
-    seed: int = seed_option(
-        0, "Seed of the deal (0..4294967295: the ACPC dealer's cards); loki seat i plays with seed*100+i."
-    ),
+    seed: int = acpc_seed_option(0, "Seed of the deal (the ACPC dealer's cards); loki seat i plays with seed*100+i."),
     out: Path | None = out_option(
         "Write the ACPC log here (default: ./loki-match.log, or loki-match-1.log, ... so that no log is overwritten)."
     ),

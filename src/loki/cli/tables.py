@@ -22,7 +22,7 @@ def ir_tables(
         "data, which --out may not name either)."
     ),
 ) -> None:
-    """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 Eq. 5.1; loki-algorithms.md §2.1).
+    """Regenerate the income-rate tables IR2, IR4, IR7 (PAPP98 equation 5.1; loki-algorithms.md §2.1).
 
     The tables loki ships (loki/data/income_rates.csv) are never overwritten: the new ones go to the
     current folder (or --out).

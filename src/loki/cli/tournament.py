@@ -18,15 +18,12 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import dask_client, out_option, seed_option, signals_stop_the_run
+from loki.cli._common import MAX_WORKERS, dask_client, out_option, seed_option, signals_stop_the_run, workers_option
 
 __all__ = ["tournament", "run_with_progress", "MAX_WORKERS", "TOURNAMENT_MARKS"]
 
 #: What only a tournament leaves in its results folder (:func:`loki.io.outpath.check_output_folder`).
 TOURNAMENT_MARKS = ("journal.jsonl", "run.json")
-
-#: ``--workers`` at most (:data:`loki.tournament.runner.MAX_WORKERS`, not imported: ``loki --help`` stays light).
-MAX_WORKERS = 256
 
 
 def tournament(
@@ -45,18 +42,11 @@ def tournament(
         "(default: as the config says).",
     ),
     seed: int | None = seed_option(None, "Seed of the cards and the players (default: as the config says)."),
-    workers: int | None = typer.Option(
-        None,
-        "--workers",
-        "-w",
-        min=0,
-        max=MAX_WORKERS,
-        help="Local worker processes (default: all cores; 0 or 1 = in this process).",
-    ),
+    workers: int | None = workers_option(),
     scheduler: str | None = typer.Option(
         None,
         "--scheduler",
-        help=r"Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki-poker\[cluster]').",
+        help="Dask scheduler address (tcp://host:8786) to run the blocks on a cluster (pip install 'loki-poker[cluster]').",
     ),
     out: Path | None = out_option("Results folder (default results/<name>-<seed>/)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run in the results folder."),
@@ -132,11 +122,27 @@ def tournament(
         raise
     except OSError as e:
         raise OutputPathError(f"--out {folder}: cannot write the results: {e.strerror or e}") from None
-    from loki.tournament.results import results_table
+    from loki.tournament.results import LEGEND, results_table
 
     for t in results_table(summary):
         console.print(t)
-    console.print(f"results in [bold]{folder}[/]", highlight=False)
+    rate = _run_rate(folder)
+    console.print(
+        f"results in [bold]{folder}[/]" + (f" ({rate:,.1f} hands/s, as run.json)" if rate else ""), highlight=False
+    )
+    for line in LEGEND:
+        console.print(line, highlight=False, markup=False)
+
+
+def _run_rate(folder: Path) -> float | None:
+    """The hands per second ``run.json`` records for this run (None when it has none)."""
+    import json
+
+    try:
+        v = json.loads((folder / "run.json").read_text()).get("hands_per_second")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(v) if isinstance(v, (int, float)) else None
 
 
 def run_with_progress(
@@ -179,8 +185,12 @@ def run_with_progress(
     from loki.tournament.runner import run_tournament
 
     class Rate(ProgressColumn):
+        # hands played by this run over the time since its first block started: what run.json records
+        # (hands_played_now / seconds), not rich's speed, which counts a resumed run's journal as played now
         def render(self, task: Any) -> Text:
-            sp = task.finished_speed or task.speed
+            played = task.completed - task.fields.get("resumed_at", 0)
+            el = task.elapsed
+            sp = played / el if el and played > 0 else None
             return Text("-- hands/s" if sp is None else f"{sp:,.1f} hands/s", style="cyan")
 
     client = dask_client(scheduler) if scheduler else None
@@ -204,7 +214,7 @@ def run_with_progress(
         nonlocal task
         if task is None:
             progress.start()
-            task = progress.add_task(cfg.name, total=total, completed=done)
+            task = progress.add_task(cfg.name, total=total, completed=done, resumed_at=done)
         else:
             progress.update(task, completed=done)
 

@@ -2,6 +2,7 @@
 
     loki tune fig3-B --trials 100 --deals 1000 --out results/tune-b     # a study (resumable: run it again)
     loki tune --list-params loki2:B                                       # what can be tuned, with ranges and sources
+    loki tune --list-sets                                                 # the shipped sets, one line each
 
 The study is kept in ``<out>/study.db``; killing the command and running it again continues it, and several
 commands (or one with ``--scheduler``) may work on one study.  When the target count of trials is reached the best
@@ -19,7 +20,15 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import dask_client, echo_json, fail, json_option, out_option, signals_stop_the_run
+from loki.cli._common import (
+    dask_client,
+    echo_json,
+    fail,
+    json_option,
+    out_option,
+    signals_stop_the_run,
+    workers_option,
+)
 
 __all__ = ["tune", "TUNE_MARKS"]
 
@@ -71,9 +80,7 @@ def tune(
     start_at_values: bool = typer.Option(
         False, "--start-at-values", help="The first trial plays the target's own values of the tuned fields."
     ),
-    workers: int | None = typer.Option(
-        None, "--workers", "-w", min=0, max=1024, help="Local worker processes (default: all cores)."
-    ),
+    workers: int | None = workers_option("Local worker processes (default: all cores)."),
     scheduler: str | None = typer.Option(None, "--scheduler", help="Dask scheduler address (tcp://host:8786)."),
     out: Path | None = out_option("The study's folder (default results/tune-<target>)."),
     overwrite: bool = typer.Option(
@@ -90,6 +97,9 @@ def tune(
     list_params: str | None = typer.Option(
         None, "--list-params", help="List the tunable fields of a player spec (e.g. loki2:B) and exit."
     ),
+    list_sets: bool = typer.Option(
+        False, "--list-sets", help="List the shipped tuned sets (tuned=NAME), one line each, and exit."
+    ),
     json_out: bool = json_option(),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
@@ -103,6 +113,9 @@ def tune(
     # checked_validation_seeds: the rules finish_study applies after the study), then in _run the study file in --out.
     from loki.errors import LokiError
 
+    if list_sets:
+        _list_sets(json_out)
+        return
     if list_params is not None:
         _list(list_params, json_out)
         return
@@ -171,9 +184,9 @@ def tune(
 
 
 def _list(spec: str, json_out: bool) -> None:
-    from rich.console import Console
     from rich.table import Table
 
+    from loki.cli._console import make_console
     from loki.errors import LokiError
     from loki.players.registry import parse_player
     from loki.tune import search_space
@@ -190,12 +203,32 @@ def _list(spec: str, json_out: bool) -> None:
             )  # fmt: skip
         return
     t = Table(title=f"tunable fields of {spec}")
-    for c in ("param", "range", "scale", "value", "source"):
+    # the names whole (--param needs them): the source column wraps instead
+    t.add_column("param", no_wrap=True, min_width=max((len(p.path) for p in space), default=5))
+    for c in ("range", "scale", "value", "source"):
         t.add_column(c)
     for p in space:
         rng = f"{int(p.low)}..{int(p.high)}" if p.integer else f"{p.low:g}..{p.high:g}"
         t.add_row(p.path, rng, "log" if p.log else "linear", repr(p.value), p.source)
-    Console().print(t)
+    make_console().print(t)
+
+
+def _list_sets(json_out: bool) -> None:
+    """One line per shipped set (``loki/data/tuned``): name, status, the spec it is for, its parent and what it
+    changes, and its study; ``--json``: one JSON object per set with its validation and values."""
+    from loki.players.tuned import SETS, TUNED_SETS
+
+    if json_out:
+        for s in SETS.values():
+            echo_json(
+                {"name": s.name, "status": s.status, "superseded_by": s.superseded_by or None, "player": s.player,
+                 "parent": s.parent or None, "summary": s.summary, "study": s.study, "validation": s.validation,
+                 "changes": s.changes, "values": TUNED_SETS[s.name]}
+            )  # fmt: skip
+        return
+    for s in sorted(SETS.values(), key=lambda s: (s.status != "current", s.player, s.name)):
+        status = "current" if s.status == "current" else f"superseded by {s.superseded_by}"
+        typer.echo(f"{s.name}: {status}; {s.player}:tuned={s.name}; {s.summary} ({s.study})")
 
 
 def _run(

@@ -216,7 +216,7 @@ def explain_spot(
             than any spot needs (``--hole`` 16 characters, ``--board`` 32, ``--betting`` 1000).
         PlayerSpecError: a bad spec.
     """
-    from loki.players.registry import make_player
+    from loki.players.registry import make_player, title_of
 
     if not 2 <= players <= 10:
         raise ConfigError(f"--players {players}: expected 2..10")
@@ -260,7 +260,7 @@ def explain_spot(
         holes.append(tuple(h) if s == seat else (deck.pop(), deck.pop()))
     full_board = bd + [deck.pop() for _ in range(5 - len(bd))]
     state = new_hand(cfg, b, hole_cards=holes, board=full_board)
-    label = spec if isinstance(spec, str) else "bot"
+    label = title_of(spec) if isinstance(spec, str) else "bot"
     bot = ExplainedPlayer(make_player(spec, seed=seed, name=label))
     bot.names = [label if s == seat else f"seat {s + 1}" for s in range(n)]
     bot.begin_hand(seat, cfg, state.hole_cards(seat), b)

@@ -143,11 +143,21 @@ LOKI1 = PlayerKind(
     description="Loki-1 (PAPP98): IR pre-flop tables, the rule-based Bettor, the Opponent Modeler; styles TC TA LC LA",
 )
 
+
+def _loki2_fitted(cfg: Loki2Config) -> str | None:
+    """The set a Loki-2 configuration plays: its ``tuned`` set, or :data:`ADAPTIVE_SET` under the ``adaptive``
+    option (whose DEFAULTs it is)."""
+    if cfg.tuned:
+        return cfg.tuned
+    return ADAPTIVE_SET if cfg.opponent_model == "adaptive" else None
+
+
 LOKI2 = PlayerKind(
     name="loki2",
     build=build_loki2,
     config=Loki2Config,
     options=_loki2_options,
     spec=_loki2_spec,
+    fitted=_loki2_fitted,
     description="Loki-2 (AAAI99): Loki-1 plus B (triples), R (triple re-weighting), S (Simulator)",
 )

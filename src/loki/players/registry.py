@@ -43,6 +43,7 @@ __all__ = [
     "PlayerKind",
     "ENTRY_POINT_GROUP",
     "player_kinds",
+    "title_of",
     "reload_kinds",
     "get_kind",
     "register_kind",
@@ -104,6 +105,8 @@ class PlayerKind:
             option (the message is prefixed with the spec).  Default: no options.
         spec: ``config -> short spec`` when one exists, else None (then :func:`spec_of` writes the JSON table).
         description: one line for listings.
+        fitted: ``config -> the name of the fitted set it plays`` (``loki tune``'s sets, explicit or implied by an
+            option), or None: what :func:`title_of` adds to a spec.  Default: none.
     """
 
     name: str
@@ -112,6 +115,7 @@ class PlayerKind:
     options: Callable[[list[str]], dict[str, Any]] = _no_options
     spec: Callable[[Any], str | None] = field(default=lambda cfg: None)
     description: str = ""
+    fitted: Callable[[Any], str | None] = field(default=lambda cfg: None)
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -282,6 +286,23 @@ def spec_of(config: PlayerConfig) -> str:
         return short
     data = config.model_dump(mode="json", exclude_defaults=True, exclude={"kind"})
     return name + json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def title_of(spec: str | Mapping[str, Any] | PlayerConfig) -> str:
+    """The spec (:func:`spec_of`) with the fitted set it plays, for listings and explanations:
+    ``"loki2:BRS:tuned=BRS3 (fitted: BRS3)"``, ``"loki2:BRS:adaptive (fitted: A4)"``; the spec alone otherwise.
+
+    Raises:
+        PlayerSpecError: as :func:`parse_player`.
+    """
+    cfg = parse_player(spec)
+    text = spec if isinstance(spec, str) else spec_of(cfg)
+    fitted = get_kind(str(cfg.kind)).fitted(cfg)
+    if not fitted:
+        return text
+    from loki.players.tuned import set_label
+
+    return f"{text} ({set_label(fitted)})"
 
 
 def make_player(

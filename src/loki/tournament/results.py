@@ -494,6 +494,27 @@ def plot_results(run, out: Path, summary: dict) -> None:
     plt.close(fig)
 
 
+def _own(types: Mapping[str, Any], enhanced: list[str]) -> str:
+    """The enhanced side's own sb/hand (AAAI-99's Figure 3 measure): its one type's ``value ± ci``, or the mean of its
+    types' values (no interval: they are not independent)."""
+    es = [types[t] for t in enhanced if t in types]
+    if not es:
+        return "-"
+    if len(es) == 1:
+        e = es[0]
+        return _fmt(e["sb_per_hand"]) + ("" if e["ci"] is None else f" ± {e['ci']:.3f}")
+    return _fmt(sum(e["sb_per_hand"] for e in es) / len(es)) + " (mean)"
+
+
+#: The two lines ``loki tournament`` ends with: what its statistics and its interval column mean.
+LEGEND = (
+    "VPIP/PFR: % of hands entered/raised pre-flop; AF: (bets+raises)/calls post-flop; WTSD: % of flops seen to "
+    "showdown; W$SD: % of showdowns won.",
+    "± 95%: the 95 % interval, the deal the unit; significant: it excludes 0 (short runs say no: the paper played "
+    "2,500 deals); own: the enhanced players' winnings (AAAI-99's Figure 3 measure).",
+)
+
+
 def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
     """Rich tables of the summary (player types and comparisons)."""
     from rich.table import Table
@@ -533,7 +554,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
     tables = [t]
     av = summary.get("aivat")
     if summary["comparisons"]:
-        c = Table(title="enhanced minus control (paired by deal)")
+        c = Table(title="enhanced minus control, paired by deal; own: the enhanced side's sb/hand")
         c.add_column("comparison")
         c.add_column("sb/hand", justify="right")
         c.add_column("± 95%", justify="right")
@@ -541,6 +562,8 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         if av:
             for col in ("AIVAT sb/hand", "± 95%", "significant", "var. ratio"):
                 c.add_column(col, justify="center" if col == "significant" else "right")
+        c.add_column("enhanced's own" + (" (AIVAT)" if av else ""), justify="right")
+        types = {e["type"]: e for e in (av["types"] if av else summary["types"])}
         for i, e in enumerate(summary["comparisons"]):
             sig = "-" if e["ci"] is None else ("yes" if abs(e["sb_per_hand"]) > e["ci"] else "no")
             cells = [e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
@@ -548,6 +571,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
                 a = av["comparisons"][i]
                 asig = "-" if a["ci"] is None else ("yes" if abs(a["sb_per_hand"]) > a["ci"] else "no")
                 cells += [_fmt(a["sb_per_hand"]), _fmt(a["ci"], ".3f"), asig, _fmt(a["variance_ratio"], ".3f")]
+            cells.append(_own(types, e["enhanced"]))
             c.add_row(*cells)
         tables.append(c)
     if av:

@@ -1,0 +1,106 @@
+"""Readable at 80 columns and in a pipe: no help text, tunable-field list or league table is cut with an ellipsis,
+option ranges agree between commands, the tournament's output ends with its two-line legend, and the glossary is
+the same in ``loki explain --legend`` and docs/GLOSSARY.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from loki.cli import app
+from loki.cli._common import MAX_ACPC_SEED, MAX_SEED, MAX_WORKERS
+
+ROOT = Path(__file__).resolve().parents[1]
+NARROW = {"COLUMNS": "80", "LINES": "40"}
+
+
+def _commands() -> list[str]:
+    group = typer.main.get_command(app)
+    return sorted(group.commands)
+
+
+def _run(args: list[str]) -> str:
+    r = CliRunner().invoke(app, args, env=NARROW, terminal_width=80)
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+@pytest.mark.parametrize("args", [["--help"]] + [[c, "--help"] for c in _commands()])
+def test_help_is_never_cut_at_80_columns(args):
+    out = _run(args)
+    assert "…" not in out, out
+    assert all(len(line) <= 80 for line in out.splitlines()), max(out.splitlines(), key=len)
+    if args == ["--help"]:
+        # the command list gives each command's first sentence whole (click would cut it with "...")
+        assert "..." not in out.split("Commands:")[1], out
+
+
+def test_the_tunable_fields_are_listed_whole_at_80_columns():
+    out = _run(["tune", "--list-params", "loki2:BRS"])
+    assert "…" not in out
+    # every name --param needs is on one line, whole
+    assert "bettor.check_raise_probability" in out and "sim.temperature" in out
+
+
+def test_a_league_table_folds_instead_of_cutting_at_80_columns(monkeypatch):
+    from loki.cli._console import make_console
+    from loki.cli.league import league_table
+
+    monkeypatch.setenv("COLUMNS", "80")
+    labels = ["B+R+S adaptive A4", "B+R+S", "B+R+S tuned BRS1", "B+R+S specific, believed", "Loki-1", "equity"]
+    n = len(labels)
+    value = [[None if i == j else (i - j) * 0.1234 for j in range(n)] for i in range(n)]
+    ci = [[None if i == j else 0.051 for j in range(n)] for i in range(n)]
+    console = make_console(width=80, record=True)
+    console.print(league_table("heads-up league: row's sb/hand against column", labels, value, ci))
+    text = console.export_text()
+    assert "…" not in text
+    assert text.count("0.051") == n * (n - 1)  # every interval printed whole
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                assert f"{(i - j) * 0.1234:+.3f}" in text
+
+
+def test_option_ranges_agree_between_commands():
+    """--workers is 0..MAX_WORKERS everywhere; --seed is 0..2**64-1, or 0..2**32-1 where it seeds an ACPC deal, and
+    its range is what the help shows (no range written in the text that differs from the option's)."""
+    group = typer.main.get_command(app)
+    seen = 0
+    for name, cmd in group.commands.items():
+        for p in cmd.params:
+            if "--workers" in p.opts:
+                assert (p.min, p.max) == (0, MAX_WORKERS), name
+                seen += 1
+            if "--seed" in p.opts:
+                assert p.min == 0, name
+                assert p.max in (MAX_SEED, MAX_ACPC_SEED), name
+                assert "4294967295" not in (p.help or "") and "2**64" not in (p.help or ""), name
+    assert seen >= 3
+
+
+def test_the_tournament_ends_with_its_two_line_legend(tmp_path):
+    from loki.tournament.results import LEGEND
+
+    out = _run(["tournament", "--preset", "quick", "-n", "2", "-w", "1", "--no-plots", "--quiet",
+                "--out", str(tmp_path / "q")])  # fmt: skip
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    flat = " ".join(" ".join(lines[-12:]).split())
+    assert flat.endswith(" ".join(" ".join(LEGEND).split())), flat[-300:]
+    for term in ("VPIP", "PFR", "AF", "WTSD", "W$SD", "± 95%", "own"):
+        assert term in " ".join(LEGEND)
+
+
+def test_the_glossary_is_the_same_in_the_docs_and_explain():
+    from loki.explain.glossary import GLOSSARY, glossary_markdown
+
+    assert (ROOT / "docs" / "GLOSSARY.md").read_text() == glossary_markdown()
+    out = _run(["explain", "--legend"])
+    flat = " ".join(out.split())
+    for term in ("HS", "HS_n", "PPot", "NPot", "EHS'", "make1, make2", "VPIP", "PFR", "AF", "WTSD", "W$SD"):
+        assert term in GLOSSARY
+        assert f"{term}: {' '.join(GLOSSARY[term].split())}" in flat
+    assert all(len(line) <= 80 for line in out.splitlines())
