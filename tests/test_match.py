@@ -248,6 +248,62 @@ def test_a_child_of_a_bot_does_not_outlive_a_finished_match(tmp_path):
     assert out.startswith("SCORE:") and not survived
 
 
+#: A bot's child that leaves the bot's process group: a setsid child (the bot still alive), and a daemon (a double
+#: fork, its own session, stdio closed and an empty environment: found only as an orphan loki adopted).
+_ESCAPES = {
+    "setsid child": (
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(3600)'], start_new_session=True)\n"
+        "pid = child.pid\n"
+    ),
+    "daemon": (
+        "r, w = os.pipe()\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        os.write(w, str(os.getpid()).encode()); os.close(w)\n"
+        "        fd = os.open(os.devnull, os.O_RDWR)\n"
+        "        for k in (0, 1, 2):\n"
+        "            os.dup2(fd, k)\n"
+        "        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(3600)'], {})\n"
+        "    os._exit(0)\n"
+        "os.close(w); pid = int(os.read(r, 32)); os.wait()\n"
+    ),
+}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a child subreaper and /proc are Linux's")
+@pytest.mark.parametrize("escape", sorted(_ESCAPES))
+def test_a_process_that_leaves_the_bots_group_does_not_outlive_the_match(tmp_path, escape):
+    """A `cmd:` bot that started a `setsid()` child left it running after `loki match` ended (README promises that no
+    child outlives the match)."""
+    import subprocess
+
+    bot, pidfile = tmp_path / "escaper.py", tmp_path / "escaped.pid"
+    bot.write_text(
+        "import os, runpy, subprocess, sys\n"
+        + _ESCAPES[escape]
+        + f"open({str(pidfile)!r}, 'w').write(str(pid))\n"
+        + f"sys.argv = [{str(BOT)!r}] + sys.argv[1:]\nrunpy.run_path({str(BOT)!r}, run_name='__main__')\n"
+    )
+    p = _match_process(tmp_path, bot)
+    escaped, survived, hung, out, err = None, False, False, "", ""
+    try:
+        out, err = p.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # a survivor holding loki's output pipe open
+        hung = True
+    finally:
+        if pidfile.exists() and pidfile.read_text():
+            escaped = int(pidfile.read_text())
+            survived = _alive(escaped)
+            if survived:
+                os.kill(escaped, signal.SIGKILL)
+        if hung:
+            p.kill()
+            out, err = p.communicate()
+    assert not hung and p.returncode == 0, err
+    assert escaped is not None and out.startswith("SCORE:") and not survived, f"{escape} {escaped} survived"
+
+
 @pytest.mark.parametrize(("sig", "code"), [("SIGTERM", 143), ("SIGHUP", 129), ("SIGINT", 130)])
 def test_signals_stop_the_match_and_every_process_of_each_bot(tmp_path, sig, code):
     """SIGTERM, SIGHUP and Ctrl-C's SIGINT: one error line, exit code 128 + signal, and the bot's whole process group

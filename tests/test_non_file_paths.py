@@ -166,6 +166,7 @@ def test_a_planted_temporary_name_is_never_written_through(tmp_path, monkeypatch
     names = iter(["aaaaaaaa", "bbbbbbbb"])
     monkeypatch.setattr(secrets, "token_hex", lambda n: next(names))
     (tmp_path / f".run.{os.getpid()}.aaaaaaaa.tmp.json").symlink_to(victim)
+    (tmp_path / f".run.{os.getpid()}.tmp.json").symlink_to(victim)  # a name of the pid alone, planted too
     atomic_write_text(p, "{}\n")
     assert p.read_text() == "{}\n" and victim.read_text() == SENTINEL
 

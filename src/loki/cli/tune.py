@@ -123,6 +123,7 @@ def tune(
         fail("give a target (a preset or a tournament TOML file), or --list-params SPEC")
     from loki.tune import (
         StudySpec,
+        check_scored,
         checked_validation_seeds,
         load_targets,
         panel_player,
@@ -138,7 +139,7 @@ def tune(
     cfg = cfgs[0]
     lab = label or (cfg.compare[0].enhanced[0] if cfg.compare else None)
     if lab is None:
-        fail(f"{target}: no [[compare]] section; name the player type with --label")
+        fail(f"{target}: no [[compare]] section; a study scores each trial by the field's first comparison: add one")
     try:
         player = panel_player(cfgs, lab)
         space = tuning_space(player, lab, param or None)  # refuses a player type without tunable fields
@@ -146,6 +147,10 @@ def tune(
             start_values(space)  # before the study's folder is made
     except LokiError as e:
         raise _tagged("--param" if param else "--label", e) from None
+    try:  # before the study's folder is made: a field a trial cannot be scored on failed after trial 0 had played
+        check_scored(cfgs, lab)
+    except LokiError as e:
+        raise _tagged("TARGET", e) from None
     spec = StudySpec(
         target=target,
         label=lab,

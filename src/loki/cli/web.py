@@ -24,11 +24,12 @@ def bind_socket(host: str, port: int):
     import socket
 
     from loki.errors import ConfigError
+    from loki.io.names import shown
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except OSError as e:
-        raise ConfigError(f"--host {host}: not an address ({e.strerror or e})") from None
+    except (OSError, ValueError) as e:  # ValueError: a name idna cannot encode (UnicodeError: 'a..b', a 64-char label)
+        raise ConfigError(f"--host {shown(repr(host))}: not an address ({getattr(e, 'strerror', None) or e})") from None
     family, _, _, _, addr = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -21,7 +21,7 @@ class GameConfig:
     Attributes:
         n_players: 2..10 seats, numbered 0..n-1.
         small_bet: bet size pre-flop and on the flop (chips, > 0).
-        big_bet: bet size on the turn and river (chips, > 0).
+        big_bet: bet size on the turn and river (chips, >= small_bet).
         small_blind: forced bet of the small blind (chips, >= 0).
         big_blind: forced bet of the big blind (chips, > 0, >= small_blind).
         max_bets: bets per round including the first bet (pre-flop: including the big blind),
@@ -67,6 +67,8 @@ class GameConfig:
         _int("max_bets", 1)
         if self.small_blind > self.big_blind:
             raise ConfigError(f"GameConfig.small_blind = {self.small_blind} exceeds big_blind = {self.big_blind}")
+        if self.big_bet < self.small_bet:  # the turn and river bet is the big one (limit hold'em: twice the small)
+            raise ConfigError(f"GameConfig.big_bet = {self.big_bet} is below small_bet = {self.small_bet}")
         if self.odd_chip not in ODD_CHIP_RULES:
             raise ConfigError(f"GameConfig.odd_chip = {self.odd_chip!r}: expected one of {ODD_CHIP_RULES}")
         st = self.stacks

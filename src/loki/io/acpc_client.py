@@ -526,7 +526,7 @@ class AcpcClient:
         if sock is None:
             try:
                 sock = socket.create_connection((self.host, self.port), timeout=self.timeout)
-            except OSError as e:
+            except (OSError, ValueError) as e:  # ValueError: a host name idna cannot encode ('a..b', a 64-char label)
                 raise ConnectionError(f"cannot connect to the ACPC dealer at {self.host}:{self.port}: {e}") from None
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

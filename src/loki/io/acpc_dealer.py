@@ -331,7 +331,7 @@ class AcpcDealer:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind((self.host, p))
                 s.listen(1)
-            except (OSError, OverflowError) as e:
+            except (OSError, OverflowError, ValueError) as e:  # ValueError: a host name idna cannot encode
                 s.close()
                 self.close()
                 why = (

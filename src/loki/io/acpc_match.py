@@ -18,9 +18,13 @@ match ends (the last hand, an early end, an error, Ctrl-C, SIGTERM or SIGHUP unw
 each bot gets a moment to exit (none when interrupted), then its **whole group** is stopped: SIGTERM,
 then SIGKILL to what is left (:func:`reap_group`), so no child of a bot outlives the match or keeps loki's
 stderr open (``loki match ... 2>&1 | cat`` ends with loki).  A process that leaves the group on purpose
-(``setsid``) is beyond reach.  A bot whose process ends before the dealer has accepted every seat ends the
-match at once (reason ``"exited"``, its exit code in the message and in :attr:`MatchResult.exit_codes`)
-instead of leaving the dealer waiting ``t_connect`` seconds.
+(``setsid``, a daemon's double fork) is found and stopped too (:class:`BotReaper`, on Linux): loki is the
+bots' *child subreaper* for the match (``PR_SET_CHILD_SUBREAPER``: an orphan of a bot's tree becomes loki's
+child, not init's), every bot carries a match token in its environment, and after the groups are stopped every
+process descending from a bot, carrying the token, or adopted by loki during the match is killed and reaped.  A bot
+whose process ends before the dealer has accepted every seat ends the match at once (reason ``"exited"``, its exit
+code in the message and in :attr:`MatchResult.exit_codes`) instead of leaving the dealer waiting ``t_connect``
+seconds.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from loki.io.gamedef import AcpcGame
 from loki.io.limits import digits
 from loki.io.netlines import MAX_TIMEOUT
 
-__all__ = ["SeatSpec", "parse_seat", "MatchResult", "run_match", "player_seed", "reap_group"]
+__all__ = ["SeatSpec", "parse_seat", "MatchResult", "run_match", "player_seed", "reap_group", "BotReaper"]
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,7 @@ def run_match(
         errors[i][:0] = c.errors
 
     interrupted = False
+    reaper = BotReaper() if any(s.command is not None for s in seats) else None
     try:
         for i, (s, port) in enumerate(zip(seats, ports, strict=True)):
             if s.command is None:
@@ -238,21 +243,25 @@ def run_match(
                 t.start()
                 threads.append(t)
             else:
-                procs[i] = _start(s, host, port)
+                assert reaper is not None
+                procs[i] = _start(s, host, port, reaper.env())
         result = dealer.run()
     except BaseException:
         interrupted = True
         raise
     finally:
         dealer.close()
+        strays = reaper.tree(procs.values()) if reaper is not None else set()  # before the bots go
         codes = {i: _stop(p, 0.0 if interrupted else 2.0) for i, p in procs.items()}
+        if reaper is not None:
+            reaper.reap(procs.values(), strays)
         for t in threads:
             t.join(10.0)
     return MatchResult(result, seats, errors, [codes.get(i) for i in range(n)])
 
 
-def _start(s: SeatSpec, host: str, port: int) -> subprocess.Popen:
-    """Start the external bot of seat ``s`` in a session of its own (module docstring).
+def _start(s: SeatSpec, host: str, port: int, env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Start the external bot of seat ``s`` in a session of its own, with environment ``env`` (module docstring).
 
     Raises:
         PlayerSpecError: the program cannot be started.
@@ -264,7 +273,7 @@ def _start(s: SeatSpec, host: str, port: int) -> subprocess.Popen:
         argv += [host, str(port)]
     try:
         out = _bot_output()
-        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
+        return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True, env=env)
     except OSError as e:
         raise PlayerSpecError(f"--player {s.spec!r}: cannot start {argv[0]!r}: {e.strerror or e}") from None
 
@@ -313,19 +322,8 @@ def _stop(p: subprocess.Popen, grace: float = 2.0) -> int | None:
 def _group_alive(pgid: int) -> bool:
     """Whether process group ``pgid`` has a member that is not a zombie.  On Linux from ``/proc`` (a zombie
     orphan waits there for init to reap it and cannot be killed anyway); elsewhere ``killpg(pgid, 0)``."""
-    proc = Path("/proc")
-    if proc.is_dir():
-        for d in proc.iterdir():
-            if not digits(d.name):
-                continue
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(")") + 2 :].split()
-            if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-                return True
-        return False
+    if Path("/proc").is_dir():
+        return any(g == pgid and state not in "ZX" for _, g, state in _processes().values())
     try:
         os.killpg(pgid, 0)
     except (ProcessLookupError, PermissionError):
@@ -360,3 +358,139 @@ def reap_group(pgid: int, leader: subprocess.Popen | None = None, wait: float = 
                 break
             time.sleep(0.02)
     return not _group_alive(pgid)
+
+
+#: The environment variable that marks a match's bots and what they start (its value is the match's token).
+TOKEN_VAR = "LOKI_MATCH_BOT"
+
+
+def _prctl_subreaper(on: bool | None) -> bool | None:
+    """Linux: set this process's child-subreaper flag to ``on`` (None: leave it) and return its value before;
+    None where it cannot be read or set (not Linux, no libc)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        was = ctypes.c_int(0)
+        if libc.prctl(37, ctypes.byref(was), 0, 0, 0) != 0:  # PR_GET_CHILD_SUBREAPER
+            return None
+        if on is not None and libc.prctl(36, int(on), 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+            return None
+        return bool(was.value)
+    except (OSError, AttributeError):  # pragma: no cover - no libc to call
+        return None
+
+
+def _processes() -> dict[int, tuple[int, int, str]]:
+    """``{pid: (parent pid, process group, state)}`` of every process in ``/proc`` (empty where there is none)."""
+    out: dict[int, tuple[int, int, str]] = {}
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return out
+    for d in proc.iterdir():
+        if not digits(d.name):
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 2 and digits(fields[1]) and digits(fields[2]):
+            out[int(d.name)] = (int(fields[1]), int(fields[2]), fields[0])
+    return out
+
+
+def _carries(pid: int, marker: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``marker`` (False where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return marker in f.read(1 << 20)
+    except OSError:
+        return False
+
+
+class BotReaper:
+    """Everything the ``cmd:`` bots of one match start, found and stopped when the match ends (module docstring):
+    made before the bots start (it makes this process their child subreaper on Linux, and notes its children
+    then), :meth:`env` gives each bot its environment with the match token, :meth:`tree` lists the bots'
+    descendants, and :meth:`reap` kills and reaps whatever is left of them, then restores the subreaper flag.
+    Where there is no ``/proc`` it finds nothing beyond the bots' process groups (:func:`reap_group`)."""
+
+    def __init__(self) -> None:
+        import secrets
+
+        self.token = secrets.token_hex(16)
+        self.me = os.getpid()
+        self.before = {pid for pid, (ppid, _, _) in _processes().items() if ppid == self.me}  # not the bots' trees
+        self.was_subreaper = _prctl_subreaper(True)
+
+    def env(self) -> dict[str, str]:
+        """The environment of a bot: this process's, with :data:`TOKEN_VAR` set to the match token."""
+        return {**os.environ, TOKEN_VAR: self.token}
+
+    def tree(self, bots: Any) -> set[int]:
+        """The live processes of the bots' trees: descendants of a bot, processes carrying the match token, and
+        processes adopted by this one during the match (orphans of a bot's tree; never the bots themselves)."""
+        procs = _processes()
+        roots = {p.pid for p in bots}
+        kids: dict[int, list[int]] = {}
+        for pid, (ppid, _, _) in procs.items():
+            kids.setdefault(ppid, []).append(pid)
+        found: set[int] = set()
+        todo = list(roots) + [pid for pid in kids.get(self.me, []) if pid not in self.before and pid not in roots]
+        marker = f"{TOKEN_VAR}={self.token}".encode()
+        todo += [pid for pid in procs if pid not in roots and pid != self.me and _carries(pid, marker)]
+        while todo:
+            pid = todo.pop()
+            if pid in found:
+                continue
+            found.add(pid)
+            todo.extend(kids.get(pid, []))
+        return {pid for pid in found - roots if pid in procs and procs[pid][2] not in "ZX"}
+
+    def reap(self, bots: Any, strays: set[int], rounds: int = 50) -> bool:
+        """SIGKILL ``strays`` and whatever :meth:`tree` still finds, reaping those that are this process's
+        children, until nothing is left (at most ``rounds`` passes); then restore the subreaper flag.
+
+        Returns:
+            True when nothing of the bots' trees is left.
+        """
+        bots = list(bots)
+        left = set(strays)
+        try:
+            for _ in range(rounds):
+                left = {pid for pid in left | self.tree(bots) if _live(pid)}
+                if not left:
+                    return True
+                for pid in left:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                time.sleep(0.02)
+                _reap_children(left)
+            return not left
+        finally:
+            _reap_children(left)
+            if self.was_subreaper is not None:
+                _prctl_subreaper(self.was_subreaper)
+
+
+def _live(pid: int) -> bool:
+    """Process ``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2] not in "ZX"
+
+
+def _reap_children(pids: set[int]) -> None:
+    """``waitpid`` each of ``pids`` that is a (dead) child of this process, so that none lingers as a zombie."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except (ChildProcessError, OSError):
+            pass

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from loki.engine import GameConfig
 from loki.errors import ConfigError
-from loki.io.limits import MAX_GAMEDEF_BYTES, read_capped
+from loki.io.limits import MAX_GAMEDEF_BYTES, digits, read_capped
 
 __all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P", "bundled_gamedef"]
 
@@ -106,10 +106,15 @@ MAX_GAMEDEF_RAISES = 100
 
 
 def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | None, bool]:
-    """The ``name = values`` fields of a ``GAMEDEF`` text, its betting type and whether the header was seen."""
+    """The ``name = values`` fields of a ``GAMEDEF`` text, its betting type and whether the header was seen.
+
+    Raises:
+        ConfigError: a line that is not a field, a value that is not a whole number in ASCII digits (``٢`` is not),
+            no ``END GAMEDEF`` after the header.
+    """
     fields: dict[str, list[int]] = {}
     betting = None
-    started = False
+    started = ended = False
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -119,6 +124,7 @@ def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | No
             started = True
             continue
         if low == "end gamedef":
+            ended = True
             break
         if low in ("limit", "nolimit"):
             betting = low
@@ -129,13 +135,18 @@ def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | No
         key = name.strip().lower()
         if key not in _INT_LIST_FIELDS:
             raise _err(source, name.strip()[:40], "unknown or unsupported field")
+        words = vals.split()
         try:
-            values = [int(v) for v in vals.split()]
-        except ValueError:
-            raise _err(source, name.strip(), f"expected integers, got {vals.strip()[:40]!r}") from None
+            if not all(digits(v.removeprefix("-")) for v in words):  # int() also reads '٢', '1_000', '+5'
+                raise ValueError
+            values = [int(v) for v in words]
+        except ValueError:  # not digits, or more than Python's 4300
+            raise _err(source, name.strip(), f"expected integers in digits 0-9, got {vals.strip()[:40]!r}") from None
         if any(abs(v) > MAX_GAMEDEF_VALUE for v in values):
             raise _err(source, name.strip(), f"values must be at most {MAX_GAMEDEF_VALUE:,} (loki's cap)")
         fields[_INT_LIST_FIELDS[key]] = values
+    if started and not ended:
+        raise _err(source, "END GAMEDEF", "missing: the definition must end with an 'END GAMEDEF' line")
     return fields, betting, started
 
 
@@ -176,6 +187,8 @@ def _check_bets(fields: dict[str, list[int]], source: str) -> tuple[list[int], l
     rs = fields["raiseSize"]
     if len(rs) != 4 or rs[0] != rs[1] or rs[2] != rs[3] or min(rs) <= 0:
         raise _err(source, "raiseSize", f"{rs[:12]}: expected 4 positive sizes 's s b b'")
+    if rs[2] < rs[0]:
+        raise _err(source, "raiseSize", f"{rs}: the big bet {rs[2]} is below the small bet {rs[0]}")
     mr = fields["maxRaises"]
     if len(mr) != 4 or not (mr[1] == mr[2] == mr[3] and mr[0] == mr[1] - 1 and mr[0] >= 0):
         raise _err(source, "maxRaises", f"{mr[:12]}: expected 'm-1 m m m' (the big blind counts as the first bet)")

@@ -54,6 +54,7 @@ from loki.tournament.runner import play_block
 from loki.tournament.stats import comparison_series
 
 __all__ = [
+    "check_scored",
     "GRACE",
     "StudySpec",
     "Evaluation",
@@ -211,6 +212,28 @@ def panel_player(cfgs: Sequence[TournamentConfig], label: str) -> Any:
     if len(dumps) > 1:
         raise ConfigError(f"--label {label!r}: its players differ between the fields {[c.name for c in cfgs]}")
     return bases[0]
+
+
+def check_scored(cfgs: Sequence[TournamentConfig], label: str) -> None:
+    """Refuse a panel a study cannot score for the player type ``label``: a trial is scored by each field's first
+    comparison (:func:`evaluate`: enhanced minus control), so every field needs a ``[[compare]]`` whose enhanced
+    types include ``label`` (checked before any trial: a field without one failed after trial 0 had played).
+
+    Raises:
+        ConfigError: a field without a comparison, or whose first comparison does not count ``label`` as enhanced.
+    """
+    for c in cfgs:
+        if not c.compare:
+            raise ConfigError(
+                f"{c.name}: no [[compare]] section; a study scores each trial by the field's first comparison "
+                f"(enhanced minus control): add one with enhanced = [{label!r}]"
+            )
+        first = c.compare[0]
+        if label not in first.enhanced:
+            raise ConfigError(
+                f"--label {label!r}: not an enhanced type of {c.name}'s first comparison ({first.name!r}: enhanced "
+                f"{list(first.enhanced)}); a study raises that comparison, so it tunes one of its enhanced types"
+            )
 
 
 def base_player(cfg: TournamentConfig, label: str) -> Any:

@@ -33,10 +33,11 @@ from loki.engine import Action, GameConfig, HandState, new_hand
 from loki.errors import ConfigError, IllegalActionError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
-from loki.io.names import check_name
+from loki.io.names import check_name, shown
 from loki.io.phh_write import hand_text
 from loki.io.tableview import HandLog, describe_pots, hand_results, position_names
 from loki.players.base import Player
+from loki.tournament.config import MAX_SEED
 
 __all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS"]
 
@@ -95,8 +96,13 @@ class TableSession:
         specs = list(specs)
         if not 1 <= len(specs) <= MAX_BOTS:
             raise ConfigError(f"players: {len(specs)} bots given, expected 1..{MAX_BOTS} (a table of 2-10)")
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ConfigError(f"seed: expected an integer >= 0, got {seed!r}")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            got = (
+                shown(repr(seed)[:80], 40)
+                if not isinstance(seed, int) or seed.bit_length() <= 128
+                else (f"an integer of {seed.bit_length():,} bits")
+            )
+            raise ConfigError(f"seed: expected an integer 0 to 2**64 - 1, got {got}")
         name = check_name(str(name).strip() or "you", "name", ConfigError, limit=40)
         n = len(specs) + 1
         self.config = config or GameConfig(n_players=n)
