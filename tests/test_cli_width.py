@@ -104,3 +104,15 @@ def test_the_glossary_is_the_same_in_the_docs_and_explain():
         assert term in GLOSSARY
         assert f"{term}: {' '.join(GLOSSARY[term].split())}" in flat
     assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_the_progress_bar_ends_on_the_rate_run_json_records(tmp_path):
+    """The bar's hands/s is this run's hands over its time (a resumed journal not counted), and once the run is over
+    it shows exactly what run.json records (was: rich's speed, e.g. 4,807 hands/s where run.json said 61)."""
+    import json
+    import re
+
+    out = _run(["tournament", "--preset", "quick", "-n", "4", "-w", "1", "--no-plots", "--out", str(tmp_path / "q")])
+    rate = json.loads((tmp_path / "q" / "run.json").read_text())["hands_per_second"]
+    shown = re.findall(r"([\d,]+\.\d+) hands/s", out)
+    assert shown and all(float(s.replace(",", "")) == pytest.approx(rate, abs=0.005) for s in shown[-2:]), (shown, rate)

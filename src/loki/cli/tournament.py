@@ -128,7 +128,7 @@ def tournament(
         console.print(t)
     rate = _run_rate(folder)
     console.print(
-        f"results in [bold]{folder}[/]" + (f" ({rate:,.1f} hands/s, as run.json)" if rate else ""), highlight=False
+        f"results in [bold]{folder}[/]" + (f" ({rate:,.2f} hands/s, as run.json)" if rate else ""), highlight=False
     )
     for line in LEGEND:
         console.print(line, highlight=False, markup=False)
@@ -188,6 +188,8 @@ def run_with_progress(
         # hands played by this run over the time since its first block started: what run.json records
         # (hands_played_now / seconds), not rich's speed, which counts a resumed run's journal as played now
         def render(self, task: Any) -> Text:
+            if task.fields.get("final") is not None:  # the run's own figure once it is over: run.json's
+                return Text(f"{task.fields['final']:,.2f} hands/s", style="cyan")
             played = task.completed - task.fields.get("resumed_at", 0)
             el = task.elapsed
             sp = played / el if el and played > 0 else None
@@ -247,6 +249,10 @@ def run_with_progress(
                 progress=report,
                 prepare=prepare,
             )
+            if task is not None:
+                from loki.tournament.results import played_now
+
+                progress.update(task, final=played_now(run)[1])
         finally:
             progress.stop()
             if client is not None:

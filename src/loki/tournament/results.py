@@ -323,12 +323,12 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
     )
     summary = record.to_dict()
     atomic_write_text(out / "summary.json", record.to_json())
-    hands_now = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
+    hands_now, rate = played_now(run)
     info = {
         "seconds": round(run.seconds, 3),
         "blocks_played_now": run.played_blocks,
         "hands_played_now": hands_now,
-        "hands_per_second": round(hands_now / run.seconds, 2) if run.seconds > 0 and hands_now else None,
+        "hands_per_second": rate,
         "block_seconds": sum(b.get("seconds", 0.0) for b in run.blocks),
     }
     if corrections is not None:
@@ -492,6 +492,13 @@ def plot_results(run, out: Path, summary: dict) -> None:
     with atomic_target(out / "cumulative.png") as tmp:
         fig.savefig(tmp, dpi=110, format="png")
     plt.close(fig)
+
+
+def played_now(run: Any) -> tuple[int, float | None]:
+    """``(hands, hands per second)`` this invocation played (a resumed run's journal not counted), as ``run.json``
+    records them (``hands_played_now``, ``hands_per_second`` rounded to 2 decimals; None when nothing was played)."""
+    hands = sum(b["hands"] for b in run.blocks[-run.played_blocks :]) if run.played_blocks else 0
+    return hands, (round(hands / run.seconds, 2) if run.seconds > 0 and hands else None)
 
 
 def _own(types: Mapping[str, Any], enhanced: list[str]) -> str:
