@@ -110,7 +110,7 @@ def test_tournament_keeps_the_guard_options():
         (["demo", "--players", "11"], "--players"),
         (["tournament", "--preset", "fig9"], "unknown preset 'fig9'"),
         (["acpc", "127.0.0.1", "7000", "--player", "nosuchbot"], "--player: unknown player type 'nosuchbot'"),
-        (["replay", "/no/such/log"], "does not exist"),
+        (["replay", "/no/such/log"], "FILE /no/such/log: no such file"),
         (["dealer", "--player", "a", "--player", "b", "--player", "c"], "--player given 3 times for a 2-player game"),
         (["play", "--player", "loki1", "--player", "calling", "--opponents", "3"], "--opponents 3 but --player"),
         (["play", "--player", "loki1", "--opponent-type", "calling"], "give --player only"),

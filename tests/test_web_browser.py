@@ -284,3 +284,66 @@ def test_teaching_check_prompt_and_kickers(server, page):
     result = page.locator("[data-testid=result]").inner_text()
     assert "Sevens and Fives, Nine kicker" in result and "Sevens and Fives, Ace kicker" in result
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ the layout at a desktop's and a phone's width
+
+_OVERLAPS = """() => {
+    const box = (e) => e.getBoundingClientRect();
+    const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+    const seats = [...document.querySelectorAll('#table .seat')].map(box);
+    const controls = [...document.querySelectorAll('#controls button, #controls .prompt')].map(box);
+    const board = [...document.querySelectorAll('#board .card')].map(box);
+    const out = [];
+    seats.forEach((a, i) => {
+        seats.slice(i + 1).forEach((b, j) => { if (meet(a, b)) out.push(`seat ${i + 1} overlaps seat ${i + j + 2}`); });
+        controls.forEach((b) => { if (meet(a, b)) out.push(`seat ${i + 1} overlaps the controls`); });
+        board.forEach((b) => { if (meet(a, b)) out.push(`seat ${i + 1} overlaps the board`); });
+        if (a.left < 0 || a.right > innerWidth) out.push(`seat ${i + 1} leaves the window (${a.left}..${a.right})`);
+    });
+    controls.forEach((b) => { if (b.left < 0 || b.right > innerWidth) out.push('a control leaves the window'); });
+    const doc = document.documentElement;
+    if (doc.scrollWidth > innerWidth + 1) out.push(`the page scrolls sideways (${doc.scrollWidth} > ${innerWidth})`);
+    const log = document.getElementById('log'), lb = box(log);
+    for (const li of log.querySelectorAll('li')) {
+        const r = box(li);
+        const whole = r.top >= lb.top - 0.5 && r.bottom <= lb.bottom + 0.5, gone = r.bottom <= lb.top + 0.5 || r.top >= lb.bottom - 0.5;
+        if (!whole && !gone) out.push(`a log line is cut: ${li.textContent.trim()} (${r.top}..${r.bottom} in ${lb.top}..${lb.bottom})`);
+    }
+    if (log.scrollWidth > log.clientWidth + 1) out.push('the action log scrolls sideways');
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("bots", [2, 9])
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844)])
+def test_the_table_fits_a_desktop_and_a_phone(server, page, width, height, bots):
+    """At 1280 px the action log was clipped mid-card and the buttons overlapped the person's seat; at 390 px (a phone)
+    the page scrolled sideways and the seats covered the board; the session said "1 hands played"."""
+    url, _ = server
+    ctx = page.context.browser.new_context(viewport={"width": width, "height": height})
+    pg = ctx.new_page()
+    pg.set_default_timeout(20000)
+    try:
+        pg.goto(url + "/")
+        pg.select_option("[data-testid=bots-count]", str(bots))
+        for k in range(2, bots + 2):
+            pg.fill(f"[data-testid=spec-{k}]", "calling")
+        pg.click("[data-testid=start]")
+        problems: set[str] = set()
+        hands = 0
+        while hands < 2:
+            what = _wait_ready(pg)
+            problems.update(pg.evaluate(_OVERLAPS))
+            if what == "act":
+                pg.click("[data-testid=act-c]")
+                continue
+            hands += 1
+            session = pg.locator("[data-testid=session-table]").inner_text()
+            if f"{hands} hand{'s' if hands > 1 else ''} played" not in session or "1 hands" in session:
+                problems.add(f"the session says {session.splitlines()[-1]!r} after {hands} hands")
+            if hands < 2:
+                pg.click("[data-testid=next-hand]")
+        assert not problems, sorted(problems)
+    finally:
+        ctx.close()

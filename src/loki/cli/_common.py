@@ -51,6 +51,7 @@ __all__ = [
     "seed_option",
     "hands_option",
     "out_option",
+    "check_input_file",
     "json_option",
     "echo_json",
     "PLAYER_SPEC_HELP",
@@ -158,6 +159,27 @@ def _out_path(text: str) -> Path:
     if "\0" in text:
         raise typer.BadParameter("a path cannot hold a NUL character")
     return Path(text)
+
+
+def check_input_file(path: Path, what: str = "FILE") -> Path:
+    """``path`` if something is there to read (the reader refuses what is not a regular file); else one error that
+    ``loki replay`` and ``loki explain`` word alike, with a hint when the path is in ``../shared``, the project's
+    companion folder of reference material (not shipped with loki).
+
+    Raises:
+        HandHistoryError: nothing at ``path``.
+    """
+    from loki.errors import HandHistoryError
+
+    if os.path.lexists(path):
+        return path
+    hint = ""
+    if "shared" in Path(path).parts:
+        hint = (
+            " (../shared is the project's companion folder of reference material, next to a checkout of loki; it is not "
+            "shipped with loki: see README, 'Playing for real')"
+        )
+    raise HandHistoryError(f"{what} {path}: no such file{hint}")
 
 
 def out_option(help: str) -> Any:

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import typer
 
-from loki.cli._common import fail, hands_option, player_option, seed_option
+from loki.cli._common import check_input_file, fail, hands_option, player_option, seed_option
 
-__all__ = ["explain"]
+__all__ = ["explain", "EXPLAIN_HANDS"]
+
+#: Hands of a log ``loki explain FILE`` reads without ``--hands`` (each decision is a screenful).
+EXPLAIN_HANDS = 5
 
 
 def explain(
@@ -33,8 +36,12 @@ def explain(
     ),
     players: int = typer.Option(2, "--players", min=2, max=10, help="A spot: players at the table (2-10)."),
     button: int | None = typer.Option(None, "--button", min=1, help="A spot: the button seat (default: the last)."),
-    player: str = player_option("loki1", "The bot that decides (in a log: in every seat)."),
-    hands: int | None = hands_option(None, "With FILE: only the first N hands."),
+    player: str | None = player_option(
+        None,
+        "The bot that decides (in a log: in every seat; default: the logged player's own bot where its name is a "
+        "loki spec, as loki match names seats, else loki1).",
+    ),
+    hands: int | None = hands_option(None, f"With FILE: only the first N hands (default {EXPLAIN_HANDS})."),
     seed: int = seed_option(0, "Seed of the bots and of a spot's unseen cards (>= 0)."),
     as_json: bool = typer.Option(
         False, "--json", help="Print the explanations as JSON, one object per line (messages go to stderr)."
@@ -64,25 +71,34 @@ def explain(
         for line in glossary_lines(shutil.get_terminal_size((80, 24)).columns):
             typer.echo(line)
         return
-    try:
-        make_player(player, seed=seed)
-    except (LokiError, ValueError) as e:
-        raise tagged("--player", e) from None
+    if player is not None:
+        try:
+            make_player(player, seed=seed)
+        except (LokiError, ValueError) as e:
+            raise tagged("--player", e) from None
     from loki.cli.warmup import ensure_warm
 
     skipped: list = []
+    more = ""
     if file is not None:
         if hole is not None or board or betting:
             fail("give either FILE or a spot (--hole, --board, --betting), not both")
-        if not file.exists():
-            raise HandHistoryError(f"FILE {file}: no such file")
-        from loki.tournament.replay import load_log
+        check_input_file(file)
+        from loki.explain.sources import resolve_player
+        from loki.tournament.replay import DEFAULT_SPEC, load_log, logged_spec
 
-        recs, skipped, _ = load_log(file, max_hands=hands)
+        recs, skipped, _ = load_log(file, max_hands=hands or EXPLAIN_HANDS + 1)
+        if hands is None and len(recs) > EXPLAIN_HANDS:  # by default a few hands, said so (a log has thousands)
+            recs = recs[:EXPLAIN_HANDS]
+            more = f" in the first {EXPLAIN_HANDS} hands of {shown(file.name)} (--hands N for more)"
         if not recs:
             raise HandHistoryError(f"FILE {file}: no hand that can be read")
-        ensure_warm([player])  # a first run compiles the bot's kernels now, with a message on stderr
-        exps, bad = explain_log(recs, who if who is not None else "1", player, seed)
+        target = who if who is not None else "1"
+        names = {nm for r in recs for nm in r.names}
+        specs = [player] if player is not None else sorted({logged_spec(nm) or DEFAULT_SPEC for nm in names})
+        resolve_player(recs, target)  # an unknown player before the warm-up
+        ensure_warm(specs or [DEFAULT_SPEC])  # a first run compiles the bots' kernels now, with a message on stderr
+        exps, bad = explain_log(recs, target, player, seed)
         skipped += bad
         if not exps and len(bad) == len(recs):  # every hand failed to replay: nothing explained, say why
             raise HandHistoryError(f"FILE {file}: no hand could be replayed ({bad[0][0]}: {bad[0][1]})")
@@ -91,21 +107,24 @@ def explain(
             fail("give a hand history FILE, or a spot with --hole (and --board, --betting, --players)")
         if who is not None:
             fail("--who needs a FILE (in a spot the bot is the player to act)")
+        player = player or "loki1"
         ensure_warm([player], players)
         exps = explain_spot(hole, board, betting, players, player, seed, button)
+    from loki.io.tableview import plural
+
     if as_json:  # one object per line, as every --json
         for x in exps:
             typer.echo(json.dumps(x.model_dump(mode="json")))
         for hid, msg in skipped:
             typer.echo(f"skipped hand {shown(hid, None)}: {shown(msg, None)}", err=True)
+        if more:
+            typer.echo(f"{plural(len(exps), 'decision')} explained{more}", err=True)
         return
     console = make_console(highlight=False)
     for x in exps:
         rule(console)
         console.print(render_explanation(x, grids=grids))
     rule(console)
-    from loki.io.tableview import plural
-
-    console.print(f"{plural(len(exps), 'decision')} explained")
+    console.print(f"{plural(len(exps), 'decision')} explained{more}", highlight=False, markup=False)
     for hid, msg in skipped:
         console.print(f"skipped hand {shown(hid, None)}: {shown(msg, None)}", markup=False)

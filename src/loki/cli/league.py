@@ -121,6 +121,13 @@ def league(
         raise
     except LokiError as e:
         raise tagged("league", e) from None
+    if res.reused:  # a re-run into a league's folder: say what was not played
+        err.print(
+            f"{res.reused} of {len(res.pairs)} pairs were finished in {folder}: reported again from their journals "
+            "(nothing played; --overwrite plays them again)",
+            highlight=False,
+            markup=False,
+        )
     if json_out:
         echo_json(res.to_dict())
         return

@@ -7,16 +7,26 @@ from typing import Any
 
 import typer
 
-from loki.cli._common import hands_option, json_option, merge_alias, out_option, player_option, seed_option
+from loki.cli._common import (
+    check_input_file,
+    hands_option,
+    json_option,
+    merge_alias,
+    out_option,
+    player_option,
+    seed_option,
+)
 
 __all__ = ["replay"]
 
 
 def replay(
-    file: Path = typer.Argument(
-        ..., exists=True, dir_okay=False, help="ACPC log (STATE lines) or PHH file (.phh/.phhs)."
+    file: Path = typer.Argument(..., dir_okay=False, help="ACPC log (STATE lines) or PHH file (.phh/.phhs)."),
+    player: str | None = player_option(
+        None,
+        "The bot that sits in every seat, models and decides (default: each player's own bot where its name is a loki "
+        "spec, as loki match names seats, else loki1).",
     ),
-    player: str = player_option("loki1", "The bot that sits in every seat, models and decides."),
     hands: int | None = hands_option(None, "Only the first N hands."),
     out: Path | None = out_option(
         "Histogram of the model quality, .png/.pdf/.svg (default: <FILE name>.percentiles.png in the current "
@@ -51,6 +61,7 @@ def replay(
     from loki.players.registry import make_player
     from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
 
+    check_input_file(file)
     console = make_console(stderr=json_out)
     target = merge_alias("--out", out, "--plot", plot)
     if target is None:  # in the current folder, where a command's results go (never next to the log)
@@ -65,10 +76,11 @@ def replay(
         raise tagged("--estimator", ConfigError(f"{estimator!r}: expected plain or aivat"))
     # before the (long) replay: a bad output path must not throw the report away
     check_output_path(target, "--out", PLOT_SUFFIXES)
-    try:
-        make_player(player, seed=seed)
-    except (LokiError, ValueError) as e:
-        raise tagged("--player", e) from None
+    if player is not None:
+        try:
+            make_player(player, seed=seed)
+        except (LokiError, ValueError) as e:
+            raise tagged("--player", e) from None
     recs, skipped, warnings = load_log(file, max_hands=hands)
     report = replay_hands(recs, player, seed, skip_bad=True, estimator=estimator)
     report.skipped[:0] = skipped

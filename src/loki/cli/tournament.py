@@ -259,4 +259,11 @@ def run_with_progress(
                 client.close()
         if scheduler:
             run.extra["scheduler"] = scheduler
+        if run.played_blocks == 0 and run.blocks:  # a re-run into a finished run's folder: nothing was played
+            console.print(
+                f"{folder} holds this run, finished: its results are reported again from its journal (nothing was "
+                "played; --overwrite plays it again)",
+                highlight=False,
+                markup=False,
+            )
         return finish(run)

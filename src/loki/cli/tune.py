@@ -6,8 +6,9 @@
 
 The study is kept in ``<out>/study.db``; killing the command and running it again continues it, and several
 commands (or one with ``--scheduler``) may work on one study.  When the target count of trials is reached the best
-values are validated against the defaults on seeds the search never saw, and ``best.toml``, ``history.png``,
-``importances.png`` and ``tune.json`` are written.
+values are validated against the defaults on seeds the search never saw (as many deals per seed as ``--deals``,
+unless ``--validate-deals`` says otherwise), and ``best.toml`` (not when the best values lost to the defaults),
+``history.png``, ``importances.png`` (with 4 complete trials of 2 fields or more) and ``tune.json`` are written.
 """
 
 from __future__ import annotations
@@ -88,8 +89,12 @@ def tune(
         "--overwrite",
         help="Start the study again (discard an earlier study in --out); also write into a folder of other files.",
     ),
-    validate_deals: int = typer.Option(
-        1000, "--validate-deals", min=0, max=1_000_000, help="Deals per validation seed (0: no validation)."
+    validate_deals: int | None = typer.Option(
+        None,
+        "--validate-deals",
+        min=0,
+        max=1_000_000,
+        help="Deals per validation seed (default: --deals; 0: no validation).",
     ),
     validate_seeds: str | None = typer.Option(
         None, "--validate-seeds", help="Validation seeds (default: two seeds >= 1000 above the panel)."
@@ -170,6 +175,8 @@ def tune(
     check_output_folder(folder, "--out", marks=TUNE_MARKS, overwrite=overwrite)
     vseeds = _ints(validate_seeds, "--validate-seeds") if validate_seeds else None
     # the rules finish_study applies after the study, on the trials this run asks for (fresh seeds: seed first+k)
+    if validate_deals is None:  # the validation's cost follows the search's: the same deals per seed
+        validate_deals = deals
     checked_validation_seeds(spec, vseeds, range(trials), default=validate_deals > 0)
     try:
         with signals_stop_the_run():
@@ -186,6 +193,14 @@ def tune(
         echo_json(record)
     else:
         _print(record, folder)
+    if record.get("verdict") == "worse than the defaults":
+        d = record["validation"]["tuned_minus_default"]
+        typer.echo(
+            f"warning: the best trial's values lost to the defaults on the validation seeds (tuned minus default "
+            f"{d['value']:+.4f} ± {d['ci']:.4f} sb/hand): no best.toml is written (the values are in tune.json); keep "
+            "the defaults, or search longer",
+            err=True,
+        )
 
 
 def _list(spec: str, json_out: bool) -> None:
@@ -248,7 +263,7 @@ def _run(
         ConfigError: the folder holds a study with another spec (before the players warm up).
     """
     from loki.io.files import folder_lock
-    from loki.tune import checked_validation_seeds, open_study
+    from loki.tune import checked_validation_seeds, counted, open_study
 
     with folder_lock(folder):
         if overwrite:
@@ -258,6 +273,13 @@ def _run(
         # the study file first: one that cannot be opened, or holds another study, is refused before the players
         # warm up and the workers start (run_study opens it again)
         study, _, _ = open_study(folder, spec)
+        if counted(study) >= trials:  # a re-run: nothing to play, say so (the outputs are written again)
+            typer.echo(
+                f"note: the study in {folder} already has {counted(study)} trials (--trials {trials}): no trial is "
+                "played; its best values are validated and its outputs written again (--trials N for more, "
+                "--overwrite to start again)",
+                err=True,
+            )
         if spec.fresh_seeds:  # a resumed study's trials go on from its last number: their seeds too
             numbers = range(len(study.get_trials(deepcopy=False)) + trials)
             checked_validation_seeds(spec, vseeds, numbers, default=validate_deals > 0)
@@ -291,7 +313,7 @@ def _run_locked(spec, folder: Path, trials: int, workers, scheduler, validate_de
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("trials  {task.fields[best]}"),
+        TextColumn("{task.fields[best]}"),
         TimeElapsedColumn(),
         console=console,
         disable=quiet,
@@ -306,15 +328,24 @@ def _run_locked(spec, folder: Path, trials: int, workers, scheduler, validate_de
         return f"best {b.value:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + f" sb/hand (trial {b.number})"
 
     with owned_pool(own), progress:
-        task = progress.add_task(f"tune {spec.target} [{spec.label}]", total=trials, best="")
+        task = progress.add_task(f"tune {spec.target} [{spec.label}], trials", total=trials, best="")
 
         def report(study) -> None:
             progress.update(task, completed=min(trials, counted(study)), best=best_text(study))
 
         study = run_study(spec, folder, trials, executor, report)
         report(study)
-        progress.update(task, description="validating", best=best_text(study))
-        return finish_study(study, spec, folder, executor, validate_deals, vseeds)
+        checking = None
+
+        def validating(done: int, total: int) -> None:  # the validation's own bar, in deals
+            nonlocal checking
+            if checking is None:
+                checking = progress.add_task(
+                    f"validating the best values and the defaults ({total:,} deals)", total=total, best=""
+                )
+            progress.update(checking, completed=done)
+
+        return finish_study(study, spec, folder, executor, validate_deals, vseeds, progress=validating)
 
 
 def _print(record: dict[str, Any], folder: Path) -> None:
@@ -336,5 +367,7 @@ def _print(record: dict[str, Any], folder: Path) -> None:
             c.print(f"validation {k:7}: {r['value']:+.4f}{h} sb/hand (seeds {v['seeds']})", highlight=False)
         d = v["tuned_minus_default"]
         h = f" ± {d['ci']:.4f}" if d["ci"] is not None else ""
-        c.print(f"tuned minus default: {d['value']:+.4f}{h} sb/hand (paired by deal)", highlight=False)
+        c.print(
+            f"tuned minus default: {d['value']:+.4f}{h} sb/hand (paired by deal): {record['verdict']}", highlight=False
+        )
     c.print(f"study and outputs in [bold]{folder}[/]: {', '.join(record['files'])}", highlight=False)

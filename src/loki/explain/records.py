@@ -342,6 +342,8 @@ class DecisionExplanation(_Record):
         legal: the legal actions (``"fold"``, ``"call"``, ``"raise"``); action: the action chosen (as played
             when legal: ``"check"``/``"call"``/``"bet"``/``"raise"``/``"fold"``).
         played: the action that was then applied (differs from ``action`` only in a replayed log).
+        played_why: when ``played`` differs from ``action`` in a replayed log, why they may differ (another player
+            played it, a sampled action, the replay's bot in another state), one sentence.
         pot, to_call: chips.
         probabilities: ``(fold, call, raise)`` the action was drawn from, or None (Simulator, humans).
         values: our hand against the field (post-flop; None pre-flop).
@@ -365,6 +367,7 @@ class DecisionExplanation(_Record):
     legal: list[str]
     action: str
     played: str | None = None
+    played_why: str | None = None
     pot: float
     to_call: float
     probabilities: tuple[float, float, float] | None = None

@@ -61,7 +61,9 @@ def _f(x: float | None, d: int = 3) -> str:
 
 
 def _header(e: DecisionExplanation) -> list[Any]:
-    played = f" (played: {e.played})" if e.played and e.played != e.action else ""
+    played = ""
+    if e.played and e.played != e.action:
+        played = f" (played: {e.played}" + (f": {_name(e.played_why, None)}" if e.played_why else "") + ")"
     parts: list[Any] = [
         f"[bold]hand {_name(e.hand)}[/] · seat {e.seat} [bold]{_name(e.player)}[/] · {STREETS[e.street]} · "
         f"{pretty_cards(e.hole)} | {pretty_cards(e.board)} · pot {e.pot:g} · to call {e.to_call:g} → "
@@ -185,12 +187,17 @@ def _opponents_part(opponents: Any, grids: bool) -> list[Any]:
     from rich.table import Table
 
     t = Table()
-    for col in ("seat", "player", "in hand", "most likely classes", "last re-weighting"):
+    for col in ("seat", "player", "most likely classes", "last re-weighting"):
         t.add_column(col)
-    for o in opponents:
+    live = [o for o in opponents if o.live]  # a folded opponent is out of the field: not shown (the JSON keeps it)
+    for o in live:
         likely = ", ".join(f"{c} {100 * s:.1f}%" for c, s in o.likely[:5])
-        t.add_row(str(o.seat), _name(o.name), "yes" if o.live else "folded", likely, _reweight_text(o.reweight))
-    parts: list[Any] = ["[bold]opponents as modelled[/] (weight tables)", t]
+        t.add_row(str(o.seat), _name(o.name), likely, _reweight_text(o.reweight))
+    folded = len(opponents) - len(live)
+    head = "[bold]opponents in the hand, as modelled[/] (weight tables)" + (
+        f"; {folded} folded not shown" if folded else ""
+    )
+    parts: list[Any] = [head, t] if live else [head]
     if grids:
         for o in opponents:
             if not o.live:

@@ -31,7 +31,15 @@ from loki.io.acpc_log import HandRecord
 from loki.io.limits import digits
 from loki.io.names import shown
 
-__all__ = ["explain_log", "explain_spot", "resolve_player", "walk_betting", "log_seat_numbers", "phh_seat_numbers"]
+__all__ = [
+    "explain_log",
+    "played_why",
+    "explain_spot",
+    "resolve_player",
+    "walk_betting",
+    "log_seat_numbers",
+    "phh_seat_numbers",
+]
 
 
 def resolve_player(records: Sequence[HandRecord], who: str) -> str:
@@ -102,15 +110,39 @@ def phh_seat_numbers(path: str | Path) -> dict[object, tuple[int, ...]]:
     return out
 
 
+_ACTION_INDEX = {"fold": 0, "check": 1, "call": 1, "bet": 2, "raise": 2}
+
+
+def played_why(e: DecisionExplanation, spec: str, logged: str | None) -> str:
+    """Why the logged action ``e.played`` may differ from the replayed bot's ``e.action``, one phrase: another player
+    played it (the log's player is not ``spec``: ``logged`` is its own spec, None when its name is no loki spec), the
+    action is drawn at random (``e.probabilities``), or the bot's state or random trials differ in a replay."""
+    if logged is None:
+        return f"the log's player is not a loki bot; {spec} stands in for it"
+    if logged != spec:
+        return f"the log's player was {logged}; {spec} stands in for it (--player)"
+    if e.probabilities is not None and e.played in _ACTION_INDEX:
+        p = e.probabilities[_ACTION_INDEX[e.played]]
+        if p > 0:
+            return f"{spec} draws its action at random: {e.played} had probability {p:.2f} here"
+        return (
+            f"{e.played} has probability 0 in this replay: the bot's state differs from the match's (its opponent models "
+            "and random draws follow the seed)"
+        )
+    return "the choice rests on random trials and the bot's state, which a replay does not repeat"
+
+
 def explain_log(
-    records: Sequence[HandRecord], who: str, spec: str = "loki1", seed: int = 0, skip_bad: bool = True
+    records: Sequence[HandRecord], who: str, spec: str | None = "loki1", seed: int = 0, skip_bad: bool = True
 ) -> tuple[list[DecisionExplanation], list]:
-    """Explanations of every decision of player ``who`` in ``records`` (module docstring).
+    """Explanations of every decision of player ``who`` in ``records`` (module docstring).  An explanation whose
+    logged action differs from the bot's says why it may (:func:`played_why`).
 
     Args:
         records: the hands (:func:`loki.tournament.replay.load_log`).
         who: a player name or a 1-based seat of the first hand (:func:`resolve_player`).
-        spec: the bot that sits in every seat (a registry spec).
+        spec: the bot that sits in every seat (a registry spec); None: each player's own bot where its name is a loki
+            spec (:func:`loki.tournament.replay.logged_spec`), else loki1.
         seed: seeds the bots as :func:`~loki.tournament.replay.replay_hands` does.
         skip_bad: leave out hands that do not replay (returned second, as ``(hand id, message)``).
 
@@ -120,7 +152,7 @@ def explain_log(
     Raises:
         ConfigError: unknown player; PlayerSpecError: bad spec; HandHistoryError: a bad hand without ``skip_bad``.
     """
-    from loki.tournament.replay import replay_hands
+    from loki.tournament.replay import DEFAULT_SPEC, logged_spec, replay_hands
 
     name = resolve_player(records, who)
     box: dict[str, ExplainedPlayer] = {}
@@ -142,7 +174,14 @@ def explain_log(
 
     report = replay_hands(records, spec, seed, skip_bad=skip_bad, wrap=wrap, before_hand=before)
     found = box.get(name)
-    return (list(found.explanations) if found is not None else []), list(report.skipped)
+    logged = logged_spec(name)
+    mine = spec if spec is not None else logged or DEFAULT_SPEC
+    out = []
+    for e in found.explanations if found is not None else []:
+        if e.played and e.played != e.action:
+            e = e.model_copy(update={"played_why": played_why(e, mine, logged)})
+        out.append(e)
+    return out, list(report.skipped)
 
 
 #: A spot's input strings at most (characters): two hole cards, five board cards, a hand's betting.

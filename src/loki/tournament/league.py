@@ -68,6 +68,7 @@ class LeagueResult:
     seed: int
     pairs: dict[str, str]
     block_deals: int = 25
+    reused: int = 0  # pairs found finished in the folder and reported from their journals (nothing played)
 
     def row_mean(self, i: int) -> float:
         """Player ``i``'s mean winnings over its opponents (sb/hand)."""
@@ -129,6 +130,7 @@ def run_league(
     ci: list[list[float | None]] = [[None] * n for _ in range(n)]
     plain: list[list[float | None]] = [[None] * n for _ in range(n)]
     pairs = {}
+    reused = 0
     todo = [(i, j) for i in range(n) for j in range(i + 1, n)]
     for k, (i, j) in enumerate(todo):
         cfg = pair_config(players[i], players[j], (labels[i], labels[j]), deals, seed, block_deals)
@@ -138,6 +140,7 @@ def run_league(
         # always through the pair's journal (checked, keyed): a finished pair is read back, not played again, and its
         # summary.json rewritten from it, so a damaged or edited summary never reaches the cross table
         run = run_tournament(cfg, workers=workers, executor=executor, out=folder, resume=True, overwrite=overwrite)
+        reused += run.played_blocks == 0
         s = write_results(run, folder, plots=False).to_dict()
         types = {t["type"]: t for t in s["aivat"]["types"]}
         ptypes = {t["type"]: t for t in s["types"]}
@@ -146,7 +149,7 @@ def run_league(
             ci[a][b] = types[labels[a]]["ci"]
             plain[a][b] = ptypes[labels[a]]["sb_per_hand"]
         pairs[f"{i + 1}-{j + 1}"] = str(folder)
-    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs, block_deals)
+    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs, block_deals, reused)
 
 
 def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> None:

@@ -59,6 +59,8 @@ __all__ = [
     "plot_percentiles",
     "holding_percentile",
     "PLOT_SUFFIXES",
+    "DEFAULT_SPEC",
+    "logged_spec",
 ]
 
 PLOT_SUFFIXES = (".png", ".pdf", ".svg")
@@ -71,6 +73,7 @@ class PlayerStats(HandCounts):
     ``chips`` won."""
 
     name: str = ""
+    bot: str = ""
     decisions: int = 0
     agree: int = 0
     chips: float = 0.0
@@ -119,6 +122,7 @@ class ReplayReport:
             players.append(
                 {
                     "name": st.name,
+                    "bot": st.bot,
                     "hands": st.hands,
                     "vpip_pct": st.vpip_pct,
                     "pfr_pct": st.pfr_pct,
@@ -227,7 +231,7 @@ class _Replayer:
     def __init__(
         self,
         records: Sequence[HandRecord],
-        player_spec: str,
+        player_spec: str | None,
         seed: int,
         wrap: Callable[[str, Player], Player] | None,
         before_hand: Callable[[HandRecord, dict[int, Player], dict[int, str]], None] | None,
@@ -257,7 +261,8 @@ class _Replayer:
         self.bots: dict[str, Player] = {}
         self.stats: dict[str, PlayerStats] = {}
         small_bet = records[0].config.small_bet if records else 10
-        self.report = ReplayReport(self.stats, player_spec=player_spec, small_bet=small_bet)
+        shown_spec = player_spec if player_spec is not None else f"the logged bots (else {DEFAULT_SPEC})"
+        self.report = ReplayReport(self.stats, player_spec=shown_spec, small_bet=small_bet)
         if self.oracle is not None:
             self.report.hand_corrections = {}
 
@@ -306,9 +311,10 @@ class _Replayer:
         for seat in range(n):
             nm = name_at[seat]
             if nm not in self.bots:
-                bot = make_player(self.spec, seed=self.seed + self.order[nm], name=f"{self.spec}@{nm}")
+                spec = self.spec if self.spec is not None else logged_spec(nm) or DEFAULT_SPEC
+                bot = make_player(spec, seed=self.seed + self.order[nm], name=f"{spec}@{shown(nm)}")
                 self.bots[nm] = bot if self.wrap is None else self.wrap(nm, bot)
-                self.stats[nm] = PlayerStats(name=nm)
+                self.stats[nm] = PlayerStats(name=nm, bot=spec)
             players[seat] = self.bots[nm]
             players[seat].begin_hand(seat, config, state.hole_cards(seat), button)
         if self.before_hand is not None:
@@ -390,9 +396,36 @@ class _Replayer:
         return self.report
 
 
+#: The bot of a replay where none is given and a player's name is not a loki spec.
+DEFAULT_SPEC = "loki1"
+
+
+def logged_spec(name: str) -> str | None:
+    """The loki player spec a log's player name stands for, or None: ``loki match`` and ``loki dealer`` name a seat
+    by its spec with ``-`` for ``:`` (ACPC logs reserve ``:``), so ``loki2-BRS-adaptive`` is ``loki2:BRS:adaptive``.
+    Only a short spec of letters, digits and ``= . _ -`` is read back (never a path: a name from a log does not open
+    files); an oracle is not.
+
+    >>> logged_spec("loki2-BRS-adaptive"), logged_spec("calling"), logged_spec("Hyperborean"), logged_spec("x.toml")
+    ('loki2:BRS:adaptive', 'calling', None, None)
+    """
+    import re
+
+    from loki.players.registry import parse_player
+
+    if len(name) > 100 or not re.fullmatch(r"[A-Za-z][A-Za-z0-9=._-]*", name) or name.lower().endswith(".toml"):
+        return None
+    spec = name.replace("-", ":")
+    try:
+        cfg = parse_player(spec)
+    except ValueError:  # PlayerSpecError, ConfigError: not a spec
+        return None
+    return None if getattr(cfg, "cheats", False) else spec
+
+
 def replay_hands(
     records: Sequence[HandRecord],
-    player_spec: str = "loki1",
+    player_spec: str | None = DEFAULT_SPEC,
     seed: int = 0,
     progress=None,
     skip_bad: bool = False,
@@ -403,6 +436,8 @@ def replay_hands(
     """Replay ``records`` with one bot per player (see the module docstring).
 
     Args:
+        player_spec: the bot in every seat; None: each player's own bot where its name is a loki spec
+            (:func:`logged_spec`: a ``loki match`` log), else :data:`DEFAULT_SPEC`.
         skip_bad: leave out hands that do not replay, listing them in ``report.skipped``.
         wrap: ``wrap(name, bot) -> player``, called once per player name when its bot is made; the player it
             returns sits in that player's seats (e.g. :class:`loki.explain.ExplainedPlayer`).
@@ -445,22 +480,14 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
 
     console = console or Console()
     t = Table(title=escape(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}"))
-    for col in (
-        "player",
-        "hands",
-        "VPIP %",
-        "PFR %",
-        "aggression",
-        "decisions",
-        f"{report.player_spec} agrees %",
-        "chips",
-        "sb/hand",
-    ):
-        t.add_column(col, justify="left" if col == "player" else "right")
+    for col in ("player", "bot", "hands", "VPIP %", "PFR %", "aggression", "decisions", "bot agrees %", "chips",
+                "sb/hand"):  # fmt: skip
+        t.add_column(col, justify="left" if col in ("player", "bot") else "right")
     for st in report.stats.values():
         sb = st.chips / report.small_bet / st.hands if st.hands else 0.0
         t.add_row(
             Text(shown(st.name)),  # a name from the log: escaped, never markup
+            Text(st.bot),
             str(st.hands),
             f"{st.vpip_pct:.1f}",
             f"{st.pfr_pct:.1f}",

@@ -925,6 +925,10 @@ def player_toml(player: Any, provenance: dict[str, Any]) -> str:
     )
 
 
+#: Complete trials before ``importances.png`` is drawn (with two or more tuned fields; fewer say nothing).
+IMPORTANCE_TRIALS = 4
+
+
 def _plots(study, out: Path) -> list[str]:
     import matplotlib
 
@@ -951,7 +955,7 @@ def _plots(study, out: Path) -> list[str]:
             fig.savefig(tmp, dpi=110, format="png")
         plt.close(fig)
         files.append("history.png")
-    if len(done) >= 4 and len(study.best_trial.params) > 1:
+    if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
         import optuna
 
         try:
@@ -1041,11 +1045,21 @@ def finish_study(
     executor: Executor | None = None,
     validate_deals: int = 1000,
     validate_seeds: Sequence[int] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
-    """Write the study's outputs into ``out``: ``best.toml``, ``history.png``, ``importances.png`` and ``tune.json``
-    (the spec, trial counts, the best values with the search's estimate, and the validation of the best values and of
-    the defaults on ``validate_seeds`` (default :func:`validation_seeds`) with their paired difference); returns the
-    ``tune.json`` record.
+    """Write the study's outputs into ``out``: ``best.toml``, ``history.png`` (with ``importances.png`` when at least
+    :data:`IMPORTANCE_TRIALS` trials are complete and two or more fields are tuned) and ``tune.json`` (the spec, trial
+    counts, the best values with the search's estimate, and the validation of the best values and of the defaults on
+    ``validate_seeds`` (default :func:`validation_seeds`) with their paired difference and its ``verdict``); returns
+    the ``tune.json`` record.
+
+    When the validation finds the best values worse than the defaults (the 95 % interval of tuned minus default below
+    0), ``best.toml`` is not written (one an earlier run wrote is removed): ``record["verdict"]`` says so, and the
+    values stay in ``tune.json``.
+
+    Args:
+        progress: called as ``progress(deals_done, deals_total)`` during the validation (first with 0 done), the
+            best values' and the defaults' deals together.
 
     Raises:
         ConfigError: no complete trial yet; validation seeds refused by :func:`checked_validation_seeds`.
@@ -1075,15 +1089,27 @@ def finish_study(
         "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
         "commit": _commit(),
     }
+    record["verdict"] = "not validated"
     if validate_deals > 0:
         runs = {}
+        total = 2 * len(cfgs) * len(vseeds) * validate_deals
+        done = 0
+        if progress is not None:
+            progress(0, total)
         for name, player in (("tuned", tuned), ("default", base)):
             cs = [
                 trial_config(cfg, spec.label, player, s, validate_deals, spec.block_deals)
                 for cfg in cfgs
                 for s in vseeds
             ]
-            runs[name] = evaluate(cs, executor)
+
+            def step(n: int, mean: float, se: float, done: int = done) -> bool:
+                if progress is not None:
+                    progress(done + n, total)
+                return False
+
+            runs[name] = evaluate(cs, executor, on_block=step if progress is not None else None)
+            done += runs[name].deals
         d = runs["tuned"].series - runs["default"].series
         m, h = mean_ci(d)
         record["validation"] = {
@@ -1092,6 +1118,13 @@ def finish_study(
             **{k: {"value": v.value, "ci": v.ci, "plain": v.plain, "deals": v.deals} for k, v in runs.items()},
             "tuned_minus_default": {"value": float(m), "ci": None if math.isnan(h) else float(h)},
         }
+        record["verdict"] = (
+            "no better than the defaults (the interval holds 0)"
+            if math.isnan(h) or m - h <= 0 <= m + h
+            else "better than the defaults"
+            if m - h > 0
+            else "worse than the defaults"
+        )
     provenance = {
         "study": str(Path(out).resolve()),  # the study's folder, absolute: "--out ." would say nothing
         "target": spec.target,
@@ -1116,7 +1149,12 @@ def finish_study(
             validation_ci=v["tuned"]["ci"],
             validation_default=v["default"]["value"],
         )
-    atomic_write_text(out / "best.toml", player_toml(tuned, provenance))
-    record["files"] = ["best.toml", *_plots(study, out), "tune.json"]
+    provenance["verdict"] = record["verdict"]
+    if record["verdict"] == "worse than the defaults":  # a best.toml that plays worse than the defaults: none
+        (out / "best.toml").unlink(missing_ok=True)
+        record["files"] = [*_plots(study, out), "tune.json"]
+    else:
+        atomic_write_text(out / "best.toml", player_toml(tuned, provenance))
+        record["files"] = ["best.toml", *_plots(study, out), "tune.json"]
     atomic_write_text(out / "tune.json", json.dumps(record, indent=1, allow_nan=False) + "\n")
     return record

@@ -121,23 +121,25 @@ async function start(ev) {
 }
 
 // ------------------------------------------------------------------ the table
-function seatXY(k, n) {
-  // the person (seat 1) at the bottom, the others clockwise around an ellipse
+function seatXY(k, n, w, h, sw, sh) {
+  // the person (seat 1) at the bottom, the others clockwise around an ellipse whose seats stay whole inside the
+  // table's w x h box (a seat is sw x sh): centres at least half a seat from every edge
   const a = Math.PI / 2 + (2 * Math.PI * k) / n;
-  return [50 + 38 * Math.cos(a), 50 + 40 * Math.sin(a)];
+  const rx = Math.max(0, w / 2 - sw / 2 - 2), ry = Math.max(0, h / 2 - sh / 2 - 2);
+  return [w / 2 + rx * Math.cos(a), h / 2 + ry * Math.sin(a)];
 }
 
 function renderTable(s) {
   const t = $("table");
   for (const el of t.querySelectorAll(".seat")) el.remove();
+  t.classList.toggle("many", s.n_players > 6);
   s.seats.forEach((p, k) => {
-    const [x, y] = seatXY(k, s.n_players);
     const cls = ["seat", p.folded ? "folded" : "", p.to_act ? "to-act" : "", p.human ? "human" : ""].join(" ");
     const badge = p.position ? `<span class="pos pos-${esc(p.position.split("/")[0])}">${esc(p.position)}</span>` : "";
     const hidden = !p.human && !p.cards && !p.folded;
     t.insertAdjacentHTML("beforeend", `
-      <div class="${cls}" style="left:${x}%;top:${y}%" data-testid="seat-${p.seat}" data-position="${esc(p.position)}">
-        <div class="name">${esc(p.name)} ${badge}${p.button ? '<span class="dealer" title="button">D</span>' : ""}</div>
+      <div class="${cls}" data-testid="seat-${p.seat}" data-position="${esc(p.position)}" title="${esc(p.name)}">
+        <div class="name"><span class="who">${esc(p.name)}</span>${badge}${p.button ? '<span class="dealer" title="button">D</span>' : ""}</div>
         <div class="cards">${p.folded && !p.human ? '<span class="muted">folded</span>' : cardsHTML(p.cards, hidden)}</div>
         <div class="stack">stack ∞ · session <b>${chips(p.session)}</b></div>
         <div class="bet" data-testid="bet-${p.seat}">${p.round_in ? "in: " + p.round_in : ""}</div>
@@ -146,7 +148,21 @@ function renderTable(s) {
   $("board").innerHTML = cardsHTML(s.board) || '<span class="muted">no board yet</span>';
   $("pot").textContent = `pot ${s.pot}`;
   $("street").textContent = s.hand_over ? "hand over" : s.street;
+  placeSeats();
 }
+
+function placeSeats() {
+  // on the ellipse when the table is a box of its own (wide screens); in the narrow layout the CSS grid places them
+  const t = $("table"), seats = [...t.querySelectorAll(".seat")];
+  if (getComputedStyle(seats[0] || t).position !== "absolute") return;
+  const sw = Math.max(...seats.map((e) => e.offsetWidth)), sh = Math.max(...seats.map((e) => e.offsetHeight));
+  seats.forEach((e, k) => {
+    const [x, y] = seatXY(k, seats.length, t.clientWidth, t.clientHeight, sw, sh);
+    e.style.left = `${x}px`;
+    e.style.top = `${y}px`;
+  });
+}
+window.addEventListener("resize", placeSeats);
 
 function renderControls(s) {
   const c = $("controls");
@@ -206,7 +222,8 @@ function renderSession(s) {
   s.seats.forEach((p, i) => {
     rows += `<tr><td>${esc(p.name)}</td><td>${chips(s.session.chips[i])}</td><td>${fmt(s.session.sb_per_hand[i])}</td></tr>`;
   });
-  t.innerHTML = rows + `<tr><td colspan="3" class="muted">${s.session.hands} hands played</td></tr>`;
+  const n = s.session.hands;
+  t.innerHTML = rows + `<tr><td colspan="3" class="muted">${n} hand${n === 1 ? "" : "s"} played</td></tr>`;
   const past = $("past");
   past.innerHTML = s.hands_done ? "past hands: " : "";
   const first = Math.max(1, s.hands_done - 20 + 1);
