@@ -69,13 +69,15 @@ def test_rank_keys_give_unique_sums_for_all_multisets_up_to_7_cards():
         sums, sizes = s[keep], z[keep]
     assert sums.size == np.unique(sums).size  # every multiset (<= 4 of a rank, <= 7 cards) is distinct
     assert [int((sizes == n).sum()) for n in (5, 6, 7)] == [6175, 18395, 49205]
-    assert sums.max() < 2**E.HASH_BITS
+    assert sums.max() <= E.RANK_MASK  # in a key's rank bits
+    h = ((sums[sizes >= 5] * E.HASH_MULT) & 0xFFFFFFFF) >> (32 - E.HASH_BITS)
+    assert np.unique(h).size == h.size  # the perfect hash's multiplier separates the 5..7-card multisets
 
 
 def test_card_key_and_bit_layout():
     for c in range(52):
         r, s = c >> 2, c & 3
-        assert CARD_KEY[c] == (int(E.RANK_KEYS[r]) << 16) + (1 << (4 * s))
+        assert CARD_KEY[c] == int(E.RANK_KEYS[r]) + (1 << (E.SUIT_SHIFT + 4 * s))
         assert CARD_BIT[c] == 1 << (13 * s + r)
     assert CARD_KEY.dtype == CARD_BIT.dtype == np.int64 and CARD_KEY.shape == CARD_BIT.shape == (52,)
 
@@ -402,6 +404,10 @@ def test_rank_batch_into_preallocated(k):
         # reused for another batch of the same size
         other = _deal(rng, 20_000, k)
         np.testing.assert_array_equal(E.rank_batch(other, out=buf), E.rank_batch(other))
+    # rows read from a strided array (not C-contiguous) rank the same
+    wide = np.repeat(hands, 2, axis=1)[:, ::2]
+    assert not wide.flags.c_contiguous
+    np.testing.assert_array_equal(E.rank_batch(wide, out=np.empty(len(hands), np.int16)), ref)
     # the kernel itself, with a longer buffer (rows past N untouched)
     buf = np.zeros(len(hands) + 3, np.int16)
     assert K.rank_batch_into(hands, buf, T) is buf
@@ -455,12 +461,13 @@ def test_rank_argument_errors(bad):
 
 def test_rank_from_key_compiles_without_reference_counting():
     """Every ranking loop inlines rank_from_key: a reference-count call in it (one atomic increment and
-    decrement per table array and hand, e.g. when table reads sit in different branches) makes those
-    loops ~10x slower.  Compiled afresh (cached code cannot be inspected)."""
-    fresh = njit(K.rank_from_key.py_func)
-    assert (
-        fresh(int(CARD_KEY[[51, 47, 43, 39, 35]].sum()), int(np.bitwise_or.reduce(CARD_BIT[[51, 47, 43, 39, 35]])), T)
-        == 7462
-    )
+    decrement per table array and hand) makes those loops ~10x slower.  It is compiled without reference counting
+    (``nrt=False``); compiled afresh with its own options (cached code cannot be inspected), with its flush branch
+    and its hash reads, it holds no reference-count call."""
+    assert K.rank_from_key.targetoptions["_nrt"] is False
+    fresh = njit(_nrt=False)(K.rank_from_key.py_func)
+    flush = [51, 47, 43, 39, 35]  # a royal flush, then a pair of deuces with no flush
+    for cards, want in ((flush, 7462), ([0, 1, 13, 17, 22], int(K.rank5(0, 1, 13, 17, 22, T)))):
+        assert fresh(int(CARD_KEY[cards].sum()), int(np.bitwise_or.reduce(CARD_BIT[cards])), T) == want
     asm = fresh.inspect_asm(fresh.signatures[0])
-    assert "NRT_incref" not in asm
+    assert "NRT_incref" not in asm and "NRT_decref" not in asm

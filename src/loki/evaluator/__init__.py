@@ -34,7 +34,9 @@ from loki.evaluator.keys import (
     HASH_SHIFT,
     N_RANKS,
     RANK_KEYS,
+    RANK_MASK,
     SUIT_BIAS,
+    SUIT_SHIFT,
     EvalTables,
 )
 
@@ -45,8 +47,10 @@ __all__ = [
     "RANK_KEYS",
     "CARD_KEY",
     "CARD_BIT",
+    "SUIT_SHIFT",
     "SUIT_BIAS",
     "FLUSH_CHECK",
+    "RANK_MASK",
     "FLUSH_TABLE",  # noqa: F822 - resolved on first access by __getattr__
     "RANK_TABLE",  # noqa: F822 - resolved on first access by __getattr__
     "HASH_OFFSETS",  # noqa: F822 - resolved on first access by __getattr__

@@ -32,8 +32,8 @@ Design: one additive key per card (our own design, in the spirit of the
 -------------------------------------------------------------------------------
 Every card ``c = 4 * rank + suit`` has
 
-* ``CARD_KEY[c] = RANK_KEYS[rank] << 16 | 1 << 4 * suit``: the high part sums
-  per-rank keys, the low 16 bits hold four 4-bit suit counters;
+* ``CARD_KEY[c] = RANK_KEYS[rank] | 1 << (32 + 4 * suit)``: the low 32 bits sum
+  per-rank keys, bits 32..47 hold four 4-bit suit counters;
 * ``CARD_BIT[c] = 1 << (13 * suit + rank)``: the suit's 13-bit rank mask.
 
 For any set of cards, ``key = sum(CARD_KEY[c])`` and ``bits = OR(CARD_BIT[c])``.
@@ -46,18 +46,21 @@ rank are pairwise distinct (a test re-verifies this); the 73,775 multisets of 5,
 :func:`rank_from_key` then does:
 
 1. **flush test from the key alone**: with at most 7 cards every counter is at
-   most 7, so adding ``0x3333`` sets bit 3 of a nibble exactly when that suit
+   most 7, so adding ``0x3333`` to ``key >> 32`` sets bit 3 of a nibble exactly when that suit
    has 5 or more cards (no carry between nibbles).  At most one suit can;
    with 7 cards a flush also excludes quads and full houses, so the answer is
    ``FLUSH_TABLE[(bits >> 13 * suit) & 0x1FFF]`` (8,192 ``int16`` entries: best
    straight flush or flush within a 5..7-card rank mask);
-2. otherwise the rank sum ``r = key >> 16`` is looked up through a
+2. otherwise the rank sum ``r = key mod 2**32`` is looked up through a
    row-displacement **perfect hash** (Tarjan and Yao, "Storing a sparse table",
-   CACM 1979; first-fit decreasing): ``h = (r * HASH_MULT) mod 2**25`` (a
-   bijection, which scatters the very regular sums), then
-   ``RANK_TABLE[h + HASH_OFFSETS[h >> 11]]``.  ``RANK_TABLE`` has 74,338
-   ``int16`` slots for the 73,775 multisets (149 kB) and ``HASH_OFFSETS``
-   16,384 ``int32`` (64 kB): with ``FLUSH_TABLE`` (16 kB) everything stays in L2.
+   CACM 1979; first-fit decreasing): ``h = ((r * HASH_MULT) mod 2**32) >> 7``
+   (the top 25 bits of a 32-bit product, which scatters the very regular sums;
+   distinct over the multisets for the shipped multiplier), then
+   ``RANK_TABLE[h + HASH_OFFSETS[h >> 12]]``.  ``RANK_TABLE`` has 85,682
+   ``int16`` slots for the 73,775 multisets (171 kB) and ``HASH_OFFSETS``
+   8,192 ``int32`` (32 kB, an L1 cache's worth): with ``FLUSH_TABLE`` (16 kB)
+   everything stays in L2.  Per hand that is one multiply, two shifts and two
+   dependent reads.
 
 Tables, kernels and modules
 ---------------------------

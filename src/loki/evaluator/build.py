@@ -16,7 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
-from loki.evaluator.keys import CARD_BIT, CARD_KEY, HASH_BITS, HASH_MULT, HASH_SHIFT, N_RANKS, RANK_KEYS, EvalTables
+from loki.evaluator.keys import (
+    CARD_BIT,
+    CARD_KEY,
+    HASH_BITS,
+    HASH_MULT,
+    HASH_SHIFT,
+    N_RANKS,
+    RANK_KEYS,
+    RANK_MASK,
+    EvalTables,
+)
 
 __all__ = ["build_tables"]
 
@@ -141,21 +151,29 @@ def _enumerate_multisets(rank_keys):
 def _build_perfect_hash(keys):
     """Row-displacement perfect hash (Tarjan and Yao 1979, first-fit decreasing).
 
-    Each key ``r`` is mixed to ``h = (r * HASH_MULT) & (2**HASH_BITS - 1)`` (a bijection
-    on ``HASH_BITS``-bit ints), split into row ``h >> HASH_SHIFT`` and column; rows
+    Each key ``r`` is mixed to ``h = ((r * HASH_MULT) mod 2**32) >> (32 - HASH_BITS)``
+    (the top bits of a 32-bit product; distinct over the keys for the shipped multiplier,
+    which is checked), split into row ``h >> HASH_SHIFT`` and column; rows
     are placed, largest first, at the first base where all their columns are free.
     Free slots are tested 32 bases at a time with bit windows, and a row's search
     starts no lower than ``width`` below where the previous row of the same size
-    went (a heuristic that keeps the build at ~20 ms and the table within 1% of
+    went (a heuristic that keeps the build at ~20 ms and the table within 17% of
     the 73,775 keys).
 
     Returns ``(off (rows,) int64, slots (M,) int64, table_size)`` with
     ``slots = h + off[h >> HASH_SHIFT]`` distinct and in ``0..table_size-1``.
+
+    Raises:
+        RuntimeError: two keys with the same ``h`` (a multiplier that does not separate them).
     """
     shift = HASH_SHIFT
     width = 1 << shift
     n_rows = 1 << (HASH_BITS - shift)
-    h = (keys * HASH_MULT) & ((1 << HASH_BITS) - 1)
+    h = ((keys * HASH_MULT) & 0xFFFFFFFF) >> (32 - HASH_BITS)
+    hs = np.sort(h)
+    for i in range(1, hs.size):
+        if hs[i] == hs[i - 1]:
+            raise RuntimeError("perfect hash: HASH_MULT maps two rank-key sums to one slot")
     row_n = np.zeros(n_rows, np.int64)
     for x in h:
         row_n[x >> shift] += 1
@@ -253,8 +271,8 @@ def build_tables() -> tuple[EvalTables, np.ndarray]:
     classes = np.unique(five)  # sorted: dense rank = position + 1
     if classes.size != N_RANKS:  # pragma: no cover - construction invariant
         raise RuntimeError(f"expected {N_RANKS} hand classes, built {classes.size}")
-    if sums.max() >> HASH_BITS:  # pragma: no cover - construction invariant
-        raise RuntimeError("rank-key sums exceed HASH_BITS")
+    if sums.max() > RANK_MASK:  # pragma: no cover - construction invariant
+        raise RuntimeError("rank-key sums exceed the key's rank bits")
     offsets, slots, size = _build_perfect_hash(sums)
     rank_table = np.zeros(size, np.int16)
     rank_table[slots] = np.searchsorted(classes, scores) + 1

@@ -23,13 +23,43 @@ from __future__ import annotations
 
 import numpy as np
 
-from loki._jit import njit
-from loki.evaluator.keys import FLUSH_CHECK, HASH_MASK, HASH_MULT, HASH_SHIFT, RANK_SHIFT, SUIT_BIAS
+from loki._jit import njit, unlikely
+from loki.evaluator.keys import FLUSH_CHECK, HASH_BITS, HASH_MULT, HASH_SHIFT, RANK_MASK, SUIT_BIAS, SUIT_SHIFT
 
 __all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "rank_batch_into", "hand_category"]
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False, inline="always")
+def _hash_rank(key, rank_table, hash_offsets):
+    # the rank of a key's rank multiset (no flush): its rank-key sum through the perfect hash (keys.HASH_MULT); the
+    # slot is never negative, so it is read as an unsigned index (no wraparound code)
+    h = (((key & RANK_MASK) * HASH_MULT) & 0xFFFFFFFF) >> (32 - HASH_BITS)
+    return np.int64(rank_table[np.uint64(h + hash_offsets[h >> HASH_SHIFT])])
+
+
+@njit(cache=True, nrt=False, inline="always")
+def _flush_bits(key):
+    # bit 4 * suit + 3 set iff that suit has 5 or more cards: the key's suit counters plus SUIT_BIAS (each counter is
+    # at most 7, so no carry crosses a nibble); 32-bit constants, which need no register of their own in a loop
+    return ((key >> SUIT_SHIFT) + SUIT_BIAS) & FLUSH_CHECK
+
+
+@njit(cache=True, nrt=False, inline="always")
+def _flush_rank(f, bits, flush_table):
+    # the rank of the flush of a 5..7-card set whose flush bits (_flush_bits) are f (one suit's at most: two flushes
+    # need 10 cards), from its suit bits
+    if f & 0x8:
+        m = bits
+    elif f & 0x80:
+        m = bits >> 13
+    elif f & 0x800:
+        m = bits >> 26
+    else:
+        m = bits >> 39
+    return np.int64(flush_table[np.uint64(m & 0x1FFF)])
+
+
+@njit(cache=True, nrt=False)
 def rank_from_key(key, bits, tables):
     """Rank 1..7462 (int64, higher is stronger) of a 5..7-card set from its key and suit bits.
 
@@ -41,29 +71,18 @@ def rank_from_key(key, bits, tables):
     The caller guarantees 5..7 distinct cards; nothing is checked (other counts give
     meaningless results or an out-of-range read).
 
-    Written so that numba can drop the reference counting of the table arrays (an atomic
-    increment and decrement per array per call otherwise, which made callers' loops ~10x
-    slower than with global tables): the hash lookup is made for every hand (for 5..7 cards a
-    flush's rank multiset is in the hash too, so the read is in range) and the flush table is
-    read only in the rare flush branch.  The hash slot is cast to ``uint64`` (it is never
-    negative) so that no negative-index wraparound is emitted.  A test checks that the
-    compiled function holds no reference-count call.
+    Compiled without reference counting (it allocates nothing): a call binds five table arrays, and counting
+    their references made callers' loops ~10x slower.  The hash lookup is made for every hand (for 5..7 cards a
+    flush's rank multiset is in the hash too, so the read is in range) and the flush table is read only in the rare
+    flush branch, which the compiler is told is rare (:func:`loki._jit.unlikely`).  A test checks that the compiled
+    function holds no reference-count call.
     """
-    f = (key + SUIT_BIAS) & FLUSH_CHECK
-    h = ((key >> RANK_SHIFT) * HASH_MULT) & HASH_MASK
+    f = _flush_bits(key)
     _, _, rank_table, flush_table, hash_offsets = tables
-    by_hash = rank_table[np.uint64(h + hash_offsets[h >> HASH_SHIFT])]
-    if f == 0:
-        return np.int64(by_hash)
-    if f & 0x8:
-        m = bits
-    elif f & 0x80:
-        m = bits >> 13
-    elif f & 0x800:
-        m = bits >> 26
-    else:
-        m = bits >> 39
-    return np.int64(flush_table[m & 0x1FFF])
+    r = _hash_rank(key, rank_table, hash_offsets)
+    if unlikely(f != 0):
+        r = _flush_rank(f, bits, flush_table)
+    return r
 
 
 @njit(cache=True)
@@ -132,18 +151,8 @@ def rank_batch_into(hands, out, tables):
         raise ValueError("rank_batch needs 5..7 cards per row")
     if out.shape[0] < n:
         raise ValueError("rank_batch_into: out is shorter than hands")
-    if k == 7:
-        for i in range(n):
-            c0 = np.uint64(hands[i, 0])
-            c1 = np.uint64(hands[i, 1])
-            c2 = np.uint64(hands[i, 2])
-            c3 = np.uint64(hands[i, 3])
-            c4 = np.uint64(hands[i, 4])
-            c5 = np.uint64(hands[i, 5])
-            c6 = np.uint64(hands[i, 6])
-            key = ck[c0] + ck[c1] + ck[c2] + ck[c3] + ck[c4] + ck[c5] + ck[c6]
-            bits = cb[c0] | cb[c1] | cb[c2] | cb[c3] | cb[c4] | cb[c5] | cb[c6]
-            out[i] = rank_from_key(key, bits, tables)
+    if k == 7:  # the cards once more, flat, for the flush branch (the array itself when C-contiguous, else a copy)
+        _rank_rows7(hands, np.ascontiguousarray(hands).reshape(-1), out, tables)
     else:
         for i in range(n):
             key = 0
@@ -154,6 +163,30 @@ def rank_batch_into(hands, out, tables):
                 bits |= cb[c]
             out[i] = rank_from_key(key, bits, tables)
     return out
+
+
+@njit(cache=True, nrt=False)
+def _rank_rows7(hands, again, out, tables):
+    """:func:`rank_batch_into` of ``(N, 7)`` rows.  The suit bits are needed only for a flush (~3 % of random hands):
+    the rare flush branch ORs them from the row's cards read again from ``again`` (the same cards as one flat
+    C-contiguous array), so the compiler does not keep the seven cards in registers through
+    every hand for it (it ran out of registers for the table addresses then and read them from the stack on every
+    hand).  With the flush test marked rare and the one-multiply hash, ~1.4x the hands a second of ranking every
+    hand's bits and key together (benchmarks/bench_evaluator_omp.py)."""
+    ck, cb, rank_table, flush_table, hash_offsets = tables
+    for i in range(hands.shape[0]):
+        key = ck[np.uint64(hands[i, 0])] + ck[np.uint64(hands[i, 1])] + ck[np.uint64(hands[i, 2])]
+        key += ck[np.uint64(hands[i, 3])] + ck[np.uint64(hands[i, 4])] + ck[np.uint64(hands[i, 5])]
+        key += ck[np.uint64(hands[i, 6])]
+        f = _flush_bits(key)
+        r = _hash_rank(key, rank_table, hash_offsets)
+        if unlikely(f != 0):
+            bits = 0
+            p = np.uint64(7 * i)
+            for j in range(7):
+                bits |= cb[np.uint64(again[p + np.uint64(j)])]
+            r = _flush_rank(f, bits, flush_table)
+        out[i] = r
 
 
 @njit(cache=True)
