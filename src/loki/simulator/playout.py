@@ -680,7 +680,7 @@ def _memo_find(memo, key, bmask):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _values_on_board(cache, slot, t):
     """For every player ``p`` of the trial ``t`` (:class:`_Trial`) with ``t.todo[p]``: HS_1 of its holding on the board of slot
     ``slot`` of the :class:`BoardCache` ``cache`` against its field ``t.field[p]``
@@ -792,7 +792,7 @@ def _values_on_board(cache, slot, t):
             memo.used[0] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nrt=False)
 def _cached_ppot(pp, row, h, board, nb, tables):
     # PPot of holding h on board[:nb]: 0 on the river (where ppot_outs is 0); on a 4-card board from row `row` of the
     # cache's outs potentials `pp` (computed on the first request, -1 before; symmetric in the two hole cards, so one
@@ -809,7 +809,7 @@ def _cached_ppot(pp, row, h, board, nb, tables):
     return y
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _street_values(s, t, v, tables, st, ready):
     """Fill the hand values of street ``s`` (1..3, a later street than the decision's) for the players of the trial
     ``t`` (:class:`_Trial`) whose values are not ``ready[p, s]`` yet into ``v`` (:class:`StreetValues`):
@@ -843,7 +843,7 @@ def _street_values(s, t, v, tables, st, ready):
             v.nn[p, s] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nrt=False)
 def _row_params(pa, p):
     # row p of a (m, 11) parameter array as TripleParams, column i = field i (the writer is
     # loki.triples.rule_chain.params_row; tests/test_config_cannot_lie.py ties the two field by field)
@@ -852,7 +852,7 @@ def _row_params(pa, p):
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nrt=False)
 def _check_raise_condition(st, p, m):
     """Public check-raise condition of ``p`` to act: first to act this round, with a live player behind it who
     raised in the previous round and has not acted yet (loki-algorithms.md §3 rule 6)."""
@@ -864,7 +864,7 @@ def _check_raise_condition(st, p, m):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nrt=False)
 def _mixed(mix, p):
     # a player whose triple is not the rules alone (the frequency expert or the card-blind expert has weight)
     return mix[p, 0] != 1.0 or mix[p, 1] != 0.0 or mix[p, 2] != 0.0
