@@ -451,6 +451,96 @@ def run_speed(rows: list[list[Any]]) -> str:
     return "\n".join(out)
 
 
+def _seeded(prefix: Path, seeds: Sequence[int]) -> list[Path]:
+    """The committed runs ``<prefix>-<seed>`` of ``seeds`` that exist."""
+    return [p for p in (Path(f"{prefix}-{s}") for s in seeds) if (p / "summary.json").exists()]
+
+
+def _heads_up(source: str, seeds: Sequence[int]) -> tuple[float, float, int] | None:
+    """A player's heads-up winnings (sb/hand, 95 % half-width, deals) from ``source``: ``"match:<prefix>"`` (the
+    committed pair tournaments ``<prefix>-<seed>``, the player first: its own series, seeds pooled by deal) or
+    ``"league:<prefix>:<player label>:<opponent label>"`` (the pooled cell of the leagues ``<prefix>-<seed>``); None
+    when ``source`` is empty or nothing is committed."""
+    if not source:
+        return None
+    kind, _, rest = source.partition(":")
+    if kind == "match":
+        runs = _seeded(EXPERIMENTS / rest, seeds)
+        if not runs:
+            return None
+        x = np.concatenate([own_series(r) for r in runs])
+        return (*_pm(x), len(x))
+    prefix, player, opponent = rest.split(":")
+    ds = [
+        json.loads(f.read_text()) for f in (EXPERIMENTS / f"{prefix}-{s}" / "league.json" for s in seeds) if f.exists()
+    ]
+    if not ds:
+        return None
+    i, j = ds[0]["labels"].index(player), ds[0]["labels"].index(opponent)
+    v = sum(d["value"][i][j] for d in ds) / len(ds)
+    h = sum(d["ci"][i][j] ** 2 for d in ds) ** 0.5 / len(ds)
+    return v, h, sum(d["deals"] for d in ds)
+
+
+def lbr_rows(rows: list[list[Any]], seeds: Sequence[int] = (0, 1)) -> list[dict[str, Any]]:
+    """The figures of :func:`lbr_table` (also read by experiments/exploitability/scripts/plot_tradeoff.py): per row
+    ``label``, ``spec``, ``lbr`` (sb/hand, ci, deals) or None, ``method`` (``lbr.json``'s variant and warm-up),
+    ``seeds`` measured, ``loki1`` and ``equity`` (:func:`_heads_up`)."""
+    out = []
+    for label, spec, prefix, vs_loki1, vs_equity in rows:
+        runs = _seeded(prefix, seeds)
+        lbr = None
+        method = ""
+        if runs:
+            x = np.concatenate([own_series(r) for r in runs])
+            lbr = (*_pm(x), len(x))
+            rep = json.loads((runs[0] / "lbr.json").read_text())
+            var = rep["variant"]
+            parts = ["every holding" if not var["holdings"] else f"{var['holdings']} holdings"]
+            if var["fold_samples"]:
+                parts.append(f"fold of {var['fold_samples']}")
+            if var["preflop"] != "lbr":
+                parts.append(f"pre-flop {var['preflop']}")
+            if rep["warmup"]:
+                parts.append(f"frozen after {rep['warmup']} hands vs {rep['warmup_opponent']}")
+            method = ", ".join(parts)
+        out.append(
+            {
+                "label": label,
+                "spec": spec,
+                "lbr": lbr,
+                "method": method,
+                "seeds": [int(r.name.rsplit("-", 1)[1]) for r in runs],
+                "loki1": _heads_up(vs_loki1, seeds),
+                "equity": _heads_up(vs_equity, seeds),
+            }
+        )
+    return out
+
+
+def lbr_table(rows: list[list[Any]], seeds: Sequence[int] = (0, 1)) -> str:
+    """The exploitability table: for each ``[label, spec, LBR run prefix, against Loki-1, against equity]`` row (the
+    two sources as :func:`_heads_up` reads them, "" when not measured) the local best response's sb/hand against the
+    frozen player (its own series, seeds pooled by deal: a lower bound on the player's exploitability), how the
+    player's probabilities were read, and what the player wins heads-up against Loki-1 and against ``equity``."""
+    lines = [
+        "| player | spec | LBR wins (sb/hand) | LBR method | seeds (deals) | wins against Loki-1 | wins against equity |",
+        "|---|---|---:|---|---|---:|---:|",
+    ]
+
+    def cell(f: tuple[float, float, int] | None) -> str:
+        return "(not run)" if f is None else _fmt(f[0], f[1])
+
+    for r in lbr_rows(rows, seeds):
+        lbr = r["lbr"]
+        where = ", ".join(map(str, r["seeds"])) + (f" ({lbr[2]:,})" if lbr else "")
+        lines.append(
+            f"| {r['label']} | `{r['spec']}` | {cell(lbr)} | {r['method']} | {where} | {cell(r['loki1'])} "
+            f"| {cell(r['equity'])} |"
+        )
+    return "\n".join(lines)
+
+
 # ------------------------------------------------------------------ table kinds: what a study.toml may declare
 
 #: ``kind`` -> (the function, the arguments that are paths relative to experiments/ (a string or a list of them),
@@ -469,6 +559,7 @@ KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int,
     "aivat_crn": (aivat_crn, ("folder",), {}),
     "bar_arithmetic": (bar_arithmetic, (), {"rows": (1, 2, 3)}),
     "run_speed": (run_speed, (), {"rows": (1,)}),
+    "lbr": (lbr_table, (), {"rows": (2,)}),
 }
 
 
@@ -599,7 +690,7 @@ def answer_figure(a: dict) -> Figure:
     deal; the comparison beside it), ``"comparison"`` (enhanced minus control; the own figure beside it),
     ``"paired"`` (``run`` minus ``reference``, paired by deal), ``"league"`` (the pooled cell ``player`` against
     ``opponent`` of the leagues ``run-<seed>``), ``"text"`` (``figure`` as written, from the tables named in
-    ``source``).
+    ``source``), ``"lbr"`` (the local best response's own sb/hand in the runs ``run-<seed>`` of ``loki lbr``).
 
     Raises:
         ValueError: a run that is missing, an unknown measure.
@@ -626,6 +717,10 @@ def answer_figure(a: dict) -> Figure:
         v = sum(d["value"][i][j] for d in ds) / len(ds)
         h = sum(d["ci"][i][j] ** 2 for d in ds) ** 0.5 / len(ds)
         return Figure(v, h, f"sb/hand against {a['opponent']} (heads-up)", "", sum(d["deals"] for d in ds))
+    if m == "lbr":
+        runs = _runs(a["run"], seeds)
+        x = np.concatenate([own_series(r) for r in runs])
+        return Figure(*_pm(x), "LBR's sb/hand against it: a lower bound on its exploitability", "", len(x))
     if m == "text":
         return Figure(float("nan"), float("nan"), a.get("measure_label", ""), a["figure"])
     raise ValueError(f"unknown measure {m!r}")
