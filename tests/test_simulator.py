@@ -851,3 +851,65 @@ def test_believed_values_equal_the_plain_player_by_player_computation():
         for got, want in zip(_believed_values(spot, w), _believed_values_plain(spot, w), strict=True):
             assert got.shape == want.shape == (m, N_HOLDINGS)
             assert np.array_equal(got, want)
+
+
+def test_sampler_draws_only_positive_weights_without_reading_them():
+    """``_sample_holding`` skips the weight check of the holding its binary search lands on (the first whose running
+    sum exceeds the draw has a positive weight): on rows with many zero, tiny and huge weights it draws exactly what
+    the sampler with the check draws, number for number, and never a zero-weight holding."""
+    from numba import njit
+
+    from loki.simulator.playout import _HM, _sample_holding
+
+    @njit
+    def with_check(weights, cum_w, p, total, used, seed, n):  # the sampler as it was: the weight read and tested
+        np.random.seed(seed)
+        out = np.empty(n, np.int64)
+        for k in range(n):
+            out[k] = -1
+            for _ in range(64):
+                x = np.random.random() * total
+                lo, hi = 0, N_HOLDINGS - 1
+                while lo < hi:
+                    mid = (lo + hi) >> 1
+                    if cum_w[p, mid] > x:
+                        hi = mid
+                    else:
+                        lo = mid + 1
+                if weights[p, lo] > 0.0 and (_HM[lo] & used) == 0:
+                    out[k] = lo
+                    break
+            if out[k] < 0:  # the exact linear roulette of the live holdings (the sampler's fallback)
+                s = 0.0
+                for h in range(N_HOLDINGS):
+                    if (_HM[h] & used) == 0:
+                        s += weights[p, h]
+                x = np.random.random() * s
+                acc = 0.0
+                for h in range(N_HOLDINGS):
+                    if (_HM[h] & used) == 0 and weights[p, h] > 0.0:
+                        acc += weights[p, h]
+                        out[k] = h
+                        if acc > x:
+                            break
+        return out
+
+    @njit
+    def without(weights, cum_w, p, total, used, seed, n):
+        np.random.seed(seed)
+        out = np.empty(n, np.int64)
+        for k in range(n):
+            out[k] = _sample_holding(weights, cum_w, p, total, used)
+        return out
+
+    rng = np.random.default_rng(44)
+    for trial in range(8):
+        w = rng.random((2, N_HOLDINGS)) ** rng.integers(1, 30)  # tiny weights too
+        w[:, rng.random(N_HOLDINGS) < 0.7] = 0.0
+        w[1, rng.integers(N_HOLDINGS)] = 1e12  # drawn nearly always: when it shares a card, the fallback draws
+        cum = np.cumsum(w, axis=1)
+        used = np.uint64(cards_mask([int(c) for c in rng.choice(52, 7, replace=False)]))
+        for p in (0, 1):
+            a = with_check(w, cum, p, cum[p, -1], used, trial, 2000)
+            b = without(w, cum, p, cum[p, -1], used, trial, 2000)
+            assert np.array_equal(a, b) and (w[p, b[b >= 0]] > 0).all()

@@ -47,7 +47,7 @@ from numba.core import cgutils as _cgutils
 from numba.core import config as _numba_config
 from numba.extending import intrinsic as _intrinsic
 
-__all__ = ["KERNEL_MODULES", "source_digest", "cache_dir", "njit", "unlikely"]
+__all__ = ["KERNEL_MODULES", "source_digest", "cache_dir", "njit", "unlikely", "prefetch"]
 
 #: Source files (relative to the ``loki`` package folder) that the cache digest covers: every
 #: module that defines a numba kernel, plus the modules whose module-level arrays and constants
@@ -172,5 +172,39 @@ def unlikely(typingctx, cond):
         fnty = _ir.FunctionType(_ir.IntType(1), [_ir.IntType(1), _ir.IntType(1)])
         fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.expect.i1")
         return builder.call(fn, [args[0], _ir.Constant(_ir.IntType(1), 0)])
+
+    return sig, codegen
+
+
+@_intrinsic
+def prefetch(typingctx, ary, i, j):
+    """Ask the processor to bring element ``ary[i, j]`` of a 2-D array into its caches (LLVM's ``llvm.prefetch``,
+    for a read) and go on: a kernel that will read an element it can name well before it needs it (e.g. a board
+    cache's row of the holding a trial has just dealt, read a few hundred instructions later) hides the memory's
+    latency behind the work in between.  No effect on results: nothing is read, the indices are not checked (an
+    address outside the array is harmless to a prefetch)."""
+    if not (isinstance(ary, _types.Array) and ary.ndim == 2 and isinstance(i, _types.Integer)):
+        return None
+    if not isinstance(j, _types.Integer):
+        return None
+    sig = _types.void(ary, i, j)
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[0]
+        arr = context.make_array(aty)(context, builder, value=args[0])
+        idx = [
+            context.cast(builder, args[1], signature.args[1], _types.intp),
+            context.cast(builder, args[2], signature.args[2], _types.intp),
+        ]
+        ptr = _cgutils.get_item_pointer2(
+            context, builder, data=arr.data, shape=_cgutils.unpack_tuple(builder, arr.shape),
+            strides=_cgutils.unpack_tuple(builder, arr.strides), layout=aty.layout, inds=idx, wraparound=False,
+        )  # fmt: skip
+        i8p = _ir.IntType(8).as_pointer()
+        fnty = _ir.FunctionType(_ir.VoidType(), [i8p, _ir.IntType(32), _ir.IntType(32), _ir.IntType(32)])
+        fn = _cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        i32 = _ir.IntType(32)
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
 
     return sig, codegen

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from loki._jit import njit
+from loki._jit import njit, prefetch
 from loki.assessment.outs import ppot_outs
 from loki.betting import AWARD_WORK, apply_action, award_into, can_raise, legalise
 from loki.betting.layout import (
@@ -294,9 +294,9 @@ _HM = np.ascontiguousarray(HOLDING_MASKS.astype(np.uint64))
 
 @njit(cache=True, nrt=False)
 def _sample_holding(weights, cum_w, p, total, used):
-    """Roulette-wheel draw from row ``p`` of the weights ``weights`` (cumulative ``cum_w``, total ``total``) among
-    holdings disjoint from mask ``used``; −1 if none.  (The rows are read in place: a row view per call costs a
-    reference count.)"""
+    """Roulette-wheel draw from row ``p`` of the weights ``weights`` (cumulative ``cum_w``, their running sum in
+    holding order, total ``total``) among holdings disjoint from mask ``used``; −1 if none.  (The rows are read in
+    place: a row view per call costs a reference count.)"""
     if total > 0.0:
         for _ in range(64):
             x = np.random.random() * total
@@ -308,7 +308,10 @@ def _sample_holding(weights, cum_w, p, total, used):
                     hi = mid
                 else:
                     lo = mid + 1
-            if weights[p, lo] > 0.0 and (_HM[lo] & used) == 0:
+            # lo is the first holding whose cumulative weight exceeds x, so its own weight is positive (cum_w is the
+            # running sum of the non-negative weights: a zero weight would repeat the sum before it): only the cards
+            # need checking (reading weights[p, lo] cost a cache miss per draw)
+            if (_HM[lo] & used) == 0:
                 return lo
         # fallback: exact linear roulette over the live holdings
         s = 0.0
@@ -912,14 +915,15 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
     """:func:`playout`, or (``lazy`` not None) a run of a decision's trials, each dealt and played out twice.
 
     ``lazy`` is None (one play-out of ``forced``; every street's values are given) or the trials' work
-    ``(trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes)``
+    ``(trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot)``
     (:func:`_run_trials`): trials ``i0 .. i0 + n_trials - 1`` are dealt (opponents by :func:`_sample_holding`), given their values on
     the decision's street from ``ranges`` (:class:`PlayoutRanges`) and played out with our first action forced to
     check/call, then to bet/raise (``forced`` unused), their outcomes written to ``out_call``, ``out_raise``.
     ``ready[p, s]`` tells whether ``values`` hold street ``s`` of player ``p``; if not, its first decision on street
-    ``s`` computes them for every player still in (:func:`_street_values` for the :class:`_Trial` ``trial``, into the
-    same arrays) and sets their ``ready[p, s]``, so the other branch of the trial reuses them and a street the
-    play-out never reaches, or a player who folded before it, costs nothing.  The values do not depend on the
+    ``s`` computes them (the believed play-out: for every player still in, :func:`_street_values` for the
+    :class:`_Trial` ``trial``; the uniform play-out: its own, from the board's slot of the :class:`BoardCache`, kept
+    for the street in ``street_slot``) into the same arrays and sets ``ready[p, s]``, so the other branch of the
+    trial reuses them and a street the play-out never reaches, or a player who folded before it, costs nothing.  The values do not depend on the
     play-out (no random numbers are drawn), so the result is the same as computing them all first.
 
     The trial loop is inside this function (not around its calls) so that the arrays of its arguments are bound
@@ -969,7 +973,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
             lazy[5],
             lazy[6],
         )
-        out_call, out_raise, out_holes = lazy[8], lazy[9], lazy[10]
+        out_call, out_raise, out_holes, street_slot = lazy[8], lazy[9], lazy[10], lazy[11]
         hole, board, active0, nb0, uniform, q_tmp = (
             trial.hole,
             trial.board,
@@ -1028,13 +1032,34 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                         pp[p, street] = pp_now[h]
                         nn[p, street] = nn_now[h]
                 for s in range(street + 1, 4):
+                    street_slot[0, s] = -1
                     for p in range(m):
                         ready[p, s] = False
+                if uniform:  # the later boards' rows in the board cache, fetched ahead for every player's holding
+                    bm = np.uint64(0)
+                    for ib in range(nb0):
+                        bm |= np.uint64(1) << np.uint64(board[ib])
+                    for s in range(street + 1, 4):
+                        bm |= np.uint64(1) << np.uint64(board[s + 1])
+                        slot = _board_home(bm, bkeys.shape[0])
+                        while bkeys[slot] != 0 and bkeys[slot] != bm:
+                            slot = (slot + 1) & (bkeys.shape[0] - 1)
+                        if bkeys[slot] == bm:
+                            street_slot[0, s] = slot
+                            street_slot[1, s] = np.int64(bm)
+                            pp_row = btp[slot]  # a 4-card board's row of outs potentials (-1: none)
+                            for p in range(m):
+                                if active0[p]:
+                                    hh = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                                    prefetch(bhs, slot, hh)
+                                    if pp_row >= 0:
+                                        prefetch(bpp, pp_row, hh)
         for br in range(n_branch):
             fa = forced
             if lazy is not None:
                 fa = CALL_A if br == 0 else RAISE_A
-            st[:] = st0
+            for k in range(SIZE):  # st[:] = st0 as a plain loop (the slice assignment checked every index)
+                st[k] = st0[k]
             for p in range(m):
                 semi[p] = semi0[p]
                 k_used[p] = 0
@@ -1054,35 +1079,37 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                             _street_values(s, trial, values, tables, st, ready)
                         elif not ready[p, s]:
                             # the uniform play-out (every active player's field all ones, no percentile wanted): HS_1
-                            # and PPot of every player active at the decision read from the BoardCache row of the
-                            # board (computed on their first request: _uniform_code, ppot_outs, 0 on the river)
+                            # and PPot of the player to act read from the BoardCache row of the board (computed on
+                            # their first request: _uniform_code, ppot_outs, 0 on the river); a player who never acts
+                            # on the street costs nothing.  The board's slot is found once per street and trial, and
+                            # again if a later board emptied the table.
                             nbs = s + 2
-                            bmask = np.uint64(0)
-                            for ib in range(nbs):
-                                bmask |= np.uint64(1) << np.uint64(board[ib])
-                            slot = _board_home(bmask, bkeys.shape[0])
-                            while bkeys[slot] != 0 and bkeys[slot] != bmask:
-                                slot = (slot + 1) & (bkeys.shape[0] - 1)
-                            if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
-                                slot = _board_slot_uniform(boards, board, nbs, tables)
-                            by_class = bcls[slot]
-                            n_live = bn[slot]
-                            pp_row = btp[slot]
-                            for pl in range(m):
-                                if active0[pl]:
-                                    ready[pl, s] = True
-                                    hh = HOLDING_INDEX[hole[pl, 0], hole[pl, 1]]
-                                    code = np.int64(bhs[slot, hh])
-                                    if code == 0:  # not asked yet
-                                        if by_class != 0:
-                                            code = _class_code(blr_all, br_all, blh_all, by_class - 1, slot, hh, bmask)
-                                        else:
-                                            code = _uniform_code(br_all, blr_all, n_live, slot, hh, bmask)
-                                        bhs[slot, hh] = code
-                                    hs1[pl, s] = _hs_of(code, n_live, nbs)
-                                    q[pl, s] = q_tmp[pl]
-                                    pp[pl, s] = _cached_ppot(bpp, pp_row, hh, board, nbs, tables)
-                                    nn[pl, s] = 0.0
+                            slot = street_slot[0, s]
+                            bmask = np.uint64(street_slot[1, s])
+                            if slot < 0 or bkeys[slot] != bmask:
+                                bmask = np.uint64(0)
+                                for ib in range(nbs):
+                                    bmask |= np.uint64(1) << np.uint64(board[ib])
+                                slot = _board_home(bmask, bkeys.shape[0])
+                                while bkeys[slot] != 0 and bkeys[slot] != bmask:
+                                    slot = (slot + 1) & (bkeys.shape[0] - 1)
+                                if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
+                                    slot = _board_slot_uniform(boards, board, nbs, tables)
+                                street_slot[0, s] = slot
+                                street_slot[1, s] = np.int64(bmask)
+                            ready[p, s] = True
+                            hh = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
+                            code = np.int64(bhs[slot, hh])
+                            if code == 0:  # not asked yet
+                                if bcls[slot] != 0:
+                                    code = _class_code(blr_all, br_all, blh_all, bcls[slot] - 1, slot, hh, bmask)
+                                else:
+                                    code = _uniform_code(br_all, blr_all, bn[slot], slot, hh, bmask)
+                                bhs[slot, hh] = code
+                            hs1[p, s] = _hs_of(code, bn[slot], nbs)
+                            q[p, s] = q_tmp[p]
+                            pp[p, s] = _cached_ppot(bpp, btp[slot], hh, board, nbs, tables)
+                            nn[p, s] = 0.0
                     n_opp = st[N_IN] - 1
                     h1 = hs1[p, s]
                     hs_n = h1**n_opp if n_opp > 0 else 1.0
@@ -1212,16 +1239,17 @@ def _context(spot, ranges, policies, boards):
     base_used |= np.uint64(1) << np.uint64(hole_me[1])
     for i in range(nb0):
         base_used |= np.uint64(1) << np.uint64(board0[i])
-    return trial, values, u, ranks, deck, scratch, ready, base_used
+    street_slot = np.full((2, 4), -1, dtype=np.int64)  # per later street of a trial: the board's slot and mask
+    return trial, values, u, ranks, deck, scratch, ready, base_used, street_slot
 
 
 @njit(cache=True, inline="always")
 def _run_trials(i0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables):
     """Play trials ``i0 .. i0 + n_trials - 1`` of a decision (both branches each) with the work arrays ``ctx``
     (:func:`_context`), writing rows ``i0 ..`` of the outputs (:func:`sim_batch`; the loop is :func:`_play`'s)."""
-    trial, values, u, ranks, deck, scratch, ready, base_used = ctx
+    trial, values, u, ranks, deck, scratch, ready, base_used, street_slot = ctx
     no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
-    lazy = (trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes)
+    lazy = (trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot)
     _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
 
 
