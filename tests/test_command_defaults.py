@@ -149,7 +149,7 @@ def test_tune_validates_with_its_own_deals_and_says_a_rerun_plays_nothing(tmp_pa
     v = json.loads(r.stdout.splitlines()[-1])["validation"]
     assert v["deals_per_seed"] == 3 and v["tuned"]["deals"] == 3 * len(v["seeds"])
     again = _loki(args, tmp_path)
-    assert again.returncode == 0 and "already has 1 trials (--trials 1): no trial is played" in again.stderr
+    assert again.returncode == 0 and "already has 1 trial (--trials 1): no trial is played" in again.stderr
 
 
 def test_tune_writes_no_best_toml_for_values_that_lost_to_the_defaults(tmp_path, monkeypatch):

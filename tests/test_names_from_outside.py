@@ -209,7 +209,7 @@ def test_a_replay_models_a_bounded_number_of_player_names(tmp_path, monkeypatch)
     assert made == [] and peak < 16 << 20, peak
     r = CliRunner().invoke(app, ["replay", str(log), "--player", "calling", "--out", str(tmp_path / "m.png")])
     assert r.exit_code == 2 and "player names, more than the 1,000" in r.stderr and "--hands" in r.stderr
-    r = CliRunner().invoke(app, ["explain", str(log), "--who", "a3", "--player", "calling"])
+    r = CliRunner().invoke(app, ["explain", str(log), "--who", "a3", "--player", "calling", "--hands", "1000"])
     assert r.exit_code == 2 and "player names, more than the 1,000" in r.stderr
     # within the cap, the same log replays
     r = CliRunner().invoke(app, ["replay", str(log), "--hands", "400", "--player", "calling", "--out",

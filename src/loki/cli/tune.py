@@ -273,16 +273,18 @@ def _run(
         # the study file first: one that cannot be opened, or holds another study, is refused before the players
         # warm up and the workers start (run_study opens it again)
         study, _, _ = open_study(folder, spec)
+        if spec.fresh_seeds:  # a resumed study's trials go on from its last number: their seeds too
+            numbers = range(len(study.get_trials(deepcopy=False)) + trials)
+            checked_validation_seeds(spec, vseeds, numbers, default=validate_deals > 0)
         if counted(study) >= trials:  # a re-run: nothing to play, say so (the outputs are written again)
+            from loki.io.tableview import plural
+
             typer.echo(
-                f"note: the study in {folder} already has {counted(study)} trials (--trials {trials}): no trial is "
+                f"note: the study in {folder} already has {plural(counted(study), 'trial')} (--trials {trials}): no trial is "
                 "played; its best values are validated and its outputs written again (--trials N for more, "
                 "--overwrite to start again)",
                 err=True,
             )
-        if spec.fresh_seeds:  # a resumed study's trials go on from its last number: their seeds too
-            numbers = range(len(study.get_trials(deepcopy=False)) + trials)
-            checked_validation_seeds(spec, vseeds, numbers, default=validate_deals > 0)
         return _run_locked(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
 
 
