@@ -47,8 +47,9 @@ Decision: the highest EV, ties going to the more aggressive action (call over fo
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
@@ -71,7 +72,7 @@ from loki.simulator.playout import (
     sim_decision,
 )
 from loki.triples import TripleConfig, board_values
-from loki.triples.rule_chain import params_row
+from loki.triples.rule_chain import TripleParams, params_row
 
 __all__ = [
     "SimSpot",
@@ -412,14 +413,18 @@ def spot_state(spot: SimSpot) -> np.ndarray:
     st[bt.DEAD] = pot - sum(rb)
     st[bt.MAX_BET] = maxbet
     st[bt.N_RAISES] = st[bt.BETS] = spot.bets_this_round
-    st[bt.N_IN] = int(np.sum(spot.active))
-    for i in range(m):
-        active, acted = bool(spot.active[i]), bool(spot.acted[i])
-        st[bt.BET + i] = st[bt.TOTAL + i] = rb[i]
-        st[bt.FOLDED + i] = not active
-        st[bt.ACTED + i] = acted
-        st[bt.VOLUNTARY + i] = bool(spot.vol_in[i])
-        st[bt.NEED + i] = active and (not acted or rb[i] < maxbet or i == spot.me)
+    active = np.asarray(spot.active, dtype=np.bool_)
+    acted = np.asarray(spot.acted, dtype=np.bool_)
+    rb_a = np.asarray(rb, dtype=np.int64)
+    st[bt.N_IN] = int(np.count_nonzero(active))
+    st[bt.BET : bt.BET + m] = rb_a
+    st[bt.TOTAL : bt.TOTAL + m] = rb_a
+    st[bt.FOLDED : bt.FOLDED + m] = ~active
+    st[bt.ACTED : bt.ACTED + m] = acted
+    st[bt.VOLUNTARY : bt.VOLUNTARY + m] = np.asarray(spot.vol_in, dtype=np.bool_)
+    need = active & (~acted | (rb_a < maxbet))
+    need[spot.me] = active[spot.me]
+    st[bt.NEED : bt.NEED + m] = need
     st[bt.CUR] = spot.me
     b = spot.beliefs
     if b is not None:  # the public facts the believed play-out's check-raise condition reads
@@ -441,18 +446,7 @@ def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=No
         params: the Triple Generator of the paper's play-out (when ``b`` is None).
     """
     if b is None:
-        row = params_row(params)
-        mix = np.zeros((m, 3))
-        mix[:, 0] = 1.0
-        return PlayoutPolicies(
-            False,
-            np.ascontiguousarray(np.tile(row, (m, 1))),
-            mix,
-            np.zeros((m, 4, 3, 3)),
-            np.zeros(m),
-            np.full(m, 0.1),
-            np.zeros(m, dtype=np.bool_),
-        )
+        return _uniform_policies(m, tuple(params))
     return PlayoutPolicies(
         believed,
         np.ascontiguousarray(b.params, dtype=np.float64),
@@ -461,6 +455,24 @@ def playout_policies(b: PlayoutBeliefs | None, m: int, believed: bool, params=No
         np.ascontiguousarray(b.rho, dtype=np.float64),
         np.ascontiguousarray(b.softness, dtype=np.float64),
         np.ascontiguousarray(b.semi, dtype=np.bool_),
+    )
+
+
+@lru_cache(maxsize=32)
+def _uniform_policies(m: int, params: tuple) -> PlayoutPolicies:
+    # everybody on the one Triple Generator `params` (the paper's play-out): made once per table size and generator and
+    # shared by the decisions (the kernels only read it)
+    row = params_row(TripleParams(*params))
+    mix = np.zeros((m, 3))
+    mix[:, 0] = 1.0
+    return PlayoutPolicies(
+        False,
+        np.ascontiguousarray(np.tile(row, (m, 1))),
+        mix,
+        np.zeros((m, 4, 3, 3)),
+        np.zeros(m),
+        np.full(m, 0.1),
+        np.zeros(m, dtype=np.bool_),
     )
 
 
@@ -547,6 +559,27 @@ def _uniform_rows(m: int) -> tuple[np.ndarray, np.ndarray]:
     return _UNIFORM[m]
 
 
+@lru_cache(maxsize=16)
+def _uniform_hs_rows(board: tuple[int, ...], m: int) -> np.ndarray:
+    # (m, 1326) float64: every player's row of the uniform play-out's HS_1 on the decision's board (board_values's,
+    # the same for all), made once per board and table size: a duplicate deal's decisions meet the same boards in
+    # every seating (the kernels only read it)
+    return np.ascontiguousarray(np.broadcast_to(board_values(board)[0], (m, N_HOLDINGS)))
+
+
+_SCRATCH = threading.local()
+
+
+def _outputs(n: int, m: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # the kernel's per-trial outputs (oc, orr, holes) for a decision whose samples are not returned: reused by the
+    # thread's decisions (the kernel writes the entries it reads; the results are its returned EVs)
+    key = (n, m)
+    if getattr(_SCRATCH, "key", None) != key:
+        _SCRATCH.key = key
+        _SCRATCH.arrays = (np.zeros(n), np.zeros(n), np.full((n, m), -1, dtype=np.int64))
+    return _SCRATCH.arrays
+
+
 def _boards():
     """The process's :class:`~loki.simulator.playout.BoardCache` (made on first use; its rows are pure functions of
     their boards, so sharing it between decisions, players and hands never changes play)."""
@@ -571,7 +604,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     m = len(spot.active)
     st0 = spot.state
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
-    if np.any(~np.isfinite(w)) or np.any(w < 0):
+    if not (w.min() >= 0.0 and math.isfinite(w.max())):  # NaN fails the first, +inf the second
         raise RangeError("weights must be finite and non-negative")
     drawn = [p for p in range(m) if spot.active[p] and p != spot.me]  # the rows the sampler reads
     cum = np.zeros((m, N_HOLDINGS))
@@ -588,7 +621,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         policies = playout_policies(spot.beliefs, m, True)
     else:
         field_w, q_now = _uniform_rows(m)
-        hs_now = np.ascontiguousarray(np.broadcast_to(hs_uniform, (m, N_HOLDINGS)))
+        hs_now = _uniform_hs_rows(tuple(spot.board), m)
         policies = playout_policies(None, m, False, config.triple.params())
     pspot = PlayoutSpot(
         spot.me,
@@ -603,9 +636,10 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     )
     tables = kernel_tables()
     n = config.trials
-    oc = np.zeros(n)
-    orr = np.zeros(n)
-    holes = np.full((n, m), -1, dtype=np.int64)
+    if return_samples:
+        oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, m), -1, dtype=np.int64)
+    else:
+        oc, orr, holes = _outputs(n, m)
     to_call = float(bt.to_call(st0, spot.me))
     can_raise = bool(bt.can_raise(st0, spot.me))
     rule = {"none": RULE_NONE, "paper": RULE_PAPER, "paired": RULE_PAIRED}[config.cutoff]
