@@ -174,6 +174,15 @@ def test_fuzz_tournament_labels_are_refused_or_printable(label):
     assert lab.isprintable() and 0 < len(lab) <= MAX_NAME_CHARS
 
 
+def test_a_league_pair_takes_any_two_labels_a_league_accepts():
+    """A label that is a player file's path (the default label of `--player results/tune-b/best.toml`) or of the
+    longest length makes a pair's tournament, whose name has a '/' rule and a length of its own."""
+    from loki.tournament.league import pair_config
+
+    c = pair_config("calling", "random", ("results/tune-b/best.toml", "y" * MAX_NAME_CHARS), 4, 0)
+    assert c.name.startswith("results-tune-b-best.toml vs yyy") and c.labels == ("results/tune-b/best.toml", "y" * 100)
+
+
 def test_league_labels_are_checked_before_any_pair(tmp_path):
     r = CliRunner().invoke(
         app,

@@ -438,6 +438,10 @@ def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
     return PlayerEntry(type=spec, count=p.count, label=label, config=table)
 
 
+#: A tournament's name, and a comparison's, at most (characters): two labels and " minus " (a league's pair).
+MAX_TOURNAMENT_NAME = 2 * MAX_NAME_CHARS + 8
+
+
 def config_from_dict(d: Any, source: str = "config", *, check_players: bool = True) -> TournamentConfig:
     """Validate a parsed TOML table (or :meth:`TournamentConfig.to_dict`).
 
@@ -462,10 +466,10 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         name = Path(source).stem if source not in ("config", "command line") else "tournament"
     else:
         name = f.name
-    if name_problem(name) or "/" in name or "\\" in name or name.strip(".") == "":
+    if name_problem(name, limit=MAX_TOURNAMENT_NAME) or "/" in name or "\\" in name or name.strip(".") == "":
         raise TournamentConfigError(
-            f"{source}: 'name' must be printable text without '/' or '\\', not only dots, of 1 to {MAX_NAME_CHARS} "
-            f"characters (it names the results folder), got {shown(repr(name))}"
+            f"{source}: 'name' must be printable text without '/' or '\\', not only dots, of 1 to "
+            f"{MAX_TOURNAMENT_NAME} characters (it names the results folder), got {shown(repr(name))}"
         )
     players = [_entry(p, f"{source} players[{i}]") for i, p in enumerate(f.players)]
     n = sum(p.count for p in players)
@@ -493,7 +497,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
                     )
             sides[side] = tuple(names)
         if c.name is not None:
-            check_name(c.name, f"{where}: 'name'", TournamentConfigError)
+            check_name(c.name, f"{where}: 'name'", TournamentConfigError, limit=MAX_TOURNAMENT_NAME)
         cname = c.name if c.name is not None else f"{'+'.join(sides['enhanced'])} minus {'+'.join(sides['control'])}"
         comps.append(Comparison(name=cname, enhanced=sides["enhanced"], control=sides["control"]))
     game = {k: v for k, v in dict(d).get("game", {}).items()}  # the keys as written, in their order

@@ -35,7 +35,9 @@ def pair_config(
 
     return config_from_dict(
         {
-            "name": f"{labels[0]} vs {labels[1]}",
+            # a tournament's name names a folder: a label's '/' (a player file's path) becomes '-' (the pair's folder
+            # is pairs/<i>-<j> anyway)
+            "name": " vs ".join(lab.replace("/", "-").replace("\\", "-") for lab in labels),
             "deals": deals,
             "seed": seed,
             "block_deals": min(block_deals, deals),
