@@ -501,6 +501,8 @@ def lbr_rows(rows: list[list[Any]], seeds: Sequence[int] = (0, 1)) -> list[dict[
                 parts.append(f"fold of {var['fold_samples']}")
             if var["preflop"] != "lbr":
                 parts.append(f"pre-flop {var['preflop']}")
+            if not var["called_range"]:
+                parts.append("WP against the whole range")
             if rep["warmup"]:
                 parts.append(f"frozen after {rep['warmup']} hands vs {rep['warmup_opponent']}")
             method = ", ".join(parts)
