@@ -10,8 +10,10 @@ the tournament's games (deals x seatings) over that CPU; the summaries of the tw
     NUMBA_CACHE_DIR=.numba_cache python benchmarks/ab_process.py --base /path/to/old/tree --new . \\
         --preset fig3-BRS --deals 200 --rounds 3
 
-``--preset`` takes a preset's name or a tournament TOML file; ``--workers`` is passed on (1: one process, the peak
-memory of a tournament process; more: the CPU of all the workers, the peak memory of the largest process).
+``--preset`` takes a preset's name or a tournament TOML file; ``--workers`` is passed on.  Use 1 (the default): the
+tournament then plays in one process, whose CPU and peak memory ``wait4`` reports whole.  With more, the worker
+processes' CPU is counted only if the tournament reaps them before it exits, which its process pool does not (a
+2-worker run reports the parent's CPU alone), so the figure is not the whole CPU.
 The ratio is new / base games per CPU second by the minimum and by the median CPU of the rounds; peak memory in MB
 (2^20 bytes), min / median / max of the rounds.
 """
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--histories", action="store_true", help="write the hand histories (the presets' default)")
     a = ap.parse_args(argv)
+    if a.workers != 1:
+        print("note: with --workers > 1 the workers' CPU is not in the figures (module docstring)", file=sys.stderr)
     rows: dict[str, list[dict]] = {"base": [], "new": []}
     same = True
     with tempfile.TemporaryDirectory() as tmp:
