@@ -353,7 +353,7 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
     loki = [sys.executable, "-c", "from loki.cli import app; app()"]
     log = tmp_path / "m.log"
     dealer = subprocess.Popen(
-        loki + ["dealer", "--players", str(n), "--hands", "5", "--out", str(log), "--t-connect", "60"],
+        loki + ["dealer", "--players", str(n), "--hands", "5", "--out", str(log), "--t-connect", "900"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -365,7 +365,7 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
         who = [[] if n == 2 and k == 0 else ["--player", "calling"] for k in range(n)]
         clients = [
             subprocess.Popen(
-                loki + ["acpc", "127.0.0.1", p, "--players", str(n), *w, "--timeout", "60"],
+                loki + ["acpc", "127.0.0.1", p, "--players", str(n), *w, "--timeout", "900"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -373,7 +373,9 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
             )
             for p, w in zip(ports, who, strict=True)
         ]
-        outs = [c.communicate(timeout=300) for c in clients]
+        # a cold numba cache (a fresh clone) compiles the default bot's kernels before it connects: "up to a
+        # minute" on an idle machine, more on a busy one; the waits leave room for it
+        outs = [c.communicate(timeout=1200) for c in clients]
         assert all(c.returncode == 0 for c in clients), outs
         assert all("5 hands" in o for o, _ in outs)
         if n == 2:
