@@ -59,6 +59,7 @@ __all__ = [
     "equity",
     "equity_all",
     "equity_against",
+    "contest_equity",
     "AHEAD",
     "TIED",
     "BEHIND",
@@ -405,6 +406,63 @@ def equity_against(hole, board, opponents) -> float:
         np.array(holes, dtype=np.int64), np.array(bd, dtype=np.int64), deck, kernel_tables()
     )
     return float(shares[0]) / float(nb * SHARE_UNITS)
+
+
+#: The most samples :func:`contest_equity` takes (about a second of CPU; a decision uses hundreds).
+MAX_CONTEST_SAMPLES = 1_000_000
+
+
+def contest_equity(hole, board, weights, play, n_samples: int, seed: int) -> tuple[float, float]:
+    """Our expected share of a contested pot, by sampling: each opponent takes part with its probability ``play[j]``
+    and holds a holding drawn from its weight table ``weights[j]``, the board is completed at random, and our
+    showdown share is counted (ties split; the whole pot when no opponent takes part).  Against opponents that all
+    take part it is the multi-way all-in equity against their ranges (the pre-flop contest valuation of
+    :mod:`loki.modeler.contest` reads it; :func:`loki.assessment.showdown.sampled_contest_share` is the kernel).
+
+    Args:
+        hole: our two card ints; board: 0 to 5 card ints (distinct, none of ours).
+        weights: ``(k, 1326) float64`` the opponents' weight tables (k >= 0, non-negative; a row without weight on
+            any holding free of our cards never takes part).
+        play: ``(k,) float64`` each opponent's probability of taking part, in [0, 1].
+        n_samples: 1 to :data:`MAX_CONTEST_SAMPLES` samples; seed: the sampler's seed (0 to 2**31 - 1): the same seed
+            gives the same estimate.
+
+    Returns:
+        ``(share, standard error)``, both in [0, 1].
+
+    Raises:
+        CardError: bad or overlapping cards; RangeError: ``weights`` or ``play`` of the wrong shape or with values
+        outside their ranges; ConfigError: ``n_samples`` or ``seed`` out of range.
+
+    >>> w = np.ones((1, 1326))
+    >>> share, se = contest_equity((48, 49), (), w, np.ones(1), 20_000, seed=7)  # AA against one random holding
+    >>> abs(share - 0.852) < 4 * se
+    True
+    """
+    from loki.assessment.showdown import sampled_contest_share
+
+    h, b, _ = check_cards(hole, board, board_sizes=(0, 1, 2, 3, 4, 5))
+    w = np.asarray(weights, dtype=np.float64)
+    q = np.asarray(play, dtype=np.float64)
+    if w.ndim != 2 or w.shape[1] != 1326 or q.shape != (w.shape[0],):
+        raise RangeError(f"contest_equity: weights (k, 1326) and play (k,), got {w.shape} and {q.shape}")
+    if not (np.all(np.isfinite(w)) and np.all(w >= 0.0) and np.all((q >= 0.0) & (q <= 1.0))):
+        raise RangeError("contest_equity: weights must be finite and >= 0, play probabilities in [0, 1]")
+    if not 1 <= int(n_samples) <= MAX_CONTEST_SAMPLES or not 0 <= int(seed) < 2**31:
+        raise ConfigError(
+            f"contest_equity: n_samples={n_samples!r} (1..{MAX_CONTEST_SAMPLES:,}) and seed={seed!r} (0..2**31-1)"
+        )
+    dead = np.zeros(1326, dtype=bool)
+    if w.shape[0]:
+        dead = ~live_holdings(list(h) + list(b))
+    wl = np.where(dead[None, :], 0.0, w)
+    cum = np.cumsum(wl, axis=1)
+    totals = np.ascontiguousarray(cum[:, -1]) if w.shape[0] else np.zeros(0)
+    share, var = sampled_contest_share(
+        int(h[0]), int(h[1]), np.array(b, dtype=np.int64), np.ascontiguousarray(cum), totals, q,
+        int(n_samples), int(seed), kernel_tables(),
+    )  # fmt: skip
+    return float(share), float(np.sqrt(var / int(n_samples)))
 
 
 def equity(hole, board, weights=None) -> float:

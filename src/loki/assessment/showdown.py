@@ -34,9 +34,17 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit
+from loki.cards import HOLDING_CARDS, N_HOLDINGS
 from loki.evaluator.kernels import rank_from_key
 
-__all__ = ["SHARE_UNITS", "n_boards", "fill_board_ranks", "row_share_counts", "runout_share_counts"]
+__all__ = [
+    "SHARE_UNITS",
+    "n_boards",
+    "fill_board_ranks",
+    "row_share_counts",
+    "runout_share_counts",
+    "sampled_contest_share",
+]
 
 #: Integer share units of one board's pot: lcm(1, ..., 10), so that a k-way tie (k <= 10) gives each
 #: winner exactly ``SHARE_UNITS // k``.
@@ -229,3 +237,111 @@ def runout_share_counts(holes, board, deck, tables):
             idx[u] = idx[u - 1] + 1
         p = t
     return acc, nb
+
+
+@njit(cache=True)
+def _draw_holding(cum, total, used, tries):
+    """A holding index drawn by the weights whose cumulative sums are ``cum`` (``(1326,)``), sharing no card with
+    ``used`` (``(52,) bool``): rejection, at most ``tries`` draws; -1 when every draw collided."""
+    for _ in range(tries):
+        u = np.random.random() * total
+        h = np.searchsorted(cum, u, side="right")
+        if h >= N_HOLDINGS:
+            h = N_HOLDINGS - 1
+        if not used[HOLDING_CARDS[h, 0]] and not used[HOLDING_CARDS[h, 1]]:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def sampled_contest_share(c0, c1, board, cum, totals, play, n_samples, seed, tables):  # noqa: C901 - one sampling loop of a numba kernel
+    """Monte Carlo estimate of our share of a contested pot: in every sample each opponent takes part with its own
+    probability, holds a holding drawn from its weight table (none of the cards already out), the board is completed
+    at random, and our share of the showdown is counted (ties split; 1 when no opponent takes part).
+
+    Args:
+        c0, c1: our hole cards (ints 0..51).
+        board: ``(b,) int64`` the board so far, 0 <= b <= 5 (pre-flop: empty).
+        cum: ``(k, 1326) float64`` the opponents' weight tables as cumulative sums (k >= 0).
+        totals: ``(k,) float64`` their totals (the last cumulative sum); an opponent with total 0 never takes part.
+        play: ``(k,) float64`` each opponent's probability of taking part, in [0, 1].
+        n_samples: samples (>= 1); seed: numba's generator seed (the same seed, the same estimate).
+        tables: the evaluator tables.
+
+    Returns:
+        ``(mean share, variance of one sample's share)`` as floats: the estimate and what its standard error is made
+        of (``sqrt(var / n_samples)``).
+    """
+    ck, cb = tables[0], tables[1]
+    np.random.seed(seed)
+    k = cum.shape[0]
+    nb = board.shape[0]
+    used = np.zeros(52, np.bool_)
+    free = np.empty(52, np.int64)
+    oa = np.empty(max(k, 1), np.int64)
+    ob = np.empty(max(k, 1), np.int64)
+    total = 0.0
+    total_sq = 0.0
+    for _ in range(n_samples):
+        for c in range(52):
+            used[c] = False
+        used[c0] = True
+        used[c1] = True
+        for i in range(nb):
+            used[board[i]] = True
+        n_in = 0
+        for j in range(k):
+            if totals[j] <= 0.0 or np.random.random() >= play[j]:
+                continue
+            h = _draw_holding(cum[j], totals[j], used, 64)
+            if h < 0:
+                continue
+            a = HOLDING_CARDS[h, 0]
+            b = HOLDING_CARDS[h, 1]
+            used[a] = True
+            used[b] = True
+            oa[n_in] = a
+            ob[n_in] = b
+            n_in += 1
+        if n_in == 0:
+            total += 1.0
+            total_sq += 1.0
+            continue
+        m = 0
+        for c in range(52):
+            if not used[c]:
+                free[m] = c
+                m += 1
+        bk = 0
+        bbits = 0
+        for i in range(nb):
+            c = np.uint64(board[i])
+            bk += ck[c]
+            bbits |= cb[c]
+        for i in range(5 - nb):
+            t = i + np.random.randint(m - i)
+            x = free[t]
+            free[t] = free[i]
+            free[i] = x
+            c = np.uint64(x)
+            bk += ck[c]
+            bbits |= cb[c]
+        ours = rank_from_key(
+            bk + ck[np.uint64(c0)] + ck[np.uint64(c1)], bbits | cb[np.uint64(c0)] | cb[np.uint64(c1)], tables
+        )
+        tied = 1
+        lost = False
+        for j in range(n_in):
+            a = np.uint64(oa[j])
+            b = np.uint64(ob[j])
+            r = rank_from_key(bk + ck[a] + ck[b], bbits | cb[a] | cb[b], tables)
+            if r > ours:
+                lost = True
+                break
+            if r == ours:
+                tied += 1
+        share = 0.0 if lost else 1.0 / tied
+        total += share
+        total_sq += share * share
+    mean = total / n_samples
+    return mean, max(total_sq / n_samples - mean * mean, 0.0)

@@ -26,6 +26,8 @@ from loki.engine import Action, ActionTaken, BoardDealt, GameConfig, PlayerView,
 from loki.explain.grids import class_grid, likely_classes
 from loki.explain.records import (
     CardBlindRecord,
+    ContestOpponentRecord,
+    ContestRecord,
     DecisionExplanation,
     HandValuesRecord,
     HeadsUpRecord,
@@ -177,7 +179,65 @@ HEADS_UP_TEXT = (
     "else check when free, call when the equity reaches pot odds x realization, fold otherwise"
 )
 #: Who decides pre-flop, as the explanations name it (:meth:`loki.preflop.PreflopPolicy.model_for`).
-PREFLOP_MODEL_TEXT = {"expert": "the expert system", "adaptive": "the adaptive pre-flop model"}
+PREFLOP_MODEL_TEXT = {
+    "expert": "the expert system",
+    "adaptive": "the adaptive pre-flop model",
+    "contest": "the contest valuation",
+}
+#: What the contest valuation does (:mod:`loki.modeler.contest`).
+CONTEST_TEXT = (
+    "the contest against the modelled opponents: raise when EV(raise) beats EV(call) by the margin; else check when "
+    "free, call when our share of the pot reaches the pot odds x realization, fold otherwise"
+)
+
+
+def _contest_record(spot: Any, label: Callable[[int], int]) -> ContestRecord:
+    """The :class:`ContestRecord` of a :class:`loki.modeler.contest.ContestSpot`."""
+    return ContestRecord(
+        opponents=[
+            ContestOpponentRecord(
+                seat=label(o.seat),
+                play_call=_r(o.play_call),
+                play_raise=_r(o.play_raise),
+                reraise=_r(o.reraise),
+                card_blindness=_r(o.card_blindness),
+                modelled=o.modelled,
+            )
+            for o in spot.opponents
+        ],
+        equity_call=_r(spot.equity_call),
+        se_call=_r(spot.se_call),
+        equity_raise=_r(spot.equity_raise),
+        se_raise=_r(spot.se_raise),
+        pot=float(spot.pot),
+        to_call=float(spot.to_call),
+        bet=float(spot.bet),
+        added_call=_r(spot.added_call),
+        added_raise=_r(spot.added_raise),
+        ev_call=_r(spot.ev_call),
+        ev_raise=None if spot.ev_raise is None else _r(spot.ev_raise),
+        required=_r(spot.required),
+        raise_margin=float(spot.config.raise_margin),
+    )
+
+
+def _contest_reason(d: PreflopDecision, c: ContestRecord) -> str:
+    """Why the contest valuation's decision is what it is, in one sentence (:mod:`loki.modeler.contest`)."""
+    opp = ", ".join(f"seat {o.seat} (in {o.play_call:.2f}, card-blind {o.card_blindness:.2f})" for o in c.opponents)
+    head = f"against {opp}, our share of the pot is {c.equity_call:.3f} if we call"
+    if c.ev_raise is not None:
+        gap = (c.ev_raise - c.ev_call) / c.bet if c.bet > 0 else 0.0
+        head += f", {c.equity_raise:.3f} if we raise; EV(raise) − EV(call) = {gap:+.2f} bets"
+        if d.action is Action.RAISE:
+            return f"{head}, at least the margin {c.raise_margin:+.2f}, so it raises"
+        head += f", below the margin {c.raise_margin:+.2f}"
+    else:
+        head += " (the betting is capped)"
+    if c.to_call <= 0:
+        return f"{head}; checking is free"
+    if d.action is Action.CALL:
+        return f"{head}; {c.equity_call:.3f} reaches the {c.required:.3f} a call needs, so it calls"
+    return f"{head}; {c.equity_call:.3f} is below the {c.required:.3f} a call needs, so it folds"
 
 
 def _heads_up_reason(d: PreflopDecision, th: dict[str, float], label: Callable[[int], int], can_raise: bool) -> str:
@@ -254,7 +314,13 @@ def _preflop_record(
     nxt_t = None if nxt is None else {**th, **sb_extra}.get(nxt.name)
     hu = ch.heads_up
     hu_rec = None
-    if hu is not None:
+    contest = None
+    if ch.contest is not None:
+        model = "contest"
+        contest = _contest_record(ch.contest, label)
+        reason = _contest_reason(d, contest)
+        plays = CONTEST_TEXT
+    elif hu is not None:
         model = "adaptive"
         hu_rec = HeadsUpRecord(
             seat=label(hu.opponent),
@@ -289,6 +355,7 @@ def _preflop_record(
         call_limit=ch.call_limit,
         plays=plays,
         heads_up=hu_rec,
+        contest=contest,
         model=model,  # type: ignore[arg-type]
         reason=reason,
     )

@@ -27,6 +27,8 @@ __all__ = [
     "HandValuesRecord",
     "PreflopRecord",
     "HeadsUpRecord",
+    "ContestRecord",
+    "ContestOpponentRecord",
     "SpotRecord",
     "ThresholdsRecord",
     "RuleShare",
@@ -101,9 +103,11 @@ class PreflopRecord(_Record):
         heads_up: the ``"adaptive"`` pre-flop model's valuation of a heads-up contest at a short-handed table
             (:class:`loki.preflop.HeadsUpSpot`): then ``ir`` is IR2 against the opponent's weight table,
             ``1000·(2·equity − 1)``, not the table's entry; None for the expert system's decisions.
-        model: the pre-flop model that decided: ``"expert"`` (the sources' expert system, Figure 6.1) or
+        contest: the ``"contest"`` model's valuation (:class:`ContestRecord`), None otherwise.
+        model: the pre-flop model that decided: ``"expert"`` (the sources' expert system, Figure 6.1),
             ``"adaptive"`` (its opponent-modelling variant: Figure 6.1 with modelled expected players, or the
-            heads-up valuation when ``heads_up`` is set; :meth:`loki.preflop.PreflopPolicy.model_for`).
+            heads-up valuation when ``heads_up`` is set) or ``"contest"`` (the contest valued against the modelled
+            opponents, :mod:`loki.modeler.contest`); :meth:`loki.preflop.PreflopPolicy.model_for`.
         reason: one sentence naming the model and why the action follows (the summary's pre-flop part).
     """
 
@@ -125,8 +129,45 @@ class PreflopRecord(_Record):
     call_limit: float | None
     plays: str
     heads_up: HeadsUpRecord | None = None
-    model: Literal["expert", "adaptive"] = "expert"
+    contest: ContestRecord | None = None
+    model: Literal["expert", "adaptive", "contest"] = "expert"
     reason: str = ""
+
+
+class ContestOpponentRecord(_Record):
+    """One live opponent of a contest decision (:class:`loki.modeler.contest.ContestOpponent`): its ``seat``
+    (1-based), its probabilities of taking part if we call (``play_call``) or raise (``play_raise``) and of raising
+    again (``reraise``), how little its actions follow its cards (``card_blindness``, 0..1) and whether a model of it
+    was read (``modelled``)."""
+
+    seat: int
+    play_call: float
+    play_raise: float
+    reraise: float
+    card_blindness: float
+    modelled: bool
+
+
+class ContestRecord(_Record):
+    """The contest valuation of a pre-flop decision (:class:`loki.modeler.contest.ContestSpot`): the opponents, our
+    share of the pot if we call or raise (with standard errors, 0 when exact), pot, to_call and bet (chips), what the
+    others are expected to add (``added_call``, ``added_raise``), the EVs (chips; ``ev_raise`` None when raising is
+    not legal), the share a call needs (``required``) and the raise margin (bets)."""
+
+    opponents: list[ContestOpponentRecord]
+    equity_call: float
+    se_call: float
+    equity_raise: float
+    se_raise: float
+    pot: float
+    to_call: float
+    bet: float
+    added_call: float
+    added_raise: float
+    ev_call: float
+    ev_raise: float | None
+    required: float
+    raise_margin: float
 
 
 class HeadsUpRecord(_Record):

@@ -101,6 +101,8 @@ def _preflop_part(p: Any) -> list[Any]:
     who = "the adaptive pre-flop model" + (", heads-up" if p.heads_up is not None else "")
     if p.model == "expert":
         who = "the expert system"
+    if p.contest is not None:
+        return _contest_part(p)
     parts: list[Any] = [f"[bold]pre-flop strategy[/] ({who}) — {p.plays}"]
     t = Table()
     for col in ("class", f"IR (IR{p.ir_table})", "group (E)", "position", "Make1", "Make2", "Make4", "chosen"):
@@ -123,6 +125,36 @@ def _preflop_part(p: Any) -> list[Any]:
     parts.append(t)
     if p.small_blind and p.call_limit is not None:
         parts.append(f"small blind: Call1/Call2 thresholds 100 below Make1/Make2; calls up to {p.call_limit} bets")
+    return parts
+
+
+def _contest_part(p: Any) -> list[Any]:
+    from rich.table import Table
+
+    c = p.contest
+    parts: list[Any] = [f"[bold]pre-flop contest[/] ({p.hand_class}) — {p.plays}"]
+    t = Table()
+    for col in ("seat", "in if we call", "in if we raise", "re-raise", "card-blind", "model"):
+        t.add_column(col, justify="right")
+    for o in c.opponents:
+        t.add_row(
+            str(o.seat),
+            f"{o.play_call:.2f}",
+            f"{o.play_raise:.2f}",
+            f"{o.reraise:.2f}",
+            f"{o.card_blindness:.2f}",
+            "yes" if o.modelled else "no",
+        )
+    parts.append(t)
+    se = f" ± {c.se_call:.3f}" if c.se_call > 0 else ""
+    line = f"share of the pot: call {c.equity_call:.3f}{se}"
+    if c.ev_raise is not None:
+        line += f", raise {c.equity_raise:.3f}; EV call {c.ev_call:+.1f}, raise {c.ev_raise:+.1f} chips"
+    else:
+        line += f"; EV call {c.ev_call:+.1f} chips (raising capped)"
+    if c.to_call > 0:
+        line += f"; a call needs {c.required:.3f}"
+    parts.append(line)
     return parts
 
 

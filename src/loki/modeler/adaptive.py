@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -76,7 +76,15 @@ class AdaptiveModelConfig(LokiModel):
         believed_from: the weight of the models that are not the paper's from which the Simulator's play-outs
             (``play_outs = "auto"``) play the opponent as believed.
         card_blind_from: the specific mixture's card-blind weight from which the opponent's pre-flop actions
-            re-weight nothing (its cards are random to its actions).
+            re-weight nothing (its cards are random to its actions; ``preflop_blindness = "threshold"``).
+        showdown_evidence: the candidates' evidence also counts the probability each one's weight table gave the
+            holding an opponent showed down (:meth:`AdaptiveModeler.learn`).
+        preflop_blindness: how the opponent's card-blindness ``c`` (:meth:`AdaptiveModeler.card_blindness`) enters
+            its pre-flop re-weighting: ``"threshold"``, none below ``card_blind_from`` and no re-weighting from it; or
+            ``"blend"``, the re-weighted table and the table before the action mixed as ``(1 − c)·after + c·before``
+            (each as a distribution over the holdings): the posterior over its holdings averaged over the two
+            hypotheses, its cards drive its actions or they do not; or ``"none"``: the candidates' tables only (with
+            the card-blind candidate, :mod:`loki.modeler.blind`, which never narrows, the average is that blend).
 
     Raises:
         ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list.
@@ -89,6 +97,8 @@ class AdaptiveModelConfig(LokiModel):
     believed_from: float = tunable(0.5, 0.1, 0.9, source="DEFAULT (adaptive Loki)", ge=0.0, le=1.0)
     card_blind_from: float = tunable(0.7, 0.3, 1.0, source="DEFAULT (adaptive Loki)", ge=0.0, le=1.0)
     max_candidates: int = Field(4, ge=1, le=8)
+    showdown_evidence: bool = False
+    preflop_blindness: Literal["threshold", "blend", "none"] = "threshold"
 
     @model_validator(mode="after")
     def _check(self) -> AdaptiveModelConfig:
@@ -194,10 +204,22 @@ class AdaptiveModeler:
         return o.post
 
     def card_blindness(self, model: OpponentModel) -> float:
-        """The largest card-blind weight any candidate sees in the opponent (0 when none can tell)."""
+        """How little the opponent's actions follow its cards, in [0, 1]: with ``preflop_blindness = "none"`` the
+        posterior average of the candidates' card-blindness (``Σ π_k·c_k``; a candidate without one counts 0, the
+        card-blind candidate 1); otherwise the largest card-blind weight any candidate sees (0 when none can
+        tell)."""
         o = self._opps.get(id(model))
         if o is None:
             return 0.0
+        if self.config.preflop_blindness == "none":
+            post = self._post(o)
+            return float(
+                sum(
+                    float(p) * float(f(m))
+                    for p, m, f in zip(post, o.cands, self._blindness, strict=True)
+                    if f is not None
+                )
+            )
         out = 0.0
         for m, f in zip(o.cands, self._blindness, strict=True):
             if f is not None:
@@ -209,8 +231,14 @@ class AdaptiveModeler:
         """Re-weight every candidate's table of the opponent, update the candidates' evidence with how well each
         predicted the action (post-flop), and set the opponent's table to their average (module docstring)."""
         o = self._opponent(model, ctx)
-        if ev.round == 0 and self.card_blindness(model) >= self.config.card_blind_from:
-            return None  # a card-blind opponent's pre-flop action says nothing about its cards
+        blend = None
+        if ev.round == 0:
+            c = self.card_blindness(model)
+            if self.config.preflop_blindness == "blend":
+                if c > 0.0:
+                    blend = (c, model.tables.weights[model.row].copy())
+            elif self.config.preflop_blindness == "threshold" and c >= self.config.card_blind_from:
+                return None  # a card-blind opponent's pre-flop action says nothing about its cards
         if ev.round > o.round:
             for m in o.cands:
                 m.new_round()
@@ -246,15 +274,36 @@ class AdaptiveModeler:
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
         else:
             written = mixture_into(stacked, self._post(o), live, LOW_WEIGHT, row)
+        if blend is not None:
+            c, before = blend
+            live_w = np.where(live, row, 0.0)
+            tb, ta = float(np.where(live, before, 0.0).sum()), float(live_w.sum())
+            if tb > 0.0 and ta > 0.0:
+                mixed = (1.0 - c) * row / ta + c * before / tb
+                np.copyto(row, np.maximum(mixed / float(mixed[live].max()), LOW_WEIGHT))
+                written = True
         if written:
             model.tables.touch(model.row)
         return None
 
     def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:
-        """At a showdown: every candidate that learns (the specific mixture) learns from the shown holding."""
+        """At a showdown: with ``showdown_evidence`` each candidate's evidence gains the log of the probability its
+        weight table gave the shown holding (relative to a uniform table over the holdings still possible, floored at
+        ``floor``); then every candidate that learns (the specific mixture) learns from it."""
         o = self._opps.get(id(model))
         if o is None:
             return
+        if self.config.showdown_evidence:
+            live = ctx.live_holdings()
+            n_live = max(int(live.sum()), 1)
+            gain = np.empty(len(o.cands))
+            for i, m in enumerate(o.cands):
+                w = m.weights
+                total = float(w[live].sum())
+                p = float(w[h]) / total * n_live if total > 0.0 else 1.0
+                gain[i] = np.log(max(p, self.config.floor))
+            o.evidence = o.evidence + gain
+            o.post = None
         for m, k in zip(o.cands, self.modelers, strict=True):
             f = getattr(k, "learn", None)
             if f is not None:
@@ -285,7 +334,7 @@ class AdaptiveModeler:
         return PlayoutPolicy(
             label=label,
             rules=rules,
-            mix=(m0, m1, 1.0 - m0 - m1),
+            mix=(m0, m1, max(1.0 - m0 - m1, 0.0)),
             frequencies=None if with_f is None else with_f.frequencies,
             check_raise=0.0 if with_f is None else with_f.check_raise,
             softness=0.1 if with_f is None else with_f.softness,
@@ -303,9 +352,10 @@ class AdaptiveModeler:
         return self._believed([float(x) for x in self._post(self._opponent(model, None))])
 
     def reweight_details(self, model: OpponentModel, ev: ActionTaken, bucket: int) -> ReweightDetails:
-        """``"adaptive"`` with the candidates' weights before the action."""
+        """``"adaptive"`` with the candidates' weights before the action, and the opponent's card-blindness
+        (:meth:`card_blindness`) as ``"card-blind"``."""
         w = self.weights_of(model)
-        return ReweightDetails("adaptive", model_weights=tuple(w.items()))
+        return ReweightDetails("adaptive", model_weights=(*w.items(), ("card-blind", self.card_blindness(model))))
 
     def describe(self) -> dict[str, Any]:
         """The candidates, their prior and the DEFAULTs (for reports)."""

@@ -31,6 +31,7 @@ __all__ = [
     "ModelTables",
     "DEFAULT_FREQUENCIES",
     "check_context",
+    "pooled_counts",
     "BLEND_OBSERVATIONS",
     "ActionFrequencies",
     "OpponentModel",
@@ -49,6 +50,36 @@ DEFAULT_FREQUENCIES = np.array([[0.0, 0.5, 0.5], [0.5, 0.3, 0.2], [0.7, 0.2, 0.1
 DEFAULT_FREQUENCIES.setflags(write=False)
 #: A re-weighting after which no possible holding weighs more than this has collapsed (every one at the floor).
 COLLAPSE_WEIGHT = LOW_WEIGHT * (1.0 + 1e-9)
+
+
+def pooled_counts(counts: np.ndarray, street: int, bucket: int, pool: float) -> np.ndarray:
+    """``(3,) float64``: an opponent's ``(fold, call, raise)`` counts in a context, with the counts of its neighbour
+    contexts weighing ``pool`` each (DEFAULT, beyond the sources: how a player acts facing one bet says something of
+    how it acts facing two, and on the flop of how it acts on the turn): the same street's other bucket facing a bet,
+    and after the flop the other post-flop streets' same bucket (their other bucket ``pool²``).  Pre-flop pools
+    pre-flop only.
+
+    Args:
+        counts: ``(4, 3, 3)`` counts [round][bets to call 0/1/2+][fold, call, raise].
+        street: 0..3; bucket: 0..2; pool: in [0, 1] (0: the context's own counts).
+
+    >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 4, 0); c[2, 2] = (1, 0, 0)
+    >>> pooled_counts(c, 3, 1, 0.5).tolist()  # the river facing one bet: the flop's 4 calls, the turn's fold (x 0.25)
+    [0.25, 2.0, 0.0]
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    other = 3 - bucket if bucket > 0 else None
+    out = c[street, bucket].copy()
+    if other is not None:
+        out += pool * c[street, other]
+    if street > 0:
+        for s in range(1, 4):
+            if s == street:
+                continue
+            out += pool * c[s, bucket]
+            if other is not None:
+                out += pool * pool * c[s, other]
+    return out
 
 
 def check_context(round_: int, bucket: int) -> None:

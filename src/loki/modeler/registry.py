@@ -5,7 +5,7 @@ the player's :class:`loki.triples.TripleConfig`, and the model's own settings) a
 A new built-in model is its module in this package plus one line here.
 
 >>> sorted(FEATURE_R_MODELS)
-['adaptive', 'observer', 'specific']
+['adaptive', 'blind', 'observer', 'specific']
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from loki.errors import ConfigError
 from loki.modeler.adaptive import AdaptiveModeler
+from loki.modeler.blind import BlindModeler
 from loki.modeler.model import OpponentModeler
 from loki.modeler.specific import SpecificModeler
 from loki.modeler.triple_model import TripleModeler
@@ -27,6 +28,8 @@ FEATURE_R_MODELS: dict[str, Callable[[Any, OpponentModeler], OpponentModeler]] =
     "observer": lambda cfg, preflop: TripleModeler(cfg.triple, preflop),
     # opponent-specific triples: a per-opponent mixture learned at showdowns
     "specific": lambda cfg, preflop: SpecificModeler(cfg.triple, cfg.specific_model, preflop),
+    # the card-blind hypothesis: actions by the opponent's own frequencies whatever it holds (a candidate of "adaptive")
+    "blind": lambda cfg, preflop: BlindModeler(),
     # the candidates above (and plug-ins) weighed by how well each predicts the opponent
     "adaptive": lambda cfg, preflop: AdaptiveModeler(
         [(n, candidate_modeler(n, cfg, preflop)) for n in cfg.adaptive_model.candidates], cfg.adaptive_model

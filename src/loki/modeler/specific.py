@@ -33,8 +33,10 @@ otherwise push every holding to the floor, a collapse; measured on the 3-player 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Literal
 
 import numpy as np
 from pydantic import Field, field_validator
@@ -95,6 +97,8 @@ class SpecificModelConfig(LokiModel):
     min_frequency: float = tunable(0.02, 0.0, 0.1, source="DEFAULT (opponent-specific model)", ge=0.0, le=0.3)
     check_raise_prior: float = Field(0.10, ge=0.0, lt=1.0)
     check_raise_weight: float = Field(10.0, gt=0.0)
+    card_blindness: Literal["mixture", "evidence"] = "mixture"
+    evidence_floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT", log=True, gt=0.0, lt=1.0)
 
     @field_validator("prior")
     @classmethod
@@ -264,7 +268,9 @@ class SpecificModeler:
 
     # ---- per-opponent learned quantities ---------------------------------------------------------
     def weights(self, model: OpponentModel) -> tuple[float, float, float]:
-        """``(π_R, π_M, π_B)`` of this opponent: the prior plus the showdown evidence."""
+        """``(π_R, π_M, π_B)`` of this opponent: the prior plus the showdown evidence.  With ``card_blindness =
+        "evidence"``, ``π_B`` is the posterior probability that its actions do not follow its cards
+        (:meth:`blind_posterior`) and ``π_R : π_M`` the learned share of the two card-driven experts."""
         c = self.config
         s = model.stats
         w = c.prior_weight
@@ -273,8 +279,32 @@ class SpecificModeler:
             c.prior[1] * w + s.get("resp1", 0.0),
             c.prior[2] * w + s.get("resp2", 0.0),
         )
+        if c.card_blindness == "evidence":
+            b = self.blind_posterior(model)
+            driven = r[0] + r[1]
+            pr, pm = (1.0 - b) * r[0] / driven, (1.0 - b) * r[1] / driven
+            return pr, pm, max(1.0 - pr - pm, 0.0)
         total = sum(r)
         return r[0] / total, r[1] / total, r[2] / total
+
+    def blind_posterior(self, model: OpponentModel) -> float:
+        """The posterior probability that the opponent is card-blind (``card_blindness = "evidence"``): the prior
+        ``prior[2]`` updated by the log Bayes factor its showdowns gave (:meth:`learn`), in [0, 1].
+
+        Two hypotheses about the whole opponent: its actions follow its cards (the rules and frequency experts,
+        in their learned proportion) or they do not (its context frequencies whatever it holds).  Every post-flop
+        action of a hand it showed down adds ``log((ε + P_driven(a | h)) / (ε + F(a)))`` (``ε = evidence_floor``) to
+        the log Bayes factor in favour of the first; the posterior is
+        ``1 / (1 + (1 − p_B)/p_B · exp(log Bayes factor))``.  Unlike the mixture's weights (an EM step per showdown,
+        whose likelihood is flat near a card-blind opponent), the factor moves by a few units per showdown either
+        way: after a handful of a maniac's showdowns it is near 1, after a handful of Loki-1's near 0.  DEFAULT
+        beyond the sources (reference/tuning-and-adaptation.md: Bayesian model comparison, Southey et al. 2005).
+        """
+        p = self.config.prior[2]
+        if p <= 0.0:
+            return 0.0
+        x = float(model.stats.get("blind_lbf", 0.0)) + math.log((1.0 - p) / p)
+        return 1.0 / (1.0 + math.exp(min(x, 700.0))) if x > -700.0 else 1.0
 
     def check_raise_propensity(self, model: OpponentModel) -> float:
         """ρ of this opponent: check-raises among its check-raises and bets when checked to (module docstring)."""
@@ -398,9 +428,15 @@ class SpecificModeler:
         """At a showdown: each expert's responsibility for the shown hand's traced post-flop actions is added to
         its evidence (one EM step)."""
         s = model.stats
+        evidence = self.config.card_blindness == "evidence"
+        eps = self.config.evidence_floor
         for rnd, _action, lik in model.trace:
             if rnd == 0 or not isinstance(lik, _MixtureLikelihood):
                 continue
+            if evidence:
+                r, m = lik.pi[0], lik.pi[1]
+                driven = (r * float(lik.rules[h]) + m * float(lik.freq[h])) / (r + m) if r + m > 0.0 else 0.0
+                s["blind_lbf"] = s.get("blind_lbf", 0.0) + math.log((eps + driven) / (eps + lik.blind))
             parts = lik.parts(h)
             total = sum(parts)
             if total <= 0.0:

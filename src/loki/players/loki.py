@@ -54,6 +54,7 @@ from loki.modeler import (
     SpecificModelConfig,
 )
 from loki.modeler.adaptive import AdaptiveModelConfig
+from loki.modeler.contest import ContestConfig
 from loki.modeler.registry import FEATURE_R_MODELS, feature_r_modeler, resolve_modeler
 from loki.modeler.situation import Situation
 from loki.players.base import Player, legal_probabilities
@@ -211,7 +212,7 @@ class LokiPlayer(Player):
             if view.round > 0:
                 self.last_postflop = d
         elif view.round == 0:
-            d = self.preflop.decide(view, legal_actions, self.models)
+            d = self.preflop.decide(view, legal_actions, self.models, getattr(self.modeler, "card_blindness", None))
         else:
             if self.cheats and self._revealed is None:
                 raise ConfigError(
@@ -313,6 +314,10 @@ class LokiOptions(PlayerConfig):
             ones; :meth:`loki.preflop.PreflopPolicy.model_for`), ``"expert"`` (PAPP98's expert system) or
             ``"adaptive"`` (expected players and heads-up contests from the opponent models; DEFAULT beyond the
             sources, :class:`loki.preflop.AdaptiveSettings`).
+            ``"contest"``: every decision values the contest against the modelled opponents, at any table
+            (:mod:`loki.modeler.contest`; DEFAULT beyond the sources, the adaptive Loki's).
+        contest: the DEFAULTs of the contest valuation (:class:`loki.modeler.contest.ContestConfig`): the ``"contest"``
+            pre-flop model's, and the Simulator's card-blind values (``sim.card_blind_values``).
         preflop_realization: the adaptive model's pot-odds margin for heads-up calls (DEFAULT).
         preflop_reweighting: how an opponent's pre-flop actions re-weight its table: ``"ramp"`` (Loki-1's μ/σ ramp on
             IR7, PAPP98 and pena/node39; the default) or ``"strategy"`` (each holding kept where our own expert system
@@ -330,7 +335,8 @@ class LokiOptions(PlayerConfig):
     modelling: Literal["specific", "generic"] = "specific"
     lookahead: Literal[1, 2] = 1
     modeler: str | None = None
-    preflop_model: Literal["auto", "expert", "adaptive"] = "auto"
+    preflop_model: Literal["auto", "expert", "adaptive", "contest"] = "auto"
+    contest: ContestConfig = ContestConfig()
     preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
     preflop_reweighting: Literal["ramp", "strategy"] = "ramp"
     preflop_leak: float = tunable(
@@ -478,6 +484,8 @@ class Loki2Config(LokiOptions):
             skip.append("ev.")
         if self.preflop_reweighting != "strategy":
             skip.append("preflop_leak")
+        if self.preflop_model != "contest":
+            skip.append("contest.")
         return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
 
     @property
@@ -528,7 +536,12 @@ def _preflop(cfg: LokiOptions) -> PreflopPolicy:
     settings = _preflop_settings(cfg)
     specific = cfg.modelling == "specific"
     return PreflopPolicy(
-        cfg.tightness, cfg.preflop_shift, model=cfg.preflop_model, settings=settings, specific=specific
+        cfg.tightness,
+        cfg.preflop_shift,
+        model=cfg.preflop_model,
+        settings=settings,
+        specific=specific,
+        contest=cfg.contest,
     )
 
 
@@ -565,7 +578,7 @@ def build_loki2(config: Loki2Config = Loki2Config(), seed: int = 0, name: str | 
     f = config.features
     post: PostflopPolicy
     if "S" in f:
-        post = SimulatorPolicy(config.sim_config, seed)
+        post = SimulatorPolicy(config.sim_config, seed, config.contest)
     elif "B" in f:
         post = SelectorPolicy(config.triple, config.lookahead, seed, config.generator, config.ev)
     else:

@@ -35,7 +35,7 @@ __all__ = [
 PROBABILITY_PLAY = 0.6
 #: The pre-flop models of :class:`PreflopPolicy`: ``"expert"`` is Loki-1's expert system as the sources describe it;
 #: ``"adaptive"`` adds opponent modelling (DEFAULT, beyond the sources: :class:`AdaptiveSettings`).
-PREFLOP_MODELS = ("auto", "expert", "adaptive")
+PREFLOP_MODELS = ("auto", "expert", "adaptive", "contest")
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,18 @@ class AdaptiveSettings:
     realization: float = 1.3
     default_play: float = PROBABILITY_PLAY
     short_handed: int = 6
+    raise_margin: float = 0.0
+    contest_samples: int = 300
+    prior_weight: float = 3.0
+    pool: float = 0.5
+    default_play_raised: float = 0.5
+    default_reraise: float = 0.2
 
     def __post_init__(self) -> None:
         if (
             self.observations < 1
+            or not 1 <= self.contest_samples <= 100_000
+            or not -10.0 <= self.raise_margin <= 10.0
             or not self.realization > 0
             or not 0.0 <= self.default_play <= 1.0
             or self.short_handed < 2

@@ -51,6 +51,7 @@ from loki.assessment.income_rate import holding_equity, load_tables
 from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
 from loki.engine import Action, PlayerView
 from loki.errors import ConfigError, InputError
+from loki.modeler.contest import CardBlindness, ContestConfig, ContestSpot, contest_action
 from loki.preflop.adaptive import (
     PREFLOP_MODELS,
     PROBABILITY_PLAY,
@@ -320,6 +321,7 @@ class PreflopChoice:
     call_limit: float | None
     expected: float = float("nan")
     heads_up: HeadsUpSpot | None = None
+    contest: ContestSpot | None = None
 
 
 @dataclass(frozen=True)
@@ -374,6 +376,7 @@ class PreflopPolicy:
         model: str = "expert",
         settings: AdaptiveSettings | None = None,
         specific: bool = True,
+        contest: ContestConfig | None = None,
     ):
         if tightness not in TIGHTNESS:
             raise ConfigError(f"unknown tightness {tightness!r}: expected one of {TIGHTNESS}")
@@ -384,6 +387,7 @@ class PreflopPolicy:
         self.model = model
         self.settings = settings if settings is not None else AdaptiveSettings()
         self.specific = specific
+        self.contest_config = contest if contest is not None else ContestConfig()
         self._ir_tables = load_tables()
         self.choice: PreflopChoice | None = None
         self._strategy_choice: PreflopChoice | None = None
@@ -420,11 +424,20 @@ class PreflopPolicy:
         limit = SB_CALL_LIMIT.get(strategy) if sb_first else None
         return PreflopChoice(strategy, group, ir, t, inpot, yet, pos, sb_first, limit, expected)
 
-    def decide(self, view: PlayerView, legal: Sequence[Action], models: SeatModels | None = None) -> PreflopDecision:
+    def decide(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        models: SeatModels | None = None,
+        blindness: CardBlindness | None = None,
+    ) -> PreflopDecision:
         """The action of this hand's strategy now (:func:`loki.preflop.strategies.strategy_action`), the strategy being
         chosen at the first call of the hand; the adaptive model decides heads-up contests at every decision
         at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
-        if self.model_for(view) == "adaptive":
+        model = self.model_for(view)
+        if model == "contest":
+            return self.contest(view, legal, models, blindness)
+        if model == "adaptive":
             live = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
             if len(live) == 1 and view.n_players <= self.settings.short_handed:
                 return self.heads_up(view, legal, live[0], models)
@@ -443,6 +456,30 @@ class PreflopPolicy:
             max_call_bets=ch.call_limit,
         )
         return PreflopDecision(a, ch)
+
+    def contest(
+        self,
+        view: PlayerView,
+        legal: Sequence[Action],
+        models: SeatModels | None = None,
+        blindness: CardBlindness | None = None,
+    ) -> PreflopDecision:
+        """The adaptive model's decision at a short-handed table: the contest valued against the modelled opponents
+        (:mod:`loki.modeler.contest`), at every decision."""
+        action, spot = contest_action(view, legal, models if self.specific else None, blindness, self.contest_config)
+        inpot, yet, pos = view.preflop_situation()
+        strategy = {Action.RAISE: Strategy.MAKE2, Action.CALL: Strategy.CALL2, Action.FOLD: Strategy.MAKE0}[action]
+        if action is Action.CALL and spot.to_call <= 1e-9:
+            strategy = Strategy.MAKE0
+        sb_first = view.seat == view.small_blind_seat and not view.acted_this_round[view.seat]
+        n = 1 + len(spot.opponents)
+        value = 1000.0 * (n * spot.equity_call - 1.0)
+        t = self.thresholds.thresholds(group_for(float(n)), self.tightness, pos)
+        ch = PreflopChoice(
+            strategy, group_for(float(n)), value, t, inpot, yet, pos, sb_first, None, float(n), None, spot
+        )
+        self.choice = ch
+        return PreflopDecision(action, ch)
 
     def heads_up(
         self,

@@ -117,6 +117,9 @@ class SimConfig(LokiModel):
             EVs are randomised (the thesis's suggestion) and the decision reports the distribution it drew from
             (:func:`softmax_choice`; AIVAT can correct it).
         temperature: the softmax's temperature in bets of the street (DEFAULT 0.5; tunable).
+        card_blind_values: average the Simulator's EVs with the contest valuation's (:mod:`loki.modeler.contest`)
+            by the probability that every live opponent is card-blind (:class:`loki.simulator.SimulatorPolicy`;
+            DEFAULT beyond the sources, the adaptive Loki's).
 
     Raises:
         ConfigError: a value out of range (one line naming the field).
@@ -135,6 +138,7 @@ class SimConfig(LokiModel):
     temperature: float = tunable(
         0.5, 0.02, 5.0, source="DEFAULT (PENA99 suggests randomising close EVs)", log=True, gt=0.0
     )
+    card_blind_values: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,23 @@ from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.engine import Action
 from loki.errors import InputError
 from loki.modeler import Situation, believed_of, playout_policy_of
-from loki.simulator.driver import PlayoutBeliefs, SimConfig, SimResult, SimSpot, simulate, softmax_choice
+from loki.modeler.contest import ContestConfig, ContestSpot, contest_spot
+from loki.simulator.driver import (
+    PlayoutBeliefs,
+    SimConfig,
+    SimResult,
+    SimSpot,
+    decide_from_evs,
+    simulate,
+    softmax_choice,
+)
 from loki.triples.rule_chain import params_row
 
-__all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of"]
+__all__ = ["SimDecision", "SimulatorPolicy", "beliefs_of", "BLIND_CERTAIN"]
+
+#: The probability that every live opponent is card-blind from which the Simulator is not asked at all (the contest
+#: valuation decides alone), and below ``1 − BLIND_CERTAIN`` of which the contest valuation is not asked.
+BLIND_CERTAIN = 0.99
 
 
 @dataclass(frozen=True)
@@ -29,7 +42,11 @@ class SimDecision:
     """One decision of the Simulator: the action, the :class:`~loki.simulator.SimResult` (EVs, sds, trials, cut-off)
     and the :class:`~loki.simulator.SimSpot` it simulated.  ``probabilities`` is the distribution the action was drawn
     from with the softmax choice (``(fold, call, raise)``, :func:`~loki.simulator.softmax_choice`); None with the
-    argmax (the paper's choice: its only randomness is the trials' seed)."""
+    argmax (the paper's choice: its only randomness is the trials' seed).
+
+    With ``card_blind_values`` (:class:`SimulatorPolicy`): ``contest`` is the contest valuation of the spot and
+    ``blind_weight`` the probability that every live opponent is card-blind that weighed it; ``result`` then holds
+    the averaged values (``trials`` 0 and ``rule`` ``"card-blind"`` when the Simulator was not asked)."""
 
     kind: ClassVar[str] = "simulator"
 
@@ -37,6 +54,8 @@ class SimDecision:
     result: SimResult
     spot: SimSpot
     probabilities: tuple[float, float, float] | None = None
+    contest: ContestSpot | None = None
+    blind_weight: float = 0.0
 
     @property
     def action_values(self) -> tuple[float, float, float]:
@@ -98,14 +117,25 @@ class SimulatorPolicy:
     """Loki-2 feature S (AAAI99 §5): every post-flop decision asks the Simulator for EV(call) and EV(raise) and
     takes the best (EV(fold) = 0, ties to the more aggressive).
 
+    With ``config.card_blind_values`` the decision is a Bayesian average over two hypotheses about the live
+    opponents: all of them card-blind, with probability ``b = Π_j c_j`` (``c_j`` the modeller's ``card_blindness`` of
+    opponent ``j``), where the contest valuation's values are exact (:mod:`loki.modeler.contest`: our equity against
+    their ranges, their own frequencies, no play-outs), or not, where the Simulator's are.  Each action is valued
+    ``b·V_contest + (1 − b)·EV_sim`` and the greatest wins (ties to the more aggressive); the Simulator is not asked
+    when ``b ≥ BLIND_CERTAIN`` and the contest valuation not when ``b ≤ 1 − BLIND_CERTAIN``, so against players
+    Loki knows to be card-blind a decision costs an equity instead of a simulation, and against Loki-style fields it
+    is the Simulator's.
+
     Args:
         config: the Simulator's settings (trials, cut-off rule, always-call variant, Triple Generator).
         seed: seeds each decision's simulation (a generator on ``[seed, 3]``, one draw per decision).
+        contest: the contest valuation's DEFAULTs (``card_blind_values`` only).
     """
 
-    def __init__(self, config: SimConfig = SimConfig(), seed: int = 0):
+    def __init__(self, config: SimConfig = SimConfig(), seed: int = 0, contest: ContestConfig | None = None):
         self.config = config
         self.rng = np.random.default_rng([seed, 3])
+        self.contest = contest if contest is not None else ContestConfig()
 
     def begin_hand(self) -> None:
         """Nothing to reset: the Simulator keeps no per-hand state."""
@@ -166,8 +196,46 @@ class SimulatorPolicy:
             w[i] = truth if self.config.oracle == "perfect" else 0.5 * w[i] / w[i].sum() + 0.5 * truth
         return w
 
+    def blind_weight(self, sit: Situation) -> float:
+        """``b``, the probability that every live opponent is card-blind (class docstring); 0 when the modeller has
+        no ``card_blindness``."""
+        f = getattr(sit.modeler, "card_blindness", None)
+        if f is None:
+            return 0.0
+        b = 1.0
+        for s in sit.live_opponents:
+            b *= float(f(sit.models[s])) if s in sit.models else 0.0
+        return b
+
     def decide(self, sit: Situation) -> SimDecision:
-        """Simulate the decision of ``sit`` and return the best action."""
+        """Simulate the decision of ``sit`` and return the best action (with ``card_blind_values``, the class
+        docstring's average)."""
+        if self.config.card_blind_values:
+            b = self.blind_weight(sit)
+            if b > 1.0 - BLIND_CERTAIN:
+                return self._blind_decision(sit, b)
+        return self._simulate(sit)
+
+    def _blind_decision(self, sit: Situation, b: float) -> SimDecision:
+        contest = contest_spot(
+            sit.view, sit.legal, sit.models, getattr(sit.modeler, "card_blindness", None), self.contest
+        )
+        fold, call, raise_ = contest.decision_values
+        spot = self.sim_spot(sit)
+        can_raise = raise_ is not None
+        if b >= BLIND_CERTAIN:
+            ev_c, ev_r, trials, cut, rule = call, raise_ if can_raise else call, 0, False, "card-blind"
+            sd = 0.0
+        else:
+            res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
+            ev_c = b * call + (1.0 - b) * res.ev_call
+            ev_r = b * raise_ + (1.0 - b) * res.ev_raise if can_raise else res.ev_raise
+            trials, cut, rule, sd = res.trials, res.cutoff, res.rule, 0.0
+        action = decide_from_evs(ev_c, ev_r, spot.to_call, can_raise)
+        result = SimResult(action, ev_c, ev_r, sd, sd, trials, cut, rule)
+        return SimDecision(action, result, spot, None, contest, b)
+
+    def _simulate(self, sit: Situation) -> SimDecision:
         spot = self.sim_spot(sit)
         res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
         if self.config.choice == "argmax":
