@@ -545,6 +545,89 @@ def lbr_table(rows: list[list[Any]], seeds: Sequence[int] = (0, 1)) -> str:
 
 # ------------------------------------------------------------------ table kinds: what a study.toml may declare
 
+def _hero_series(folder: Path) -> np.ndarray:
+    """``(deals,) float64``: the player under test's (label "hero") AIVAT sb/hand per deal of a panel run
+    (``deals-aivat.csv.gz``: chips per deal summed over its seatings)."""
+    import csv
+    import gzip
+
+    from loki.tournament.config import config_from_dict
+
+    s = json.loads((folder / "summary.json").read_text())
+    n = int(s["n_players"])
+    small_bet = float(config_from_dict(s["config"], str(folder)).game_config().small_bet)
+    with gzip.open(folder / "deals-aivat.csv.gz", "rt", newline="") as f:
+        rows = list(csv.reader(f))
+    i = rows[0].index("hero")
+    return np.array([float(r[i]) for r in rows[1:]]) / (n * small_bet)
+
+
+def panel(
+    folder: Path,
+    rows: list[list[str]],
+    tables: list[list[str]],
+    seeds: list[int],
+    block: int,
+    reference: str = "equity",
+) -> str:
+    """The exploitation panel as one cross table: for each row ``[label, row]`` (a player under test) and each column
+    ``[label, table]``, the player's AIVAT sb/hand in its seat, seeds pooled by deal (runs
+    ``<folder>/<table>--<row>--b<block>-<seed>``, 95 % intervals), the best of each column in bold and a ``*`` on the
+    cells whose interval reaches the best; then, per table, each row's result as a share of ``reference``'s on the
+    same deals and its difference from it paired by deal."""
+    vals: dict[tuple[str, str], np.ndarray] = {}
+    for _, row in rows:
+        for _, table in tables:
+            parts = []
+            for seed in seeds:
+                run = folder / f"{table}--{row}--b{block}-{seed}"
+                if (run / "summary.json").exists():
+                    parts.append(_hero_series(run))
+            if len(parts) == len(seeds):
+                vals[(row, table)] = np.concatenate(parts)
+    if not vals:
+        return "(not run)"
+    head = "| player | " + " | ".join(label for label, _ in tables) + " |"
+    out = [head, "|---|" + "---:|" * len(tables)]
+    best: dict[str, tuple[float, float]] = {}
+    for _, table in tables:
+        cells = [mean_ci(vals[(r, table)]) for _, r in rows if (r, table) in vals]
+        if cells:
+            best[table] = max(cells, key=lambda mc: mc[0])
+    for label, row in rows:
+        cells = []
+        for _, table in tables:
+            if (row, table) not in vals:
+                cells.append("")
+                continue
+            m, h = mean_ci(vals[(row, table)])
+            b = best[table]
+            text = _fmt(m, h)
+            if m == b[0]:
+                text = f"**{text}**"
+            elif m + h >= b[0] - b[1]:
+                text += " *"
+            cells.append(text)
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += ["", f"Against `{reference}` in the same seat, on the same deals (share of its sb/hand; difference paired by deal):", ""]
+    out += ["| player | " + " | ".join(label for label, _ in tables) + " |", "|---|" + "---:|" * len(tables)]
+    for label, row in rows:
+        if row == reference:
+            continue
+        cells = []
+        for _, table in tables:
+            if (row, table) not in vals or (reference, table) not in vals:
+                cells.append("")
+                continue
+            x, r = vals[(row, table)], vals[(reference, table)]
+            k = min(len(x), len(r))
+            d = mean_ci(x[:k] - r[:k])
+            share = f"{x.mean() / r.mean():.2f} · " if r.mean() > 0.05 else ""
+            cells.append(f"{share}{_fmt(*d)}")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 #: ``kind`` -> (the function, the arguments that are paths relative to experiments/ (a string or a list of them),
 #: and for list-of-rows arguments the row positions that are such paths).
 KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int, ...]]]] = {
@@ -562,6 +645,7 @@ KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int,
     "bar_arithmetic": (bar_arithmetic, (), {"rows": (1, 2, 3)}),
     "run_speed": (run_speed, (), {"rows": (1,)}),
     "lbr": (lbr_table, (), {"rows": (2,)}),
+    "panel": (panel, ("folder",), {}),
 }
 
 

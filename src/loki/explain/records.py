@@ -271,6 +271,9 @@ class SimulationRecord(_Record):
         play_outs: ``"uniform"`` (the paper's play-out) or ``"believed"`` (each opponent played by its model).
         played_as: in the believed play-out, what each live opponent was played as, in acting order (its modeler's
             :class:`loki.modeler.PlayoutPolicy` label, e.g. ``"specific mixture"`` or a plug-in's own).
+        blind_weight: with the card-blind values (``sim.card_blind_values``), the probability that every live
+            opponent is card-blind, which weighed the contest valuation's values against the play-outs' (0 otherwise).
+        contest: the contest valuation of the spot (:class:`ContestRecord`), None when it was not asked.
     """
 
     ev_call: float
@@ -286,6 +289,8 @@ class SimulationRecord(_Record):
     can_raise: bool
     play_outs: Literal["uniform", "believed"] = "uniform"
     played_as: list[str] = Field(default_factory=list, max_length=10)
+    blind_weight: float = 0.0
+    contest: ContestRecord | None = None
 
 
 class CardBlindRecord(_Record):

@@ -187,7 +187,14 @@ def _rules_part(r: Any) -> list[Any]:
 def _simulation_part(sim: Any) -> list[Any]:
     from rich.table import Table
 
-    head = (
+    if sim.contest is not None and sim.trials == 0:
+        head = (
+            f"[bold]card-blind values[/]: every live opponent card-blind with probability {sim.blind_weight:.2f}, "
+            "so the contest valuation decides (no play-out)"
+        )
+    else:
+        head = ""
+    head = head or (
         f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
         + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
         + (", always-call play-outs" if sim.always_call else "")
@@ -201,7 +208,22 @@ def _simulation_part(sim: Any) -> list[Any]:
     t.add_row("check/call", f"{sim.ev_call:+.2f}", f"{sim.sd_call:.2f}")
     if sim.can_raise:
         t.add_row("bet/raise", f"{sim.ev_raise:+.2f}", f"{sim.sd_raise:.2f}")
-    return [head, t]
+    parts: list[Any] = [head, t]
+    if sim.contest is not None:
+        c = sim.contest
+        if sim.trials > 0:
+            parts.append(
+                f"values: {sim.blind_weight:.2f} x the contest valuation's + {1 - sim.blind_weight:.2f} x the play-outs' "
+                "(the probability that every live opponent is card-blind)"
+            )
+        cards = ", ".join(f"seat {o.seat} card-blind {o.card_blindness:.2f}" for o in c.opponents)
+        parts.append(
+            f"contest: share of the pot {c.equity_call:.3f} if we call, {c.equity_raise:.3f} if we raise; "
+            f"EV call {c.ev_call:+.1f}"
+            + (f", raise {c.ev_raise:+.1f}" if c.ev_raise is not None else "")
+            + f" chips ({cards})"
+        )
+    return parts
 
 
 def _reweight_text(w: Any) -> str:

@@ -233,11 +233,11 @@ class AdaptiveModeler:
         o = self._opponent(model, ctx)
         blend = None
         if ev.round == 0:
-            c = self.card_blindness(model)
+            cb = self.card_blindness(model)
             if self.config.preflop_blindness == "blend":
-                if c > 0.0:
-                    blend = (c, model.tables.weights[model.row].copy())
-            elif self.config.preflop_blindness == "threshold" and c >= self.config.card_blind_from:
+                if cb > 0.0:
+                    blend = (cb, model.tables.weights[model.row].copy())
+            elif self.config.preflop_blindness == "threshold" and cb >= self.config.card_blind_from:
                 return None  # a card-blind opponent's pre-flop action says nothing about its cards
         if ev.round > o.round:
             for m in o.cands:
@@ -275,11 +275,11 @@ class AdaptiveModeler:
         else:
             written = mixture_into(stacked, self._post(o), live, LOW_WEIGHT, row)
         if blend is not None:
-            c, before = blend
+            cb, before = blend
             live_w = np.where(live, row, 0.0)
             tb, ta = float(np.where(live, before, 0.0).sum()), float(live_w.sum())
             if tb > 0.0 and ta > 0.0:
-                mixed = (1.0 - c) * row / ta + c * before / tb
+                mixed = (1.0 - cb) * row / ta + cb * before / tb
                 np.copyto(row, np.maximum(mixed / float(mixed[live].max()), LOW_WEIGHT))
                 written = True
         if written:

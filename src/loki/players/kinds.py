@@ -23,7 +23,7 @@ from typing import Any
 from loki.io.limits import digits
 from loki.players.loki import STYLE_VALUES, Loki1Config, Loki2Config, build_loki1, build_loki2
 from loki.players.registry import PlayerKind, parse_player
-from loki.players.tuned import TUNED_SETS, merge_config
+from loki.players.tuned import SETS, TUNED_SETS, merge_config
 from loki.simulator import CUTOFF_RULES
 
 __all__ = ["LOKI1", "LOKI2", "ADAPTIVE_TRIALS", "ADAPTIVE_SET"]
@@ -45,7 +45,19 @@ ADAPTIVE_TRIALS = 100
 #: history).  The hand-set values are the classes' own defaults, e.g.
 #: ``loki2{"features": "BRS", "opponent_model": "adaptive", "exploit": {"card_blind": true},
 #: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A3`` plays A3.
-ADAPTIVE_SET = "A4"
+ADAPTIVE_SET = "A5"
+
+
+#: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model, the pre-flop
+#: decision, the contest valuation, the Simulator's settings and the card-blind best response of the older sets.
+_DESIGN_KEYS = ("adaptive_model", "specific_model", "exploit", "preflop_model", "contest")
+
+
+def _adaptive_set(tuned: object) -> str:
+    """The set whose design the ``adaptive`` option plays: ``tuned`` when it names a set fitted for the adaptive
+    Loki (e.g. ``loki2:BRS:adaptive:tuned=A3``, a superseded one), else :data:`ADAPTIVE_SET`."""
+    s = SETS.get(str(tuned))
+    return s.name if s is not None and s.player == "loki2:BRS:adaptive" else ADAPTIVE_SET
 
 
 def _loki1_options(opts: list[str]) -> dict[str, Any]:
@@ -94,10 +106,15 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
                 f"(one style of {_STYLE_NAMES}, trials=N, cutoff=paper|paired|none, fast, adaptive, tuned=NAME)"
             )
     if data.get("opponent_model") == "adaptive":
-        # the model and the best response to card-blind opponents of ADAPTIVE_SET, under the values of a
-        # set named by tuned=NAME (which apply_tuned merges under these fields, so they are merged here in its place)
-        sets = merge_config(TUNED_SETS[ADAPTIVE_SET], TUNED_SETS.get(str(data.get("tuned")), {}))
-        data["adaptive_model"], data["exploit"] = sets["adaptive_model"], sets["exploit"]
+        # the design of ADAPTIVE_SET (or of the adaptive set named by tuned=NAME, e.g. a superseded one): its model,
+        # pre-flop decision, Simulator values and best-response settings, given explicitly so that they hold under
+        # any other set named by tuned=NAME (which apply_tuned merges under explicit fields)
+        design = TUNED_SETS[_adaptive_set(data.get("tuned"))]
+        for key in _DESIGN_KEYS:
+            if key in design:
+                data[key] = design[key]
+        if "S" in data["features"]:
+            sim = merge_config({"sim": design.get("sim", {})}, {"sim": sim})["sim"]
         if "R" not in data["features"]:
             raise ValueError("the adaptive opponent model re-weights: it needs feature R (e.g. 'loki2:BRS:adaptive')")
         if "S" in data["features"]:

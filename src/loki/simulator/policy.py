@@ -220,17 +220,18 @@ class SimulatorPolicy:
         contest = contest_spot(
             sit.view, sit.legal, sit.models, getattr(sit.modeler, "card_blindness", None), self.contest
         )
-        fold, call, raise_ = contest.decision_values
+        _, call, raise_ = contest.decision_values
         spot = self.sim_spot(sit)
         can_raise = raise_ is not None
+        rv = raise_ if raise_ is not None else call
         if b >= BLIND_CERTAIN:
-            ev_c, ev_r, trials, cut, rule = call, raise_ if can_raise else call, 0, False, "card-blind"
-            sd = 0.0
+            ev_c, ev_r, trials, cut, rule = call, rv, 0, False, "card-blind"
         else:
             res = simulate(spot, self.config, seed=int(self.rng.integers(2**31 - 1)))
             ev_c = b * call + (1.0 - b) * res.ev_call
-            ev_r = b * raise_ + (1.0 - b) * res.ev_raise if can_raise else res.ev_raise
-            trials, cut, rule, sd = res.trials, res.cutoff, res.rule, 0.0
+            ev_r = b * rv + (1.0 - b) * res.ev_raise
+            trials, cut, rule = res.trials, res.cutoff, res.rule
+        sd = 0.0
         action = decide_from_evs(ev_c, ev_r, spot.to_call, can_raise)
         result = SimResult(action, ev_c, ev_r, sd, sd, trials, cut, rule)
         return SimDecision(action, result, spot, None, contest, b)
