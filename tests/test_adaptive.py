@@ -54,31 +54,33 @@ def test_the_spec_and_its_settings():
     full = parse_player("loki2:BRS:adaptive:trials=500")
     assert full.sim.trials == 500 and parse_player(spec_of(full)) == full and spec_of(full) != "loki2:BRS:adaptive"
     assert parse_player("loki2:BRS:trials=100:adaptive") == cfg
-    # the option plays the tuned set A4's model and best response (issue 24: the hu-adaptive study's A1 with fold
-    # equity, the latched verdict and the passive one): the same values as tuned=A4; the hand-set values stay the
-    # classes' defaults
+    # the option plays the set A5's design: the card-blind hypothesis among the candidates, weighed by actions and
+    # showdowns, the contest valuation before the flop and in the Simulator's values, no card-blind best response;
+    # the hand-set values stay the classes' defaults
     from loki.modeler.adaptive import AdaptiveModelConfig as AMC
     from loki.players.exploit import ExploitConfig
     from loki.players.kinds import ADAPTIVE_SET
     from loki.players.tuned import TUNED_SETS
 
-    a4 = TUNED_SETS[ADAPTIVE_SET]
-    assert ADAPTIVE_SET == "A4" and cfg.adaptive_model == AMC(**a4["adaptive_model"])
-    assert cfg.exploit == ExploitConfig(**a4["exploit"]) and cfg.exploit.fold_equity and cfg.exploit.raise_equity == 0.5
-    assert cfg.exploit.hysteresis and cfg.exploit.passive_answers == 4
-    assert parse_player("loki2:BRS:adaptive:tuned=A4").model_dump(exclude={"tuned"}) == cfg.model_dump(
+    a5 = TUNED_SETS[ADAPTIVE_SET]
+    assert ADAPTIVE_SET == "A5" and cfg.adaptive_model == AMC(**a5["adaptive_model"])
+    assert cfg.adaptive_model.candidates == ("observer", "specific", "blind") and cfg.adaptive_model.showdown_evidence
+    assert cfg.exploit == ExploitConfig() and not cfg.exploit.card_blind
+    assert cfg.preflop_model == "contest" and cfg.sim.card_blind_values and cfg.specific_model.prior[2] == 0.0
+    assert parse_player("loki2:BRS:adaptive:tuned=A5").model_dump(exclude={"tuned"}) == cfg.model_dump(
         exclude={"tuned"}
     )
-    a1 = parse_player("loki2:BRS:adaptive:tuned=A1")  # A1 itself: its lower raise threshold, no fold equity
-    assert a1.exploit.raise_equity == 0.418 and not a1.exploit.fold_equity and a1.adaptive_model == cfg.adaptive_model
+    a1 = parse_player("loki2:BRS:adaptive:tuned=A1")  # A1 itself, as it was: two candidates, its best response
+    assert a1.exploit.raise_equity == 0.418 and not a1.exploit.fold_equity and a1.exploit.card_blind
+    assert a1.adaptive_model.candidates == ("observer", "specific") and a1.preflop_model == "auto"
+    assert not a1.sim.card_blind_values
     assert parse_player("loki2:BRS:adaptive:tuned=BRS1").adaptive_model == cfg.adaptive_model
-    # a named set's own model or best-response values win over the option's (as over any default)
-    other = {"exploit": {"raise_equity": 0.6}, "adaptive_model": {"floor": 0.05}}
+    # a named set's own model values win over the option's (as over any default)
+    other = {"adaptive_model": {"floor": 0.05}}
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(TUNED_SETS, "X1", other)
         x = parse_player("loki2:BRS:adaptive:tuned=X1")
-    assert (x.exploit.raise_equity, x.adaptive_model.floor) == (0.6, 0.05)
-    assert x.exploit.call_margin == cfg.exploit.call_margin and x.exploit.card_blind
+    assert x.adaptive_model.floor == 0.05 and x.adaptive_model.candidates == cfg.adaptive_model.candidates
     assert x.adaptive_model.believed_from == cfg.adaptive_model.believed_from
     hand = parse_player({"kind": "loki2", "features": "BRS", "opponent_model": "adaptive"})
     assert hand.adaptive_model == AMC() and hand.adaptive_model.believed_from == 0.5 != cfg.adaptive_model.believed_from

@@ -107,9 +107,11 @@ def _loki2_options(opts: list[str]) -> dict[str, Any]:
             )
     if data.get("opponent_model") == "adaptive":
         # the design of ADAPTIVE_SET (or of the adaptive set named by tuned=NAME, e.g. a superseded one): its model,
-        # pre-flop decision, Simulator values and best-response settings, given explicitly so that they hold under
-        # any other set named by tuned=NAME (which apply_tuned merges under explicit fields)
-        design = TUNED_SETS[_adaptive_set(data.get("tuned"))]
+        # pre-flop decision, Simulator values and best-response settings, given explicitly (with the values of any
+        # other set named by tuned=NAME over them: apply_tuned would merge that set under explicit fields)
+        own = _adaptive_set(data.get("tuned"))
+        named = {} if own == data.get("tuned") else TUNED_SETS.get(str(data.get("tuned")), {})
+        design = merge_config(TUNED_SETS[own], named)  # a named set's own values win, as over any default
         for key in _DESIGN_KEYS:
             if key in design:
                 data[key] = design[key]

@@ -314,7 +314,8 @@ class LokiOptions(PlayerConfig):
             ones; :meth:`loki.preflop.PreflopPolicy.model_for`), ``"expert"`` (PAPP98's expert system) or
             ``"adaptive"`` (expected players and heads-up contests from the opponent models; DEFAULT beyond the
             sources, :class:`loki.preflop.AdaptiveSettings`).
-            ``"contest"``: every decision values the contest against the modelled opponents, at any table
+            ``"contest"``: every decision values the contest against the modelled opponents at tables of at most 6
+            players, the expert system at larger ones
             (:mod:`loki.modeler.contest`; DEFAULT beyond the sources, the adaptive Loki's).
         contest: the DEFAULTs of the contest valuation (:class:`loki.modeler.contest.ContestConfig`): the ``"contest"``
             pre-flop model's, and the Simulator's card-blind values (``sim.card_blind_values``).

@@ -281,13 +281,18 @@ def table_model(model: str, n_players: int, short_handed: int) -> str:
     """The pre-flop model in use at a table of ``n_players`` dealt in: ``"auto"`` is ``"adaptive"`` at tables of at
     most ``short_handed`` players and ``"expert"`` at larger ones (DEFAULT, short-handed pre-flop: tuned heads-up on seeds
     1000-1001, where the adaptive model won more against ``equity`` and ``maniac``; the 10-player calibration stays
-    exactly the expert system's); ``"expert"`` and ``"adaptive"`` are themselves everywhere.
+    exactly the expert system's); ``"contest"`` likewise is the contest valuation (:mod:`loki.modeler.contest`) at
+    tables of at most ``short_handed`` players and the expert system at larger ones (DEFAULT, the adaptive Loki's:
+    at ten-handed tables of Loki-1 the contest valuation lost to the expert system, experiments/exploitation);
+    ``"expert"`` and ``"adaptive"`` are themselves everywhere.
 
     >>> table_model("auto", 10, 6), table_model("auto", 6, 6), table_model("expert", 2, 6)
     ('expert', 'adaptive', 'expert')
+    >>> table_model("contest", 10, 6), table_model("contest", 3, 6)
+    ('expert', 'contest')
     """
-    if model == "auto":
-        return "adaptive" if n_players <= short_handed else "expert"
+    if model in ("auto", "contest"):
+        return ("adaptive" if model == "auto" else "contest") if n_players <= short_handed else "expert"
     return model
 
 
