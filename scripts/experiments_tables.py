@@ -545,6 +545,7 @@ def lbr_table(rows: list[list[Any]], seeds: Sequence[int] = (0, 1)) -> str:
 
 # ------------------------------------------------------------------ table kinds: what a study.toml may declare
 
+
 def _hero_series(folder: Path) -> np.ndarray:
     """``(deals,) float64``: the player under test's (label "hero") AIVAT sb/hand per deal of a panel run
     (``deals-aivat.csv.gz``: chips per deal summed over its seatings)."""
@@ -567,20 +568,21 @@ def panel(
     rows: list[list[str]],
     tables: list[list[str]],
     seeds: list[int],
-    block: int,
+    block: int | str,
     reference: str = "equity",
 ) -> str:
     """The exploitation panel as one cross table: for each row ``[label, row]`` (a player under test) and each column
     ``[label, table]``, the player's AIVAT sb/hand in its seat, seeds pooled by deal (runs
-    ``<folder>/<table>--<row>--b<block>-<seed>``, 95 % intervals), the best of each column in bold and a ``*`` on the
-    cells whose interval reaches the best; then, per table, each row's result as a share of ``reference``'s on the
-    same deals and its difference from it paired by deal."""
+    ``<folder>/<table>--<row>--b<block>-<seed>``, or ``--long-<seed>`` with ``block = "long"``; 95 % intervals), the
+    best of each column in bold and a ``*`` on the cells whose interval reaches the best's figure; then, per table,
+    each row's result as a share of ``reference``'s on the same deals and its difference from it paired by deal."""
     vals: dict[tuple[str, str], np.ndarray] = {}
     for _, row in rows:
         for _, table in tables:
             parts = []
             for seed in seeds:
-                run = folder / f"{table}--{row}--b{block}-{seed}"
+                tag = "long" if block == "long" else f"b{block}"
+                run = folder / f"{table}--{row}--{tag}-{seed}"
                 if (run / "summary.json").exists():
                     parts.append(_hero_series(run))
             if len(parts) == len(seeds):
@@ -591,9 +593,9 @@ def panel(
     out = [head, "|---|" + "---:|" * len(tables)]
     best: dict[str, tuple[float, float]] = {}
     for _, table in tables:
-        cells = [mean_ci(vals[(r, table)]) for _, r in rows if (r, table) in vals]
-        if cells:
-            best[table] = max(cells, key=lambda mc: mc[0])
+        found = [mean_ci(vals[(r, table)]) for _, r in rows if (r, table) in vals]
+        if found:
+            best[table] = max(found, key=lambda mc: mc[0])
     for label, row in rows:
         cells = []
         for _, table in tables:
@@ -605,11 +607,15 @@ def panel(
             text = _fmt(m, h)
             if m == b[0]:
                 text = f"**{text}**"
-            elif m + h >= b[0] - b[1]:
+            elif m + h >= b[0]:
                 text += " *"
             cells.append(text)
         out.append(f"| {label} | " + " | ".join(cells) + " |")
-    out += ["", f"Against `{reference}` in the same seat, on the same deals (share of its sb/hand; difference paired by deal):", ""]
+    out += [
+        "",
+        f"Against `{reference}` in the same seat, on the same deals (share of its sb/hand; difference paired by deal):",
+        "",
+    ]
     out += ["| player | " + " | ".join(label for label, _ in tables) + " |", "|---|" + "---:|" * len(tables)]
     for label, row in rows:
         if row == reference:

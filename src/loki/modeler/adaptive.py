@@ -12,17 +12,25 @@ every opponent side by side (each its own weight table, re-weighted by its own r
   its own ``P_k(a | h)``: the column the action re-weights by); the evidence ``E_k ← γ·E_k + log max(p_k(a), floor)``
   (``γ`` forgets slowly, so an opponent that changes is followed);
 * the weights are ``π_k ∝ prior_k · exp(E_k)``; the prior favours the paper's design until evidence arrives
-  (DEFAULT 0.8 / 0.2).  Pre-flop every candidate re-weights alike (Loki-1's rule), so pre-flop actions are no
-  evidence;
+  (DEFAULT 0.8 / 0.2; the adaptive Loki 0.7 / 0.15 / 0.15 with the card-blind candidate).  Pre-flop the card-driven
+  candidates re-weight alike (Loki-1's rule) and the card-blind one not at all, so pre-flop actions are no evidence
+  between them;
 * the opponent's table, the one every decision reads, is the mixture ``Σ_k π_k · w_k / Σ w_k`` (rescaled to a
   maximum of 1, floored at 0.01): the posterior over holdings averaged over the models;
 * the Simulator plays the opponent by the same average of the candidates' play-out policies (the mixture weights of
   rules, frequency expert and card-blind frequencies are averaged; :meth:`AdaptiveModeler.playout_policy`), and asks
   for believed play-outs once the models that are not the paper's weigh ``believed_from`` or more (a player with
   ``sim.play_outs = "auto"`` then plays them);
-* an opponent whose actions carry no information about its cards (the specific mixture's card-blind weight at least
-  ``card_blind_from``) is not narrowed pre-flop either: its range stays as wide as its cards are random, so Loki calls
-  it down and value-raises as a best response would.
+* with ``showdown_evidence``, a showdown is evidence too: each candidate's evidence gains the log of the probability
+  its weight table gave the holding shown (relative to a uniform table), so a model whose ranges the opponent's
+  hands keep falling outside loses weight in a few showdowns;
+* the card-blind hypothesis (:mod:`loki.modeler.blind`) can be a candidate: its weight is then the posterior
+  probability that the opponent's actions do not follow its cards, moving with every action and showdown
+  (:meth:`AdaptiveModeler.card_blindness`, with ``preflop_blindness = "none"``), and its never-narrowed table keeps
+  the average as wide as that probability says, pre-flop included (the adaptive Loki, the set A5);
+* with the older two candidates, an opponent whose actions carry no information about its cards (the specific
+  mixture's card-blind weight at least ``card_blind_from``) is not narrowed pre-flop either (``preflop_blindness =
+  "threshold"``, the sets A1-A4).
 
 Every weight is visible: in explanations (:meth:`AdaptiveModeler.reweight_details`), and in a tournament's
 ``model_quality`` (:meth:`AdaptiveModeler.weights_of`).  All DEFAULTs are in :class:`AdaptiveModelConfig`.

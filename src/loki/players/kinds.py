@@ -1,11 +1,11 @@
 """The ``loki1`` and ``loki2`` player kinds: their spec syntax and how they are built (:mod:`loki.players.registry`).
 
 ``loki1[:<style>]`` and ``loki2:<features>[:<style>][:trials=N][:cutoff=paper|paired|none][:fast][:adaptive]``
-(``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive opponent model,
-:mod:`loki.modeler.adaptive`, which needs feature R, with the Simulator's ``auto`` play-outs and
-:data:`ADAPTIVE_TRIALS` trials (unless ``trials=N``) when S is on, and the best response to card-blind opponents,
-:mod:`loki.players.exploit`; the model's and the best response's DEFAULTs are those of the tuned set
-:data:`ADAPTIVE_SET`).  The
+(``fast`` = the Simulator's always-call variant, pena/node46; ``adaptive`` = the adaptive Loki: the adaptive opponent
+model, :mod:`loki.modeler.adaptive`, which needs feature R, and the design of the set :data:`ADAPTIVE_SET` (the
+card-blind hypothesis among its candidates, the contest valuation before the flop and in the Simulator's values,
+:mod:`loki.modeler.contest`), with the Simulator's ``auto`` play-outs and :data:`ADAPTIVE_TRIALS` trials (unless
+``trials=N``) when S is on).  The
 Simulator options need feature S: without it they would do nothing, so they are refused, as are unknown or repeated
 options.
 
@@ -36,15 +36,13 @@ _STYLE_NAMES = sorted(STYLE_VALUES)
 #: and experiments/adaptive-loki, "The adaptive Loki within its CPU budget").  The paper's 500 (AAAI99 §5) cost 2.15x.
 ADAPTIVE_TRIALS = 100
 
-#: The tuned set (:data:`loki.players.tuned.TUNED_SETS`) whose ``adaptive_model`` and ``exploit`` values the
-#: ``adaptive`` option plays: DEFAULT (tuned: experiments/adaptive-loki/tune/hu-adaptive, hu-adaptive-A2, hu-adaptive-A3
-#: and hu-adaptive-A4).  A2 is A1 (the hu-adaptive study's fit) with fold equity in the best response to card-blind
-#: opponents, A3 is A2 with the card-blind verdict latched (hysteresis), A4 is A3 with the passive verdict (an opponent
-#: that only checks and calls counts as card-blind from its actions); each replaced the values before it by its plan's
-#: rule, meeting the goals set for the adaptive Loki on seeds 0 and 1 as they did (experiments/adaptive-loki, its
-#: history).  The hand-set values are the classes' own defaults, e.g.
-#: ``loki2{"features": "BRS", "opponent_model": "adaptive", "exploit": {"card_blind": true},
-#: "sim": {"play_outs": "auto", "trials": 100}}``; ``loki2:BRS:adaptive:tuned=A3`` plays A3.
+#: The set (:data:`loki.players.tuned.SETS`) whose design the ``adaptive`` option plays (its ``adaptive_model``,
+#: ``specific_model``, ``exploit``, ``preflop_model``, ``contest`` and ``sim`` values): A5, the card-blind hypothesis
+#: weighed by evidence and every decision valued against the models (experiments/exploitation; its plan and
+#: figures).  A1-A4 (experiments/adaptive-loki/tune/hu-adaptive*) played a best response to card-blind opponents
+#: switched on by verdicts; each stays playable by name, as it was: ``loki2:BRS:adaptive:tuned=A3`` plays A3.  The
+#: hand-set values are the classes' own defaults, e.g. ``loki2{"features": "BRS", "opponent_model": "adaptive",
+#: "sim": {"play_outs": "auto", "trials": 100}}``.
 ADAPTIVE_SET = "A5"
 
 
