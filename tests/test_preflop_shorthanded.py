@@ -404,7 +404,9 @@ def test_the_player_passes_its_model_store_to_the_policy():
     me = build_loki1(Loki1Config(preflop_model="adaptive"), seed=1)
     seen = []
     real = me.preflop.decide
-    me.preflop.decide = lambda view, legal, models=None, blindness=None: seen.append(models) or real(view, legal, models)
+    me.preflop.decide = lambda view, legal, models=None, blindness=None: (
+        seen.append(models) or real(view, legal, models)
+    )
     play_hand(GameConfig(n_players=2), [AlwaysRaise(), me], button=0, rng=3)
     assert seen and all(m is me.models for m in seen) and isinstance(me.models, ModelStore)
     assert me.models[0].frequencies.counts[0].sum() >= 1
