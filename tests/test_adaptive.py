@@ -13,6 +13,9 @@ from loki.players.registry import make_player, parse_player, spec_of
 from loki.players.table import play_session
 
 HANDS = 150  # heads-up hands per session; the tolerances below hold with these seeds (checked, see the asserts)
+#: the adaptive model with the two candidates of the sets A1-A4 (the observer and the opponent-specific mixture): the
+#: mechanism the tests below follow; the default's three candidates (set A5) are tested at the end of the block
+TWO = "loki2:BR:adaptive:tuned=A4"
 
 
 def _session(me_spec, opponent: str, seed: int = 3, hands: int = HANDS):
@@ -24,7 +27,7 @@ def _session(me_spec, opponent: str, seed: int = 3, hands: int = HANDS):
 @pytest.mark.parametrize("seed", [3, 4])
 def test_weights_move_to_the_observer_model_against_a_player_that_plays_by_it(seed):
     """A Loki-2 B+R opponent acts by the very Triple Generator the observer model predicts with."""
-    me, m = _session("loki2:BR:adaptive", "loki2:BR", seed)
+    me, m = _session(TWO, "loki2:BR", seed)
     w = me.modeler.weights_of(m)
     assert w["observer"] > 0.95, w
 
@@ -33,12 +36,29 @@ def test_weights_move_to_the_observer_model_against_a_player_that_plays_by_it(se
 def test_weights_move_to_the_specific_model_against_a_card_blind_player(opponent):
     """A card-blind player's actions say nothing about its cards: the mixture's frequency and card-blind experts explain
     them, the observer's triples (strong hands raise) do not."""
-    me, m = _session("loki2:BR:adaptive", opponent)
+    me, m = _session(TWO, opponent)
     w = me.modeler.weights_of(m)
     assert w["specific"] > 0.95, w
     # before any evidence the prior favours the paper's design
-    fresh = make_player("loki2:BR:adaptive", seed=1)
+    fresh = make_player(TWO, seed=1)
     assert fresh.modeler.weights_of(m) == pytest.approx({"observer": 0.8, "specific": 0.2})
+
+
+@pytest.mark.parametrize(("opponent", "seed"), [("maniac", 3), ("random", 3), ("loki2:BR", 3), ("loki2:BR", 4)])
+def test_the_default_weighs_the_card_blind_hypothesis_by_the_evidence(opponent, seed):
+    """The default's three candidates (set A5): against a card-blind player the card-blind hypothesis takes the
+    weight; against a player whose actions follow its cards (Loki-2 B+R) it loses it, and the observer, which
+    predicts with that player's own Triple Generator, keeps the most.  Its card-blindness is that posterior."""
+    me, m = _session("loki2:BR:adaptive", opponent, seed)
+    w = me.modeler.weights_of(m)
+    if opponent == "loki2:BR":
+        assert w["blind"] < 0.01 and w["observer"] == max(w.values()), w
+        assert me.modeler.card_blindness(m) < 0.01
+    else:
+        assert w["blind"] > 0.95, w
+        assert me.modeler.card_blindness(m) > 0.95
+    fresh = make_player("loki2:BR:adaptive", seed=1)
+    assert fresh.modeler.weights_of(m) == pytest.approx({"observer": 0.7, "specific": 0.15, "blind": 0.15})
 
 
 def test_the_spec_and_its_settings():
@@ -146,8 +166,11 @@ def test_explanations_show_the_weights():
     play_session(GameConfig(n_players=2), [me, make_player("maniac", seed=2)], 40, seed=5)
     rws = [o.reweight for e in me.explanations for o in (e.opponents or []) if o.reweight is not None]
     adaptive = [r for r in rws if r.method == "adaptive"]
-    assert adaptive and all(set(r.model_weights) == {"observer", "specific"} for r in adaptive)
-    assert abs(sum(adaptive[-1].model_weights.values()) - 1.0) < 1e-3
+    # the candidates' weights and, beside them, the opponent's card-blindness (their average of it)
+    assert adaptive and all(set(r.model_weights) == {"observer", "specific", "blind", "card-blind"} for r in adaptive)
+    last_w = dict(adaptive[-1].model_weights)
+    c = last_w.pop("card-blind")
+    assert abs(sum(last_w.values()) - 1.0) < 1e-3 and last_w["blind"] - 1e-3 <= c <= 1.0
     from rich.console import Console
 
     from loki.explain.render import render_explanation
@@ -263,7 +286,7 @@ def test_playout_policy_mixture_equals_the_numpy_form(opponent):
     the heaviest candidate that has them, after a heads-up session (the weights then far from the prior)."""
     from loki.modeler.model import playout_policy_of
 
-    me, m = _session("loki2:BR:adaptive", opponent, hands=60)
+    me, m = _session(TWO, opponent, hands=60)
     ad = me.modeler
     o = ad._opponent(m, None)
     post = ad._post(o)
@@ -288,7 +311,7 @@ def test_asking_for_believed_play_outs_answers_what_the_policy_says(opponent, be
     from loki.modeler import SpecificModeler, TripleModeler, believed_of
     from loki.triples import TripleConfig
 
-    me, m = _session("loki2:BR:adaptive", opponent, hands=60)
+    me, m = _session(TWO, opponent, hands=60)
     assert believed_of(me.modeler, m) is me.modeler.playout_policy(m).believed is believed
     assert believed_of(SpecificModeler(TripleConfig()), m) is True
     assert not hasattr(TripleModeler, "asks_believed") and believed_of(TripleModeler(TripleConfig()), m) is False
