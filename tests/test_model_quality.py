@@ -81,7 +81,7 @@ def test_an_adaptive_players_summary_has_its_model_weights(tmp_path):
     s = json.loads((tmp_path / "summary.json").read_text())
     mq = {e["type"]: e for e in s["model_quality"]}
     w = mq["loki2:BR:adaptive"]["model_weights"]
-    assert set(w) == {"observer", "specific"} and abs(sum(w.values()) - 1.0) < 1e-6
+    assert set(w) == {"observer", "specific", "blind"} and abs(sum(w.values()) - 1.0) < 1e-6  # the default's (A5)
     assert "model_weights" not in mq["loki1"]
 
 

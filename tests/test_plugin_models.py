@@ -89,7 +89,7 @@ def test_feature_r_models_come_from_the_registry():
     cfg = Loki2Config(features="BR", opponent_model="specific")
     p = build_loki2(cfg, seed=1)
     assert type(p.modeler).__name__ == "SpecificModeler"
-    assert set(FEATURE_R_MODELS) == {"observer", "specific", "adaptive"}
+    assert set(FEATURE_R_MODELS) == {"observer", "specific", "blind", "adaptive"}
     with pytest.raises(ConfigError, match="opponent_model"):
         Loki2Config(features="BR", opponent_model="psychic")
     with pytest.raises(ConfigError, match="expected one of"):
