@@ -69,9 +69,10 @@ PAPER_MODEL = "observer"
 class AdaptiveModelConfig(LokiModel):
     """The DEFAULTs of the adaptive model (beyond the sources).
 
-    These are the hand-set values; the ``adaptive`` spec option plays the tuned set A4's ``forgetting``, ``floor``,
-    ``believed_from`` and ``card_blind_from`` instead (DEFAULT (tuned: experiments/adaptive-loki/tune/hu-adaptive),
-    :data:`loki.players.kinds.ADAPTIVE_SET`).
+    These are the hand-set values; the ``adaptive`` spec option plays the set A5's (:data:`loki.players.kinds.ADAPTIVE_SET`):
+    its candidates, prior, ``showdown_evidence`` and ``preflop_blindness`` (experiments/exploitation), and A4's
+    ``forgetting``, ``floor``, ``believed_from`` and ``card_blind_from`` (DEFAULT (tuned:
+    experiments/adaptive-loki/tune/hu-adaptive)).
 
     Attributes:
         candidates: the candidate models, names of :data:`loki.modeler.registry.FEATURE_R_MODELS` (``"observer"``:
