@@ -69,3 +69,43 @@ def test_the_kernels_row_layout_is_triple_params_field_by_field():
         assert getattr(back, f) == pytest.approx(getattr(p, f)), f
     off = _row_params(np.ascontiguousarray(params_row(p._replace(semi_bluff=False))[None, :]), 0)
     assert off.semi_bluff is False or off.semi_bluff == 0
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        # a tuned set turns the field on; the configuration turns it back off (the class default)
+        {"kind": "loki2", "features": "BRS", "opponent_model": "adaptive", "tuned": "A5",
+         "sim": {"card_blind_values": False}},
+        {"kind": "loki2", "features": "BRS", "opponent_model": "adaptive", "tuned": "A5", "preflop_model": "auto"},
+    ],
+)  # fmt: skip
+def test_a_field_set_back_to_its_default_over_a_tuned_set_survives_the_spec_string(table, tmp_path):
+    """The spec string of a configuration dropped every field equal to its class default, so a field a tuned set
+    changes and the configuration set back read back as the tuned set's (A5's ``sim.card_blind_values`` came back
+    true): a tournament played another player than its file said.  Now the string reads back as the same player,
+    also through a tournament configuration."""
+    from loki.players.registry import spec_of
+    from loki.tournament.config import load_config
+
+    cfg = parse_player(table)
+    assert parse_player(spec_of(cfg)) == cfg
+    assert cfg != parse_player("loki2:BRS:adaptive")  # the override is real
+    import json
+
+    lines = ['name = "t"', "deals = 2", "", "[[players]]", f"config = {_toml_inline(table)}", 'label = "x"', "", "[[players]]",
+             'type = "calling"']  # fmt: skip
+    f = tmp_path / "t.toml"
+    f.write_text("\n".join(lines) + "\n")
+    played = parse_player(load_config(f).players[0].type)
+    assert played == cfg, json.dumps(table)
+
+
+def _toml_inline(v: object) -> str:
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_inline(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    return str(v)

@@ -279,13 +279,23 @@ def read_player_file(path: str) -> dict[str, Any]:
 def spec_of(config: PlayerConfig) -> str:
     """A spec string for ``config`` that :func:`parse_player` reads back: the kind's shorthand when it says the
     same, else ``kind`` followed by the JSON of the fields that differ from the defaults
-    (``loki2{"bettor":{"make1":0.45}}``)."""
+    (``loki2{"bettor":{"make1":0.45}}``).  A field set back to its class default over a tuned set that changes it
+    (``{"tuned": "A5", "sim": {"card_blind_values": false}}``) is not a default there: when the short JSON would read
+    back as another player, the fields that differ are written whole."""
     name = str(config.kind)
     short = get_kind(name).spec(config)
     if short is not None:
         return short
     data = config.model_dump(mode="json", exclude_defaults=True, exclude={"kind"})
-    return name + json.dumps(data, sort_keys=True, separators=(",", ":"))
+    text = name + json.dumps(data, sort_keys=True, separators=(",", ":"))
+    back = parse_player(text)
+    if back != config:  # write whole the fields that read back otherwise
+        full = config.model_dump(mode="json", exclude={"kind"})
+        for field in type(config).model_fields:
+            if field != "kind" and getattr(back, field) != getattr(config, field):
+                data[field] = full[field]
+        text = name + json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return text
 
 
 def title_of(spec: str | Mapping[str, Any] | PlayerConfig) -> str:
