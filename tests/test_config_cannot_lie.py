@@ -86,26 +86,13 @@ def test_a_field_set_back_to_its_default_over_a_tuned_set_survives_the_spec_stri
     true): a tournament played another player than its file said.  Now the string reads back as the same player,
     also through a tournament configuration."""
     from loki.players.registry import spec_of
-    from loki.tournament.config import load_config
+    from loki.tournament.config import config_from_dict
 
     cfg = parse_player(table)
     assert parse_player(spec_of(cfg)) == cfg
     assert cfg != parse_player("loki2:BRS:adaptive")  # the override is real
-    import json
-
-    lines = ['name = "t"', "deals = 2", "", "[[players]]", f"config = {_toml_inline(table)}", 'label = "x"', "", "[[players]]",
-             'type = "calling"']  # fmt: skip
-    f = tmp_path / "t.toml"
-    f.write_text("\n".join(lines) + "\n")
-    played = parse_player(load_config(f).players[0].type)
-    assert played == cfg, json.dumps(table)
-
-
-def _toml_inline(v: object) -> str:
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_inline(x)}" for k, x in v.items()) + " }"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
-    return str(v)
+    # the same table in a tournament configuration (the parsed TOML a tournament file gives)
+    tour = config_from_dict(
+        {"name": "t", "deals": 2, "players": [{"config": table, "label": "x"}, {"type": "calling"}]}
+    )
+    assert parse_player(tour.players[0].type) == cfg
