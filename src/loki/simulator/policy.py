@@ -231,9 +231,8 @@ class SimulatorPolicy:
             ev_c = b * call + (1.0 - b) * res.ev_call
             ev_r = b * rv + (1.0 - b) * res.ev_raise
             trials, cut, rule = res.trials, res.cutoff, res.rule
-        sd = 0.0
         action = decide_from_evs(ev_c, ev_r, spot.to_call, can_raise)
-        result = SimResult(action, ev_c, ev_r, sd, sd, trials, cut, rule)
+        result = SimResult(action, ev_c, ev_r, 0.0, 0.0, trials, cut, rule)  # averaged values: no standard errors
         return SimDecision(action, result, spot, None, contest, b)
 
     def _simulate(self, sit: Situation) -> SimDecision:
