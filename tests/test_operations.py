@@ -177,7 +177,7 @@ def test_results_are_whole_files_and_no_temporary_is_left(tmp_path):
     )
     assert r.exit_code == 0, r.output
     names = sorted(p.name for p in out.iterdir())
-    # no lock file is left behind by a finished run (issue 26 item 10)
+    # no lock file is left behind by a finished run
     assert names == sorted(
         ["cumulative.png", "deals.csv", "journal.jsonl", "run.json", "sb_per_hand.png", "summary.json"]
     )
@@ -200,6 +200,36 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
         app, ["tournament", "--config", str(_tiny(tmp_path)), "--out", str(out), "--workers", "1", "--quiet"]
     )
     assert r.exit_code == 0, r.output
+
+
+@needs_proc
+def test_a_killed_writers_temporary_is_removed_by_the_next_run(tmp_path):
+    """A run killed inside an atomic write leaves ``.<stem>.<pid>.<hex>.tmp<suffix>``; the next run that takes the
+    folder's lock removes it (a resumed run's ``hands/`` holds exactly its blocks), a live writer's is kept."""
+    out = tmp_path / "o"
+    (out / "hands").mkdir(parents=True)
+    code = (
+        "from loki.io.files import atomic_target\nimport time\n"
+        f"with atomic_target({str(out / 'hands' / 'block-00001.phhs')!r}) as t:\n"
+        "    t.write_text('half'); print('writing', flush=True); time.sleep(60)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "writing"
+        left = [q.name for q in (out / "hands").iterdir()]
+        assert len(left) == 1 and left[0].startswith(f".block-00001.{p.pid}.") and left[0].endswith(".tmp.phhs")
+        with folder_lock(out):  # the writer is alive: its temporary stays
+            pass
+        assert [q.name for q in (out / "hands").iterdir()] == left
+    finally:
+        p.kill()
+        p.wait()
+    (out / "hands" / "block-00000.phhs").write_text("kept")
+    (out / ".notes.123.tmp.txt").write_text("not a loki temporary")
+    with folder_lock(out):
+        pass
+    assert sorted(q.name for q in (out / "hands").iterdir()) == ["block-00000.phhs"]
+    assert (out / ".notes.123.tmp.txt").exists()
 
 
 @needs_proc

@@ -13,6 +13,9 @@
   still holds the lock; a run that takes the lock checks that the file it locked is still the one at
   the path (else it was removed under it, and it locks the new file), so removing the file never lets
   two runs in.  Only a killed run leaves the file behind, unlocked and harmless: the next run takes it.
+  A killed run may also leave a temporary file of :func:`atomic_target` (``.<stem>.<pid>.<hex>.tmp<suffix>``):
+  the next run that takes the lock removes those of processes no longer alive, in the folder and its
+  subfolders (one level), so a resumed run's folder holds its results and nothing else.
 
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,7 +37,7 @@ from loki.errors import OutputPathError
 from loki.io.limits import digits
 from loki.io.outpath import LOCK_NAME, make_folder, not_a_file
 
-__all__ = ["atomic_write_text", "atomic_target", "folder_lock", "LOCK_NAME"]
+__all__ = ["atomic_write_text", "atomic_target", "folder_lock", "remove_stale_temporaries", "LOCK_NAME"]
 
 
 def _fsync_dir(path: Path) -> None:
@@ -131,6 +135,7 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
     path = d / LOCK_NAME
     fd = _take_lock(path, d, what)
     try:
+        remove_stale_temporaries(d)
         with contextlib.suppress(OSError):
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -139,6 +144,59 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         with contextlib.suppress(OSError):
             path.unlink()  # while the lock is held: a run waiting on this file sees it go and locks afresh
         os.close(fd)  # releases the lock
+
+
+_TEMPORARY = re.compile(r"\.(?P<stem>.+)\.(?P<pid>[0-9]{1,10})\.[0-9a-f]{8}\.tmp(?P<suffix>\.[^.]*)?")
+
+
+def _alive(pid: int) -> bool:
+    """A process ``pid`` exists (one of another user counts as alive)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
+
+
+def remove_stale_temporaries(folder: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files of :func:`atomic_target` left in ``folder`` and its subfolders (one level deep)
+    by processes that are no longer alive (a run killed while writing).
+
+    Only regular files named exactly as :func:`atomic_target` names them are removed; a symbolic link, a folder,
+    or the temporary file of a live process is left alone.
+
+    Returns:
+        the paths removed (sorted).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / ".a.999999999.0123abcd.tmp.json").write_text("")  # no such process
+    >>> _ = (d / "b.json").write_text("")
+    >>> [p.name for p in remove_stale_temporaries(d)], sorted(p.name for p in d.iterdir())
+    (['.a.999999999.0123abcd.tmp.json'], ['b.json'])
+    """
+    root = Path(folder)
+    removed: list[Path] = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    folders = [root] + [Path(e.path) for e in entries if e.is_dir(follow_symlinks=False)]
+    for f in folders:
+        try:
+            names = list(os.scandir(f))
+        except OSError:
+            continue
+        for e in names:
+            m = _TEMPORARY.fullmatch(e.name)
+            if m is None or not e.is_file(follow_symlinks=False) or _alive(int(m["pid"])):
+                continue
+            with contextlib.suppress(OSError):
+                os.unlink(e.path)
+                removed.append(Path(e.path))
+    return sorted(removed)
 
 
 def _not_regular(fd: int) -> bool:
