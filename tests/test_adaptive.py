@@ -279,6 +279,102 @@ def test_model_average_kernel_equals_the_numpy_form():
         assert np.array_equal(s, post)
 
 
+def test_grouped_card_blind_evidence_equals_one_evidence_vector_without_forgetting():
+    """The card-blind candidate kept apart as log-odds against the card-driven group (``blindness_forgetting``) is a
+    re-parametrisation: with nothing forgotten (γ = γ_b = 1), every action's evidence counted (λ = 1) and no clip, a
+    sequence of random actions (fixed seed, 1 to 3 card-driven candidates) gives the weights of one evidence vector
+    (:func:`model_average_into`) within 1e-10, and the same averaged table within 1e-12."""
+    from loki.assessment.weights import LOW_WEIGHT
+    from loki.modeler.kernels import grouped_average_into, model_average_into
+
+    rng = np.random.default_rng(29)
+    buf = np.empty(1326)
+    for k in range(12):
+        n_c = 2 + k % 3
+        blind = int(rng.integers(n_c))
+        log_prior = np.log(rng.dirichlet(np.ones(n_c)))
+        e_one, e_grouped = np.zeros(n_c), np.zeros(n_c)
+        for _ in range(25):
+            before = np.maximum(rng.random((n_c, 1326)), 0.01)
+            cols = rng.random((n_c, 1326)) * rng.random((n_c, 1))
+            cols[blind] = rng.random()  # the card-blind candidate: one probability for every holding
+            after = np.maximum(before * cols, 0.01)
+            live = rng.random(1326) < 0.85
+            p1, p2 = np.empty(n_c), np.empty(n_c)
+            row1, row2 = np.ones(1326), np.ones(1326)
+            model_average_into(
+                before, after, cols, live, 1.0, 0.02, log_prior, e_one, p1, LOW_WEIGHT, row1, buf, buf.copy()
+            )
+            grouped_average_into(
+                before, after, cols, live, 1.0, 1.0, 1.0, 1e9, 0.02, log_prior, e_grouped, p2, LOW_WEIGHT, row2, buf,
+                buf.copy(), blind,
+            )  # fmt: skip
+            np.testing.assert_allclose(p2, p1, rtol=1e-10, atol=1e-13)
+            np.testing.assert_allclose(row2, row1, rtol=1e-12, atol=0.0)
+
+
+def test_grouped_card_blind_evidence_from_showdowns_only():
+    """With ``blindness_actions = 0`` an action moves the card-blind log-odds only by their forgetting (γ_b·D) while
+    the card-driven candidates' evidence moves as ever; the clip holds them in ``±blindness_bound``; the weights are
+    ``σ(log(prior_b / Σ_d prior_d) + D)`` for the card-blind candidate, the rest shared by the card-driven evidence."""
+    from loki.assessment.weights import LOW_WEIGHT
+    from loki.modeler.kernels import grouped_average_into
+
+    rng = np.random.default_rng(31)
+    buf = np.empty(1326)
+    log_prior = np.log(np.array([0.7, 0.15, 0.15]))
+    ev = np.array([0.3, -0.2, 5.0])
+    before = np.maximum(rng.random((3, 1326)), 0.01)
+    cols = rng.random((3, 1326))
+    cols[2] = 0.9
+    live = np.ones(1326, bool)
+    post = np.empty(3)
+    grouped_average_into(
+        before, before * cols, cols, live, 0.9, 0.5, 0.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
+        np.ones(1326), buf, buf.copy(), 2,
+    )  # fmt: skip
+    assert ev[2] == 2.5
+    p = [float(np.dot(before[i], cols[i]) / before[i].sum()) for i in range(2)]
+    np.testing.assert_allclose(ev[:2], [0.9 * 0.3 + np.log(p[0]), 0.9 * -0.2 + np.log(p[1])], rtol=1e-12)
+    pb = 1.0 / (1.0 + np.exp(-(np.log(0.15 / 0.85) + 2.5)))
+    within = np.exp(log_prior[:2] + ev[:2]) / np.exp(log_prior[:2] + ev[:2]).sum()
+    np.testing.assert_allclose(post, [*(1.0 - pb) * within, pb], rtol=1e-12)
+    ev = np.array([0.0, 0.0, -19.0])
+    cols[2] = 0.001  # a surprising action for the card-blind candidate, counted fully: clipped at -20
+    grouped_average_into(
+        before, before * cols, cols, live, 1.0, 1.0, 1.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
+        np.ones(1326), buf, buf.copy(), 2,
+    )  # fmt: skip
+    assert ev[2] == -20.0
+
+
+@pytest.mark.parametrize("opponent", ["maniac", "equity"])
+def test_grouped_card_blind_evidence_plays_as_one_evidence_vector_without_forgetting(opponent):
+    """The same re-parametrisation through a session, showdowns included (:meth:`AdaptiveModeler.learn`): Loki-2 B+R
+    with the default's model and nothing forgotten, grouped or not, ends a 60-hand session with the same weights
+    (within 1e-9)."""
+    import json
+
+    model = {"candidates": ["observer", "specific", "blind"], "prior": [0.7, 0.15, 0.15], "forgetting": 1.0}
+    model |= {"showdown_evidence": True, "preflop_blindness": "none"}  # the default's (set A5)
+    base = {"features": "BR", "opponent_model": "adaptive", "specific_model": {"prior": [0.7, 0.3, 0.0]}}
+    one = {**base, "adaptive_model": model}
+    grouped = {**base, "adaptive_model": model | {"blindness_forgetting": 1.0, "blindness_bound": 700.0}}
+    w = []
+    for cfg in (one, grouped):
+        me, m = _session("loki2" + json.dumps(cfg), opponent, hands=60)
+        w.append(me.modeler.weights_of(m))
+    assert w[1] == pytest.approx(w[0], rel=1e-9, abs=1e-12)
+    assert abs(w[0]["blind"] - 0.15) > 0.1  # the evidence moved the weights far from the prior
+
+
+def test_grouped_card_blind_evidence_needs_the_card_blind_candidate():
+    with pytest.raises(ValueError, match="blindness_forgetting needs the card-blind candidate"):
+        AdaptiveModelConfig(candidates=("observer", "specific"), prior=(0.8, 0.2), blindness_forgetting=1.0)
+    with pytest.raises(ValueError, match="blindness_forgetting needs the card-blind candidate"):
+        AdaptiveModelConfig(candidates=("blind",), prior=(1.0,), blindness_forgetting=1.0)
+
+
 @pytest.mark.parametrize("opponent", ["maniac", "loki2:BR"])
 def test_playout_policy_mixture_equals_the_numpy_form(opponent):
     """The adaptive play-out policy's mixture of its candidates (weights ``π``, each candidate's (rules, frequency,

@@ -21,6 +21,13 @@ every opponent side by side (each its own weight table, re-weighted by its own r
   rules, frequency expert and card-blind frequencies are averaged; :meth:`AdaptiveModeler.playout_policy`), and asks
   for believed play-outs once the models that are not the paper's weigh ``believed_from`` or more (a player with
   ``sim.play_outs = "auto"`` then plays them);
+* with ``blindness_forgetting`` (and the card-blind candidate), the question whether the opponent's actions follow
+  its cards is kept apart from which card-driven model explains it best: the card-blind candidate's evidence is its
+  log-odds ``D`` against the card-driven candidates' mixture, forgotten at its own rate (a program does not turn from
+  card-blind to card-driven, so its verdict may keep all its evidence, while the card-driven candidates, forgotten at
+  ``forgetting``, follow an opponent that changes style), clipped at ``±blindness_bound``: with one evidence vector
+  forgotten at ``forgetting`` the log-odds saturate at about ``1/(1 − γ)`` actions' worth of evidence, and an opponent
+  whose actions only mildly favour the card-driven models stays mid-way between the hypotheses for ever;
 * with ``showdown_evidence``, a showdown is evidence too: each candidate's evidence gains the log of the probability
   its weight table gave the holding shown (relative to a uniform table), so a model whose ranges the opponent's
   hands keep falling outside loses weight in a few showdowns;
@@ -49,7 +56,13 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
-from loki.modeler.kernels import mixture_into, model_average_into, softmax_into
+from loki.modeler.kernels import (
+    grouped_average_into,
+    grouped_log_weights_into,
+    mixture_into,
+    model_average_into,
+    softmax_into,
+)
 from loki.modeler.model import (
     ModelingContext,
     ModelTables,
@@ -64,6 +77,8 @@ __all__ = ["AdaptiveModelConfig", "AdaptiveModeler", "PAPER_MODEL"]
 
 #: The candidate that is the paper's design (Loki-2's feature R with the observer's own triples).
 PAPER_MODEL = "observer"
+#: The card-blind hypothesis's candidate name (:mod:`loki.modeler.blind`).
+BLIND_MODEL = "blind"
 
 
 class AdaptiveModelConfig(LokiModel):
@@ -94,6 +109,14 @@ class AdaptiveModelConfig(LokiModel):
             (each as a distribution over the holdings): the posterior over its holdings averaged over the two
             hypotheses, its cards drive its actions or they do not; or ``"none"``: the candidates' tables only (with
             the card-blind candidate, :mod:`loki.modeler.blind`, which never narrows, the average is that blend).
+        blindness_forgetting: with the card-blind candidate (``"blind"``) and at least one other: the forgetting of its
+            log-odds against the card-driven candidates' mixture (module docstring; 1: none is forgotten); ``None``:
+            one evidence vector for all the candidates, forgotten at ``forgetting``.
+        blindness_actions: the weight of an action's evidence in those log-odds (0: only showdowns move them).  An
+            action is evidence of how well a model predicts the opponent's frequencies, which the card-blind
+            candidate learns directly in every context; a shown holding is the evidence of whether the opponent's
+            actions follow its cards.
+        blindness_bound: the clip of those log-odds (a verdict that may still be overturned by as much evidence).
 
     Raises:
         ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list.
@@ -108,6 +131,9 @@ class AdaptiveModelConfig(LokiModel):
     max_candidates: int = Field(4, ge=1, le=8)
     showdown_evidence: bool = False
     preflop_blindness: Literal["threshold", "blend", "none"] = "threshold"
+    blindness_forgetting: float | None = Field(None, ge=0.0, le=1.0)
+    blindness_actions: float = Field(1.0, ge=0.0, le=1.0)
+    blindness_bound: float = Field(20.0, gt=0.0, le=700.0)
 
     @model_validator(mode="after")
     def _check(self) -> AdaptiveModelConfig:
@@ -117,6 +143,11 @@ class AdaptiveModelConfig(LokiModel):
             raise ValueError(f"prior {self.prior}: one positive weight per candidate {self.candidates}")
         if "adaptive" in self.candidates:
             raise ValueError("the adaptive model cannot be its own candidate")
+        if self.blindness_forgetting is not None and (BLIND_MODEL not in self.candidates or len(self.candidates) < 2):
+            raise ValueError(
+                f"blindness_forgetting needs the card-blind candidate {BLIND_MODEL!r} and another one, got candidates "
+                f"{self.candidates}"
+            )
         return self
 
 
@@ -178,6 +209,9 @@ class AdaptiveModeler:
         self.config = config
         p = np.asarray(config.prior, dtype=np.float64)
         self._log_prior = np.log(p / p.sum())
+        # the card-blind candidate judged against the card-driven ones as a group (blindness_forgetting), or -1
+        self._blind = self.names.index(BLIND_MODEL) if config.blindness_forgetting is not None else -1
+        self._gamma_b = 1.0 if config.blindness_forgetting is None else float(config.blindness_forgetting)
         self._opps: dict[int, _Opponent] = {}
         # the candidates' card-blindness (an optional part of a modeler's protocol), looked up once
         self._blindness = tuple(getattr(k, "card_blindness", None) for k in self.modelers)
@@ -202,15 +236,23 @@ class AdaptiveModeler:
     def weights_of(self, model: OpponentModel) -> dict[str, float]:
         """The candidates' weights ``π`` for the opponent of ``model`` (the prior before any evidence)."""
         o = self._opps.get(id(model))
-        w = _softmax(self._log_prior) if o is None else self._post(o)
+        w = self._weights(np.zeros(len(self.names))) if o is None else self._post(o)
         return {n: float(x) for n, x in zip(self.names, w, strict=True)}
 
     def _post(self, o: _Opponent) -> np.ndarray:
         # π from the evidence (read-only; kept on the opponent until its evidence changes: the same floats)
         if o.post is None:
-            o.post = _softmax(self._log_prior + o.evidence)
+            o.post = self._weights(o.evidence)
             o.post.setflags(write=False)
         return o.post
+
+    def _weights(self, evidence: np.ndarray) -> np.ndarray:
+        # π from the candidates' evidence (the card-blind one's as log-odds against the group when it is apart)
+        if self._blind < 0:
+            return _softmax(self._log_prior + evidence)
+        e = np.empty(len(self.names))
+        grouped_log_weights_into(self._log_prior, np.ascontiguousarray(evidence, dtype=np.float64), self._blind, e)
+        return _softmax(e)
 
     def card_blindness(self, model: OpponentModel) -> float:
         """How little the opponent's actions follow its cards, in [0, 1]: with ``preflop_blindness = "none"`` the
@@ -274,10 +316,16 @@ class AdaptiveModeler:
         if update:  # the evidence, the weights from it and the average in one kernel, into new weights (a trace
             post = o.post = np.empty(len(o.cands))  # keeps the old ones)
             c = self.config
-            written = model_average_into(
-                before, stacked, colbuf, live, c.forgetting, c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT,
-                row, self._buf, self._buf2,
-            )  # fmt: skip
+            if self._blind < 0:
+                written = model_average_into(
+                    before, stacked, colbuf, live, c.forgetting, c.floor, self._log_prior, o.evidence, post,
+                    LOW_WEIGHT, row, self._buf, self._buf2,
+                )  # fmt: skip
+            else:
+                written = grouped_average_into(
+                    before, stacked, colbuf, live, c.forgetting, self._gamma_b, c.blindness_actions, c.blindness_bound,
+                    c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT, row, self._buf, self._buf2, self._blind,
+                )  # fmt: skip
             post.setflags(write=False)
             o.actions += 1
             model.trace.append((ev.round, ev.action, _MixtureOfModels(cols, post)))
@@ -311,6 +359,14 @@ class AdaptiveModeler:
                 total = float(w[live].sum())
                 p = float(w[h]) / total * n_live if total > 0.0 else 1.0
                 gain[i] = np.log(max(p, self.config.floor))
+            if self._blind >= 0:  # the card-blind log-odds gain against the card-driven group's probability
+                b = self._blind
+                e = self._log_prior + o.evidence
+                e[b] = -np.inf
+                within = _softmax(e)
+                group = float(sum(float(w) * float(np.exp(g)) for i, (w, g) in enumerate(zip(within, gain)) if i != b))
+                d = float(o.evidence[b]) + float(gain[b]) - float(np.log(max(group, self.config.floor)))
+                gain[b] = min(max(d, -self.config.blindness_bound), self.config.blindness_bound) - float(o.evidence[b])
             o.evidence = o.evidence + gain
             o.post = None
         for m, k in zip(o.cands, self.modelers, strict=True):

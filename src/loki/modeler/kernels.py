@@ -17,6 +17,8 @@ __all__ = [
     "predictive_probability",
     "softmax_into",
     "model_average_into",
+    "grouped_average_into",
+    "grouped_log_weights_into",
     "freq_triple",
     "freq_triples_all",
     "percentiles_into",
@@ -250,6 +252,86 @@ def model_average_into(before, tables, cols, live, gamma, floor, log_prior, evid
         p = _predictive_at(before[i], cols[i], idx, m, buf, buf2)
         evidence[i] = gamma * evidence[i] + np.log(p if p > floor else floor)
         e[i] = log_prior[i] + evidence[i]
+    softmax_into(e, post)
+    return _mixture_at(tables, post, idx, m, low, row, buf, np.empty(n))
+
+
+@njit(cache=True)
+def grouped_log_weights_into(log_prior, evidence, blind, out):
+    """The candidates' log-weights when the card-blind candidate ``blind`` keeps its evidence as log-odds against the
+    card-driven candidates' mixture (:meth:`loki.modeler.AdaptiveModeler.reweight`): the card-driven ones
+    ``log prior_d + E_d``; the card-blind one ``log prior_b + D + logsumexp_d(log prior_d + E_d) − logsumexp_d(log
+    prior_d)``, so that after :func:`softmax_into` its weight is ``σ(log(prior_b / Σ_d prior_d) + D)`` and the
+    card-driven candidates share the rest in the ratios of their own evidence.
+
+    Args:
+        log_prior, evidence: ``(k,) float64`` (``evidence[blind]`` is ``D``); blind: the card-blind candidate's index.
+        out: ``(k,) float64`` (written).
+    """
+    k = log_prior.shape[0]
+    top = -np.inf
+    top_p = -np.inf
+    for i in range(k):
+        if i != blind:
+            out[i] = log_prior[i] + evidence[i]
+            if out[i] > top:
+                top = out[i]
+            if log_prior[i] > top_p:
+                top_p = log_prior[i]
+    s = 0.0
+    sp = 0.0
+    for i in range(k):
+        if i != blind:
+            s += np.exp(out[i] - top)
+            sp += np.exp(log_prior[i] - top_p)
+    out[blind] = log_prior[blind] + evidence[blind] + (top + np.log(s)) - (top_p + np.log(sp))
+
+
+@njit(cache=True)
+def grouped_average_into(
+    before, tables, cols, live, gamma, gamma_b, lam, bound, floor, log_prior, evidence, post, low, row, buf, buf2, blind
+):
+    """:func:`model_average_into` with the card-blind candidate ``blind`` judged against the card-driven candidates
+    as a group (:class:`loki.modeler.adaptive.AdaptiveModelConfig` ``blindness_forgetting``): each card-driven
+    candidate's log-evidence ``E_d ← γ·E_d + log max(p_d, floor)``; the card-blind one's log-odds against their mixture
+    ``D ← γ_b·D + λ·(log max(p_b, floor) − log max(Σ_d π_d·p_d, floor))`` (``π_d`` their weights within the group
+    before the action), clipped to ``[−bound, bound]``; the weights by :func:`grouped_log_weights_into` and
+    :func:`softmax_into`, the tables averaged by them (:func:`mixture_into`).
+
+    Args:
+        before, tables, cols, live, floor, log_prior, evidence, post, low, row, buf, buf2: as
+            :func:`model_average_into`.
+        gamma: the card-driven candidates' forgetting; gamma_b: the card-blind log-odds' forgetting; lam: the weight
+            ``λ`` of an action's evidence in them; bound: their clip; blind: the card-blind candidate's index.
+
+    Returns:
+        Whether ``row`` was written.
+    """
+    k = tables.shape[0]
+    n = live.shape[0]
+    idx = np.empty(n, dtype=np.int64)
+    m = _live_index(live, idx)
+    p = np.empty(k)
+    for i in range(k):
+        p[i] = _predictive_at(before[i], cols[i], idx, m, buf, buf2)
+        if not p[i] > floor:  # NaN (no live weight) or under the floor
+            p[i] = floor
+    e = np.empty(k)
+    for i in range(k):
+        e[i] = log_prior[i] + evidence[i] if i != blind else -np.inf
+    softmax_into(e, post)  # the card-driven candidates' weights within their group (the card-blind one 0)
+    p_group = 0.0
+    for i in range(k):
+        if i != blind:
+            p_group += post[i] * p[i]
+    if not p_group > floor:
+        p_group = floor
+    for i in range(k):
+        if i != blind:
+            evidence[i] = gamma * evidence[i] + np.log(p[i])
+    d = gamma_b * evidence[blind] + lam * (np.log(p[blind]) - np.log(p_group))
+    evidence[blind] = min(max(d, -bound), bound)
+    grouped_log_weights_into(log_prior, evidence, blind, e)
     softmax_into(e, post)
     return _mixture_at(tables, post, idx, m, low, row, buf, np.empty(n))
 
