@@ -57,7 +57,7 @@ from loki.assessment import LOW_WEIGHT, contest_equity, equity, holding_equity, 
 from loki.cards import HOLDING_INDEX
 from loki.config import LokiModel, tunable
 from loki.engine import Action, PlayerView
-from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, pooled_counts
+from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, bets_to_call_bucket, pooled_counts
 
 __all__ = [
     "ContestConfig",
@@ -289,8 +289,8 @@ def _opponents(
     street = int(view.round)
     bet = float(view.bet_size)
 
-    def bucket(chips: float) -> int:  # the bets-to-call bucket of the frequency counts: 0, 1, 2 or more
-        return min(int(round(max(chips, 0.0) / bet)), 2)
+    def bucket(chips: float) -> int:  # the bets-to-call bucket of the frequency counts (the small blind's half bet: 1)
+        return int(bets_to_call_bucket(max(chips, 0.0) / bet))
 
     out = []
     for s in range(view.n_players):
