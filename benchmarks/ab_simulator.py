@@ -1,4 +1,4 @@
-"""A/B of the Simulator's CPU per decision between two source trees, alternating in one run (issue 15).
+"""A/B of the Simulator's CPU per decision between two source trees, alternating in one run.
 
 Each round runs a fresh interpreter per tree (``PYTHONPATH=<tree>/src``), base first then new, and times
 ``--decisions`` 500-trial flop decisions of :mod:`bench_loki2` (random 5-player spots at a 10-player table, no

@@ -1,4 +1,4 @@
-"""A/B of a preset's tournament CPU per game between two source trees, alternating in one run (issue 15).
+"""A/B of a preset's tournament CPU per game between two source trees, alternating in one run.
 
 Each round runs a fresh interpreter per tree (``PYTHONPATH=<tree>/src``), base first then new: it plays one
 warm-up deal (numba kernels loaded from the cache, tables built), then ``--deals`` deals of the preset as one
@@ -15,8 +15,8 @@ the same tree, it times two configurations of one tree (their digests then diffe
     python benchmarks/ab_tournament.py --base . --new . --preset fig3-BRS \\
         --new-preset experiments/simulator-cost/runs/fig3-BRS-BRS3-T100.toml --seed 0 --deals 60 --rounds 5
 
-The ratio is base / new CPU per round (both trees see the same mix of machine load); the figure the issue asks
-for is games per second per core, i.e. per CPU second.
+The ratio is base / new CPU per round (both trees see the same mix of machine load); the figure that counts
+is games per second per core, i.e. per CPU second.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Choose the AIVAT value function on seeds kept apart from the evaluation (issue 12).
+"""Choose the AIVAT value function on seeds kept apart from the evaluation.
 
 Plays ``--deals`` deals of a preset exactly as the tournament runner does (same blocks, seeds, seatings),
 keeps every finished hand with its players' action probabilities, then
@@ -18,7 +18,7 @@ only then run the evaluation seeds (the presets use seed 0).
 Without ``--fit``, ``--growth`` or ``--diagnose`` any seed may be given (seed 0 too): the script then only evaluates
 pot-equity and the shipped value function (nothing is chosen), printing each comparison's per-deal sd.
 
-``--ship`` (issue 25) fits one table on several presets, each on its own seed ≥ 2000 (``--presets``, ``--seed`` the
+``--ship`` fits one table on several presets, each on its own seed ≥ 2000 (``--presets``, ``--seed`` the
 first, the next presets the following seeds), scales it by ``--scale`` (chosen beforehand on other seeds ≥ 2000)
 and writes ``src/loki/data/aivat_growth_v1.json`` with its provenance (script, presets, seeds, deals, date, commit),
 the table :func:`loki.aivat.shipped_value_function` reads::
@@ -124,7 +124,7 @@ def evaluate(cfg, data, vfs) -> tuple[np.ndarray, tuple, list[str]]:
     print(f"{'value function':<18}" + "".join(f"{nm[:18]:>20}" for nm in names) + "   (variance ratio AIVAT / plain)")
     for cand in vfs:
         label, vf = cand[0], cand[1]
-        own = len(cand) > 2 and cand[2]  # the players' own action values as baselines (issue 25)
+        own = len(cand) > 2 and cand[2]  # the players' own action values as baselines
         oracle = EquityOracle()
         corr = np.zeros((len(data), n))
         t0 = time.process_time()

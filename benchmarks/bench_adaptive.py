@@ -1,4 +1,4 @@
-"""CPU of the adaptive Loki's decisions against the paper's B+R+S on the same deals (issue 24).
+"""CPU of the adaptive Loki's decisions against the paper's B+R+S on the same deals.
 
 For each spec (default ``loki2:BRS`` and ``loki2:BRS:adaptive``) a fresh process plays fig3-BRS's table (8 × Loki-1
 and 2 × the spec) on ``--deals`` duplicate deals, every deal in every seating, after ``--warmup`` untimed deals of

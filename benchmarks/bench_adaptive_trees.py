@@ -1,4 +1,4 @@
-"""The CPU per decision of specs in several trees, measured back to back (issue 24): :func:`bench_adaptive.measure`
+"""The CPU per decision of specs in several trees, measured back to back: :func:`bench_adaptive.measure`
 (fig3-BRS's table, 8 × Loki-1 and 2 × the spec; 20 deals of seed 7 after 3 untimed deals of seed 8) for each
 ``TREE:NUMBA_CACHE:SPEC`` in turn, each in a fresh process with ``PYTHONPATH=TREE/src``, round after round; prints
 every measurement, then each run's ratio to the first round by round (the two ran within a minute of each other, so

@@ -1,4 +1,4 @@
-"""Benchmarks of the Hand Evaluator box (issue 3): HS, all-holdings HS, PPot2, all-holdings PPot1.
+"""Benchmarks of the Hand Evaluator box: HS, all-holdings HS, PPot2, all-holdings PPot1.
 
 Run on one core, after the numba cache is warm::
 

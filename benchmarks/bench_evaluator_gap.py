@@ -1,4 +1,4 @@
-"""Where ``rank_batch``'s time goes, for BENCHMARKS.md "Gap to the fastest C++ evaluators" (issue 15, item 4).
+"""Where ``rank_batch``'s time goes, for BENCHMARKS.md "Gap to the fastest C++ evaluators".
 
 Run on an otherwise idle core if you can (figures are process CPU time, best of several)::
 

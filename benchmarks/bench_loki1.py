@@ -1,4 +1,4 @@
-"""Loki-1 benchmarks (issue 4).
+"""Loki-1 benchmarks.
 
 1. Decision time of a Loki-1 player at a 10-player Loki-1 table, *including* the re-weighting of all
    its opponents' tables after every observed action: each decision is charged the time of the

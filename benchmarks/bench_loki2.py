@@ -1,4 +1,4 @@
-"""Benchmarks of Loki-2 (issue 5): Simulator decisions, obvious-move cut-offs, triple re-weighting.
+"""Benchmarks of Loki-2: Simulator decisions, obvious-move cut-offs, triple re-weighting.
 
 Run on one core (other work shares the machine)::
 

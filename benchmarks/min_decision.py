@@ -4,7 +4,7 @@
 
 Builds 12 random 5-player flop spots with ``TREE/benchmarks/bench_loki2.py`` (that tree's own API), warms the
 kernels, then times 7 repeats of the 12 500-trial decisions (no cut-off) and prints the minimum and the median of the
-per-decision means, in ms of process CPU time.  Run it alternately on two trees, several rounds (issue 23).
+per-decision means, in ms of process CPU time.  Run it alternately on two trees, several rounds.
 """
 
 import importlib.util

@@ -1,4 +1,4 @@
-"""Profile of a preset's tournament block: the top functions by self time (cProfile), for BENCHMARKS.md (issue 15).
+"""Profile of a preset's tournament block: the top functions by self time (cProfile), for BENCHMARKS.md.
 
 Plays one warm-up deal (kernels loaded, tables built), then ``--deals`` deals of the preset as one block under
 :mod:`cProfile`, and prints the ``--top`` functions by self time (``tottime``) with their share of the block's

@@ -1,4 +1,4 @@
-"""Replay a tournament's Simulator decisions: CPU per decision by street, and a digest of their results (issue 25).
+"""Replay a tournament's Simulator decisions: CPU per decision by street, and a digest of their results.
 
 ``capture`` plays ``--deals`` deals of a preset (one block, as the runner does) and pickles every Simulator decision
 (the :class:`~loki.simulator.SimSpot`, its :class:`~loki.simulator.SimConfig` and seed) in the order it was made;

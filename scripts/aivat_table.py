@@ -1,4 +1,4 @@
-"""AIVAT benchmark table (BENCHMARKS.md, issue 12) from results folders of ``loki tournament --estimator aivat``.
+"""AIVAT benchmark table (BENCHMARKS.md) from results folders of ``loki tournament --estimator aivat``.
 
 For the last comparison of each folder: the variance ratio AIVAT / plain, the deals needed for a ±0.01 sb/hand
 95 % interval with each estimator ((1.96 · sd / 0.01)², ``sd``/``plain_sd`` per deal from ``summary.json``'s

@@ -410,7 +410,7 @@ def _bar_row(label: str, run_dir: Path, floor_file: Path, share_file: Path, minu
 
 
 def bar_arithmetic(rows: list[tuple[str, Path, Path, Path]], minutes: float = 2.0, half: float = 0.01) -> str:
-    """What a ±``half`` sb/hand bar of a preset takes on 2 cores (issue 25), from committed runs only: the preset's bar
+    """What a ±``half`` sb/hand bar of a preset takes on 2 cores, from committed runs only: the preset's bar
     run (``summary.json``: the comparison's AIVAT and plain per-deal sd; ``run.json``: games per CPU second of its
     blocks, AIVAT included), its floor (``experiments/aivat-variance/scripts/aivat_floor.py --split flop``: the share of the plain variance
     the hole cards and the flop decide, with its interval) and the Simulator's share of a block's CPU

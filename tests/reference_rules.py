@@ -162,7 +162,7 @@ def reference_triples_all(
 
 def reference_ppot_outs(c0: int, c1: int, board, nb: int) -> float:
     """The outs-count potential PPOT_c as first written (count arrays and a window loop rebuilt per rank), in
-    plain Python: the oracle of the bit-mask kernel :func:`loki.assessment.outs.ppot_outs` (issue 15)."""
+    plain Python: the oracle of the bit-mask kernel :func:`loki.assessment.outs.ppot_outs`."""
     from loki.evaluator import kernel_tables
     from loki.evaluator.kernels import hand_category, rank_from_key
 
@@ -233,8 +233,8 @@ def reference_ppot_outs(c0: int, c1: int, board, nb: int) -> float:
 
 
 # ----------------------------------------------------------------------------------- Loki-1's modelling (numpy)
-# The opponent modeler's rules as first written with numpy (PAPP98 papp/node56-60; pena/node27), before issue 15
-# moved them into loki.modeler.kernels: the oracles of the kernels.
+# The opponent modeler's rules as first written with numpy (PAPP98 papp/node56-60; pena/node27), before they
+# were compiled into loki.modeler.kernels: the oracles of the kernels.
 def reference_blended(counts: np.ndarray, round_: int, bucket: int, specific: bool = True) -> np.ndarray:
     """``(3,)`` blended [f, c, r] of a context from ``(4, 3, 3)`` counts (RECONSTRUCTED Eq. 7.4)."""
     from loki.modeler.model import BLEND_OBSERVATIONS, DEFAULT_FREQUENCIES

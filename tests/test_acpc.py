@@ -1,4 +1,4 @@
-"""ACPC game definitions, logs, the protocol client and the loopback dealer (issue 7)."""
+"""ACPC game definitions, logs, the protocol client and the loopback dealer."""
 
 from __future__ import annotations
 
@@ -344,7 +344,7 @@ def test_client_clips_enormous_garbage():
 @pytest.mark.parametrize("n", [3, 2])
 def test_players_option_on_dealer_and_acpc(n, tmp_path):
     """``loki dealer --players N`` and ``loki acpc --players N`` on the bundled game, over loopback; heads-up the
-    first seat runs ``loki acpc`` without ``--player``: its default bot, the adaptive Loki (issue 24)."""
+    first seat runs ``loki acpc`` without ``--player``: its default bot, the adaptive Loki."""
     import os
     import subprocess
     import sys

@@ -1,4 +1,4 @@
-"""Hostile peers over loopback (issue 14): the dealer against bad seats, the client against bad dealers.
+"""Hostile peers over loopback: the dealer against bad seats, the client against bad dealers.
 
 Every case must end with a clear report (the seat, the hand, the reason) within its deadline, with
 bounded memory, and without a traceback.  Deadlines are short (0.4-0.6 s) to keep the suite fast.
@@ -399,7 +399,7 @@ def test_line_reader_keeps_working_after_a_timeout():
     a.close()
 
 
-# ------------------------------------------------------------------ issue 26: timeouts, canonical states
+# ------------------------------------------------------------------ timeouts, canonical states
 
 
 def test_huge_timeouts_are_refused_with_their_cap_and_never_overflow_a_socket():

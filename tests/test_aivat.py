@@ -1,4 +1,4 @@
-"""AIVAT-style variance reduction (issue 12): exact equities, zero-mean corrections, unbiased estimates.
+"""AIVAT-style variance reduction: exact equities, zero-mean corrections, unbiased estimates.
 
 Source of the method: Burch, Schmid, Moravčík, Morrill, Bowling, "AIVAT: A New Variance Reduction Technique for
 Agent Evaluation in Imperfect Information Games", AAAI-18.
@@ -689,7 +689,7 @@ def test_heads_up_table_equals_direct_enumeration():
 
 
 def test_shipped_value_function_is_fixed_zero_mean_and_pot_equity_stays_selectable():
-    """The shipped table (issue 25) is a (4, 11) growth table of the linear family, fitted on seeds ≥ 2000; its river
+    """The shipped table is a (4, 11) growth table of the linear family, fitted on seeds ≥ 2000; its river
     and turn chance corrections average to 0 exactly over every card; ``aivat-pot-equity`` still names the plain
     pot-equity estimator, and a tournament configuration accepts both."""
     from loki.aivat import ESTIMATORS, named_estimator, shipped_value_function

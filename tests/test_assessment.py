@@ -406,7 +406,7 @@ def test_function_level_value_errors():
 
 
 def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
-    """hp1_kernel_ranked (ranks read from board_triple_ranks, issue 15) gives exactly hp1_kernel's numbers."""
+    """hp1_kernel_ranked (ranks read from board_triple_ranks) gives exactly hp1_kernel's numbers."""
     from loki.assessment.potential import board_triple_ranks, hp1_kernel, hp1_kernel_ranked
     from loki.evaluator import kernel_tables
 
@@ -427,7 +427,7 @@ def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
 
 
 def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
-    """Against the uniform range the integer-count kernel gives exactly the weighted kernel's floats (issue 15),
+    """Against the uniform range the integer-count kernel gives exactly the weighted kernel's floats,
     on flops and turns, with and without extra dead cards, and ``hand_potential_all_counts`` picks it for
     all-ones weights only."""
     from loki.assessment.potential import dead_array

@@ -348,7 +348,7 @@ def test_view_hides_other_cards():
 
 
 def test_view_reads_every_public_attribute_through():
-    """Each public name of the state is a read-through property of the view (issue 15: no failed lookup first)."""
+    """Each public name of the state is a read-through property of the view (no failed lookup first)."""
     from loki.engine.view import VIEW_PUBLIC
 
     s = new_hand(GameConfig(n_players=4), button=1, rng=3)

@@ -1,4 +1,4 @@
-"""The EV-based Triple Generator designs (issue 11, item 6; loki.triples.ev): the one-step estimates against the
+"""The EV-based Triple Generator designs (loki.triples.ev): the one-step estimates against the
 module docstring's formulas worked by hand, the softmax, slow play and bluffs, and the designs inside a player."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Decision explanations (issue 13): decision-neutral, and their numbers are those of the assessment functions."""
+"""Decision explanations: decision-neutral, and their numbers are those of the assessment functions."""
 
 from __future__ import annotations
 
@@ -323,7 +323,7 @@ def test_other_feature_b_generators_are_named():
         assert (len(e.rules.shares) > 0) == bool(shares) and f"({gen} generator)" in e.summary
 
 
-# ------------------------------------------------------------------ issue 26: one consistent sentence, 1-based seats
+# ------------------------------------------------------------------ one consistent sentence, 1-based seats
 
 _COMPARE = re.compile(r"(at least|below) the (\w+) threshold (-?\d+)")
 
@@ -358,7 +358,7 @@ def test_preflop_explanations_say_which_model_decided_and_why(snooped):
 
 
 def test_heads_up_aks_call_is_explained_by_the_adaptive_model():
-    """The issue's case: heads-up, AKs calls a re-raise: the adaptive model's valuation, not the expert system's
+    """Once explained wrongly: heads-up, AKs calls a re-raise: the adaptive model's valuation, not the expert system's
     thresholds (it said "IR 283 below every threshold (Make1 needs 58)")."""
     e = explain_spot("AsKs", "", "rrr", players=2, spec="loki2:BR")[-1]
     assert e.action == "call" and e.preflop.heads_up is not None and e.preflop.model == "adaptive"

@@ -1,4 +1,4 @@
-"""Property-based fuzzing (Hypothesis) of every path where a file or a value comes in (issue 26): tournament TOML
+"""Property-based fuzzing (Hypothesis) of every path where a file or a value comes in: tournament TOML
 configs, PHH files, ACPC logs, ACPC game definitions, explain spots and command-line values.  (ACPC protocol lines and the web's JSON
 are fuzzed with their own code.)
 
@@ -12,8 +12,8 @@ For every generated input the property is the same:
   hang is cut by an alarm after :data:`HANG` seconds.
 
 The examples are derandomized (the same examples on every run) and few (:data:`EXAMPLES` per property), so the
-whole file runs in well under a minute on two cores.  Run against the code before issue 26, the properties fail
-with the issue's tracebacks (RecursionError from nested TOML and PHH, OverflowError from ``starting_stacks =
+whole file runs in well under a minute on two cores.  Run against the parsers as they were before these bounds, the
+properties fail with tracebacks (RecursionError from nested TOML and PHH, OverflowError from ``starting_stacks =
 [inf]``, TypeError from ``actions = 5``).
 """
 

@@ -1,4 +1,4 @@
-"""Property-based fuzzing of what comes in over the network (issue 26): ACPC protocol lines to the client, JSON
+"""Property-based fuzzing of what comes in over the network: ACPC protocol lines to the client, JSON
 payloads to ``loki web`` over HTTP and WebSocket.
 
 Each property: no exception outside the :class:`~loki.errors.LokiError` family, memory bounded (``tracemalloc``

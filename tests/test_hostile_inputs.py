@@ -1,6 +1,6 @@
-"""Hostile files and values where input comes in (issue 26, the parser and file half): bounded reads, capped
+"""Hostile files and values where input comes in: bounded reads, capped
 counts, nesting limits, no tracebacks from parsers, a keyed journal, strict JSON results, and the small items
-(lock file, one spelling of ``error:``, plurals, where ``loki replay`` writes).  Each test names the issue's
+(lock file, one spelling of ``error:``, plurals, where ``loki replay`` writes).  Each test names the
 failure it guards; the property-based counterpart is ``tests/test_fuzz_inputs.py``."""
 
 from __future__ import annotations

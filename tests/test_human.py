@@ -1,4 +1,4 @@
-"""A person at the terminal, driven by scripted input (issue 7)."""
+"""A person at the terminal, driven by scripted input."""
 
 from __future__ import annotations
 

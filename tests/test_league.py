@@ -1,4 +1,4 @@
-"""The heads-up league (issue 24): a cross table of duplicate matches, resumable pair by pair."""
+"""The heads-up league: a cross table of duplicate matches, resumable pair by pair."""
 
 from __future__ import annotations
 

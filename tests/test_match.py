@@ -1,5 +1,5 @@
 """``loki match`` over loopback: loki seats and an external ACPC bot (``tests/bots/call_bot.py``), and
-matches that end early (issue 14)."""
+matches that end early."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_match_prints_score_and_intervals(tmp_path):
 
 
 def test_one_seat_plays_the_default_bot(tmp_path):
-    """Issue 24: with one ``--player`` the other seat is the default bot, the adaptive Loki (as in ``loki acpc``)."""
+    """With one ``--player`` the other seat is the default bot, the adaptive Loki (as in ``loki acpc``)."""
     from loki.cli.acpc import acpc
     from loki.cli.match import DEFAULT_OPPONENT
 
@@ -175,7 +175,7 @@ def test_sigterm_stops_the_match_and_its_external_bots(tmp_path):
     assert err.strip().splitlines()[-1] == "error: interrupted (SIGTERM): the match was stopped"
 
 
-# ------------------------------------------------------------------ issue 26: process groups, early exits, signals
+# ------------------------------------------------------------------ process groups, early exits, signals
 
 
 def _alive(pid: int) -> bool:

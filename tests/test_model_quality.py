@@ -1,4 +1,4 @@
-"""Model quality as a tournament metric (issue 11, item 4): compact tallies, the ``model_quality`` summary section,
+"""Model quality as a tournament metric: compact tallies, the ``model_quality`` summary section,
 journal checks."""
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def test_tournament_summary_has_model_quality_per_type_with_models(tmp_path):
 
 
 def test_an_adaptive_players_summary_has_its_model_weights(tmp_path):
-    """The adaptive model's candidate weights reach summary.json (issue 24); other types carry no such key."""
+    """The adaptive model's candidate weights reach summary.json; other types carry no such key."""
     cfg = _cfg(players=[{"type": "loki1", "count": 2}, {"type": "loki2:BR:adaptive"}, {"type": "maniac"}], deals=4)
     run = run_tournament(cfg, workers=0, out=tmp_path)
     write_results(run, tmp_path, plots=False)

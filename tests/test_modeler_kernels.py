@@ -1,4 +1,4 @@
-"""The compiled opponent modelling (issue 15, item 1) against the numpy paths it replaces, bit for bit.
+"""The compiled opponent modelling against the numpy paths it replaces, bit for bit.
 
 The numpy functions (:func:`loki.modeler.loki1_reweight`, :func:`loki.modeler.triple_reweight` of
 :func:`loki.triples.opponent_triples`, :meth:`ActionFrequencies.blended`, :func:`loki.assessment.assess`) are kept as
@@ -323,7 +323,7 @@ def test_frequencies_view_writes_through():
 
 
 def test_potential_memo_returns_the_kernels_numbers():
-    """The own-hand potential is kept per (hole, board, look-ahead, weight bytes) (issue 15): a repeated decision
+    """The own-hand potential is kept per (hole, board, look-ahead, weight bytes): a repeated decision
     reads the kernel's numbers, and a weight table changed in place is not mistaken for the one seen before."""
     from loki.assessment.potential import hp1_kernel_ranked, hp2_kernel, triple_ranks
     from loki.evaluator import kernel_tables
@@ -346,7 +346,7 @@ def test_potential_memo_returns_the_kernels_numbers():
 
 
 def test_new_hand_resets_every_written_row():
-    """Only rows marked as written are reset at a new hand and copied at a new round (issue 15); every way of
+    """Only rows marked as written are reset at a new hand and copied at a new round; every way of
     writing a row marks it, so a new hand still starts every table at 1.0 and a round copies what changed."""
     st = ModelStore()
     st.begin_hand(me=0, n_players=6)
@@ -378,7 +378,7 @@ def test_new_hand_resets_every_written_row():
 
 
 def test_loki1_reports_the_same_collapses_as_the_store_test():
-    """Loki-1's kernel tests the row for a collapse itself (issue 15); its answer is the store's own test (any live
+    """Loki-1's kernel tests the row for a collapse itself; its answer is the store's own test (any live
     holding above COLLAPSE_WEIGHT), with collapses and non-collapses both seen."""
     from loki.modeler.kernels import any_above
     from loki.modeler.model import COLLAPSE_WEIGHT

@@ -1,4 +1,4 @@
-"""Clean operations of tournaments (issue 14): SIGTERM/SIGHUP stop a run like Ctrl-C, workers exit when
+"""Clean operations of tournaments: SIGTERM/SIGHUP stop a run like Ctrl-C, workers exit when
 their parent dies, results are written atomically, a full disk is one error line, a lock keeps a second
 run out of a results folder."""
 

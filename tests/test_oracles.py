@@ -1,4 +1,4 @@
-"""The oracle ablations of issue 27 (cheats, for experiments only): what they see, and where they are refused."""
+"""The oracle ablations (cheats, for experiments only): what they see, and where they are refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Outputs of the commands (issue 14): --json everywhere a result is printed, output paths checked before
+"""Outputs of the commands: --json everywhere a result is printed, output paths checked before
 the work, the shipped data never overwritten, the distribution's name in install hints."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_install_hints_name_the_distribution():
 
 
 def test_plain_replay_shows_intervals_by_hand_and_nothing_is_cut_on_a_pipe(tmp_path, monkeypatch):
-    """Issue 26: without AIVAT, `loki replay` gives sb/hand with its 95 % interval (the hand as unit, with the
+    """Without AIVAT, `loki replay` gives sb/hand with its 95 % interval (the hand as unit, with the
     caveat that hands are correlated); printed to a pipe, no table cell is cut to fit 80 columns."""
     shared = Path(__file__).resolve().parents[2] / "shared" / "acpc" / "3p.limit.h1000.r0.log"
     if not shared.exists():
@@ -132,7 +132,7 @@ def test_plain_replay_shows_intervals_by_hand_and_nothing_is_cut_on_a_pipe(tmp_p
 
 
 def test_fig4_plots_draw_each_styles_loki1_and_loki2_as_a_pair(tmp_path, monkeypatch):
-    """Issue 26: in fig4's plots the Loki-1 and Loki-2 of one style share a colour and differ in marker and line
+    """In fig4's plots the Loki-1 and Loki-2 of one style share a colour and differ in marker and line
     style (bars: hatch); different styles differ in colour."""
     from types import SimpleNamespace
 

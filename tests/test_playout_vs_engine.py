@@ -1,4 +1,4 @@
-"""The Simulator's play-out and the rules engine play the same betting (issue 10: one betting core).
+"""The Simulator's play-out and the rules engine play the same betting (one betting core).
 
 Random hands (fixed seeds, several table sizes, unlimited stacks) are played on the engine up to a
 post-flop decision; that decision becomes a :class:`~loki.simulator.SimSpot` (as the Simulator

@@ -1,4 +1,4 @@
-"""Opponent models as plug-ins (issue 23): a model outside loki plays inside the Simulator as itself, is labelled by its
+"""Opponent models as plug-ins: a model outside loki plays inside the Simulator as itself, is labelled by its
 own name in explanations, and a built-in model is one registration line."""
 
 from __future__ import annotations

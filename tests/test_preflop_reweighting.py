@@ -1,4 +1,4 @@
-"""Pre-flop re-weighting by our own expert system (``preflop_reweighting = "strategy"``, issue 27).
+"""Pre-flop re-weighting by our own expert system (``preflop_reweighting = "strategy"``).
 
 Oracles: the expert system itself (:class:`loki.preflop.PreflopPolicy` deciding with each hand class in the seat, a
 brute force over the 169 classes), and the hole cards of Loki-1 opponents, who play that expert system, so their true

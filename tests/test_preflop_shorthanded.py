@@ -1,4 +1,4 @@
-"""Short-handed pre-flop (issue 16): the expert system follows the sources heads-up and three-handed, and the
+"""Short-handed pre-flop: the expert system follows the sources heads-up and three-handed, and the
 "adaptive" model (DEFAULT, beyond the sources) reads the opponent models."""
 
 import numpy as np

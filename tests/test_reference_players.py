@@ -1,4 +1,4 @@
-"""The reference players (issue 11): maniac and equity, against independent computations."""
+"""The reference players: maniac and equity, against independent computations."""
 
 from __future__ import annotations
 

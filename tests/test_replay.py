@@ -1,4 +1,4 @@
-"""Hand histories from real logs: ACPC and PHH records, PHH writing, the replay report (issue 7)."""
+"""Hand histories from real logs: ACPC and PHH records, PHH writing, the replay report."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_replay_cli_on_acpc_and_phh(tmp_path, monkeypatch):
     write_phh(tmp_path / "h.phhs", recs)
     work = tmp_path / "cwd"
     work.mkdir()
-    monkeypatch.chdir(work)  # the default histogram goes to the current folder, never next to the log (issue 26)
+    monkeypatch.chdir(work)  # the default histogram goes to the current folder, never next to the log
     r = CliRunner().invoke(app, ["replay", str(tmp_path / "h.phhs"), "--hands", "20"])
     assert r.exit_code == 0, r.output
     assert "20 hands" in r.output

@@ -1,4 +1,4 @@
-"""The duplicate seatings: Latin, balanced relative positions (issue 11, item 5), deterministic."""
+"""The duplicate seatings: Latin, balanced relative positions, deterministic."""
 
 from __future__ import annotations
 

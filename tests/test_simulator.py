@@ -490,7 +490,7 @@ def test_simulate_reuses_nothing_across_decisions():
 
 
 def test_ppot_outs_kernel_equals_the_reference_counting():
-    """The bit-mask ppot_outs (issue 15) against the first, array-counting version (tests/reference_rules.py), exactly,
+    """The bit-mask ppot_outs against the first, array-counting version (tests/reference_rules.py), exactly,
     on 6,000 random flop and turn hands plus constructed straight and flush draws."""
     from reference_rules import reference_ppot_outs
 
@@ -507,7 +507,7 @@ def test_ppot_outs_kernel_equals_the_reference_counting():
         assert ppot_outs(c0, c1, board, nb, tables) == reference_ppot_outs(c0, c1, board, nb)
 
 
-# ------------------------------------------------------------------------- issue 25: per-decision kernel, board cache
+# ------------------------------------------------------------------------- per-decision kernel, board cache
 def _random_spot(rng, street=3, m=6):
     """A random spot at a ``m``-seat table, 3 to 4 live players, random weight tables (the kernel tests' input)."""
     cards = rng.choice(52, 4 + street, replace=False)

@@ -1,4 +1,4 @@
-"""Opponent-specific triples (issue 11, items 1-2): calibration, no collapse, learning who the opponent is, model
+"""Opponent-specific triples: calibration, no collapse, learning who the opponent is, model
 quality, and the believed play-out against an exact path."""
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def test_check_raise_never_collapses_a_table():
         results[name] = (store.quality.collapses, w)
         ctx = _ctx()
     assert results["specific"][0] == 0 and results["specific"][1].max() > 0.05
-    assert results["observer"][0] >= 1  # the paper's model collapses here (issue 11: 2.6 % of R re-weightings)
+    assert results["observer"][0] >= 1  # the paper's model collapses here (in 2.6 % of R's re-weightings)
 
 
 def test_a_long_raising_war_keeps_the_table_scaled_and_uncollapsed():

@@ -1,4 +1,4 @@
-"""What a table shows a person (loki.io.tableview) and the terminal table of ``loki play`` (issue 13)."""
+"""What a table shows a person (loki.io.tableview) and the terminal table of ``loki play``."""
 
 from __future__ import annotations
 

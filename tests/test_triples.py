@@ -254,8 +254,8 @@ def test_reweighting_in_opponent_situation_moves_weight():
 
 
 def test_generator_forms_default_to_the_papers_form_and_do_what_they_say():
-    """Issue 27's forms: asymmetric ramps, implied odds and a bluff; the defaults are the paper's chain, float for
-    float."""
+    """The generator's forms beyond the paper's: asymmetric ramps, implied odds and a bluff; the defaults are the
+    paper's chain, float for float."""
     from loki.triples import GeneratorForm, TripleConfig
     from loki.triples.rule_chain import chain_rules, ramp, ramp2
 

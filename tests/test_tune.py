@@ -1,4 +1,4 @@
-"""The tuning lab (issue 27): search-space metadata, a tiny study that is killed and resumes, its player file."""
+"""The tuning lab: search-space metadata, a tiny study that is killed and resumes, its player file."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shipped tuned sets (issue 27, ``loki.players.tuned``): each is its study's best trial rounded to three
+"""The shipped tuned sets (``loki.players.tuned``): each is its study's best trial rounded to three
 decimals, applies under the explicit fields, and plays reproducibly."""
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def test_the_set_applies_under_the_explicit_fields():
     s1 = parse_player("loki2:S:tuned=S1")
     assert (s1.sim.choice, s1.sim.temperature, s1.sim.trials) == ("softmax", 0.110, plain.sim.trials)
     assert parse_player(spec_of(b1)) == b1
-    assert b1.exploit.card_blind and s1.exploit.card_blind and not plain.exploit.card_blind  # the guard (issue 24)
+    assert b1.exploit.card_blind and s1.exploit.card_blind and not plain.exploit.card_blind  # the card-blind guard
 
 
 def test_an_unknown_set_is_refused_by_name():

@@ -1,4 +1,4 @@
-"""Warm before play (issue 14): after :func:`loki.players.warmup.warm_up` a player of the same spec compiles no
+"""Warm before play: after :func:`loki.players.warmup.warm_up` a player of the same spec compiles no
 kernel when it plays; ``loki warmup`` shows a progress bar and reports the cache."""
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_warmup_command_reports_progress_and_the_cache():
     assert r.exit_code == 2 and "error: --player: unknown player type 'nosuch'" in r.stderr
 
 
-# ------------------------------------------------------------------ first-run compile (issue 15, item 5)
+# ------------------------------------------------------------------ first-run compile
 
 
 @pytest.fixture
@@ -167,14 +167,14 @@ def test_first_run_compiles_up_front_with_a_message_then_never_again(tmp_path):
     # a cold marker (the kernels load from numba's cache): the message goes to stderr, stdout stays JSON
     (marker,) = (tmp_path / "numba").glob("*/warm/loki1-*.json")
     marker.unlink()
-    # (issue 26: it says they are loaded, not "first run ... up to a minute")
+    # (it says they are loaded, not "first run ... up to a minute")
     r = loki("explain", "--hole", "AhKh", "--board", "Qh7h2c", "--betting", "cc/", "--player", "loki1", "--json")
     assert "loading numba kernels for loki1 (compiled before" in r.stderr and "first run" not in r.stderr
     assert all(isinstance(json.loads(x), dict) for x in r.stdout.splitlines())
 
 
 def test_a_warm_numba_cache_is_not_announced_as_a_first_run(marker_dir, monkeypatch, capsys):
-    """Issue 26: a spec without a marker whose kernels numba's disk cache already holds (``loki1:TA`` after
+    """A spec without a marker whose kernels numba's disk cache already holds (``loki1:TA`` after
     ``loki warmup`` marked ``loki1``) is loaded in seconds: no "first run ... up to a minute"."""
     import hashlib
     import os

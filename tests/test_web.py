@@ -1,4 +1,4 @@
-"""loki web without a browser: the table session and the Starlette app's JSON API and WebSocket (issue 13)."""
+"""loki web without a browser: the table session and the Starlette app's JSON API and WebSocket."""
 
 from __future__ import annotations
 
@@ -240,7 +240,7 @@ def test_cli_web_binds_loopback_and_prints_the_port():
         bind_socket("no.such.host.invalid", 0)
 
 
-# ------------------------------------------------------------------ issue 26: who may talk to the table, limits
+# ------------------------------------------------------------------ who may talk to the table, limits
 
 
 def test_foreign_origins_hosts_and_tokenless_requests_are_refused(client):

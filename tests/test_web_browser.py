@@ -1,4 +1,4 @@
-"""loki web in a real browser: Debian's chromium driven by Playwright plays scripted hands (issue 13).
+"""loki web in a real browser: Debian's chromium driven by Playwright plays scripted hands.
 
 Needs the ``playwright`` Python package (its driver only: never ``playwright install``) and Chromium at
 ``/usr/bin/chromium`` (or ``$LOKI_CHROMIUM``); ``.ci/run`` installs both and sets ``LOKI_REQUIRE_BROWSER=1``, so
@@ -95,7 +95,7 @@ def _wait_ready(pg) -> str:
 
 
 def test_the_default_bot_is_the_adaptive_loki(server, page):
-    """Issue 24: the page's default table seats the adaptive Loki first (heads-up it is the only bot), then Loki-1,
+    """The page's default table seats the adaptive Loki first (heads-up it is the only bot), then Loki-1,
     the specs the server warms up before serving (``WEB_DEFAULT_SPECS``)."""
     from loki.cli.web import WEB_DEFAULT_SPECS
 
@@ -199,7 +199,7 @@ def test_reload_resumes_the_session(server, page):
     assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 3")
 
 
-# ------------------------------------------------------------------ issue 26
+# ------------------------------------------------------------------ the setup form, other origins, teaching
 
 
 def test_the_setup_page_shows_only_the_form(server, page):

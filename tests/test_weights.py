@@ -124,7 +124,7 @@ def test_field_array_errors_name_the_table():
 
 
 def test_field_kernel_gives_the_numpy_rules_floats():
-    """combine_field's compiled pass (issue 15) equals, bit for bit, numpy's copy / zero the clashes / divide by
+    """combine_field's compiled pass equals, bit for bit, numpy's copy / zero the clashes / divide by
     np.sum / add / divide by k, and its pairwise sum equals np.sum at every length (numpy's summation order)."""
     from loki.assessment.weights import combine_field
     from loki.assessment.weights_kernels import pairwise_sum

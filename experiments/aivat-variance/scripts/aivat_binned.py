@@ -1,5 +1,5 @@
 """A prototype value function for AIVAT fitted on separate seeds: expected future contributions by street,
-live players, equity and hand strength (exploration for issue 12; see aivat_value_function.py).
+live players, equity and hand strength (an exploration; the one shipped is built by aivat_value_function.py).
 
 v_p = (pot + F) · eq_p − committed_p − F_p for each live p, where F_p is p's expected future contribution
 (chips, a table fitted on training seeds by the street the node belongs to, k live players, p's equity bin

@@ -1,4 +1,4 @@
-"""Exploration (issue 25): common random numbers for the players' coins across the seatings of a duplicate deal.
+"""Exploration: common random numbers for the players' coins across the seatings of a duplicate deal.
 
 Each Loki player's post-flop random stream (the Bettor's check-raise coin, the Action Selector's per-hand ``u``) is
 reseeded at every hand from ``(seed, its hole cards, its seat relative to the button)``, so every player that holds the

@@ -1,4 +1,4 @@
-"""How low can AIVAT's variance go?  The floor that the hole cards set, measured (issue 25).
+"""How low can AIVAT's variance go?  The floor that the hole cards set, measured.
 
 Every correction of the estimator (:mod:`loki.aivat`) has expectation zero given the history before it, and the hole
 cards are dealt before everything, so the estimate ``Y`` of a deal has the same conditional mean as the plain result

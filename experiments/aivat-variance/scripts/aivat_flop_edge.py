@@ -1,4 +1,4 @@
-"""Can the flop-decided part of a Figure 3 comparison be predicted from the flop?  (issue 25, a diagnosis)
+"""Can the flop-decided part of a Figure 3 comparison be predicted from the flop?  (a diagnosis)
 
 ``aivat_floor.py --split flop`` measures how much of the comparison's variance the hole cards and the flop decide, a
 floor for every value function that does not know which kind of player holds a seat.  A value function that does

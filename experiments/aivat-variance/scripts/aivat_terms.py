@@ -1,4 +1,4 @@
-"""How much of AIVAT's gain comes from its chance and from its action corrections (issue 25, a diagnosis).
+"""How much of AIVAT's gain comes from its chance and from its action corrections (a diagnosis).
 
 Plays ``--deals`` deals of a preset as the tournament runner does (``aivat_value_function.play``), then prints the
 variance ratio AIVAT / plain of the first comparison with the chance corrections only, the action corrections only

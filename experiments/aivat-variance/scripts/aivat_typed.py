@@ -1,4 +1,4 @@
-"""A prototype value function for AIVAT that knows which kind of player sits in each seat (exploration for issue 25).
+"""A prototype value function for AIVAT that knows which kind of player sits in each seat (an exploration).
 
 ``experiments/aivat-variance/scripts/aivat_floor.py`` shows where AIVAT's remaining variance comes from in Figure 3's fields: hardly from the
 hole cards (the floor they set is below 0.1 of the plain variance) and mostly from the board, and the value functions

@@ -1,4 +1,4 @@
-"""Is the AIVAT estimate unbiased?  AIVAT − plain over many seeds, expected 0 (issue 25).
+"""Is the AIVAT estimate unbiased?  AIVAT − plain over many seeds, expected 0.
 
 Plays ``--deals`` deals of a preset (or a ``--config`` file) on each of ``--seeds`` (evaluation seeds: the shipped
 value function was fitted on seeds ≥ 2000) exactly as the tournament runner does

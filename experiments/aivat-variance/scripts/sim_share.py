@@ -1,4 +1,4 @@
-"""The Simulator's share of a preset's tournament CPU, and what a faster Simulator could give at most (issue 25).
+"""The Simulator's share of a preset's tournament CPU, and what a faster Simulator could give at most.
 
 Plays one warm-up deal, then ``--deals`` deals of the preset as one block (:func:`loki.tournament.play_block`, the
 runner's loop, no hand histories) with :meth:`loki.simulator.policy.SimulatorPolicy.decide` (a Loki-2 post-flop

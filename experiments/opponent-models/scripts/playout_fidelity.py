@@ -1,4 +1,4 @@
-"""How much the believed play-out's approximations cost (issue 11, item 3): a slow exact path against the kernel's
+"""How much the believed play-out's approximations cost: a slow exact path against the kernel's
 values on the same sampled worlds, on decisions recorded from real games.
 
 The believed play-out (``SimConfig(play_outs="believed")``) rates every simulated player's hand against the field

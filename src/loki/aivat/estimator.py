@@ -2,7 +2,7 @@
 
 Source: Burch, Schmid, Moravčík, Morrill, Bowling, "AIVAT: A New Variance Reduction Technique for Agent
 Evaluation in Imperfect Information Games", AAAI-18 (here: its chance and action corrections with a value
-function on the referee's full-information states, as the issue "Fewer deals for the same answer" asks).
+function on the referee's full-information states, so that fewer deals give the same answer).
 
 **The estimate.**  After a hand the referee knows every hole card (folded hands included), the public
 history and, for players who say how they chose (:meth:`loki.players.base.Player.action_probabilities`),
@@ -316,7 +316,7 @@ class PotEquityValue:
     for a folded one (chips), where ``pot`` is the chips put in so far, ``eq_p`` the exact all-in equity
     (:class:`EquityOracle`) and ``G = growth[street][k]`` the chips the pot is expected to grow by from here
     on, shared equally by the live players (default 0: ``v_p = pot · eq_p − committed_p``, each player's
-    share of the pot by all-in equity minus its contribution, the value function the issue starts from).
+    share of the pot by all-in equity minus its contribution: pot-equity, which the growth term extends).
     The values sum to 0 over the seats.
 
     Because ``v = a · eq + b`` with ``a``, ``b`` independent of the cards, and equity is a martingale over the
