@@ -224,7 +224,7 @@ def main() -> None:
         ship(args.presets.split(","), args.seed, args.deals, args.scale, out)
         return
     if args.seed < 2000 and (args.fit or args.growth or args.diagnose):
-        ap.error("fit and choose on seeds >= 2000 (issue 25; seeds below are evaluation seeds)")
+        ap.error("fit and choose on seeds >= 2000 (seeds below are evaluation seeds)")
     if args.config:
         from loki.tournament.config import load_config
 

@@ -13,7 +13,7 @@ Usage (pin to one core; 2 cores are shared)::
    pokerkit replays the first ``--pk-hands`` of them (it is slow).  Payoffs are checked to agree.
 3. Also time loki's self-play loop (deal from the generator, choose, apply) without replay.
 
-``--write`` puts the figures in BENCHMARKS.md under ``## Rules engine (issue 2)`` (only that
+``--write`` puts the figures in BENCHMARKS.md under ``### Rules engine`` (only that
 section is replaced).
 """
 
@@ -177,9 +177,9 @@ def cpu_model() -> str:
 
 def write_section(text: str) -> None:
     path = ROOT / "BENCHMARKS.md"
-    header = "## Rules engine (issue 2)"
+    header = "### Rules engine"
     old = path.read_text() if path.exists() else "# Benchmarks\n"
-    pat = re.compile(r"^## Rules engine \(issue 2\)\n.*?(?=^## |\Z)", re.S | re.M)
+    pat = re.compile(r"^### Rules engine\n.*?(?=^##+ |\Z)", re.S | re.M)
     block = header + "\n\n" + text.rstrip() + "\n\n"
     new = pat.sub(lambda m: block, old) if pat.search(old) else old.rstrip() + "\n\n" + block
     path.write_text(new.rstrip() + "\n")

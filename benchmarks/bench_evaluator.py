@@ -16,7 +16,7 @@ Measures (best of ``--repeats`` round-robin timings after a warm-up, so compile 
 
 Wall-clock (``perf_counter``) and process CPU time (``process_time``) are both reported: on a
 shared machine the wall figure includes time the scheduler gave to other jobs on the same core.
-With ``--write FILE`` the ``## Evaluator (issue 2)`` section of FILE is replaced (or appended),
+With ``--write FILE`` the ``### Evaluator`` section of FILE is replaced (or appended),
 leaving every other section untouched.
 """
 
@@ -38,7 +38,7 @@ from loki._jit import njit
 from loki.cards import parse_cards
 from loki.evaluator.kernels import rank_from_key
 
-SECTION = "## Evaluator (issue 2)"
+SECTION = "### Evaluator"
 
 
 @njit(cache=True)
@@ -230,7 +230,7 @@ def main(argv=None):
         f"rank_batch (int8) vs phevaluator per-hand call: {batch_wall / ph_wall:.1f}x wall, "
         f"{batch_cpu / ph_cpu:.1f}x CPU (targets: >= 60 M evals/s and >= 8x phevaluator); "
         f"into a preallocated int16 output: {into_wall / ph_wall:.1f}x wall, {into_cpu / ph_cpu:.1f}x CPU "
-        f"(target >= 25x, issue 15), {into_cpu / batch_cpu:.2f}x the allocating call (CPU)."
+        f"(target >= 25x), {into_cpu / batch_cpu:.2f}x the allocating call (CPU)."
     )
     table = "\n".join(lines)
     print(table)
@@ -271,7 +271,7 @@ def write_section(path, section):
             text = f.read()
     except FileNotFoundError:
         text = "# Benchmarks\n"
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.M | re.S)
+    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^##+ |\Z)", re.M | re.S)
     if pattern.search(text):  # the rest of the file is kept byte for byte
         text = pattern.sub(lambda m: section + ("\n" if m.end() < len(text) else ""), text, count=1)
     else:

@@ -8,7 +8,7 @@ For every worker count, plays ``--deals`` deals of ``fig3-BR`` (each replayed 10
 preset's blocks (histories off, so the rate is the players' and the engine's), after a warm-up
 block in this process (numba kernels compiled and cached).  Prints wall seconds, games/s and the
 projected time of the paper's 2,500 deals; ``--write`` replaces the section
-``## Tournaments (issue 6)`` of BENCHMARKS.md (nothing else).
+``### Tournaments`` of BENCHMARKS.md (nothing else).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from loki.tournament import load_preset, play_block, run_tournament
 
 ROOT = Path(__file__).resolve().parents[1]
-SECTION = "## Tournaments (issue 6)"
+SECTION = "### Tournaments"
 
 
 def cpu_model() -> str:
@@ -83,7 +83,7 @@ def main() -> None:
         path = ROOT / "BENCHMARKS.md"
         text = path.read_text() if path.exists() else "# Benchmarks\n"
         block = "\n".join(lines) + "\n"
-        pat = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
+        pat = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^##+ |\Z)", re.S | re.M)
         text = pat.sub(block, text) if pat.search(text) else text.rstrip("\n") + "\n\n" + block
         path.write_text(text)
         print(f"wrote {SECTION} in {path}")

@@ -1,7 +1,7 @@
 /* Times phevaluator's C core (HenryRLee's PH Evaluator: evaluate_7cards of the installed wheel's extension
    module, loaded with dlopen, so no Python call is timed) on 10 M random hands from a pregenerated uint8 array
    (best of 5) and on the sequential enumeration of all 133,784,560 7-card hands (best of 2); CPU time.
-   For BENCHMARKS.md "Gap to the fastest C++ evaluators" (issue 15, item 4).  Build and run:
+   For BENCHMARKS.md "Gap to the fastest C++ evaluators".  Build and run:
 
      gcc -O2 -o /tmp/pheval_c_core benchmarks/pheval_c_core.c -ldl
      /tmp/pheval_c_core "$(python -c 'import phevaluator._pheval as m; print(m.__file__)')"

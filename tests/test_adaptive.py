@@ -1,4 +1,4 @@
-"""The adaptive opponent model (issue 24): the candidates' weights follow the model that explains the opponent."""
+"""The adaptive opponent model: the candidates' weights follow the model that explains the opponent."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_the_spec_and_its_settings():
     assert cfg.opponent_model == "adaptive" and cfg.sim.play_outs == "auto" and spec_of(cfg) == "loki2:BRS:adaptive"
     with pytest.raises(Exception, match="feature R"):
         parse_player("loki2:BS:adaptive")
-    # its Simulator's budget (issue 24): ADAPTIVE_TRIALS unless trials=N is given; the paper's 500 elsewhere
+    # its Simulator's budget: ADAPTIVE_TRIALS unless trials=N is given; the paper's 500 elsewhere
     from loki.players.kinds import ADAPTIVE_TRIALS
 
     assert ADAPTIVE_TRIALS == 100 and cfg.sim.trials == ADAPTIVE_TRIALS

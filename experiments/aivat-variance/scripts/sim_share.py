@@ -75,7 +75,7 @@ def main(argv=None) -> None:
     ap.add_argument("--preset", default="fig3-BRS")
     ap.add_argument("--deals", type=int, default=60)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--target", type=float, default=300.0, help="games per CPU second (issue 25: 300)")
+    ap.add_argument("--target", type=float, default=300.0, help="games per CPU second (the goal: 300)")
     a = ap.parse_args(argv)
     for r in range(a.rounds):
         out = block(a.preset, a.deals, a.target)
