@@ -32,7 +32,9 @@ from loki.assessment.hand import (
     hand_strength_all_counts,
     hand_strength_counts,
     ppot_npot,
+    range_equity,
     rank_holdings,
+    showdown_counts,
     uniform_board_values,
 )
 from loki.assessment.income_rate import (
@@ -74,6 +76,8 @@ __all__ = [
     "equity",
     "equity_all",
     "equity_against",
+    "range_equity",
+    "showdown_counts",
     "contest_equity",
     "AHEAD",
     "TIED",

@@ -35,6 +35,7 @@ from loki.assessment.potential import (
     hp1_kernel_ranked,
     hp2_kernel,
     ppot_npot,
+    showdown_counts_kernel,
     triple_ranks,
 )
 from loki.assessment.strength import (
@@ -57,6 +58,8 @@ from loki.evaluator import kernel_tables
 
 __all__ = [
     "equity",
+    "range_equity",
+    "showdown_counts",
     "equity_all",
     "equity_against",
     "contest_equity",
@@ -494,6 +497,57 @@ def equity(hole, board, weights=None) -> float:
         return (float(tot[0]) + 0.5 * float(tot[1])) / total
     end = hp.sum(axis=0)
     return (float(end[0]) + 0.5 * float(end[1])) / total
+
+
+def range_equity(hole, board, weights) -> float:
+    """:func:`equity` against the range ``weights``, from our showdown counts against every holding over every
+    completion (:func:`showdown_counts`, kept for the last 256 (hole, board) pairs): the same number within float
+    rounding (the counts are exact integers; the sums differ in order), and one enumeration per hole and board
+    however many ranges a decision values (a contest's call and raise ranges, every decision on a street).
+
+    Args:
+        hole: our two hole cards; board: 3, 4 or 5 cards (text or ints).
+        weights: ``(1326,) float64`` opponent weights (those clashing with our cards or the board ignored).
+
+    Returns:
+        equity in [0, 1] (float).
+
+    Raises:
+        CardError: bad or overlapping cards, a board of other than 3..5 cards.
+        RangeError: weights that are not ``(1326,)``, finite and ≥ 0, or no weight on a holding still possible.
+
+    >>> round(range_equity("AsKs", "QsJd2c", np.ones(1326)), 6)
+    0.641079
+    """
+    h, b, _ = check_cards(hole, board)
+    counts, k = showdown_counts(h, b)
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (1326,) or not bool(np.all(np.isfinite(w)) and np.all(w >= 0.0)):
+        raise RangeError(f"range_equity: weights must be (1326,), finite and >= 0, got shape {w.shape}")
+    live = live_holdings(list(h) + list(b)).astype(np.float64)
+    total = float(np.dot(w, live))
+    if not total > 0.0:
+        raise RangeError("range_equity: the range has no weight on a holding live with our cards and the board")
+    return float(np.dot(w, counts)) / (2.0 * k * total)
+
+
+def showdown_counts(hole, board) -> tuple[np.ndarray, int]:
+    """Our showdown outcome against every opponent holding over every completion of the board: ``(1326,) int64``
+    ``2·wins + ties`` (0 for holdings that clash) and the completions per holding K (990 on the flop, 44 on the turn,
+    1 on the river); read-only, kept for the last 256 (hole, board) pairs (:func:`showdown_counts_kernel`).
+
+    Raises:
+        CardError: bad or overlapping cards, a board of other than 3..5 cards.
+    """
+    h, b, _ = check_cards(hole, board)
+    return _showdown_counts_cached(tuple(sorted(h)), tuple(b))
+
+
+@lru_cache(maxsize=256)
+def _showdown_counts_cached(hole: tuple[int, ...], board: tuple[int, ...]) -> tuple[np.ndarray, int]:
+    counts, k = showdown_counts_kernel(hole[0], hole[1], np.array(board, dtype=np.int64), kernel_tables())
+    counts.setflags(write=False)
+    return counts, int(k)
 
 
 @lru_cache(maxsize=64)

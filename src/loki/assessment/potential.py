@@ -81,6 +81,7 @@ from loki.evaluator import kernel_tables
 from loki.evaluator.kernels import rank_from_key
 
 __all__ = [
+    "showdown_counts_kernel",
     "hp1_kernel",
     "hp1_kernel_ranked",
     "board_triple_ranks",
@@ -275,6 +276,104 @@ def hp2_kernel(c0, c1, board, weights, tables):
         for e in range(3):
             out[s, e] = hp[3 * s + e] / kk
     return out, hp_total
+
+
+@njit(cache=True)
+def showdown_counts_kernel(c0, c1, board, tables):
+    """Per opponent holding, how often holding ``(c0, c1)`` wins at showdown over every completion of ``board``:
+    ``2·wins + ties`` (exact integers; the equity against any range is their weighted sum over ``2·K·Σ w``, with K
+    the completions of a holding: 990 on the flop, 44 on the turn, 1 on the river).
+
+    The enumeration of :func:`hp2_kernel` (every 4 live cards once, both their splits into completion and opponent
+    holding), keeping each holding's outcome instead of the 3×3 table.
+
+    Args:
+        c0, c1: our hole cards; board: ``(3,)``, ``(4,)`` or ``(5,) int64``, disjoint from them (not checked).
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
+
+    Returns:
+        ``(1326,) int64`` (0 for the holdings that clash with our cards or the board) and K.
+    """
+    dead = np.zeros(52, dtype=np.bool_)
+    for c in board:
+        dead[c] = True
+    dead[c0] = True
+    dead[c1] = True
+    live, n = live_cards(dead)
+    card_key, card_bit = tables[0], tables[1]
+    bk, bb = board_key(board, tables)
+    ok = bk + card_key[c0] + card_key[c1]
+    ob = bb | card_bit[c0] | card_bit[c1]
+    out = np.zeros(N_HOLDINGS, dtype=np.int64)
+    hidx = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                hidx[i, j] = HOLDING_INDEX[live[i], live[j]]
+    to_come = 5 - board.shape[0]
+    if to_come == 0:
+        ours = rank_from_key(ok, ob, tables)
+        for i in range(n):
+            ki = bk + card_key[live[i]]
+            bi = bb | card_bit[live[i]]
+            for j in range(i + 1, n):
+                r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
+                out[hidx[i, j]] += 2 if ours > r else (1 if ours == r else 0)
+        return out, 1
+    if to_come == 1:
+        our_end = np.empty(n, dtype=np.int64)
+        for i in range(n):
+            our_end[i] = rank_from_key(ok + card_key[live[i]], ob | card_bit[live[i]], tables)
+        for i in range(n):
+            ki = bk + card_key[live[i]]
+            bi = bb | card_bit[live[i]]
+            for j in range(i + 1, n):
+                kij = ki + card_key[live[j]]
+                bij = bi | card_bit[live[j]]
+                for k in range(j + 1, n):
+                    r = rank_from_key(kij + card_key[live[k]], bij | card_bit[live[k]], tables)
+                    # river i, opponent (j, k); river j, opponent (i, k); river k, opponent (i, j)
+                    out[hidx[j, k]] += _wins2(our_end[i], r)
+                    out[hidx[i, k]] += _wins2(our_end[j], r)
+                    out[hidx[i, j]] += _wins2(our_end[k], r)
+        return out, n - 2
+    our2 = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        ki = ok + card_key[live[i]]
+        bi = ob | card_bit[live[i]]
+        for j in range(i + 1, n):
+            r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
+            our2[i, j] = r
+            our2[j, i] = r
+    for i in range(n):
+        ki = bk + card_key[live[i]]
+        bi = bb | card_bit[live[i]]
+        for j in range(i + 1, n):
+            kij = ki + card_key[live[j]]
+            bij = bi | card_bit[live[j]]
+            for k in range(j + 1, n):
+                kijk = kij + card_key[live[k]]
+                bijk = bij | card_bit[live[k]]
+                for m in range(k + 1, n):
+                    r = rank_from_key(kijk + card_key[live[m]], bijk | card_bit[live[m]], tables)
+                    # (turn+river | opponent): (ij|km) (ik|jm) (im|jk) (jk|im) (jm|ik) (km|ij)
+                    out[hidx[k, m]] += _wins2(our2[i, j], r)
+                    out[hidx[j, m]] += _wins2(our2[i, k], r)
+                    out[hidx[j, k]] += _wins2(our2[i, m], r)
+                    out[hidx[i, m]] += _wins2(our2[j, k], r)
+                    out[hidx[i, k]] += _wins2(our2[j, m], r)
+                    out[hidx[i, j]] += _wins2(our2[k, m], r)
+    return out, (n - 2) * (n - 3) // 2
+
+
+@njit(cache=True, inline="always")
+def _wins2(ours, theirs):
+    # 2 for a win, 1 for a tie, 0 for a loss
+    if ours > theirs:
+        return 2
+    if ours == theirs:
+        return 1
+    return 0
 
 
 @njit(cache=True)

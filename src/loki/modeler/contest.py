@@ -53,7 +53,7 @@ from typing import Protocol
 import numpy as np
 from pydantic import Field
 
-from loki.assessment import LOW_WEIGHT, contest_equity, equity, holding_equity, holding_ir, uniform_board_values
+from loki.assessment import LOW_WEIGHT, contest_equity, holding_equity, holding_ir, range_equity, uniform_board_values
 from loki.cards import HOLDING_INDEX
 from loki.config import LokiModel, tunable
 from loki.engine import Action, PlayerView
@@ -328,7 +328,7 @@ def _share(
         return 1.0, 0.0
     if len(tables) == 1:
         board = tuple(view.board)
-        e = holding_equity(view.hole_cards, tables[0]) if not board else equity(view.hole_cards, board, tables[0])
+        e = holding_equity(view.hole_cards, tables[0]) if not board else range_equity(view.hole_cards, board, tables[0])
         return play[0] * e + (1.0 - play[0]), 0.0
     board = tuple(int(c) for c in view.board)
     return contest_equity(view.hole_cards, board, np.array(tables), np.array(play, dtype=np.float64), samples, seed)
