@@ -33,11 +33,12 @@ from loki.modeler.model import (
     OpponentModel,
     PlayoutPolicy,
     ReweightDetails,
+    bayesian_mean,
     check_context,
     pooled_counts,
 )
 
-__all__ = ["BlindModelConfig", "BlindModeler", "blind_frequencies"]
+__all__ = ["BlindModelConfig", "BlindModeler", "blind_frequencies", "blind_frequency"]
 
 
 class BlindModelConfig(LokiModel):
@@ -57,9 +58,7 @@ class BlindModelConfig(LokiModel):
 
 def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarray:
     """``(4, 3, 3) float64`` the context frequencies [round][bets to call 0/1/2+][fold, call, raise] of an opponent's
-    counts ``(4, 3, 3)`` (module docstring): Bayesian means of the pooled counts
-    (:func:`loki.modeler.model.pooled_counts`) under Table B.2's prior, fold impossible with nothing to call, each
-    floored at ``min_frequency`` and renormalised.
+    counts ``(4, 3, 3)`` (module docstring): each context's :func:`blind_frequency`.
 
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)  # called nine bets on the flop
     >>> blind_frequencies(c, BlindModelConfig())[1, 1].round(3).tolist()
@@ -67,17 +66,27 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     >>> blind_frequencies(c, BlindModelConfig())[3, 1].round(3).tolist()  # the river learns from the flop
     [0.2, 0.72, 0.08]
     """
-    prior = np.asarray(DEFAULT_FREQUENCIES, dtype=np.float64)
-    w = config.prior_weight
     f = np.empty((4, 3, 3))
     for r in range(4):
         for b in range(3):
-            obs = pooled_counts(counts, r, b, config.pool)
-            f[r, b] = (obs + w * prior[b]) / (obs.sum() + w)
-    f[:, 0, 0] = 0.0  # nothing to call: no fold
+            f[r, b] = blind_frequency(counts, r, b, config)
+    return f
+
+
+def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindModelConfig) -> np.ndarray:
+    """``(3,) float64`` the opponent's ``(fold, call, raise)`` frequencies in one context (``street`` 0..3, ``bucket``
+    of bets to call 0..2): the Bayesian mean (:func:`loki.modeler.model.bayesian_mean`) of its pooled counts
+    (:func:`loki.modeler.model.pooled_counts`) under Table B.2's prior, fold impossible with nothing to call, each
+    floored at ``min_frequency`` and renormalised.
+    """
+    obs = pooled_counts(counts, street, bucket, config.pool)
+    f = bayesian_mean(obs, float(obs.sum()), DEFAULT_FREQUENCIES[bucket], config.prior_weight)
+    if bucket == 0:
+        f[0] = 0.0  # nothing to call: no fold
     f = np.maximum(f, config.min_frequency)
-    f[:, 0, 0] = 0.0
-    return f / f.sum(axis=2, keepdims=True)
+    if bucket == 0:
+        f[0] = 0.0
+    return f / f.sum()
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,7 @@ class BlindModeler:
         if ev.round == 0 or ev.action is Action.FOLD:
             return
         check_context(ev.round, bucket)
-        f = self.frequencies(model)[ev.round, bucket, int(ev.action)]
+        f = blind_frequency(model.tables.counts[model.row], ev.round, bucket, self.config)[int(ev.action)]
         model.trace.append((ev.round, ev.action, _BlindLikelihood(float(f))))
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:

@@ -57,7 +57,7 @@ from loki.assessment import LOW_WEIGHT, contest_equity, holding_equity, holding_
 from loki.cards import HOLDING_INDEX
 from loki.config import LokiModel, tunable
 from loki.engine import Action, PlayerView
-from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, bets_to_call_bucket, pooled_counts
+from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, bayesian_mean, bets_to_call_bucket, pooled_counts
 
 __all__ = [
     "ContestConfig",
@@ -276,9 +276,7 @@ def continue_probability(
         return p0, r0
     obs = pooled_counts(model.frequencies.counts, street, bucket, config.pool)
     n = float(obs.sum())
-    play = (float(obs[1] + obs[2]) + w0 * p0) / (n + w0)
-    raise_ = (float(obs[2]) + w0 * r0) / (n + w0)
-    return play, raise_
+    return bayesian_mean(float(obs[1] + obs[2]), n, p0, w0), bayesian_mean(float(obs[2]), n, r0, w0)
 
 
 def _opponents(
