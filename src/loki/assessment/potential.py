@@ -111,9 +111,8 @@ def _state(ours, theirs):
 
 
 @njit(cache=True)
-def _pair_tables(c0, c1, board, weights, tables):
-    """Shared set-up of the one-holding kernels: live cards, our current rank, and per local
-    pair (i, j) of live cards the opponent weight ``wq`` and ``3 * now_state`` (``base``)."""
+def _hand_keys(c0, c1, board, tables):
+    """The live cards (``live[:n]``), the board's evaluator key and bits ``(bk, bb)`` and our hand's ``(ok, ob)``."""
     dead = np.zeros(52, dtype=np.bool_)
     for c in board:
         dead[c] = True
@@ -122,8 +121,15 @@ def _pair_tables(c0, c1, board, weights, tables):
     live, n = live_cards(dead)
     card_key, card_bit = tables[0], tables[1]
     bk, bb = board_key(board, tables)
-    ok = bk + card_key[c0] + card_key[c1]
-    ob = bb | card_bit[c0] | card_bit[c1]
+    return live, n, bk, bb, bk + card_key[c0] + card_key[c1], bb | card_bit[c0] | card_bit[c1]
+
+
+@njit(cache=True)
+def _pair_tables(c0, c1, board, weights, tables):
+    """Shared set-up of the one-holding kernels: live cards, our current rank, and per local
+    pair (i, j) of live cards the opponent weight ``wq`` and ``3 * now_state`` (``base``)."""
+    live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
+    card_key, card_bit = tables[0], tables[1]
     ours_now = rank_from_key(ok, ob, tables)
     wq = np.zeros((n, n))
     base = np.zeros((n, n), dtype=np.int64)
@@ -294,16 +300,8 @@ def showdown_counts_kernel(c0, c1, board, tables):
     Returns:
         ``(1326,) int64`` (0 for the holdings that clash with our cards or the board) and K.
     """
-    dead = np.zeros(52, dtype=np.bool_)
-    for c in board:
-        dead[c] = True
-    dead[c0] = True
-    dead[c1] = True
-    live, n = live_cards(dead)
+    live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
     card_key, card_bit = tables[0], tables[1]
-    bk, bb = board_key(board, tables)
-    ok = bk + card_key[c0] + card_key[c1]
-    ob = bb | card_bit[c0] | card_bit[c1]
     out = np.zeros(N_HOLDINGS, dtype=np.int64)
     hidx = np.zeros((n, n), dtype=np.int64)
     for i in range(n):
