@@ -452,3 +452,20 @@ def test_auto_model_is_adaptive_short_handed_and_the_expert_system_at_full_table
     assert session(10, "auto", 60) == session(10, "expert", 60)
     hu_auto = session(2, "auto", 300)
     assert hu_auto == session(2, "adaptive", 300) and hu_auto != session(2, "expert", 300)
+
+
+def test_the_short_handed_limit_is_a_setting_of_the_player():
+    """``preflop_short_handed`` moves the table size up to which ``auto`` plays its short-handed model: with 3, a
+    5-handed session of ``auto`` players is exactly the expert system's; with the default 6 it is not."""
+    from loki.engine import GameConfig
+    from loki.players.registry import make_player
+    from loki.players.table import play_session
+
+    def session(model, limit=None):
+        extra = {} if limit is None else {"preflop_short_handed": limit}
+        players = [make_player({"kind": "loki1", "preflop_model": model, **extra}, seed=i) for i in range(5)]
+        return play_session(GameConfig(n_players=5), players, n_hands=80, seed=7)
+
+    assert make_player({"kind": "loki1", "preflop_short_handed": 3}).preflop.settings.short_handed == 3
+    assert session("auto", 3) == session("expert")
+    assert session("auto") != session("expert")

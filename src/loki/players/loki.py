@@ -320,6 +320,8 @@ class LokiOptions(PlayerConfig):
         contest: the DEFAULTs of the contest valuation (:class:`loki.modeler.contest.ContestConfig`): the ``"contest"``
             pre-flop model's, and the Simulator's card-blind values (``sim.card_blind_values``).
         preflop_realization: the adaptive model's pot-odds margin for heads-up calls (DEFAULT).
+        preflop_short_handed: the most players dealt in at which ``"auto"`` and ``"contest"`` use their short-handed
+            pre-flop model (:attr:`loki.preflop.AdaptiveSettings.short_handed`, DEFAULT 6); the expert system above.
         preflop_reweighting: how an opponent's pre-flop actions re-weight its table: ``"ramp"`` (Loki-1's μ/σ ramp on
             IR7, PAPP98 and pena/node39; the default) or ``"strategy"`` (each holding kept where our own expert system
             would take the action with it, else multiplied by ``preflop_leak``:
@@ -339,6 +341,7 @@ class LokiOptions(PlayerConfig):
     preflop_model: Literal["auto", "expert", "adaptive", "contest"] = "auto"
     contest: ContestConfig = ContestConfig()
     preflop_realization: float = Field(AdaptiveSettings().realization, gt=0.0, le=10.0)
+    preflop_short_handed: int = Field(AdaptiveSettings().short_handed, ge=2, le=10)
     preflop_reweighting: Literal["ramp", "strategy"] = "ramp"
     preflop_leak: float = tunable(
         DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (pre-flop re-weighting by strategy)", log=True, gt=0.0, le=1.0
@@ -530,7 +533,7 @@ def _opponent_preflop(cfg: LokiOptions) -> OpponentModeler:
 
 
 def _preflop_settings(cfg: LokiOptions) -> AdaptiveSettings:
-    return AdaptiveSettings(realization=cfg.preflop_realization)
+    return AdaptiveSettings(realization=cfg.preflop_realization, short_handed=cfg.preflop_short_handed)
 
 
 def _preflop(cfg: LokiOptions) -> PreflopPolicy:
