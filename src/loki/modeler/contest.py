@@ -60,6 +60,7 @@ from loki.engine import Action, PlayerView
 from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, bayesian_mean, bets_to_call_bucket, pooled_counts
 
 __all__ = [
+    "table_card_blindness",
     "ContestConfig",
     "ContestOpponent",
     "ContestSpot",
@@ -100,6 +101,11 @@ class ContestConfig(LokiModel):
         default_play_raised: before the flop, the prior probability of playing on facing two or more bets.
         default_reraise: before the flop, the prior share of raises among the plays (after it: Table B.2's).
         samples: samples of a multi-way share (:func:`loki.assessment.contest_equity`; one opponent: exact).
+        preflop_players: before the flop, at tables of at most this many players the contest values every decision;
+            at larger tables (up to the player's ``preflop_short_handed``) only in hands where the other players'
+            average card-blindness (:func:`table_card_blindness`) is at least ``preflop_card_blind`` at the hand's
+            first decision, Loki-1's expert system in the others.
+        preflop_card_blind: that threshold (0: the contest in every hand, the set A5's play).
     """
 
     realization: float = tunable(1.3, 0.6, 2.0, source="DEFAULT (the adaptive pre-flop model's)", gt=0.0, le=10.0)
@@ -114,6 +120,8 @@ class ContestConfig(LokiModel):
     default_play_raised: float = tunable(0.75, 0.3, 0.95, source="DEFAULT", ge=0.0, le=1.0)
     default_reraise: float = Field(0.2, ge=0.0, le=1.0)
     samples: int = Field(300, ge=1, le=100_000)
+    preflop_players: int = Field(3, ge=2, le=10)
+    preflop_card_blind: float = Field(0.0, ge=0.0, le=1.0)
 
 
 @dataclass(frozen=True)
@@ -244,6 +252,21 @@ def continuing_range(weights: np.ndarray, play: float, card_blindness: float, va
     keep = np.empty_like(w)
     keep[order] = np.where(above <= q * total, 1.0, LOW_WEIGHT)
     return w * (c + (1.0 - c) * keep)
+
+
+def table_card_blindness(view: PlayerView, models: SeatModels | None, blindness: CardBlindness | None) -> float:
+    """The average card-blindness of the other players dealt in (0 for a player without a model, and without
+    ``blindness``): how much of the table acts whatever it holds, in [0, 1].
+
+    >>> from loki.engine import GameConfig, new_hand
+    >>> v = new_hand(GameConfig(n_players=3), button=0, rng=0).view(0)
+    >>> table_card_blindness(v, None, None)
+    0.0
+    """
+    others = [s for s in range(view.n_players) if s != view.seat]
+    if models is None or blindness is None or not others:
+        return 0.0
+    return sum(float(blindness(models[s])) if s in models else 0.0 for s in others) / len(others)
 
 
 def continue_probability(

@@ -51,7 +51,7 @@ from loki.assessment.income_rate import holding_equity, load_tables
 from loki.cards import CLASS_SIZES, HOLDING_CLASS, HOLDING_INDEX
 from loki.engine import Action, PlayerView
 from loki.errors import ConfigError, InputError
-from loki.modeler.contest import CardBlindness, ContestConfig, ContestSpot, contest_action
+from loki.modeler.contest import CardBlindness, ContestConfig, ContestSpot, contest_action, table_card_blindness
 from loki.preflop.adaptive import (
     PREFLOP_MODELS,
     PROBABILITY_PLAY,
@@ -396,6 +396,7 @@ class PreflopPolicy:
         self._ir_tables = load_tables()
         self.choice: PreflopChoice | None = None
         self._strategy_choice: PreflopChoice | None = None
+        self._hand_contest: bool | None = None  # this hand's pre-flop decisions by the contest valuation
 
     @property
     def strategy(self) -> Strategy | None:
@@ -406,6 +407,7 @@ class PreflopPolicy:
         """Forget the last hand's strategy."""
         self.choice = None
         self._strategy_choice = None
+        self._hand_contest = None
 
     def model_for(self, view: PlayerView) -> str:
         """The model in use at this table (:func:`table_model` with ``settings.short_handed``)."""
@@ -441,7 +443,13 @@ class PreflopPolicy:
         at short-handed tables (:meth:`heads_up`) from ``models`` (the player's :class:`~loki.modeler.ModelStore`; None: no models)."""
         model = self.model_for(view)
         if model == "contest":
-            return self.contest(view, legal, models, blindness)
+            if self._hand_contest is None:  # at the hand's first decision: the contest, or the expert system
+                self._hand_contest = self.contest_config.preflop_players >= view.n_players or (
+                    table_card_blindness(view, models if self.specific else None, blindness)
+                    >= self.contest_config.preflop_card_blind
+                )
+            if self._hand_contest:
+                return self.contest(view, legal, models, blindness)
         if model == "adaptive":
             live = [s for s, f in enumerate(view.folded) if not f and s != view.seat]
             if len(live) == 1 and view.n_players <= self.settings.short_handed:
