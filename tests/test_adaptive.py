@@ -84,7 +84,7 @@ def test_the_spec_and_its_settings():
 
     a6 = TUNED_SETS[ADAPTIVE_SET]
     assert ADAPTIVE_SET == "A6" and cfg.adaptive_model == AMC(**a6["adaptive_model"])
-    assert cfg.contest.preflop_card_blind == 0.3 and cfg.contest.preflop_players == 3
+    assert cfg.contest.preflop_card_blind == 0.15 and cfg.contest.preflop_players == 3
     assert cfg.adaptive_model.candidates == ("observer", "specific", "blind") and cfg.adaptive_model.showdown_evidence
     assert cfg.exploit == ExploitConfig() and not cfg.exploit.card_blind
     assert cfg.preflop_model == "contest" and cfg.sim.card_blind_values and cfg.specific_model.prior[2] == 0.0
