@@ -520,11 +520,8 @@ def range_equity(hole, board, weights) -> float:
     0.641079
     """
     h, b, _ = check_cards(hole, board)
-    counts, k = showdown_counts(h, b)
-    w = np.asarray(weights, dtype=np.float64)
-    if w.shape != (1326,) or not bool(np.all(np.isfinite(w)) and np.all(w >= 0.0)):
-        raise RangeError(f"range_equity: weights must be (1326,), finite and >= 0, got shape {w.shape}")
-    live = live_holdings(list(h) + list(b)).astype(np.float64)
+    w = validate_weights(weights, "range_equity: weights")
+    counts, k, live = _showdown_counts_cached(tuple(sorted(h)), tuple(b))
     total = float(np.dot(w, live))
     if not total > 0.0:
         raise RangeError("range_equity: the range has no weight on a holding live with our cards and the board")
@@ -540,14 +537,18 @@ def showdown_counts(hole, board) -> tuple[np.ndarray, int]:
         CardError: bad or overlapping cards, a board of other than 3..5 cards.
     """
     h, b, _ = check_cards(hole, board)
-    return _showdown_counts_cached(tuple(sorted(h)), tuple(b))
+    counts, k, _ = _showdown_counts_cached(tuple(sorted(h)), tuple(b))
+    return counts, k
 
 
 @lru_cache(maxsize=256)
-def _showdown_counts_cached(hole: tuple[int, ...], board: tuple[int, ...]) -> tuple[np.ndarray, int]:
+def _showdown_counts_cached(hole: tuple[int, ...], board: tuple[int, ...]) -> tuple[np.ndarray, int, np.ndarray]:
+    # the counts, K, and the (1326,) float64 mask of the holdings live with the hole cards and the board (read-only)
     counts, k = showdown_counts_kernel(hole[0], hole[1], np.array(board, dtype=np.int64), kernel_tables())
+    live = live_holdings(list(hole) + list(board)).astype(np.float64)
     counts.setflags(write=False)
-    return counts, int(k)
+    live.setflags(write=False)
+    return counts, int(k), live
 
 
 @lru_cache(maxsize=64)
