@@ -316,7 +316,7 @@ def showdown_counts_kernel(c0, c1, board, tables):
             bi = bb | card_bit[live[i]]
             for j in range(i + 1, n):
                 r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
-                out[hidx[i, j]] += 2 if ours > r else (1 if ours == r else 0)
+                out[hidx[i, j]] += _wins2(ours, r)
         return out, 1
     if to_come == 1:
         our_end = np.empty(n, dtype=np.int64)
