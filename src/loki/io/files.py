@@ -89,6 +89,10 @@ def _refuse_non_file(p: Path) -> None:
         )
 
 
+#: The names :func:`_new_temporary` gives (what :func:`remove_stale_temporaries` may remove).
+_TEMPORARY = re.compile(r"\.(?P<stem>.+)\.(?P<pid>[0-9]{1,10})\.[0-9a-f]{8}\.tmp(?P<suffix>\.[^.]*)?")
+
+
 def _new_temporary(p: Path) -> Path:
     """A new, empty file next to ``p`` (``.<stem>.<pid>.<random>.tmp<suffix>``), created exclusively: never an
     existing file, never through a symbolic link."""
@@ -146,16 +150,13 @@ def folder_lock(folder: str | os.PathLike[str], what: str = "--out") -> Iterator
         os.close(fd)  # releases the lock
 
 
-_TEMPORARY = re.compile(r"\.(?P<stem>.+)\.(?P<pid>[0-9]{1,10})\.[0-9a-f]{8}\.tmp(?P<suffix>\.[^.]*)?")
-
-
 def _alive(pid: int) -> bool:
     """A process ``pid`` exists (one of another user counts as alive)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OverflowError, OSError):
+    except (OverflowError, OSError):  # another user's (PermissionError), or a pid no process can have
         return True
     return True
 
