@@ -57,6 +57,7 @@ from loki.cards import N_HOLDINGS
 from loki.config import LokiModel, tunable
 from loki.engine import ActionTaken
 from loki.modeler.kernels import (
+    blind_log_odds_step,
     grouped_average_into,
     grouped_log_weights_into,
     mixture_into,
@@ -361,12 +362,11 @@ class AdaptiveModeler:
                 gain[i] = np.log(max(p, self.config.floor))
             if self._blind >= 0:  # the card-blind log-odds gain against the card-driven group's probability
                 b = self._blind
-                e = self._log_prior + o.evidence
-                e[b] = -np.inf
-                within = _softmax(e)
-                group = float(sum(float(w) * float(np.exp(g)) for i, (w, g) in enumerate(zip(within, gain)) if i != b))
-                d = float(o.evidence[b]) + float(gain[b]) - float(np.log(max(group, self.config.floor)))
-                gain[b] = min(max(d, -self.config.blindness_bound), self.config.blindness_bound) - float(o.evidence[b])
+                d = blind_log_odds_step(
+                    self._log_prior, o.evidence, np.exp(gain), b, 1.0, 1.0, self.config.blindness_bound,
+                    self.config.floor,
+                )  # fmt: skip
+                gain[b] = d - float(o.evidence[b])
             o.evidence = o.evidence + gain
             o.post = None
         for m, k in zip(o.cands, self.modelers, strict=True):

@@ -19,6 +19,7 @@ __all__ = [
     "model_average_into",
     "grouped_average_into",
     "grouped_log_weights_into",
+    "blind_log_odds_step",
     "freq_triple",
     "freq_triples_all",
     "percentiles_into",
@@ -288,14 +289,44 @@ def grouped_log_weights_into(log_prior, evidence, blind, out):
 
 
 @njit(cache=True)
+def blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, bound, floor):
+    """The card-blind candidate's log-odds against the card-driven candidates' mixture after one piece of evidence
+    (an action, :func:`grouped_average_into`; a shown holding, :meth:`loki.modeler.AdaptiveModeler.learn`):
+    ``γ_b·D + λ·(log p_b − log max(Σ_d π_d·p_d, floor))``, clipped to ``[−bound, bound]``, with ``π_d`` the card-driven
+    candidates' weights within their group before the evidence.
+
+    Args:
+        log_prior, evidence: ``(k,) float64`` (``evidence[blind]`` is ``D``; read only).
+        p: ``(k,) float64`` each candidate's probability of the evidence, at least ``floor``.
+        blind: the card-blind candidate's index; gamma_b, lam, bound, floor: as :func:`grouped_average_into`.
+
+    Returns:
+        the new ``D`` (float).
+    """
+    k = log_prior.shape[0]
+    e = np.empty(k)
+    for i in range(k):
+        e[i] = log_prior[i] + evidence[i] if i != blind else -np.inf
+    within = np.empty(k)
+    softmax_into(e, within)  # the card-driven candidates' weights within their group (the card-blind one 0)
+    p_group = 0.0
+    for i in range(k):
+        if i != blind:
+            p_group += within[i] * p[i]
+    if not p_group > floor:
+        p_group = floor
+    d = gamma_b * evidence[blind] + lam * (np.log(p[blind]) - np.log(p_group))
+    return min(max(d, -bound), bound)
+
+
+@njit(cache=True)
 def grouped_average_into(
     before, tables, cols, live, gamma, gamma_b, lam, bound, floor, log_prior, evidence, post, low, row, buf, buf2, blind
 ):
     """:func:`model_average_into` with the card-blind candidate ``blind`` judged against the card-driven candidates
     as a group (:class:`loki.modeler.adaptive.AdaptiveModelConfig` ``blindness_forgetting``): each card-driven
     candidate's log-evidence ``E_d ← γ·E_d + log max(p_d, floor)``; the card-blind one's log-odds against their mixture
-    ``D ← γ_b·D + λ·(log max(p_b, floor) − log max(Σ_d π_d·p_d, floor))`` (``π_d`` their weights within the group
-    before the action), clipped to ``[−bound, bound]``; the weights by :func:`grouped_log_weights_into` and
+    ``D`` by :func:`blind_log_odds_step`; the weights by :func:`grouped_log_weights_into` and
     :func:`softmax_into`, the tables averaged by them (:func:`mixture_into`).
 
     Args:
@@ -316,21 +347,12 @@ def grouped_average_into(
         p[i] = _predictive_at(before[i], cols[i], idx, m, buf, buf2)
         if not p[i] > floor:  # NaN (no live weight) or under the floor
             p[i] = floor
-    e = np.empty(k)
-    for i in range(k):
-        e[i] = log_prior[i] + evidence[i] if i != blind else -np.inf
-    softmax_into(e, post)  # the card-driven candidates' weights within their group (the card-blind one 0)
-    p_group = 0.0
-    for i in range(k):
-        if i != blind:
-            p_group += post[i] * p[i]
-    if not p_group > floor:
-        p_group = floor
+    d = blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, bound, floor)
     for i in range(k):
         if i != blind:
             evidence[i] = gamma * evidence[i] + np.log(p[i])
-    d = gamma_b * evidence[blind] + lam * (np.log(p[blind]) - np.log(p_group))
-    evidence[blind] = min(max(d, -bound), bound)
+    evidence[blind] = d
+    e = np.empty(k)
     grouped_log_weights_into(log_prior, evidence, blind, e)
     softmax_into(e, post)
     return _mixture_at(tables, post, idx, m, low, row, buf, np.empty(n))
