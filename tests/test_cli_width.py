@@ -82,6 +82,18 @@ def test_option_ranges_agree_between_commands():
     assert seen >= 3
 
 
+def test_the_preset_option_names_every_shipped_preset():
+    """``tournament --preset``'s help names every preset that ships (the fitted sets' fig3-B-B1, fig3-S-S2 and
+    fig3-BRS-BRS3 were missing from it), so a new preset file fails here until the help says it."""
+    from loki.tournament.config import list_presets
+
+    group = typer.main.get_command(app)
+    (option,) = [p for p in group.commands["tournament"].params if "--preset" in p.opts]
+    named = set(option.help.replace(",", " ").replace(";", " ").replace(".", " ").split())
+    assert len(list_presets()) >= 10
+    assert not set(list_presets()) - named, set(list_presets()) - named
+
+
 def test_the_tournament_ends_with_its_two_line_legend(tmp_path):
     from loki.tournament.results import LEGEND
 
@@ -90,7 +102,8 @@ def test_the_tournament_ends_with_its_two_line_legend(tmp_path):
     lines = [ln for ln in out.splitlines() if ln.strip()]
     flat = " ".join(" ".join(lines[-12:]).split())
     assert flat.endswith(" ".join(" ".join(LEGEND).split())), flat[-300:]
-    for term in ("VPIP", "PFR", "AF", "WTSD", "W$SD", "± 95%", "own"):
+    assert len(LEGEND) == 2
+    for term in ("VPIP", "PFR", "AF", "WTSD", "W$SD", "± 95%", "own", "collapse %", "loki explain --legend"):
         assert term in " ".join(LEGEND)
 
 

@@ -28,7 +28,11 @@ TOURNAMENT_MARKS = ("journal.jsonl", "run.json")
 
 def tournament(
     preset: str = typer.Option(
-        "quick", "--preset", "-p", help="Shipped experiment: quick, fig3-B, fig3-R, fig3-BR, fig3-S, fig3-BRS, fig4."
+        "quick",
+        "--preset",
+        "-p",
+        help="Shipped experiment (--list describes each): quick; the paper's designs fig3-B, fig3-R, fig3-BR, fig3-S, "
+        "fig3-BRS, fig4; the fitted sets in Figure 3's field fig3-B-B1, fig3-S-S2, fig3-BRS-BRS3.",
     ),
     config: Path | None = typer.Option(
         None, "--config", "-c", help="Your own TOML tournament file (overrides --preset)."

@@ -516,7 +516,7 @@ def _own(types: Mapping[str, Any], enhanced: list[str]) -> str:
 #: The two lines ``loki tournament`` ends with: what its statistics and its interval column mean.
 LEGEND = (
     "VPIP/PFR: % of hands entered/raised pre-flop; AF: (bets+raises)/calls post-flop; WTSD: % of flops seen to "
-    "showdown; W$SD: % of showdowns won.",
+    "showdown; W$SD: % of showdowns won; collapse % and every other term: loki explain --legend.",
     "± 95%: the 95 % interval, the deal the unit; significant: it excludes 0 (short runs say no: the paper played "
     "2,500 deals); own: the enhanced players' winnings (AAAI-99's Figure 3 measure).",
 )
