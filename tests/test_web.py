@@ -454,3 +454,20 @@ def test_session_appends_one_hand_per_write_and_cuts_back_a_failed_one(tmp_path,
             s.next_hand()
     assert writes == [("w", 1), ("a", 1), ("a", 1), ("a", 2)]  # the failed hand is written again with the next
     assert [r.hand_id for r in read_phh(path)] == [1, 2, 3, 4]
+
+
+def test_the_setup_page_names_the_fitted_set_each_spec_plays():
+    """The setup page's suggested specs say which fitted set they play, and it is the one the spec plays now
+    (:func:`loki.players.registry.title_of`): the default bot's label said A4 after the default had moved to A6."""
+    import re
+    from pathlib import Path
+
+    from loki.players.registry import title_of
+
+    page = (Path(__file__).resolve().parents[1] / "src" / "loki" / "web" / "static" / "index.html").read_text()
+    labelled = re.findall(r'<option value="([^"]+)" label="[^"]*\(fitted: (\w+)\)', page)
+    assert len(labelled) >= 2
+    for spec, name in labelled:
+        assert f"(fitted: {name}" in title_of(spec), (spec, name, title_of(spec))
+    hint = re.search(r"the adaptive Loki, playing the fitted\s+set (\w+)", page)
+    assert hint and f"(fitted: {hint.group(1)}" in title_of("loki2:BRS:adaptive")
