@@ -10,6 +10,11 @@ Known values (heads-up, blinds ½ and 1 small bet, sb/hand):
   calling station's play, so every bet is worth ``B·(2·e − 1)`` with ``e`` the equity when it is made) and its value
   is ``(10·E0 + 10·E1 + 20·E2 + 20·E3) / 10`` with ``Es = E[(2·e_s − 1)+]`` over random holdings and boards: computed
   here independently of loki.lbr (class equities pre-flop, :func:`loki.assessment.equity` after);
+* against ``raising`` (bets or raises whenever it may, calls at the cap) its range stays uniform and nothing folds
+  to a bet, so LBR raises with ``e > ½`` and otherwise calls while ``e·(pot + c) > c`` (folds else): each street is
+  capped, called once, or folded; its value, the mean over random holdings and boards of those rules played out
+  (blinds, betting order and cap of each seat, the showdown at the river's equity), is computed here without
+  loki.lbr or the rules engine;
 * against the card-blind ``calling``, ``raising``, ``random`` and ``maniac`` and the card-driven ``equity`` the
   machinery (oracle, range, kernel, forks) plays deal for deal what a closed-form player written from the formulas
   plays, with WP from :func:`loki.assessment.equity` and the range and fold probabilities from the players'
@@ -105,16 +110,23 @@ def test_always_folding_loses_exactly_three_quarters_of_a_small_bet(tmp_path):
     assert s["deals"] == 30 and s["hands"] == 60
 
 
-def _calling_station_value(samples: int, seed: int) -> tuple[float, float]:
-    """``(value, half-width of its 95 % interval)``, sb/hand, of the best response to an always-calling player (module
-    docstring), without loki.lbr: pre-flop from the class-equity matrix (every holding against every live holding),
-    flop, turn and river by Monte Carlo over random holdings and boards with exact equities."""
+def _preflop_equities() -> np.ndarray:
+    """``(1326,) float64``: each holding's equity against a uniform range of the live holdings, from the class-equity
+    matrix (every holding against every live holding)."""
     m = load_class_equity()
     cls = HOLDING_CLASS
     e0 = np.empty(1326)
     for h in range(1326):
         live = (HOLDING_MASKS & HOLDING_MASKS[h]) == 0
         e0[h] = m[cls[h], cls[live]].mean()
+    return e0
+
+
+def _calling_station_value(samples: int, seed: int) -> tuple[float, float]:
+    """``(value, half-width of its 95 % interval)``, sb/hand, of the best response to an always-calling player (module
+    docstring), without loki.lbr: pre-flop from the class-equity matrix (every holding against every live holding),
+    flop, turn and river by Monte Carlo over random holdings and boards with exact equities."""
+    e0 = _preflop_equities()
     v = 10.0 * float(np.maximum(2.0 * e0 - 1.0, 0.0).mean())
     rng = np.random.default_rng(seed)
     xs = np.zeros(samples)
@@ -125,12 +137,71 @@ def _calling_station_value(samples: int, seed: int) -> tuple[float, float]:
     return (v + float(xs.mean())) / 10.0, 1.96 * float(xs.std(ddof=1)) / math.sqrt(samples) / 10.0
 
 
-def test_against_a_calling_station_lbr_wins_the_best_responses_value(tmp_path):
-    r = _measure("calling", 200, 1, tmp_path)
-    value, mc_ci = _calling_station_value(600, 11)
+def _against_raising(wps: list[float], button: bool) -> float:
+    """LBR's winnings, sb, in one hand against ``raising`` (module docstring): ``wps`` its equity on each street
+    against the uniform range (the last, the river's, also its showdown chance), ``button`` whether it is the button
+    (the small blind, first to act pre-flop and last after).  Heads-up fixed limit: blinds ½ and 1, bets 1 (pre-flop,
+    flop) and 2 (turn, river), at most 4 bets a round, the big blind counting as the first."""
+    put = [0.5, 1.0] if button else [1.0, 0.5]  # [LBR, raising]
+    for street, wp in enumerate(wps):
+        b = 1.0 if street < 2 else 2.0
+        bets = 1 if street == 0 else 0
+        me_first = button if street == 0 else not button
+        actor, acted = (0 if me_first else 1), set()
+        while True:
+            c = max(put) - put[actor]
+            acted.add(actor)
+            if actor == 1:  # raising: bets or raises while it may, calls at the cap
+                if bets == 4:
+                    put[1] += c
+                    break
+                put[1], bets, actor = max(put) + b, bets + 1, 0
+                continue
+            pot = sum(put)
+            u_call, u_raise = wp * (pot + c) - c, wp * (pot + c + 2 * b) - c - b
+            raises = bets < 4 and u_raise > u_call  # ties: call, then raise, then fold
+            if c > 0 and (u_raise if raises else u_call) < 0.0:
+                return -put[0]  # folds
+            if raises:
+                put[0], bets, actor = max(put) + b, bets + 1, 1
+                continue
+            put[0] += c
+            if acted == {0, 1}:
+                break
+            actor = 1
+    return wps[-1] * sum(put) - put[0]
+
+
+def _raising_value(samples: int, seed: int) -> tuple[float, float]:
+    """``(value, half-width of its 95 % interval)``, sb/hand, of LBR against ``raising`` (module docstring), without
+    loki.lbr or the rules engine: Monte Carlo over random holdings and boards, each played in both seats, with the
+    equities of :func:`_preflop_equities` and :func:`loki.assessment.equity`."""
+    e0 = _preflop_equities()
+    rng = np.random.default_rng(seed)
+    xs = np.zeros(samples)
+    for i in range(samples):
+        c = [int(x) for x in rng.choice(52, 7, replace=False)]
+        hole = (c[0], c[1])
+        wps = [float(e0[HOLDING_INDEX[c[0], c[1]]])] + [equity(hole, tuple(c[2:k])) for k in (5, 6, 7)]
+        xs[i] = (_against_raising(wps, True) + _against_raising(wps, False)) / 2.0
+    return float(xs.mean()), 1.96 * float(xs.std(ddof=1)) / math.sqrt(samples)
+
+
+@pytest.mark.parametrize(
+    "opponent,deals,seed,computed,samples,about",
+    [
+        ("calling", 200, 1, _calling_station_value, 600, (0.9, 1.4)),
+        ("raising", 300, 2, _raising_value, 4000, (3.0, 4.2)),
+    ],
+)
+def test_lbr_wins_the_value_computed_without_it(opponent, deals, seed, computed, samples, about, tmp_path):
+    """Against ``calling`` the best response's value (about 1.1 sb/hand), against ``raising`` the value of LBR's
+    rules played out (about 3.5): module docstring."""
+    r = _measure(opponent, deals, seed, tmp_path)
+    value, mc_ci = computed(samples, seed + 10)
     tol = 1.5 * math.hypot(r["ci"], mc_ci)
     assert abs(r["lbr_sb_per_hand"] - value) < tol, (r["lbr_sb_per_hand"], r["ci"], value, mc_ci)
-    assert 0.9 < value < 1.4  # about 1.15 sb/hand
+    assert about[0] < value < about[1]
 
 
 # ------------------------------------------------------------------------------ an independent closed-form player
