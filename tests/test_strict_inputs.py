@@ -147,3 +147,28 @@ def test_the_web_api_plays_built_in_specs_only(client, tmp_path):
         assert r.status_code == 400 and "built-in player specs only" in r.json()["error"], r.text
         answers.add(r.json()["error"].replace(spec, "SPEC"))
     assert len(answers) == 1  # the same answer whether the file exists or not
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        'frozen{"player": "SPEC"}',
+        'frozen{"player": "calling", "warmup_opponent": "SPEC"}',
+        'lbr{"opponent": "SPEC"}',
+    ],
+)
+def test_the_web_api_opens_no_player_file_named_inside_a_spec(client, tmp_path, template):
+    """A player file named inside a spec's table (a frozen player, an LBR's opponent) was opened: the session was made
+    when the file existed and refused with "No such file" when it did not, the same oracle of which files exist."""
+    real = tmp_path / "best.toml"
+    real.write_text('[player]\nkind = "calling"\n')
+    answers = set()
+    for path in (str(real), str(tmp_path / "missing.toml")):
+        r = client.post("/api/sessions", json={"players": [template.replace("SPEC", path)]})
+        assert r.status_code == 400 and "built-in player specs only" in r.json()["error"], r.text
+        answers.add(r.json()["error"].replace(path, "PATH"))
+    assert len(answers) == 1  # the same answer whether the file exists or not
+    # the command line still reads a player file named inside a spec
+    from loki.players.registry import parse_player
+
+    assert parse_player(template.replace("SPEC", str(real))).kind in ("frozen", "lbr")

@@ -27,10 +27,12 @@ time (tests, notebooks: it does not reach worker processes started with "spawn")
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
@@ -51,6 +53,7 @@ __all__ = [
     "make_player",
     "spec_of",
     "read_player_file",
+    "built_in_specs_only",
     "MAX_PLAYER_FILE",
     "NoOptions",
     "PlayerConfig",
@@ -247,16 +250,43 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
 MAX_PLAYER_FILE = 64 * 1024
 
 
+#: False within :func:`built_in_specs_only`: a player file is then refused unopened.
+_PLAYER_FILES: contextvars.ContextVar[bool] = contextvars.ContextVar("loki_player_files", default=True)
+
+
+@contextlib.contextmanager
+def built_in_specs_only() -> Iterator[None]:
+    """Within it, every player file a spec names (``x.toml``, at any depth: a frozen player's ``player``, an LBR's
+    ``opponent``) is refused without being opened, with the same error whether the file exists or not; for specs from
+    a web page, which must not learn which files the server holds.
+
+    >>> with built_in_specs_only():
+    ...     parse_player('frozen{"player": "/etc/best.toml"}')
+    Traceback (most recent call last):
+    ...
+    loki.errors.PlayerSpecError: ... player file '/etc/best.toml': not opened: built-in player specs only here ...
+    """
+    token = _PLAYER_FILES.set(False)
+    try:
+        yield
+    finally:
+        _PLAYER_FILES.reset(token)
+
+
 def read_player_file(path: str) -> dict[str, Any]:
     """The ``[player]`` table of a player file (TOML; ``loki tune`` writes them as ``best.toml``, with a
     ``[provenance]`` table that is not read here).
 
     Raises:
         PlayerSpecError: a file that is missing, larger than :data:`MAX_PLAYER_FILE`, not TOML, or without a
-            ``[player]`` table.
+            ``[player]`` table; any player file within :func:`built_in_specs_only`.
     """
     from loki.io.limits import open_regular, parse_toml
 
+    if not _PLAYER_FILES.get():
+        raise PlayerSpecError(
+            f"player file {path!r}: not opened: built-in player specs only here (loki1, loki2:BR, ...)"
+        )
     try:
         with open_regular(path) as f:  # a FIFO or a device is refused at once
             raw = f.read(MAX_PLAYER_FILE + 1)

@@ -336,7 +336,10 @@ class _Sessions:
         teaching = body.get("teaching", False)
         if not isinstance(teaching, bool):
             raise ConfigError("teaching: expected true or false")
-        s = TableSession([p.strip() for p in players], seed=seed, name=name, teaching=teaching)
+        from loki.players.registry import built_in_specs_only
+
+        with built_in_specs_only():  # nor a player file named inside a spec (a frozen player's, an LBR's opponent)
+            s = TableSession([p.strip() for p in players], seed=seed, name=name, teaching=teaching)
         if self.out_dir is not None:
             s.phh_path = self.out_dir / f"loki-web-{s.id}.phhs"
             s.save()
