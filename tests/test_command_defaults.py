@@ -119,6 +119,20 @@ def test_a_rerun_into_a_finished_tournament_says_it_reports_it(tmp_path):
     )
 
 
+def test_a_rerun_into_a_finished_league_says_it_reports_its_pairs(tmp_path):
+    """A league run again into its folder reported every pair from its journal, saying nothing of it."""
+    args = ["league", "--player", "calling", "--player", "random", "--deals", "2", "--no-plots", "-w", "0", "--quiet",
+            "--out", "l"]  # fmt: skip
+    first = _loki(args, tmp_path)
+    assert first.returncode == 0 and "reported again" not in first.stderr + first.stdout, first.stderr
+    again = _loki(args, tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "1 of 1 pairs were finished in l: reported again from their journals (nothing played" in " ".join(
+        again.stderr.split()
+    )
+    assert again.stdout == first.stdout  # the same cross table
+
+
 # ------------------------------------------------------------------ loki tune
 
 TINY = """name = "tiny"
