@@ -20,8 +20,8 @@ The kinds of probe (``--only``):
 - ``hosts``: host names a lookup cannot encode, for ``acpc`` and ``web``;
 - ``strict``: tuning targets that cannot score a trial, game definitions with non-ASCII digits, no ``END GAMEDEF``,
   a big bet below the small bet;
-- ``web``: a live ``loki web``: huge seeds, player files as specs, foreign Origin and Host headers, no token,
-  oversized and deep JSON;
+- ``web``: a live ``loki web``: huge seeds, player files as specs or named inside one, foreign Origin and Host headers,
+  no token, oversized and deep JSON;
 - ``bots``: ``cmd:`` bots that start a ``setsid`` child, a double-forked daemon without environment, many children,
   a child then exit; a SIGTERM mid-match;
 - ``runs``: SIGKILL and ``--resume`` of a tournament (the same summary as an uninterrupted run), a forged journal
@@ -530,6 +530,10 @@ def web(work: Path) -> Iterator[Result]:
     good = {"Host": f"127.0.0.1:{port}", "Origin": f"http://127.0.0.1:{port}", "X-Loki-Token": token,
             "Content-Type": "application/json"}  # fmt: skip
     (work / "real.toml").write_text('[player]\nkind = "calling"\n')
+
+    def nested(kind: str, field: str, name: str) -> bytes:  # a spec whose table names a player file
+        return json.dumps({"players": [kind + json.dumps({field: str(work / name)})]}).encode()
+
     probes: list[tuple[str, dict, bytes, set[int]]] = [
         ("seed 10**4000", good, json.dumps({"players": ["calling"], "seed": 10**4000}).encode(), {400}),
         ("seed 2**64", good, json.dumps({"players": ["calling"], "seed": 2**64}).encode(), {400}),
@@ -539,6 +543,8 @@ def web(work: Path) -> Iterator[Result]:
         ("a player file that exists", good, json.dumps({"players": [str(work / "real.toml")]}).encode(), {400}),
         ("a player file that does not", good, json.dumps({"players": [str(work / "no.toml")]}).encode(), {400}),
         ("a FIFO as a player file", good, json.dumps({"players": [str(work / "fifo.toml")]}).encode(), {400}),
+        ("a player file inside a frozen spec, that exists", good, nested("frozen", "player", "real.toml"), {400}),
+        ("a player file inside an LBR spec, that does not", good, nested("lbr", "opponent", "no.toml"), {400}),
         ("a name with ESC", good, json.dumps({"players": ["calling"], "name": "a\x1b[2J"}).encode(), {400}),
         ("a name of 5,000 characters", good, json.dumps({"players": ["calling"], "name": "n" * 5000}).encode(), {400}),
         ("a foreign Origin", {**good, "Origin": "http://evil.example"}, b'{"players": ["calling"]}', {403}),
