@@ -191,6 +191,14 @@ def test_players_and_presets_name_the_set_they_play():
     assert title_of("loki2:BRS:tuned=BRS3") == "loki2:BRS:tuned=BRS3 (fitted: BRS3)"
     assert title_of("loki2:BRS:tuned=BRS1") == "loki2:BRS:tuned=BRS1 (fitted: BRS1, superseded)"
     assert title_of("loki2:BRS:adaptive").endswith("(fitted: A6)")
+    assert title_of("loki2:BRS:adaptive:trials=200:tuned=A5").endswith("(fitted: A5, superseded)")
+    # a table asking for the adaptive model plays its hand-set values (500 trials, uniform play-outs), not a fitted set,
+    # even with a fitted set's name: its title says only what it is
+    for table in ({"features": "BRS", "opponent_model": "adaptive"},
+                  {"features": "BRS", "opponent_model": "adaptive", "tuned": "A5"}):  # fmt: skip
+        assert "fitted" not in title_of({"kind": "loki2", **table})
+    option = parse_player("loki2:BRS:adaptive")
+    assert title_of(option).endswith("(fitted: A6)")  # the option's own configuration, as a table
     assert title_of("loki2:BRS") == "loki2:BRS"
     for paper, fitted, name in (("fig3-B", "fig3-B-B1", "B1"), ("fig3-S", "fig3-S-S2", "S2"),
                                 ("fig3-BRS", "fig3-BRS-BRS3", "BRS3")):  # fmt: skip

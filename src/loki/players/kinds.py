@@ -164,7 +164,11 @@ LOKI1 = PlayerKind(
 
 def _loki2_fitted(cfg: Loki2Config) -> str | None:
     """The set a Loki-2 configuration plays: its ``tuned`` set, or :data:`ADAPTIVE_SET` under the ``adaptive``
-    option (whose DEFAULTs it is)."""
+    option (whose DEFAULTs it is); none for a configuration table that asks for the adaptive opponent model without
+    being what a spec with the ``adaptive`` option plays (the model's hand-set values, the Simulator's 500 trials and
+    uniform play-outs: it plays no fitted set as it was fitted)."""
+    if cfg.opponent_model == "adaptive" and _loki2_spec(cfg) is None:
+        return None
     if cfg.tuned:
         return cfg.tuned
     return ADAPTIVE_SET if cfg.opponent_model == "adaptive" else None
