@@ -634,6 +634,66 @@ def panel(
     return "\n".join(out)
 
 
+def _dealer_hands(run: Path) -> dict[tuple[int, int], float]:
+    """Loki's seat's sb/hand per ``(seat, hand)`` of a committed ACPC dealer run
+    (``experiments/exploitation/scripts/acpc_dealer.py``: ``hands.csv.gz`` in chips, the small bet in summary.json)."""
+    import csv
+    import gzip
+
+    sb = float(json.loads((run / "summary.json").read_text())["small_bet_chips"])
+    with gzip.open(run / "hands.csv.gz", "rt", newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {(int(r["loki_seat"]), int(r["hand"])): float(r["chips"]) / sb for r in rows}
+
+
+def acpc_dealer(
+    folder: Path, rows: list[list[str]], tables: list[list[str]], seeds: list[int], reference: str = "equity"
+) -> str:
+    """Loki on the ACPC server's dealer against its example_player: for each row ``[label, row]`` and column
+    ``[label, table]`` the sb/hand of Loki's seat (runs ``<folder>/<table>--<row>-<seed>``, seeds pooled, 95 %
+    intervals over hands; the hands played), then each row against ``reference`` in the same seat on the same cards
+    (share of its sb/hand; difference paired by seed, seat and hand)."""
+    vals: dict[tuple[str, str], dict[tuple[int, int, int], float]] = {}
+    for _, row in rows:
+        for _, table in tables:
+            runs = [folder / f"{table}--{row}-{seed}" for seed in seeds]
+            if all((r / "summary.json").exists() for r in runs):
+                vals[(row, table)] = {
+                    (seed, *k): v for seed, r in zip(seeds, runs, strict=True) for k, v in _dealer_hands(r).items()
+                }
+    if not vals:
+        return "(not run)"
+    out = ["| player | " + " | ".join(label for label, _ in tables) + " |", "|---|" + "---:|" * len(tables)]
+    for label, row in rows:
+        cells = []
+        for _, table in tables:
+            v = vals.get((row, table))
+            cells.append("" if v is None else f"{_fmt(*mean_ci(np.array(list(v.values()))))} ({len(v):,} hands)")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        f"Against `{reference}` in the same seat, on the same cards (share of its sb/hand; difference paired by hand):",
+        "",
+        "| player | " + " | ".join(label for label, _ in tables) + " |",
+        "|---|" + "---:|" * len(tables),
+    ]
+    for label, row in rows:
+        if row == reference:
+            continue
+        cells = []
+        for _, table in tables:
+            x, r = vals.get((row, table)), vals.get((reference, table))
+            if x is None or r is None:
+                cells.append("")
+                continue
+            keys = sorted(set(x) & set(r))
+            a, b = np.array([x[k] for k in keys]), np.array([r[k] for k in keys])
+            share = f"{a.mean() / b.mean():.2f} · " if b.mean() > 0.05 else ""
+            cells.append(f"{share}{_fmt(*mean_ci(a - b))}")
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 #: ``kind`` -> (the function, the arguments that are paths relative to experiments/ (a string or a list of them),
 #: and for list-of-rows arguments the row positions that are such paths).
 KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int, ...]]]] = {
@@ -652,6 +712,7 @@ KINDS: dict[str, tuple[Callable[..., str], tuple[str, ...], dict[str, tuple[int,
     "run_speed": (run_speed, (), {"rows": (1,)}),
     "lbr": (lbr_table, (), {"rows": (2,)}),
     "panel": (panel, ("folder",), {}),
+    "acpc_dealer": (acpc_dealer, ("folder",), {}),
 }
 
 
