@@ -80,6 +80,16 @@ def test_checked_names_are_printable_and_bounded_or_refused_naming_the_input(nam
         assert msg.startswith("--label ") and why in msg and msg.isprintable() and len(msg) < 300
 
 
+def test_an_error_line_echoing_a_huge_argument_is_bounded():
+    """`loki acpc <5,000-character host> 1` printed a 5,113-byte error line (the argument echoed whole)."""
+    from loki.cli._common import MAX_ERROR_CHARS
+
+    r = CliRunner().invoke(app, ["acpc", "a" * 5000, "1", "--no-warmup"])
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("error:")]
+    assert r.exit_code == 2 and len(lines) == 1, r.output[-500:]
+    assert len(lines[0]) <= len("error: ") + MAX_ERROR_CHARS + 1 and lines[0].endswith("…")
+
+
 # ------------------------------------------------------------------ names reported: replay, explain
 
 

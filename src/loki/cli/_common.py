@@ -81,16 +81,24 @@ PLAYER_SPEC_HELP = "a player spec: loki1, loki1:TA, loki2:BR, loki2:BRS:LA:trial
 T = TypeVar("T")
 
 
+#: The longest message an error line prints (characters; a longer one, e.g. echoing a 5,000-character argument, is
+#: cut and marked ``…``).
+MAX_ERROR_CHARS = 2000
+
+
 def error_line(message: object) -> str:
     """``"error: <message>"`` on one line (line breaks of ``message`` become spaces), every other character a terminal
-    could act on escaped (:func:`loki.io.names.shown`: a name from a log in a message never reaches the terminal raw).
+    could act on escaped (:func:`loki.io.names.shown`: a name from a log in a message never reaches the terminal raw),
+    at most :data:`MAX_ERROR_CHARS` characters of it.
 
     >>> error_line("bad\\nthing"), error_line("no player \\x1b[2J")
     ('error: bad thing', 'error: no player \\\\x1b[2J')
+    >>> len(error_line("host " + "a" * 5000))
+    2008
     """
     from loki.io.names import shown
 
-    return "error: " + shown(" ".join(str(message).split("\n")).strip(), limit=None)
+    return "error: " + shown(" ".join(str(message).split("\n")).strip(), limit=MAX_ERROR_CHARS)
 
 
 def fail(message: str) -> NoReturn:
