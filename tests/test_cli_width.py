@@ -45,6 +45,19 @@ def test_the_tunable_fields_are_listed_whole_at_80_columns():
     assert "bettor.check_raise_probability" in out and "sim.temperature" in out
 
 
+def test_the_preset_list_wraps_each_description_beside_its_name_at_80_columns():
+    """``loki tournament --list`` folded each line at the edge (the name's line broken mid-description, the next line
+    at column 0) and said quick's 300 deals twice."""
+    from loki.tournament.config import list_presets
+
+    out = _run(["tournament", "--list"])
+    lines = out.splitlines()
+    assert "…" not in out and all(len(line) <= 80 for line in lines), out
+    starts = [line.split()[0] for line in lines if line and not line.startswith(" ")]
+    assert starts == list(list_presets()), out  # each preset one row, its wrapped description indented beside it
+    assert out.count("300 deals") == 1, out
+
+
 def test_a_league_table_folds_instead_of_cutting_at_80_columns(monkeypatch):
     from loki.cli._console import make_console
     from loki.cli.league import league_table

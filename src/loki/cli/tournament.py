@@ -89,12 +89,19 @@ def tournament(
 
     console = make_console()
     if list_:
+        from rich.table import Table
+
+        grid = Table.grid(padding=(0, 2))  # the name, then its description wrapped beside it (not under it)
+        grid.add_column(no_wrap=True, style="bold")
+        grid.add_column()
         for name in list_presets():
             try:
                 c = load_preset(name, check_players=False)
-                console.print(f"[bold]{name}[/]  {c.description}  ({c.deals} deals)", highlight=False)
+                said = f"{c.deals} deals" in c.description or f"{c.deals:,} deals" in c.description
+                grid.add_row(name, c.description if said else f"{c.description} ({c.deals:,} deals)")
             except TournamentConfigError as e:  # pragma: no cover
-                console.print(f"[bold]{name}[/]  (invalid: {e})")
+                grid.add_row(name, f"(invalid: {e})")
+        console.print(grid, highlight=False)
         return
     cfg = load_config(config) if config is not None else load_preset(preset)
     cfg = cfg.with_overrides(deals=deals, seed=seed, histories=histories, block_deals=block_deals, estimator=estimator)
