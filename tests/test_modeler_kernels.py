@@ -80,7 +80,7 @@ def test_blend_frequencies_kernel_equals_the_numpy_blend():
         _random_counts(rng, m)
         r, b, spec = int(rng.integers(0, 4)), int(rng.integers(0, 3)), bool(rng.random() < 0.8)
         out = np.empty(3)
-        blend_frequencies(m.tables.counts, m.row, r, b, spec, DEFAULT_FREQUENCIES, out)
+        blend_frequencies(m.tables.counts, m.row, r, b, spec, DEFAULT_FREQUENCIES, out, 0.0)
         expect = reference_blended(m.tables.counts[m.row], r, b, spec)
         assert np.array_equal(out, expect)
         assert np.array_equal(m.frequencies.blended(r, b, specific=spec), expect)

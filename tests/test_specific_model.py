@@ -193,6 +193,23 @@ def test_default_frequencies_unchanged():
     assert isinstance(OpponentModel().stats, dict)
 
 
+def test_frequency_prior_learns_as_a_bayesian_mean():
+    """``frequency_prior = k``: each round's counts weigh ``n / (n + k)`` against the estimate before them (one call
+    facing a bet on the flop moves Table B.2's (0.5, 0.3, 0.2) a quarter of the way at k = 3); 0 keeps Loki-1's blend
+    (a twentieth of the way), the frequencies every other model reads."""
+    m = OpponentModel()
+    m.tables.counts[m.row, 1, 1, 1] = 1  # one call facing a bet on the flop
+    fast = SpecificModeler(TripleConfig(), SpecificModelConfig(frequency_prior=3.0))
+    slow = SpecificModeler(TripleConfig(), SpecificModelConfig())
+    np.testing.assert_allclose(fast.context_frequencies(m, 1, 1, True), [0.375, 0.475, 0.15], rtol=1e-12)
+    np.testing.assert_allclose(slow.context_frequencies(m, 1, 1, True), [0.475, 0.335, 0.19], rtol=1e-12)
+    assert np.array_equal(slow.context_frequencies(m, 1, 1, True), m.frequencies.blended(1, 1, specific=True))
+    # two rounds chained: the turn's two calls over the flop's estimate, 2 / (2 + 3) of the way
+    m.tables.counts[m.row, 2, 1, 1] = 2
+    np.testing.assert_allclose(fast.context_frequencies(m, 2, 1, True), 0.6 * np.array([0.375, 0.475, 0.15]) + [0, 0.4, 0],
+                               rtol=1e-12)  # fmt: skip
+
+
 def test_kept_rules_orders_and_columns_equal_fresh_computations():
     """What the specific model keeps across decisions (the rules expert's triples, the holdings' order by the
     opponent's hand value, the mixture's column of the traced action) is the very floats computed afresh, on

@@ -510,7 +510,7 @@ def weight_rank_counts(weights, h, dead, masks):
 
 
 @njit(cache=True)
-def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
+def blend_frequencies(counts, row, round_, bucket, specific, defaults, out, prior_obs):
     """The context's blended ``(fold, call, raise)`` frequencies into ``out`` ``(3,) float64`` (RECONSTRUCTED
     Eq. 7.4, :meth:`loki.modeler.model.ActionFrequencies.blended`, the same operations in the same order).
 
@@ -519,6 +519,9 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
         round_, bucket: the context (round 0..3, bets-to-call bucket 0..2).
         specific: blend the opponent's own counts (False: Table B.2 only).
         defaults: ``(3, 3) float64`` Table B.2.
+        prior_obs: 0: each round's ``n`` counts weigh ``min(n, 20) / 20`` against the estimate before them (Eq. 7.4);
+            ``k > 0``: ``n / (n + k)``, the Bayesian mean of the counts under the estimate before them as ``k``
+            pseudo-observations (DEFAULT, beyond the sources: the opponent-specific model's ``frequency_prior``).
     """
     d0 = defaults[bucket, 0]
     d1 = defaults[bucket, 1]
@@ -531,7 +534,10 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
             n = c0 + c1 + c2
             if n == 0:
                 continue
-            a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
+            if prior_obs > 0.0:
+                a = n / (n + prior_obs)
+            else:
+                a = min(n, BLEND_OBSERVATIONS) / BLEND_OBSERVATIONS
             b = 1.0 - a
             d0 = a * (c0 / n) + b * d0
             d1 = a * (c1 / n) + b * d1
@@ -542,11 +548,11 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out):
 
 
 @njit(cache=True)
-def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults, out):
+def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults, out, prior_obs):
     """The frequencies the specific mixture plays in a context (:meth:`loki.modeler.SpecificModeler.context_frequencies`)
-    into ``out`` ``(3,) float64``: the blended frequencies (:func:`blend_frequencies`), fold 0 when not ``facing`` a
-    bet, each floored at ``low`` and divided by their sum added from the left."""
-    blend_frequencies(counts, row, round_, bucket, True, defaults, out)
+    into ``out`` ``(3,) float64``: the blended frequencies (:func:`blend_frequencies`, ``prior_obs`` as there), fold 0
+    when not ``facing`` a bet, each floored at ``low`` and divided by their sum added from the left."""
+    blend_frequencies(counts, row, round_, bucket, True, defaults, out, prior_obs)
     f = out[0]
     c = out[1]
     x = out[2]
@@ -561,7 +567,8 @@ def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults,
 
 @njit(cache=True)
 def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq, defaults, rho, by_value, starts, live,
-                          rules_col, softness, pi0, pi1, pi2, action, low, reweight, q, num, freq_col, col, freqs):  # fmt: skip
+                          rules_col, softness, pi0, pi1, pi2, action, low, reweight, q, num, freq_col, col, freqs,
+                          prior_obs):  # fmt: skip
     """The opponent-specific model's post-flop step (:meth:`loki.modeler.SpecificModeler.reweight`) in one call, the
     floats of its parts: the context frequencies ``F`` (:func:`context_frequencies_into`) into ``freqs``, every
     holding's percentile in the range ``weights[row]`` before the action (:func:`live_percentiles_into`, 0.5 outside
@@ -587,8 +594,9 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         q, num: ``(1326,) float64`` scratch (``q`` holds the percentiles afterwards).
         freq_col, col: ``(1326,) float64`` outputs (the frequency expert's and the mixture's probabilities of
             ``action``); freqs: ``(3,) float64`` output.
+        prior_obs: how the frequencies learn (:func:`blend_frequencies`).
     """
-    context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs)
+    context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs, prior_obs)
     f, r, blind = freqs[0], freqs[2], pi2 * freqs[action]
     n = q.shape[0]
     # the frequency expert's entry at q = 0.5: every holding outside the range (and all of them when the range has
@@ -630,12 +638,12 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
 
 
 @njit(cache=True)
-def context_frequencies_post(counts, row, low, defaults, out):
+def context_frequencies_post(counts, row, low, defaults, out, prior_obs):
     """Every post-flop context's :func:`context_frequencies_into` (the believed play-out's ``freqs``; facing a bet in
     buckets 1 and 2) into ``out`` ``(4, 3, 3) float64`` rows 1..3 (row 0 untouched)."""
     for r in range(1, 4):
         for b in range(3):
-            context_frequencies_into(counts, row, r, b, b > 0, low, defaults, out[r, b])
+            context_frequencies_into(counts, row, r, b, b > 0, low, defaults, out[r, b], prior_obs)
 
 
 @njit(cache=True)
@@ -718,7 +726,7 @@ def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, buc
     for model quality).  ``dead``, ``masks``, ``collapse_at``: as :func:`any_above`.  Returns True if no holding
     sharing no card with ``dead`` weighs more than ``collapse_at`` after the re-weighting (a collapse).
     """
-    blend_frequencies(counts, row, round_, bucket, specific, defaults, out)
+    blend_frequencies(counts, row, round_, bucket, specific, defaults, out, 0.0)
     for k in range(2):
         mu, sigma = mu_sigma(k + 1, out[0], out[1])
         out[3 + 2 * k] = mu - sigma

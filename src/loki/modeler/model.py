@@ -131,7 +131,7 @@ class ActionFrequencies:
         check_context(round_, bucket)
         out = np.empty(3)
         counts = np.ascontiguousarray(self.counts, dtype=np.int64)[np.newaxis]
-        blend_frequencies(counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out)
+        blend_frequencies(counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out, 0.0)
         return out
 
 

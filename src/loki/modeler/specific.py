@@ -89,6 +89,11 @@ class SpecificModelConfig(LokiModel):
         softness: ramp half-width of the frequency expert, in percentile of the opponent's range.
         min_frequency: floor of each context frequency (renormalised).
         check_raise_prior: prior check-raise propensity ρ; check_raise_weight its weight in observations.
+        frequency_prior: how the context frequencies learn: 0, Loki-1's blend (each round's counts weigh up to 20
+            observations against Table B.2, papp/node56); ``k > 0``, a Bayesian mean with ``k`` pseudo-observations
+            (:func:`loki.modeler.kernels.blend_frequencies`; DEFAULT 0, beyond the sources: the card-blind hypothesis
+            of the adaptive model learns at 3, and its frequency expert then predicts every action as that hypothesis
+            does, experiments/exploitation).
     """
 
     prior: tuple[float, float, float] = (0.6, 0.25, 0.15)
@@ -99,6 +104,7 @@ class SpecificModelConfig(LokiModel):
     check_raise_weight: float = Field(10.0, gt=0.0)
     card_blindness: Literal["mixture", "evidence"] = "mixture"
     evidence_floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT", log=True, gt=0.0, lt=1.0)
+    frequency_prior: float = Field(0.0, ge=0.0, le=1000.0)
 
     @field_validator("prior")
     @classmethod
@@ -320,7 +326,7 @@ class SpecificModeler:
         out = np.empty(3)
         context_frequencies_into(
             model.tables.counts, model.row, int(round_), int(bucket), bool(facing),
-            float(self.config.min_frequency), DEFAULT_FREQUENCIES, out,
+            float(self.config.min_frequency), DEFAULT_FREQUENCIES, out, float(self.config.frequency_prior),
         )  # fmt: skip
         return out
 
@@ -388,7 +394,7 @@ class SpecificModeler:
             float(self.config.min_frequency), DEFAULT_FREQUENCIES,
             0.0 if facing else float(self.check_raise_propensity(model)), by_value, starts, ctx.live_holdings(),
             rules_a, float(self.config.softness), pi[0], pi[1], float(pi[2]), a, LOW_WEIGHT,
-            ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F,
+            ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F, float(self.config.frequency_prior),
         )  # fmt: skip
         lik = _MixtureLikelihood(rules_a, freq_a, float(F[a]), pi, col)
         model.trace.append((ev.round, ev.action, lik))
@@ -398,8 +404,9 @@ class SpecificModeler:
         frequency expert and its card-blind frequencies, weighted by :meth:`weights`."""
         freqs = np.zeros((4, 3, 3))  # context_frequencies(model, r, b, b > 0) for r 1..3, b 0..2 in one kernel
         context_frequencies_post(
-            model.tables.counts, model.row, float(self.config.min_frequency), DEFAULT_FREQUENCIES, freqs
-        )
+            model.tables.counts, model.row, float(self.config.min_frequency), DEFAULT_FREQUENCIES, freqs,
+            float(self.config.frequency_prior),
+        )  # fmt: skip
         return PlayoutPolicy(
             label="specific mixture",
             rules=self.triple.params(),
