@@ -563,6 +563,13 @@ def _hero_series(folder: Path) -> np.ndarray:
     return np.array([float(r[i]) for r in rows[1:]]) / (n * small_bet)
 
 
+def _against_cell(mean: float, reference_mean: float, paired: np.ndarray) -> str:
+    """A cell of a table against a reference player: the share of the reference's sb/hand (where the reference wins
+    more than 0.05) and the paired difference ``(n,) float64`` with its 95 % interval."""
+    share = f"{mean / reference_mean:.2f} · " if reference_mean > 0.05 else ""
+    return f"{share}{_fmt(*mean_ci(paired))}"
+
+
 def panel(
     folder: Path,
     rows: list[list[str]],
@@ -627,9 +634,7 @@ def panel(
                 continue
             x, r = vals[(row, table)], vals[(reference, table)]
             k = min(len(x), len(r))
-            d = mean_ci(x[:k] - r[:k])
-            share = f"{x.mean() / r.mean():.2f} · " if r.mean() > 0.05 else ""
-            cells.append(f"{share}{_fmt(*d)}")
+            cells.append(_against_cell(float(x.mean()), float(r.mean()), x[:k] - r[:k]))
         out.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
@@ -688,8 +693,7 @@ def acpc_dealer(
                 continue
             keys = sorted(set(x) & set(r))
             a, b = np.array([x[k] for k in keys]), np.array([r[k] for k in keys])
-            share = f"{a.mean() / b.mean():.2f} · " if b.mean() > 0.05 else ""
-            cells.append(f"{share}{_fmt(*mean_ci(a - b))}")
+            cells.append(_against_cell(float(a.mean()), float(b.mean()), a - b))
         out.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 
