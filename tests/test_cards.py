@@ -1,6 +1,7 @@
 """Tests for loki.cards: parsing, the 1,326 holdings and the 169 classes."""
 
 import itertools
+import re
 
 import numpy as np
 import pytest
@@ -21,6 +22,31 @@ def test_bad_card_raises_naming_input(bad):
     with pytest.raises(ValueError) as e:
         C.parse_card(bad)
     assert repr(bad) in str(e.value)
+
+
+def test_every_two_character_spelling_parses_as_the_grammar_says():
+    """The lookup table of spellings agrees with the card grammar (rank from RANKS, suit from SUITS, either case) on
+    every pair of characters from the ranks, the suits, both cases, digits and a few others: the same card, or a
+    CardError naming the input."""
+    alphabet = sorted(set(C.RANKS + C.RANKS.lower() + C.SUITS + C.SUITS.upper() + "0123456789xyzXYZ _,\t"))
+    checked = 0
+    for a, b in itertools.product(alphabet, repeat=2):
+        text = a + b
+        expect = None
+        if a.upper() in C.RANKS and b.lower() in C.SUITS:
+            expect = 4 * C.RANKS.index(a.upper()) + C.SUITS.index(b.lower())
+        if expect is None:
+            with pytest.raises(C.CardError, match=re.escape(repr(text))):
+                C.parse_card(text)
+            if not set(text) & set(" ,\t"):  # separators are dropped between cards
+                with pytest.raises(C.CardError):
+                    C.parse_cards("2c" + text)
+        else:
+            assert C.parse_card(text) == expect
+            assert C.parse_card(f" {text} ") == expect
+            assert C.parse_cards(text + ("2c" if expect != 0 else "3c"))[0] == expect
+        checked += 1
+    assert checked == len(alphabet) ** 2
 
 
 def test_parse_cards_board_strings():

@@ -72,6 +72,15 @@ N_HOLDINGS = 1326
 N_CLASSES = 169
 
 _CARD_RE = re.compile(r"([2-9TJQKA])([cdhs])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,]+")
+#: every two-character spelling ``_CARD_RE`` accepts (rank and suit in either case), to its card int
+_CARD_INDEX = {
+    r + s: 4 * i + j
+    for i, rank in enumerate(RANKS)
+    for j, suit in enumerate(SUITS)
+    for r in {rank, rank.lower()}
+    for s in {suit, suit.upper()}
+}
 
 
 def card_rank(card: int) -> int:
@@ -103,6 +112,9 @@ def parse_card(text: str) -> int:
     """
     if not isinstance(text, str):
         raise CardError(f"card must be a string like 'As', got {text!r}")
+    c = _CARD_INDEX.get(text)
+    if c is not None:
+        return c
     s = text.strip()
     if len(s) != 2 or not _CARD_RE.fullmatch(s):
         raise CardError(f"invalid card {text!r}: expected a rank from '{RANKS}' and a suit from '{SUITS}', e.g. 'As'")
@@ -138,10 +150,12 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
             message quotes the offending text.
     """
     if isinstance(text, str):
-        compact = re.sub(r"[\s,]+", "", text)
+        compact = _SEPARATORS.sub("", text)
         if len(compact) % 2:
             raise CardError(f"invalid cards {text!r}: expected pairs of rank+suit like 'QsJd2c'")
-        cards = [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
+        get = _CARD_INDEX.get
+        found = [get(compact[i : i + 2]) for i in range(0, len(compact), 2)]
+        cards = found if None not in found else [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
     else:
         cards = []
         for item in text:
