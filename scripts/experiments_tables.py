@@ -580,7 +580,8 @@ def panel(
 ) -> str:
     """The exploitation panel as one cross table: for each row ``[label, row]`` (a player under test) and each column
     ``[label, table]``, the player's AIVAT sb/hand in its seat, seeds pooled by deal (runs
-    ``<folder>/<table>--<row>--b<block>-<seed>``, or ``--long-<seed>`` with ``block = "long"``; 95 % intervals), the
+    ``<folder>/<table>--<row>--b<block>-<seed>``, or ``--<block>-<seed>`` where ``block`` is a name such as
+    ``"long"`` or ``"long5"``; 95 % intervals), the
     best of each column in bold and a ``*`` on the cells whose interval reaches the best's figure; then, per table,
     each row's result as a share of ``reference``'s on the same deals and its difference from it paired by deal."""
     vals: dict[tuple[str, str], np.ndarray] = {}
@@ -588,7 +589,7 @@ def panel(
         for _, table in tables:
             parts = []
             for seed in seeds:
-                tag = "long" if block == "long" else f"b{block}"
+                tag = block if isinstance(block, str) else f"b{block}"
                 run = folder / f"{table}--{row}--{tag}-{seed}"
                 if (run / "summary.json").exists():
                     parts.append(_hero_series(run))
