@@ -149,16 +149,13 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
         ValueError: a malformed card, a duplicate card, or the wrong count; the
             message quotes the offending text.
     """
-    cards: list[int] = []
     if isinstance(text, str):
         compact = _SEPARATORS.sub("", text)
         if len(compact) % 2:
             raise CardError(f"invalid cards {text!r}: expected pairs of rank+suit like 'QsJd2c'")
-        get = _CARD_INDEX.get
-        for i in range(0, len(compact), 2):
-            c = get(compact[i : i + 2])
-            cards.append(parse_card(compact[i : i + 2]) if c is None else c)
+        cards = [parse_card(compact[i : i + 2]) for i in range(0, len(compact), 2)]
     else:
+        cards = []
         for item in text:
             if isinstance(item, str):
                 cards.append(parse_card(item))
