@@ -126,3 +126,34 @@ def test_loki1_beats_random_and_calling_stations_small_sample():
     ]
     totals = play_session(cfg, players, n_hands=600, seed=9)
     assert totals[0] + totals[3] > 0
+
+
+def test_ramp_frequency_prior_reads_a_player_who_never_folds_after_a_few_actions():
+    """``ramp_frequency_prior = k``: Loki-1's ramp blends an opponent's observed frequencies as a Bayesian mean with
+    Table B.2 as ``k`` pseudo-observations.  After six calls facing a bet before the flop (Table B.2: fold 0.5, call
+    0.3, raise 0.2), k = 3 gives 6/9 of the way to (0, 1, 0), where Loki-1's blend (k = 0) goes 6/20 of the way; the
+    call's ramp then ends lower, so T6o keeps all its weight after the next call (Loki-1's blend: about a third).  The player option reaches
+    the pre-flop modeler; 0 keeps Loki-1's blend."""
+    from loki.modeler import Loki1Modeler, ModelingContext, OpponentModel
+
+    game = GameConfig(n_players=2)
+    ev = ActionTaken(seat=1, action=Action.CALL, amount=10, round=0, to_call=5, pot=15, bets=1, n_active=2,
+                     voluntary=True)  # fmt: skip
+    ctx = ModelingContext(0, tuple(parse_cards("2c 2d")), (), game)
+    ten_six = HOLDING_INDEX[tuple(sorted(parse_cards("Th 6s")))]  # IR7 percentile 0.30
+    weights = {}
+    for k in (0.0, 3.0):
+        m = OpponentModel()
+        m.tables.counts[m.row, 0, 1, 1] = 6  # six calls facing a bet before the flop
+        modeler = Loki1Modeler(True, k)
+        d = modeler.reweight_details(m, ev, 1)
+        a = 6 / 9 if k else 6 / 20
+        np.testing.assert_allclose(d.frequencies, a * np.array([0.0, 1.0, 0.0]) + (1 - a) * np.array([0.5, 0.3, 0.2]),
+                                   rtol=1e-12)  # fmt: skip
+        m.new_round()
+        modeler.reweight(m, ev, 1, ctx)
+        weights[k] = float(m.weights[ten_six])
+    assert weights[3.0] == 1.0 and 0.01 < weights[0.0] < 0.5
+    player = make_player({"kind": "loki2", "features": "BR", "ramp_frequency_prior": 3.0}, seed=0)
+    assert player.modeler.preflop.frequency_prior == 3.0
+    assert make_player("loki1", seed=0).modeler.frequency_prior == 0.0

@@ -717,16 +717,17 @@ def loki1_reweight_row(weights, round_start, applied_mu, row, action, freqs, val
 
 @njit(cache=True)
 def loki1_observe_row(counts, weights, round_start, applied_mu, row, round_, bucket, action, specific, defaults,
-                      values, sorted_values, low, out, dead, masks, collapse_at):  # fmt: skip
+                      values, sorted_values, low, out, dead, masks, collapse_at, prior_obs):  # fmt: skip
     """:func:`blend_frequencies` then :func:`loki1_reweight_row`, in one call (Loki-1's modeler after an action), then
-    the collapse test of the row (``not any_above(weights, row, dead, masks, collapse_at)``).
+    the collapse test of the row (``not any_above(weights, row, dead, masks, collapse_at)``).  ``prior_obs``: how the
+    frequencies learn, as :func:`blend_frequencies` (0: Loki-1's blend, Eq. 7.4).
 
     ``out`` ``(7,) float64`` receives the blended frequencies ``(f, c, r)`` and the check/call and bet/raise ramps'
     ends on the 0..1 percentile scale, ``(μ_c − σ_c, μ_c + σ_c, μ_r − σ_r, μ_r + σ_r)`` (for the likelihood traced
     for model quality).  ``dead``, ``masks``, ``collapse_at``: as :func:`any_above`.  Returns True if no holding
     sharing no card with ``dead`` weighs more than ``collapse_at`` after the re-weighting (a collapse).
     """
-    blend_frequencies(counts, row, round_, bucket, specific, defaults, out, 0.0)
+    blend_frequencies(counts, row, round_, bucket, specific, defaults, out, prior_obs)
     for k in range(2):
         mu, sigma = mu_sigma(k + 1, out[0], out[1])
         out[3 + 2 * k] = mu - sigma

@@ -221,9 +221,14 @@ class Loki1Modeler:
     Attributes:
         specific: thresholds from each opponent's blended observed frequencies (specific modelling, SOM);
             False: always Table B.2's defaults (generic modelling, GOM).
+        frequency_prior: how the observed frequencies are blended: 0, Loki-1's blend (each round's counts weigh up to
+            20 observations against Table B.2, papp/node56); ``k > 0``, a Bayesian mean with the defaults as ``k``
+            pseudo-observations (DEFAULT, beyond the sources: a player who never folds is read as one after a few
+            actions instead of 20; :func:`loki.modeler.kernels.blend_frequencies`).
     """
 
     specific: bool = True
+    frequency_prior: float = 0.0
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
@@ -242,7 +247,7 @@ class Loki1Modeler:
         collapsed = loki1_observe_row(
             t.counts, t.weights, t.round_start, t.applied_mu, model.row, ev.round, bucket, int(ev.action),
             self.specific, DEFAULT_FREQUENCIES, values, sorted_values, LOW_WEIGHT, out,
-            _NO_DEAD if ctx is None else ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT,
+            _NO_DEAD if ctx is None else ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT, float(self.frequency_prior),
         )  # fmt: skip
         if ev.round > 0:
             lo_c, hi_c, lo_r, hi_r = out[3:].tolist()
@@ -257,7 +262,7 @@ class Loki1Modeler:
         """The μ, σ, ramp ends and frequencies :meth:`reweight` is about to use for ``ev`` (pure; before it runs)."""
         if ev.action == Action.FOLD:
             return ReweightDetails("loki1")
-        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific)
+        freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific, prior_obs=self.frequency_prior)
         mu, sigma = threshold_mu_sigma(Action(ev.action), freqs)
         lo, hi = ramp_bounds(mu, sigma, preflop_hand_values()[1] if ev.round == 0 else None)
         return ReweightDetails("loki1", mu, sigma, lo, hi, (float(freqs[0]), float(freqs[1]), float(freqs[2])))

@@ -121,17 +121,21 @@ class ActionFrequencies:
             raise InputError(f"bad context round={round_!r} bucket={bucket!r}: expected 0..3 and 0..2")
         self.counts[round_, bucket, int(action)] += 1
 
-    def blended(self, round_: int, bucket: int, specific: bool = True) -> np.ndarray:
+    def blended(self, round_: int, bucket: int, specific: bool = True, prior_obs: float = 0.0) -> np.ndarray:
         """``(3,) float64`` frequencies [f, c, r] for a context (RECONSTRUCTED Eq. 7.4).
 
         With n observations in the context, ``f' = f·n/20 + d·(1 − n/20)`` for n < 20, where the default
         d is Table B.2 pre-flop and the blended frequency of the previous round (same bucket) afterwards.
-        ``specific=False`` is generic modelling: always Table B.2.
+        ``specific=False`` is generic modelling: always Table B.2.  ``prior_obs = k > 0``: ``n/(n + k)`` in place of
+        ``n/20``, the Bayesian mean with the default as ``k`` pseudo-observations (DEFAULT, beyond the sources;
+        :func:`loki.modeler.kernels.blend_frequencies`).
         """
         check_context(round_, bucket)
         out = np.empty(3)
         counts = np.ascontiguousarray(self.counts, dtype=np.int64)[np.newaxis]
-        blend_frequencies(counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out, 0.0)
+        blend_frequencies(
+            counts, 0, int(round_), int(bucket), bool(specific), DEFAULT_FREQUENCIES, out, float(prior_obs)
+        )
         return out
 
 

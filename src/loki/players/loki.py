@@ -327,6 +327,10 @@ class LokiOptions(PlayerConfig):
             would take the action with it, else multiplied by ``preflop_leak``:
             :class:`loki.preflop.reweighting.StrategyReweighting`; DEFAULT, beyond the sources).
         preflop_leak: the ``"strategy"`` rule's factor for a holding inconsistent with the action (DEFAULT 0.05).
+        ramp_frequency_prior: how Loki-1's μ/σ ramp learns an opponent's frequencies
+            (:attr:`loki.modeler.Loki1Modeler.frequency_prior`: 0, Loki-1's blend over 20 observations; ``k > 0`` a
+            Bayesian mean with ``k`` pseudo-observations; DEFAULT 0).  The ramp re-weights every pre-flop action (and
+            Loki-1's post-flop ones).
             With ``modeler`` given, that modeler replaces the default one entirely, these two options included.
     """
 
@@ -346,6 +350,7 @@ class LokiOptions(PlayerConfig):
     preflop_leak: float = tunable(
         DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (pre-flop re-weighting by strategy)", log=True, gt=0.0, le=1.0
     )
+    ramp_frequency_prior: float = Field(0.0, ge=0.0, le=1000.0)
 
     @model_validator(mode="before")
     @classmethod
@@ -523,7 +528,7 @@ def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:
 
 def _opponent_preflop(cfg: LokiOptions) -> OpponentModeler:
     """The modeler of opponents' pre-flop actions (``preflop_reweighting``); after the flop it is Loki-1's ramp."""
-    ramp = Loki1Modeler(cfg.modelling == "specific")
+    ramp = Loki1Modeler(cfg.modelling == "specific", cfg.ramp_frequency_prior)
     if cfg.preflop_reweighting == "ramp":
         return ramp
     short_handed = _preflop_settings(cfg).short_handed  # where our own pre-flop play is the expert system's
