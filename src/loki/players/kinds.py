@@ -47,9 +47,10 @@ ADAPTIVE_TRIALS = 100
 ADAPTIVE_SET = "A6"
 
 
-#: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model, the pre-flop
-#: decision, the contest valuation, the Simulator's settings and the card-blind best response of the older sets.
-_DESIGN_KEYS = ("adaptive_model", "specific_model", "exploit", "preflop_model", "contest")
+#: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model (with how Loki-1's
+#: pre-flop ramp learns frequencies), the pre-flop decision, the contest valuation, the Simulator's settings and the
+#: card-blind best response of the older sets.
+_DESIGN_KEYS = ("adaptive_model", "specific_model", "ramp_frequency_prior", "exploit", "preflop_model", "contest")
 
 
 def _adaptive_set(tuned: object) -> str:
