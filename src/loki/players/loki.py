@@ -331,7 +331,7 @@ class LokiOptions(PlayerConfig):
             (:attr:`loki.modeler.Loki1Modeler.frequency_prior`: 0, Loki-1's blend over 20 observations; ``k > 0`` a
             Bayesian mean with ``k`` pseudo-observations; DEFAULT 0).  The ramp re-weights every pre-flop action (and
             Loki-1's post-flop ones).
-            With ``modeler`` given, that modeler replaces the default one entirely, these two options included.
+            With ``modeler`` given, that modeler replaces the default one entirely, these three options included.
     """
 
     kind: str = "loki"
