@@ -428,8 +428,8 @@ def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
 
 def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
     """Against the uniform range the integer-count kernel gives exactly the weighted kernel's floats,
-    on flops and turns, with and without extra dead cards, and ``hand_potential_all_counts`` picks it for
-    all-ones weights only."""
+    on flops and turns, with and without extra dead cards, on boards with and without a suit symmetry, and
+    ``hand_potential_all_counts`` picks it for all-ones weights only."""
     from loki.assessment.potential import dead_array
     from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
 
@@ -446,12 +446,49 @@ def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
         got = hp1_all_uniform_kernel(board, dead, tabs, r3, pos)
         for a, b in zip(want, got):
             assert a.dtype == b.dtype and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+    # boards with a suit symmetry (the kernel sweeps one next card per class of interchangeable suits), with extra
+    # dead cards that keep it (Qc Qs on a board without clubs and spades) or break it (Qc alone)
+    for text in ("Ah Kh 7h", "Ah Kh 7d", "Ah As Kd", "2c 2d 2h", "Ah Kh 7d 2d", "As Ks 7s 2d", "Ah As Kd Kc"):
+        for extra in ((), ("Qc", "Qs"), ("Qc",)):
+            board = np.sort(np.array(parse_cards(text), dtype=np.int64))
+            dead = dead_array([int(c) for c in board] + parse_cards(" ".join(extra)))
+            r3, pos = board_triple_ranks(board, tabs)
+            want = hp1_all_kernel(board, dead, ones, tabs, r3, pos)
+            got = hp1_all_uniform_kernel(board, dead, tabs, r3, pos)
+            for a, b in zip(want, got):
+                assert np.array_equal(a.view(np.uint8), b.view(np.uint8)), (text, extra)
     w = ones.copy()
     live = [h for h in range(N_HOLDINGS) if not set(HOLDING_CARDS[h].tolist()) & {0, 9, 22}]
     w[live[100]] = 0.5  # not uniform: the weighted kernel, whose values differ
     hp_u, _, _ = hand_potential_all_counts([0, 9, 22], ones)
     hp_w, _, _ = hand_potential_all_counts([0, 9, 22], w)
     assert not np.array_equal(hp_u, hp_w)
+
+
+def test_suit_images_find_the_interchangeable_suits():
+    """Suits whose board and dead cards have the same ranks are one class, represented by the smallest: a monotone
+    heart flop makes clubs, diamonds and spades one class; Ah As Kd makes hearts and spades one (both hold an ace
+    only); an extra dead Qc separates clubs from a class; and a swap maps each pair to the pair with the suits
+    swapped."""
+    from loki.assessment.potential import dead_array
+    from loki.assessment.potential_all import _local_pairs, _suit_images
+    from loki.assessment.strength import live_cards
+
+    def images(text, extra=""):
+        board = np.array(parse_cards(text), dtype=np.int64)
+        dead = dead_array([int(c) for c in board] + parse_cards(extra))
+        live, n = live_cards(dead)
+        npairs, pid, phold, pa, pb = _local_pairs(live, n)
+        canon, pmap = _suit_images(board, dead, live, n, pid, pa, pb, npairs)
+        return canon.tolist(), pmap, live, phold
+
+    c, d, h, s = (parse_cards(x)[0] & 3 for x in ("2c", "2d", "2h", "2s"))
+    canon, pmap, live, phold = images("Ah Kh 7h")
+    assert canon[d] == canon[s] == c and canon[h] == h
+    q = int(np.flatnonzero(phold == parse_holding("2s3c"))[0])
+    assert phold[pmap[s, q]] == parse_holding("2c3s")  # spades stand for clubs: the swap of s and c
+    assert images("Ah As Kd")[0][s] == h and images("Ah As Kd")[0][c] != h
+    assert images("Ah Kh 7h", "Qc")[0][c] == c and images("Ah Kh 7h", "Qc")[0][s] == d
 
 
 @pytest.mark.parametrize("n_board", [3, 4, 5])

@@ -120,6 +120,45 @@ def _local_pairs(live, n):
 
 
 @njit(cache=True)
+def _suit_images(board, dead, live, n, pid, pa, pb, npairs):
+    """The board's suit symmetry, for :func:`hp1_all_uniform_kernel`: suits whose board cards and dead cards have the
+    same ranks are interchangeable (swapping them maps the board and the dead cards to themselves, so every count of a
+    next card of one equals the count of the swapped next card of the other, for the swapped pair).
+
+    Returns ``canon (4,) int64`` (each suit's class representative, its smallest suit) and ``pmap (4, npairs) int64``
+    (for a suit ``s`` that is not its own representative, ``pmap[s, q]``: the pair ``q`` with the suits ``s`` and
+    ``canon[s]`` swapped; rows of representatives unused)."""
+    ranks = np.zeros((4, 2), dtype=np.int64)  # per suit: the ranks of its board cards, of its dead cards (bit masks)
+    for c in board:
+        ranks[c & 3, 0] |= np.int64(1) << (c >> 2)
+    for c in range(52):
+        if dead[c]:
+            ranks[c & 3, 1] |= np.int64(1) << (c >> 2)
+    canon = np.arange(4)
+    for s in range(4):
+        for t in range(s):
+            if canon[t] == t and ranks[s, 0] == ranks[t, 0] and ranks[s, 1] == ranks[t, 1]:
+                canon[s] = t
+                break
+    loc = np.full(52, -1, dtype=np.int64)
+    for i in range(n):
+        loc[live[i]] = i
+    pmap = np.zeros((4, npairs), dtype=np.int64)
+    swapped = np.empty(n, dtype=np.int64)
+    for s in range(4):
+        t = canon[s]
+        if t == s:
+            continue
+        for i in range(n):
+            c = live[i]
+            cs = c & 3
+            swapped[i] = loc[(c & ~3) | (t if cs == s else (s if cs == t else cs))]
+        for q in range(npairs):
+            pmap[s, q] = pid[swapped[pa[q]], swapped[pb[q]]]
+    return canon, pmap
+
+
+@njit(cache=True)
 def _current_order(r0, phold, npairs):
     # the pairs sorted by their rank on the current board (keys0[q] = that rank), with the sort's scratch arrays
     items = np.arange(npairs)
@@ -425,7 +464,10 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
     count is a bit: the pairs already placed are bits in current-rank order, globally (with a
     running count per 64-bit word) and per card (the 47 or 48 pairs holding a card fit one word),
     so "how many placed pairs rank below me now" is a word count plus a popcount instead of the
-    Fenwick trees' O(log) dependent steps.  DEFAULT: used for the board-only values
+    Fenwick trees' O(log) dependent steps.  Next cards related by the board's suit symmetry (suits whose board and
+    dead cards have the same ranks, :func:`_suit_images`) are swept once: the counts of a next card of an
+    interchangeable suit are those of its representative's, for the swapped pairs (two suits missing from a two-tone
+    flop: 13 of 47 next cards; three from a monotone one: 26 of 49).  DEFAULT: used for the board-only values
     (:func:`loki.assessment.uniform_board_values`).
 
     Args:
@@ -505,6 +547,12 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
         mrec[q, 2] = bit_a[q]
         mrec[q, 3] = bit_b[q]
     acc = np.zeros((npairs, 8), dtype=np.int64)
+    canon, pmap = _suit_images(board, dead, live, n, pid, pa, pb, npairs)
+    images = np.zeros(4, dtype=np.int64)  # how many other suits each representative stands for
+    for t in range(4):
+        if canon[t] != t:
+            images[canon[t]] += 1
+    acc_x = np.zeros((npairs, 8), dtype=np.int64)  # one next card's counts, where other suits are its images
     words = np.zeros(nwords, dtype=np.uint64)  # placed pairs, bit u
     below = np.zeros(nwords + 1, dtype=np.int64)  # placed pairs in the words before
     geq = np.zeros(big_g + 1, dtype=np.int64)
@@ -515,6 +563,13 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
     packed = np.empty(npairs, dtype=np.int64)
     keyed = np.empty(npairs, dtype=np.int64)
     for x in range(n):
+        sx = live[x] & 3
+        if canon[sx] != sx:
+            continue  # an image of a next card of its representative suit, counted with it below
+        dst = acc
+        if images[sx] > 0:
+            acc_x[:, :] = 0
+            dst = acc_x
         row = r1[x]
         m = 0
         for q in range(npairs):
@@ -540,13 +595,13 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
             for t in range(s, e):
                 q = order[t]
                 lt, eq, gt = _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, 0)
-                acc[q, 0] += lt
-                acc[q, 1] += eq
-                acc[q, 2] += gt
+                dst[q, 0] += lt
+                dst[q, 1] += eq
+                dst[q, 2] += gt
                 if e - s == 1:
-                    acc[q, 3] += lt
-                    acc[q, 4] += eq
-                    acc[q, 5] += gt
+                    dst[q, 3] += lt
+                    dst[q, 4] += eq
+                    dst[q, 5] += gt
             for t in range(s, e):
                 q = order[t]
                 i = rec[q, 0]
@@ -570,10 +625,20 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
                 for t in range(s, e):
                     q = order[t]
                     lt, eq, gt = _placed_counts(q, rec, mrec, below, words, cbits, geq, ceq, ctot, gtot, 1)
-                    acc[q, 3] += lt
-                    acc[q, 4] += eq
-                    acc[q, 5] += gt
+                    dst[q, 3] += lt
+                    dst[q, 4] += eq
+                    dst[q, 5] += gt
             s = e
+        if images[sx] > 0:  # this next card's counts, and those of its images in the suits it stands for
+            for q in range(npairs):
+                for k in range(6):
+                    acc[q, k] += acc_x[q, k]
+            for t in range(4):
+                if t != sx and canon[t] == sx:
+                    for q in range(npairs):
+                        p = pmap[t, q]
+                        for k in range(6):
+                            acc[q, k] += acc_x[p, k]
 
     # whole numbers below 2^53: their floats are exact, and nothing is snapped (eps 0)
     f = acc.astype(np.float64)
