@@ -467,7 +467,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
     Fenwick trees' O(log) dependent steps.  Next cards related by the board's suit symmetry (suits whose board and
     dead cards have the same ranks, :func:`_suit_images`) are swept once: the counts of a next card of an
     interchangeable suit are those of its representative's, for the swapped pairs (two suits missing from a two-tone
-    flop: 13 of 47 next cards; three from a monotone one: 26 of 49).  DEFAULT: used for the board-only values
+    flop: 13 of the 49 next cards are skipped; three from a monotone one: 26 of 49).  DEFAULT: used for the board-only values
     (:func:`loki.assessment.uniform_board_values`).
 
     Args:
