@@ -37,7 +37,8 @@ _STYLE_NAMES = sorted(STYLE_VALUES)
 ADAPTIVE_TRIALS = 100
 
 #: The set (:data:`loki.players.tuned.SETS`) whose design the ``adaptive`` option plays (its ``adaptive_model``,
-#: ``specific_model``, ``exploit``, ``preflop_model``, ``contest`` and ``sim`` values): A6, the card-blind hypothesis
+#: ``specific_model``, ``ramp_frequency_prior``, ``exploit``, ``preflop_model``, ``contest`` and ``sim`` values; no set
+#: sets the ramp's prior yet): A6, the card-blind hypothesis
 #: weighed by evidence and every decision valued against the models, the pre-flop contest at four to six players only
 #: where the table is card-blind (experiments/exploitation; its plan and figures; A5 without that condition).  A1-A4
 #: (experiments/adaptive-loki/tune/hu-adaptive*) played a best response to card-blind opponents switched on by
