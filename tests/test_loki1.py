@@ -157,3 +157,15 @@ def test_ramp_frequency_prior_reads_a_player_who_never_folds_after_a_few_actions
     player = make_player({"kind": "loki2", "features": "BR", "ramp_frequency_prior": 3.0}, seed=0)
     assert player.modeler.preflop.frequency_prior == 3.0
     assert make_player("loki1", seed=0).modeler.frequency_prior == 0.0
+
+
+@pytest.mark.parametrize("bad", [-1.0, float("nan"), 1e9])
+def test_ramp_frequency_prior_refuses_bad_values(bad):
+    """A negative, NaN or huge prior is refused with a message naming it, by the modeler and by the player config."""
+    from loki.errors import ConfigError, PlayerSpecError
+    from loki.modeler import Loki1Modeler
+
+    with pytest.raises(ConfigError, match="frequency_prior"):
+        Loki1Modeler(True, bad)
+    with pytest.raises((ConfigError, PlayerSpecError, ValueError), match="ramp_frequency_prior"):
+        make_player({"kind": "loki2", "features": "BR", "ramp_frequency_prior": bad}, seed=0)

@@ -27,7 +27,7 @@ from loki.assessment.income_rate import holding_ir
 from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS
 from loki.engine import Action, ActionTaken
-from loki.errors import InputError
+from loki.errors import ConfigError, InputError
 from loki.modeler.kernels import (
     loki1_observe_row,
     loki1_reweight_row,
@@ -225,10 +225,17 @@ class Loki1Modeler:
             20 observations against Table B.2, papp/node56); ``k > 0``, a Bayesian mean with the defaults as ``k``
             pseudo-observations (DEFAULT, beyond the sources: a player who never folds is read as one after a few
             actions instead of 20; :func:`loki.modeler.kernels.blend_frequencies`).
+
+    Raises:
+        ConfigError: a ``frequency_prior`` outside [0, 1000] (or NaN).
     """
 
     specific: bool = True
     frequency_prior: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.frequency_prior <= 1000.0:  # NaN fails too
+            raise ConfigError(f"frequency_prior={self.frequency_prior!r}: expected pseudo-observations in [0, 1000]")
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
