@@ -35,7 +35,7 @@ from loki.modeler.model import (
     ReweightDetails,
     bayesian_mean,
     check_context,
-    pooled_counts,
+    pooled_counts_all,
 )
 
 __all__ = ["BlindModelConfig", "BlindModeler", "blind_frequencies", "blind_frequency"]
@@ -58,7 +58,9 @@ class BlindModelConfig(LokiModel):
 
 def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarray:
     """``(4, 3, 3) float64`` the context frequencies [round][bets to call 0/1/2+][fold, call, raise] of an opponent's
-    counts ``(4, 3, 3)`` (module docstring): each context's :func:`blind_frequency`.
+    counts ``(4, 3, 3)`` (module docstring): in each context the Bayesian mean (:func:`loki.modeler.model.
+    bayesian_mean`) of its pooled counts (:func:`loki.modeler.model.pooled_counts_all`) under Table B.2's prior, fold
+    impossible with nothing to call, each frequency floored at ``min_frequency`` and renormalised.
 
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)  # called nine bets on the flop
     >>> blind_frequencies(c, BlindModelConfig())[1, 1].round(3).tolist()
@@ -66,27 +68,18 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     >>> blind_frequencies(c, BlindModelConfig())[3, 1].round(3).tolist()  # the river learns from the flop
     [0.2, 0.72, 0.08]
     """
-    f = np.empty((4, 3, 3))
-    for r in range(4):
-        for b in range(3):
-            f[r, b] = blind_frequency(counts, r, b, config)
-    return f
+    obs = pooled_counts_all(counts, config.pool)
+    f = bayesian_mean(obs, obs.sum(axis=-1, keepdims=True), DEFAULT_FREQUENCIES, config.prior_weight)
+    f[:, 0, 0] = 0.0  # nothing to call: no fold
+    f = np.maximum(f, config.min_frequency)
+    f[:, 0, 0] = 0.0
+    return f / f.sum(axis=-1, keepdims=True)
 
 
 def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindModelConfig) -> np.ndarray:
     """``(3,) float64`` the opponent's ``(fold, call, raise)`` frequencies in one context (``street`` 0..3, ``bucket``
-    of bets to call 0..2): the Bayesian mean (:func:`loki.modeler.model.bayesian_mean`) of its pooled counts
-    (:func:`loki.modeler.model.pooled_counts`) under Table B.2's prior, fold impossible with nothing to call, each
-    floored at ``min_frequency`` and renormalised.
-    """
-    obs = pooled_counts(counts, street, bucket, config.pool)
-    f = bayesian_mean(obs, float(obs.sum()), DEFAULT_FREQUENCIES[bucket], config.prior_weight)
-    if bucket == 0:
-        f[0] = 0.0  # nothing to call: no fold
-    f = np.maximum(f, config.min_frequency)
-    if bucket == 0:
-        f[0] = 0.0
-    return f / f.sum()
+    of bets to call 0..2): :func:`blind_frequencies`'s entry."""
+    return blind_frequencies(counts, config)[street, bucket]
 
 
 @dataclass(frozen=True)

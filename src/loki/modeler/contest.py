@@ -211,13 +211,19 @@ def _ir7() -> np.ndarray:
     return v
 
 
-def _values(board: tuple[int, ...]) -> np.ndarray:
-    """The hand value a card-driven opponent ranks its holdings by: IR7 before the flop, HS_1 against a uniform
-    range after it."""
-    return _ir7() if not board else uniform_board_values(board)[0]
+@lru_cache(maxsize=256)
+def _values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The hand value a card-driven opponent ranks its holdings by (IR7 before the flop, HS_1 against a uniform
+    range after it) and the holdings in its order (a stable argsort), kept per board."""
+    values = _ir7() if not board else uniform_board_values(board)[0]
+    order = np.argsort(values, kind="stable")
+    order.setflags(write=False)
+    return values, order
 
 
-def continuing_range(weights: np.ndarray, play: float, card_blindness: float, values: np.ndarray) -> np.ndarray:
+def continuing_range(
+    weights: np.ndarray, play: float, card_blindness: float, values: np.ndarray, order: np.ndarray | None = None
+) -> np.ndarray:
     """The range of an opponent that takes part with probability ``play``: each holding's weight times
     ``c + (1 − c)·[h in the top play of the range by value]`` (module docstring; the excluded holdings keep the
     :data:`loki.assessment.LOW_WEIGHT` floor's share, as re-weighting does).
@@ -227,6 +233,8 @@ def continuing_range(weights: np.ndarray, play: float, card_blindness: float, va
         play: its probability of taking part, in [0, 1].
         card_blindness: ``c`` in [0, 1].
         values: ``(1326,) float64`` the hand values it ranks its holdings by (higher is better).
+        order: ``(1326,) int64`` the holdings by ascending value, ``np.argsort(values, kind="stable")`` (computed
+            when None; a caller valuing many ranges on one board passes it once).
 
     Returns:
         ``(1326,) float64`` (a new array).
@@ -243,7 +251,8 @@ def continuing_range(weights: np.ndarray, play: float, card_blindness: float, va
     q = min(max(float(play), 0.0), 1.0)
     if c >= 1.0 or q >= 1.0:
         return w.copy()
-    order = np.argsort(values, kind="stable")
+    if order is None:
+        order = np.argsort(values, kind="stable")
     ws = w[order]
     total = float(ws.sum())
     if total <= 0.0:
@@ -382,13 +391,13 @@ def contest_spot(
     committed = view.committed
     street = int(view.round)
     pot, to_call, bet = float(view.pot), float(view.to_call()), float(view.bet_size)
-    values = _values(tuple(int(c) for c in view.board))
+    values, order = _values(tuple(int(c) for c in view.board))
     ones = np.ones(1326)
     w0 = [models[o.seat].weights if models is not None and o.seat in models else ones for o in opps]
     seed = _seed(view)
     n = config.samples
     tab_c = [
-        continuing_range(w, o.play_call, o.card_blindness, values) if o.play_call < 1.0 else w
+        continuing_range(w, o.play_call, o.card_blindness, values, order) if o.play_call < 1.0 else w
         for w, o in zip(w0, opps, strict=True)
     ]
     e_c, se_c = _share(view, tab_c, [o.play_call for o in opps], n, seed)
@@ -399,7 +408,9 @@ def contest_spot(
     ev_raise = None
     e_r = se_r = added_r = 0.0
     if Action.RAISE in legal:
-        tab_r = [continuing_range(w, o.play_raise, o.card_blindness, values) for w, o in zip(w0, opps, strict=True)]
+        tab_r = [
+            continuing_range(w, o.play_raise, o.card_blindness, values, order) for w, o in zip(w0, opps, strict=True)
+        ]
         e_r, se_r = _share(view, tab_r, [o.play_raise for o in opps], n, seed + 1)
         added_r = sum(o.play_raise * max(level + bet - float(committed[o.seat]), 0.0) for o in opps)
         again = 1.0 - float(np.prod([1.0 - o.reraise for o in opps]))

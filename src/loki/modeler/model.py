@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_FREQUENCIES",
     "check_context",
     "pooled_counts",
+    "pooled_counts_all",
     "BLEND_OBSERVATIONS",
     "ActionFrequencies",
     "OpponentModel",
@@ -53,34 +54,47 @@ DEFAULT_FREQUENCIES.setflags(write=False)
 COLLAPSE_WEIGHT = LOW_WEIGHT * (1.0 + 1e-9)
 
 
-def pooled_counts(counts: np.ndarray, street: int, bucket: int, pool: float) -> np.ndarray:
-    """``(3,) float64``: an opponent's ``(fold, call, raise)`` counts in a context, with the counts of its neighbour
-    contexts weighing ``pool`` each (DEFAULT, beyond the sources: how a player acts facing one bet says something of
-    how it acts facing two, and on the flop of how it acts on the turn): the same street's other bucket facing a bet,
-    and after the flop the other post-flop streets' same bucket (their other bucket ``pool²``).  Pre-flop pools
-    pre-flop only.
+def pooled_counts_all(counts: np.ndarray, pool: float) -> np.ndarray:
+    """``(4, 3, 3) float64``: an opponent's ``(fold, call, raise)`` counts in every context [round][bets to call
+    0/1/2+], each with the counts of its neighbour contexts weighing ``pool`` each (DEFAULT, beyond the sources: how a
+    player acts facing one bet says something of how it acts facing two, and on the flop of how it acts on the turn):
+    the same street's other bucket facing a bet, and after the flop the other post-flop streets' same bucket (their
+    other bucket ``pool²``).  Pre-flop pools pre-flop only.  Each context's sum is taken in one order (its own
+    counts, its other bucket, then each other post-flop street in turn: its bucket, its other bucket), so that one
+    context's floats do not depend on how many contexts are pooled at once.
 
     Args:
         counts: ``(4, 3, 3)`` counts [round][bets to call 0/1/2+][fold, call, raise].
-        street: 0..3; bucket: 0..2; pool: in [0, 1] (0: the context's own counts).
+        pool: in [0, 1] (0: each context's own counts).
+
+    >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 4, 0); c[2, 2] = (1, 0, 0)
+    >>> p = pooled_counts_all(c, 0.5)
+    >>> p[3, 1].tolist(), p[0, 1].tolist()  # the river facing one bet: the flop's 4 calls, the turn's fold (x 0.25)
+    ([0.25, 2.0, 0.0], [0.0, 0.0, 0.0])
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    out = c.copy()
+    out[:, 1:] += pool * c[:, 2:0:-1]  # buckets 1 and 2 take each other's counts
+    pp = pool * pool
+    for street, targets in _POOLED_STREETS:
+        out[targets] += pool * c[street]
+        out[targets, 1:] += pp * c[street, 2:0:-1]
+    return out
+
+
+#: each post-flop street and the other post-flop streets whose contexts pool its counts (slices of the rounds)
+_POOLED_STREETS = ((1, slice(2, 4)), (2, slice(1, 4, 2)), (3, slice(1, 3)))
+
+
+def pooled_counts(counts: np.ndarray, street: int, bucket: int, pool: float) -> np.ndarray:
+    """``(3,) float64``: an opponent's ``(fold, call, raise)`` counts in one context (``street`` 0..3, ``bucket`` 0..2),
+    pooled with its neighbour contexts: :func:`pooled_counts_all`'s entry.
 
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 4, 0); c[2, 2] = (1, 0, 0)
     >>> pooled_counts(c, 3, 1, 0.5).tolist()  # the river facing one bet: the flop's 4 calls, the turn's fold (x 0.25)
     [0.25, 2.0, 0.0]
     """
-    c = np.asarray(counts, dtype=np.float64)
-    other = 3 - bucket if bucket > 0 else None
-    out = c[street, bucket].copy()
-    if other is not None:
-        out += pool * c[street, other]
-    if street > 0:
-        for s in range(1, 4):
-            if s == street:
-                continue
-            out += pool * c[s, bucket]
-            if other is not None:
-                out += pool * pool * c[s, other]
-    return out
+    return pooled_counts_all(counts, pool)[street, bucket]
 
 
 def bayesian_mean(count, total: float, prior, weight: float):
