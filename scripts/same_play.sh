@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The refactor guard: play every preset at seed 0 (100 deals) and three table configurations (heads-up, three- and
-# six-handed, scripts/same_play/*.toml), one worker, no histories; with a second folder, compare every summary.json
-# and deals.csv byte for byte.  A change meant to be speed or structure only must leave them all identical.
+# The refactor guard: play every preset at seed 0 (100 deals) and five table configurations (heads-up, three- and
+# six-handed, and the default bot heads-up and four-handed: scripts/same_play/*.toml), one worker, no histories; with a
+# second folder, compare every summary.json and deals.csv byte for byte.  A change meant to be speed or structure
+# only must leave them all identical.
 #
 #   scripts/same_play.sh OUT                # play into OUT (about 4 minutes of CPU)
 #   scripts/same_play.sh OUT BASE           # ... then compare OUT with an earlier run BASE (exit 1 on a difference)
@@ -26,13 +27,13 @@ for p in $presets; do
   loki tournament --preset "$p" --deals 100 --seed 0 --no-histories --no-plots --workers 1 --quiet \
     --out "$out/$p" --overwrite > "$out/$p.log" 2>&1 || { echo "FAIL $p (see $out/$p.log)"; exit 2; }
 done
-for c in hu three six; do
+for c in hu three six adaptive-hu adaptive-four; do
   loki tournament --config "$here/same_play/$c.toml" --no-plots --workers 1 --quiet \
     --out "$out/$c" --overwrite > "$out/$c.log" 2>&1 || { echo "FAIL $c (see $out/$c.log)"; exit 2; }
 done
 [ -z "$base" ] && exit 0
 rc=0
-for d in $presets hu three six; do
+for d in $presets hu three six adaptive-hu adaptive-four; do
   old=$d
   for pair in ${SAME_PLAY_RENAMED:-}; do
     [ "${pair%%=*}" = "$d" ] && [ ! -d "$base/$d" ] && old=${pair#*=}
