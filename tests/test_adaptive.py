@@ -310,7 +310,7 @@ def test_grouped_card_blind_evidence_equals_one_evidence_vector_without_forgetti
                 before, after, cols, live, 1.0, 0.02, log_prior, e_one, p1, LOW_WEIGHT, row1, buf, buf.copy()
             )
             grouped_average_into(
-                before, after, cols, live, 1.0, 1.0, 1.0, 1e9, 0.02, log_prior, e_grouped, p2, LOW_WEIGHT, row2, buf,
+                before, after, cols, live, 1.0, 1.0, 1.0, 1.0, 1e9, 0.02, log_prior, e_grouped, p2, LOW_WEIGHT, row2, buf,
                 buf.copy(), blind,
             )  # fmt: skip
             np.testing.assert_allclose(p2, p1, rtol=1e-10, atol=1e-13)
@@ -334,7 +334,7 @@ def test_grouped_card_blind_evidence_from_showdowns_only():
     live = np.ones(1326, bool)
     post = np.empty(3)
     grouped_average_into(
-        before, before * cols, cols, live, 0.9, 0.5, 0.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
+        before, before * cols, cols, live, 0.9, 0.5, 0.0, 0.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
         np.ones(1326), buf, buf.copy(), 2,
     )  # fmt: skip
     assert ev[2] == 2.5
@@ -346,10 +346,59 @@ def test_grouped_card_blind_evidence_from_showdowns_only():
     ev = np.array([0.0, 0.0, -19.0])
     cols[2] = 0.001  # a surprising action for the card-blind candidate, counted fully: clipped at -20
     grouped_average_into(
-        before, before * cols, cols, live, 1.0, 1.0, 1.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
+        before, before * cols, cols, live, 1.0, 1.0, 1.0, 1.0, 20.0, 0.02, log_prior, ev, post, LOW_WEIGHT,
         np.ones(1326), buf, buf.copy(), 2,
     )  # fmt: skip
     assert ev[2] == -20.0
+
+
+@pytest.mark.parametrize("lam, lam_for", [(1.0, 0.0), (0.25, 0.0), (0.5, 1.0), (0.25, 0.25)])
+def test_card_blind_log_odds_weigh_an_action_by_the_side_it_favours(lam, lam_for):
+    """``blindness_actions_for``: an action whose likelihood ratio favours the card-blind hypothesis moves its
+    log-odds by ``lam_for`` times the log-ratio, one that favours the card-driven group by ``lam`` times it; computed
+    by hand from the group's predictive probabilities (random tables, fixed seed; both signs met)."""
+    from loki.assessment.weights import LOW_WEIGHT
+    from loki.modeler.kernels import grouped_average_into
+
+    rng = np.random.default_rng(37)
+    buf = np.empty(1326)
+    log_prior = np.log(np.array([0.7, 0.2, 0.1]))
+    signs = set()
+    for _ in range(40):
+        ev = np.array([rng.normal(), rng.normal(), rng.normal()])
+        before = np.maximum(rng.random((3, 1326)), 0.01)
+        cols = rng.random((3, 1326)) * rng.random((3, 1))
+        cols[2] = rng.random()
+        live = rng.random(1326) < 0.9
+        p = [max(float(np.dot(before[i][live], cols[i][live]) / before[i][live].sum()), 0.02) for i in range(3)]
+        within = np.exp(log_prior[:2] + ev[:2]) / np.exp(log_prior[:2] + ev[:2]).sum()
+        ratio = np.log(p[2]) - np.log(max(float(within @ p[:2]), 0.02))
+        want = 0.8 * ev[2] + (lam_for if ratio > 0 else lam) * ratio
+        signs.add(ratio > 0)
+        grouped_average_into(
+            before, before * cols, cols, live, 1.0, 0.8, lam, lam_for, 20.0, 0.02, log_prior, ev, np.empty(3),
+            LOW_WEIGHT, np.ones(1326), buf, buf.copy(), 2,
+        )  # fmt: skip
+        assert ev[2] == pytest.approx(want, rel=1e-12, abs=1e-12)
+    assert signs == {True, False}
+
+
+def test_blindness_actions_for_defaults_to_the_same_play():
+    """Without ``blindness_actions_for`` the card-blind log-odds weigh every action by ``blindness_actions``: a
+    session with the field unset and one with it equal to ``blindness_actions`` end with the same weights, bit for
+    bit; a different value changes them."""
+    import json
+
+    model = {"candidates": ["observer", "specific", "blind"], "prior": [0.7, 0.15, 0.15]}
+    model |= {"showdown_evidence": True, "preflop_blindness": "none", "blindness_forgetting": 1.0}
+    base = {"features": "BR", "opponent_model": "adaptive"}
+    w = []
+    for extra in ({}, {"blindness_actions_for": 0.25}, {"blindness_actions_for": 0.0}):
+        cfg = {**base, "adaptive_model": model | {"blindness_actions": 0.25} | extra}
+        me, m = _session("loki2" + json.dumps(cfg), "equity", hands=40)
+        w.append(me.modeler.weights_of(m))
+    assert w[0] == w[1]
+    assert w[0] != w[2]
 
 
 @pytest.mark.parametrize("opponent", ["maniac", "equity"])

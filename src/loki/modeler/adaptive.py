@@ -117,6 +117,11 @@ class AdaptiveModelConfig(LokiModel):
             action is evidence of how well a model predicts the opponent's frequencies, which the card-blind
             candidate learns directly in every context; a shown holding is the evidence of whether the opponent's
             actions follow its cards.
+        blindness_actions_for: the weight of an action's evidence in those log-odds where it favours the card-blind
+            hypothesis (None: ``blindness_actions``).  A card-driven model whose frequencies are still wrong in a
+            session's first hands predicts a card-driven opponent's actions worse than the card-blind frequencies do,
+            while its predicting them better is evidence that they follow the cards: a weight under
+            ``blindness_actions`` lets actions refute the hypothesis and leaves confirming it mostly to showdowns.
         blindness_bound: the clip of those log-odds (a verdict that may still be overturned by as much evidence).
 
     Raises:
@@ -134,6 +139,7 @@ class AdaptiveModelConfig(LokiModel):
     preflop_blindness: Literal["threshold", "blend", "none"] = "threshold"
     blindness_forgetting: float | None = Field(None, ge=0.0, le=1.0)
     blindness_actions: float = Field(1.0, ge=0.0, le=1.0)
+    blindness_actions_for: float | None = Field(None, ge=0.0, le=1.0)
     blindness_bound: float = Field(20.0, gt=0.0, le=700.0)
 
     @model_validator(mode="after")
@@ -323,9 +329,11 @@ class AdaptiveModeler:
                     LOW_WEIGHT, row, self._buf, self._buf2,
                 )  # fmt: skip
             else:
+                lam_for = c.blindness_actions if c.blindness_actions_for is None else c.blindness_actions_for
                 written = grouped_average_into(
-                    before, stacked, colbuf, live, c.forgetting, self._gamma_b, c.blindness_actions, c.blindness_bound,
-                    c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT, row, self._buf, self._buf2, self._blind,
+                    before, stacked, colbuf, live, c.forgetting, self._gamma_b, c.blindness_actions, lam_for,
+                    c.blindness_bound, c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT, row, self._buf,
+                    self._buf2, self._blind,
                 )  # fmt: skip
             post.setflags(write=False)
             o.actions += 1
@@ -363,7 +371,7 @@ class AdaptiveModeler:
             if self._blind >= 0:  # the card-blind log-odds gain against the card-driven group's probability
                 b = self._blind
                 d = blind_log_odds_step(
-                    self._log_prior, o.evidence, np.exp(gain), b, 1.0, 1.0, self.config.blindness_bound,
+                    self._log_prior, o.evidence, np.exp(gain), b, 1.0, 1.0, 1.0, self.config.blindness_bound,
                     self.config.floor,
                 )  # fmt: skip
                 gain[b] = d - float(o.evidence[b])

@@ -289,16 +289,17 @@ def grouped_log_weights_into(log_prior, evidence, blind, out):
 
 
 @njit(cache=True)
-def blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, bound, floor):
+def blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, lam_for, bound, floor):
     """The card-blind candidate's log-odds against the card-driven candidates' mixture after one piece of evidence
     (an action, :func:`grouped_average_into`; a shown holding, :meth:`loki.modeler.AdaptiveModeler.learn`):
-    ``γ_b·D + λ·(log p_b − log max(Σ_d π_d·p_d, floor))``, clipped to ``[−bound, bound]``, with ``π_d`` the card-driven
-    candidates' weights within their group before the evidence.
+    ``γ_b·D + λ·L``, clipped to ``[−bound, bound]``, with ``L = log p_b − log max(Σ_d π_d·p_d, floor)``, ``π_d`` the
+    card-driven candidates' weights within their group before the evidence, and ``λ = lam_for`` where ``L > 0`` (the
+    evidence favours the card-blind hypothesis), ``lam`` otherwise.
 
     Args:
         log_prior, evidence: ``(k,) float64`` (``evidence[blind]`` is ``D``; read only).
         p: ``(k,) float64`` each candidate's probability of the evidence, at least ``floor``.
-        blind: the card-blind candidate's index; gamma_b, lam, bound, floor: as :func:`grouped_average_into`.
+        blind: the card-blind candidate's index; gamma_b, lam, lam_for, bound, floor: as :func:`grouped_average_into`.
 
     Returns:
         the new ``D`` (float).
@@ -315,13 +316,31 @@ def blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, bound, floo
             p_group += within[i] * p[i]
     if not p_group > floor:
         p_group = floor
-    d = gamma_b * evidence[blind] + lam * (np.log(p[blind]) - np.log(p_group))
+    ratio = np.log(p[blind]) - np.log(p_group)
+    d = gamma_b * evidence[blind] + (lam_for if ratio > 0.0 else lam) * ratio
     return min(max(d, -bound), bound)
 
 
 @njit(cache=True)
 def grouped_average_into(
-    before, tables, cols, live, gamma, gamma_b, lam, bound, floor, log_prior, evidence, post, low, row, buf, buf2, blind
+    before,
+    tables,
+    cols,
+    live,
+    gamma,
+    gamma_b,
+    lam,
+    lam_for,
+    bound,
+    floor,
+    log_prior,
+    evidence,
+    post,
+    low,
+    row,
+    buf,
+    buf2,
+    blind,
 ):
     """:func:`model_average_into` with the card-blind candidate ``blind`` judged against the card-driven candidates
     as a group (:class:`loki.modeler.adaptive.AdaptiveModelConfig` ``blindness_forgetting``): each card-driven
@@ -333,7 +352,8 @@ def grouped_average_into(
         before, tables, cols, live, floor, log_prior, evidence, post, low, row, buf, buf2: as
             :func:`model_average_into`.
         gamma: the card-driven candidates' forgetting; gamma_b: the card-blind log-odds' forgetting; lam: the weight
-            ``λ`` of an action's evidence in them; bound: their clip; blind: the card-blind candidate's index.
+            ``λ`` of an action's evidence in them, ``lam_for`` where it favours the card-blind hypothesis; bound: their
+            clip; blind: the card-blind candidate's index.
 
     Returns:
         Whether ``row`` was written.
@@ -347,7 +367,7 @@ def grouped_average_into(
         p[i] = _predictive_at(before[i], cols[i], idx, m, buf, buf2)
         if not p[i] > floor:  # NaN (no live weight) or under the floor
             p[i] = floor
-    d = blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, bound, floor)
+    d = blind_log_odds_step(log_prior, evidence, p, blind, gamma_b, lam, lam_for, bound, floor)
     for i in range(k):
         if i != blind:
             evidence[i] = gamma * evidence[i] + np.log(p[i])
