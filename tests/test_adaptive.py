@@ -401,6 +401,25 @@ def test_blindness_actions_for_defaults_to_the_same_play():
     assert w[0] != w[2]
 
 
+def test_showdowns_weigh_in_the_card_blind_log_odds_by_blindness_showdowns():
+    """``blindness_showdowns``: 1 is the unweighted log-likelihood ratio (the same weights as the field unset, bit for
+    bit); against `maniac`, whose shown holdings the card-blind hypothesis predicts, the log-odds judged by showdowns
+    only (``blindness_actions = 0``) end higher with each showdown counted twice (fixed seed)."""
+    import json
+
+    model = {"candidates": ["observer", "specific", "blind"], "prior": [0.7, 0.15, 0.15]}
+    model |= {"showdown_evidence": True, "preflop_blindness": "none", "blindness_forgetting": 1.0}
+    model |= {"blindness_actions": 0.0}
+    base = {"features": "BR", "opponent_model": "adaptive"}
+    w = []
+    for extra in ({}, {"blindness_showdowns": 1.0}, {"blindness_showdowns": 2.0}):
+        cfg = {**base, "adaptive_model": model | extra}
+        me, m = _session("loki2" + json.dumps(cfg), "maniac", hands=40)
+        w.append(me.modeler.weights_of(m))
+    assert w[0] == w[1]
+    assert 0.15 < w[0]["blind"] < w[2]["blind"], w
+
+
 @pytest.mark.parametrize("opponent", ["maniac", "equity"])
 def test_grouped_card_blind_evidence_plays_as_one_evidence_vector_without_forgetting(opponent):
     """The same re-parametrisation through a session, showdowns included (:meth:`AdaptiveModeler.learn`): Loki-2 B+R

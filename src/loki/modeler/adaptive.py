@@ -122,6 +122,8 @@ class AdaptiveModelConfig(LokiModel):
             session's first hands predicts a card-driven opponent's actions worse than the card-blind frequencies do,
             while its predicting them better is evidence that they follow the cards: a weight under
             ``blindness_actions`` lets actions refute the hypothesis and leaves confirming it mostly to showdowns.
+        blindness_showdowns: the weight of a shown holding's evidence in those log-odds (1: its log-likelihood ratio
+            as it is; more: a showdown counts as that many, where the card-driven candidates' actions mislead).
         blindness_bound: the clip of those log-odds (a verdict that may still be overturned by as much evidence).
 
     Raises:
@@ -140,6 +142,7 @@ class AdaptiveModelConfig(LokiModel):
     blindness_forgetting: float | None = Field(None, ge=0.0, le=1.0)
     blindness_actions: float = Field(1.0, ge=0.0, le=1.0)
     blindness_actions_for: float | None = Field(None, ge=0.0, le=1.0)
+    blindness_showdowns: float = Field(1.0, ge=0.0, le=10.0)
     blindness_bound: float = Field(20.0, gt=0.0, le=700.0)
 
     @model_validator(mode="after")
@@ -371,8 +374,8 @@ class AdaptiveModeler:
             if self._blind >= 0:  # the card-blind log-odds gain against the card-driven group's probability
                 b = self._blind
                 d = blind_log_odds_step(
-                    self._log_prior, o.evidence, np.exp(gain), b, 1.0, 1.0, 1.0, self.config.blindness_bound,
-                    self.config.floor,
+                    self._log_prior, o.evidence, np.exp(gain), b, 1.0, self.config.blindness_showdowns,
+                    self.config.blindness_showdowns, self.config.blindness_bound, self.config.floor,
                 )  # fmt: skip
                 gain[b] = d - float(o.evidence[b])
             o.evidence = o.evidence + gain
