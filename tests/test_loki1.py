@@ -169,3 +169,36 @@ def test_ramp_frequency_prior_refuses_bad_values(bad):
         Loki1Modeler(True, bad)
     with pytest.raises((ConfigError, PlayerSpecError, ValueError), match="ramp_frequency_prior"):
         make_player({"kind": "loki2", "features": "BR", "ramp_frequency_prior": bad}, seed=0)
+
+
+def test_ramp_ir_active_ranks_a_heads_up_opponents_holdings_by_ir2():
+    """``ramp_ir = "active"``: heads-up (two players in when the opponent acted) Loki-1's pre-flop ramp ranks holdings
+    by IR2, so after a raise A2o (IR2 +98.5, IR7 −39.8) keeps more weight than 76s (IR2 −93.6, IR7 +109.9), the
+    reverse of the IR7 ramp; with seven players in it is the IR7 ramp bit for bit; ``reweight_details`` gives the
+    ramp's ends on the same table; the player option reaches the pre-flop modeler; another value is refused."""
+    from loki.errors import ConfigError
+    from loki.modeler import Loki1Modeler, ModelingContext, OpponentModel
+
+    game = GameConfig(n_players=2)
+    ctx = ModelingContext(0, tuple(parse_cards("2h 2d")), (), game)
+    a2o, s76 = (HOLDING_INDEX[tuple(sorted(parse_cards(x)))] for x in ("Ad 2c", "7h 6h"))
+    out = {}
+    for n_active in (2, 7):
+        ev = ActionTaken(seat=1, action=Action.RAISE, amount=10, round=0, to_call=5, pot=15, bets=1,
+                         n_active=n_active)  # fmt: skip
+        for ir in ("IR7", "active"):
+            m = OpponentModel()
+            m.tables.counts[m.row, 0, 1] = (4, 0, 4)  # four folds and four raises facing a bet before the flop
+            m.new_round()
+            modeler = Loki1Modeler(True, 3.0, ir)
+            d = modeler.reweight_details(m, ev, 1)
+            modeler.reweight(m, ev, 1, ctx)
+            out[(n_active, ir)] = (m.weights.copy(), (d.lo, d.hi))
+    w7, wa = out[(2, "IR7")][0], out[(2, "active")][0]
+    assert w7[a2o] < w7[s76] and wa[a2o] > wa[s76]
+    assert out[(2, "IR7")][1] != out[(2, "active")][1]
+    assert np.array_equal(out[(7, "IR7")][0], out[(7, "active")][0]) and out[(7, "IR7")][1] == out[(7, "active")][1]
+    player = make_player({"kind": "loki2", "features": "BR", "ramp_ir": "active"}, seed=0)
+    assert player.modeler.preflop.ir == "active"
+    with pytest.raises(ConfigError, match="ir="):
+        Loki1Modeler(True, 0.0, "IR2")

@@ -152,10 +152,15 @@ REWEIGHT_IR_TABLE = 7
 _NO_DEAD = np.uint64(0)
 
 
-@lru_cache(maxsize=1)
-def preflop_hand_values() -> tuple[np.ndarray, np.ndarray]:
-    """``((1326,) IR of every holding, (1326,) the same sorted ascending)`` from IR7 (DEFAULT table, IR ×1000)."""
-    v = holding_ir(REWEIGHT_IR_TABLE).copy()
+@lru_cache(maxsize=4)
+def preflop_hand_values(n_players: int = REWEIGHT_IR_TABLE) -> tuple[np.ndarray, np.ndarray]:
+    """``((1326,) IR of every holding, (1326,) the same sorted ascending)`` from ``IR{n_players}`` (IR ×1000; DEFAULT
+    IR7, Loki-1's; 2 and 4 are the other shipped tables).
+
+    Raises:
+        ConfigError: ``n_players`` not 2, 4 or 7.
+    """
+    v = holding_ir(n_players).copy()
     s = np.sort(v)
     v.setflags(write=False)
     s.setflags(write=False)
@@ -226,16 +231,29 @@ class Loki1Modeler:
             pseudo-observations (DEFAULT, beyond the sources: a player who never folds is read as one after a few
             actions instead of 20; :func:`loki.modeler.kernels.blend_frequencies`).
 
+        ir: the IR table the pre-flop ramp ranks holdings by: ``"IR7"`` (Loki-1's, whatever the table) or
+            ``"active"``, the table of the players still in when the opponent acted (2: IR2, 3-4: IR4, more or not
+            known: IR7; DEFAULT, beyond the sources: heads-up a hand's value is its value against one hand).
+
     Raises:
-        ConfigError: a ``frequency_prior`` outside [0, 1000] (or NaN).
+        ConfigError: a ``frequency_prior`` outside [0, 1000] (or NaN), an ``ir`` other than those two.
     """
 
     specific: bool = True
     frequency_prior: float = 0.0
+    ir: str = "IR7"
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.frequency_prior <= 1000.0:  # NaN fails too
             raise ConfigError(f"frequency_prior={self.frequency_prior!r}: expected pseudo-observations in [0, 1000]")
+        if self.ir not in ("IR7", "active"):
+            raise ConfigError(f"ir={self.ir!r}: expected 'IR7' or 'active'")
+
+    def _ir_players(self, ev: ActionTaken) -> int:
+        # the IR table of the pre-flop ramp for this action (``ir``)
+        if self.ir == "IR7" or ev.n_active <= 1:
+            return REWEIGHT_IR_TABLE
+        return 2 if ev.n_active == 2 else 4 if ev.n_active <= 4 else 7
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
@@ -248,7 +266,7 @@ class Loki1Modeler:
         t.touch(model.row)
         out = np.empty(7)
         if ev.round == 0:
-            values, sorted_values = preflop_hand_values()
+            values, sorted_values = preflop_hand_values(self._ir_players(ev))
         else:
             values, sorted_values = ctx.per_board("loki1.ehs_prime", postflop_hand_values), _NO_VALUES
         collapsed = loki1_observe_row(
@@ -271,5 +289,5 @@ class Loki1Modeler:
             return ReweightDetails("loki1")
         freqs = model.frequencies.blended(ev.round, bucket, specific=self.specific, prior_obs=self.frequency_prior)
         mu, sigma = threshold_mu_sigma(Action(ev.action), freqs)
-        lo, hi = ramp_bounds(mu, sigma, preflop_hand_values()[1] if ev.round == 0 else None)
+        lo, hi = ramp_bounds(mu, sigma, preflop_hand_values(self._ir_players(ev))[1] if ev.round == 0 else None)
         return ReweightDetails("loki1", mu, sigma, lo, hi, (float(freqs[0]), float(freqs[1]), float(freqs[2])))

@@ -37,8 +37,8 @@ _STYLE_NAMES = sorted(STYLE_VALUES)
 ADAPTIVE_TRIALS = 100
 
 #: The set (:data:`loki.players.tuned.SETS`) whose design the ``adaptive`` option plays (its ``adaptive_model``,
-#: ``specific_model``, ``ramp_frequency_prior``, ``exploit``, ``preflop_model``, ``contest`` and ``sim`` values; no set
-#: sets the ramp's prior yet): A6, the card-blind hypothesis
+#: ``specific_model``, ``ramp_frequency_prior``, ``ramp_ir``, ``exploit``, ``preflop_model``, ``contest`` and ``sim``
+#: values; no set sets the ramp's prior or IR table yet): A6, the card-blind hypothesis
 #: weighed by evidence and every decision valued against the models, the pre-flop contest at four to six players only
 #: where the table is card-blind (experiments/exploitation; its plan and figures; A5 without that condition).  A1-A4
 #: (experiments/adaptive-loki/tune/hu-adaptive*) played a best response to card-blind opponents switched on by
@@ -49,9 +49,17 @@ ADAPTIVE_SET = "A6"
 
 
 #: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model (with how Loki-1's
-#: pre-flop ramp learns frequencies), the pre-flop decision, the contest valuation, the Simulator's settings and the
+#: pre-flop ramp learns frequencies and ranks holdings), the pre-flop decision, the contest valuation, the Simulator's settings and the
 #: card-blind best response of the older sets.
-_DESIGN_KEYS = ("adaptive_model", "specific_model", "ramp_frequency_prior", "exploit", "preflop_model", "contest")
+_DESIGN_KEYS = (
+    "adaptive_model",
+    "specific_model",
+    "ramp_frequency_prior",
+    "ramp_ir",
+    "exploit",
+    "preflop_model",
+    "contest",
+)
 
 
 def _adaptive_set(tuned: object) -> str:

@@ -331,7 +331,10 @@ class LokiOptions(PlayerConfig):
             (:attr:`loki.modeler.Loki1Modeler.frequency_prior`: 0, Loki-1's blend over 20 observations; ``k > 0`` a
             Bayesian mean with ``k`` pseudo-observations; DEFAULT 0).  The ramp re-weights every pre-flop action (and
             Loki-1's post-flop ones).
-            With ``modeler`` given, that modeler replaces the default one entirely, these three options included.
+        ramp_ir: the IR table Loki-1's pre-flop ramp ranks an opponent's holdings by
+            (:attr:`loki.modeler.Loki1Modeler.ir`): ``"IR7"`` (Loki-1's; the default) or ``"active"`` (IR2 heads-up,
+            IR4 at three or four players still in, IR7 at more; DEFAULT, beyond the sources).
+            With ``modeler`` given, that modeler replaces the default one entirely, these four options included.
     """
 
     kind: str = "loki"
@@ -351,6 +354,7 @@ class LokiOptions(PlayerConfig):
         DEFAULT_LEAK, 0.005, 0.5, source="DEFAULT (pre-flop re-weighting by strategy)", log=True, gt=0.0, le=1.0
     )
     ramp_frequency_prior: float = Field(0.0, ge=0.0, le=1000.0)
+    ramp_ir: Literal["IR7", "active"] = "IR7"
 
     @model_validator(mode="before")
     @classmethod
@@ -528,7 +532,7 @@ def _modeler(cfg: LokiOptions, default: OpponentModeler) -> OpponentModeler:
 
 def _opponent_preflop(cfg: LokiOptions) -> OpponentModeler:
     """The modeler of opponents' pre-flop actions (``preflop_reweighting``); after the flop it is Loki-1's ramp."""
-    ramp = Loki1Modeler(cfg.modelling == "specific", cfg.ramp_frequency_prior)
+    ramp = Loki1Modeler(cfg.modelling == "specific", cfg.ramp_frequency_prior, cfg.ramp_ir)
     if cfg.preflop_reweighting == "ramp":
         return ramp
     short_handed = _preflop_settings(cfg).short_handed  # where our own pre-flop play is the expert system's
