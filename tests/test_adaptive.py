@@ -310,8 +310,8 @@ def test_grouped_card_blind_evidence_equals_one_evidence_vector_without_forgetti
                 before, after, cols, live, 1.0, 0.02, log_prior, e_one, p1, LOW_WEIGHT, row1, buf, buf.copy()
             )
             grouped_average_into(
-                before, after, cols, live, 1.0, 1.0, 1.0, 1.0, 1e9, 0.02, log_prior, e_grouped, p2, LOW_WEIGHT, row2, buf,
-                buf.copy(), blind,
+                before, after, cols, live, 1.0, 1.0, 1.0, 1.0, 1e9, 0.02, log_prior, e_grouped, p2, LOW_WEIGHT, row2,
+                buf, buf.copy(), blind,
             )  # fmt: skip
             np.testing.assert_allclose(p2, p1, rtol=1e-10, atol=1e-13)
             np.testing.assert_allclose(row2, row1, rtol=1e-12, atol=0.0)

@@ -100,9 +100,10 @@ def pooled_counts(counts: np.ndarray, street: int, bucket: int, pool: float) -> 
 def bayesian_mean(count, total, prior, weight: float):
     """The Bayesian mean of observed counts under a prior of ``weight`` pseudo-observations at ``prior``:
     ``(count + weight · prior) / (total + weight)``, for one count (floats) or arrays of counts, totals and priors
-    (broadcast: e.g. ``(4, 3, 3)`` counts, ``(4, 3, 1)`` totals and a ``(3, 3)`` prior).  The rule by which the card-blind hypothesis (:mod:`loki.modeler.blind`) and the contest valuation
-    (:mod:`loki.modeler.contest`) learn an opponent's frequencies in a context (DEFAULT, beyond the sources: a few
-    pseudo-observations move after a hand or two where Loki-1's linear blend needs 20 observations).
+    (broadcast: e.g. ``(4, 3, 3)`` counts, ``(4, 3, 1)`` totals and a ``(3, 3)`` prior).  The rule by which the
+    card-blind hypothesis (:mod:`loki.modeler.blind`) and the contest valuation (:mod:`loki.modeler.contest`) learn an
+    opponent's frequencies in a context (DEFAULT, beyond the sources: a few pseudo-observations move after a hand or
+    two where Loki-1's linear blend needs 20 observations).
 
     >>> bayesian_mean(3.0, 3.0, 0.5, 1.0)  # three calls in three chances, a prior of one half-call
     0.875

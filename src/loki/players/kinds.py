@@ -49,8 +49,8 @@ ADAPTIVE_SET = "A6"
 
 
 #: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model (with how Loki-1's
-#: pre-flop ramp learns frequencies and ranks holdings), the pre-flop decision, the contest valuation, the Simulator's settings and the
-#: card-blind best response of the older sets.
+#: pre-flop ramp learns frequencies and ranks holdings), the pre-flop decision, the contest valuation, the Simulator's
+#: settings and the card-blind best response of the older sets.
 _DESIGN_KEYS = (
     "adaptive_model",
     "specific_model",
