@@ -57,7 +57,13 @@ from loki.assessment import LOW_WEIGHT, contest_equity, holding_equity, holding_
 from loki.cards import HOLDING_INDEX
 from loki.config import LokiModel, tunable
 from loki.engine import Action, PlayerView
-from loki.modeler.model import DEFAULT_FREQUENCIES, OpponentModel, bayesian_mean, bets_to_call_bucket, pooled_counts
+from loki.modeler.model import (
+    DEFAULT_FREQUENCIES,
+    OpponentModel,
+    bayesian_mean,
+    bets_to_call_bucket,
+    pooled_counts_all,
+)
 
 __all__ = [
     "table_card_blindness",
@@ -279,13 +285,16 @@ def table_card_blindness(view: PlayerView, models: SeatModels | None, blindness:
 
 
 def continue_probability(
-    model: OpponentModel | None, street: int, bucket: int, config: ContestConfig
+    model: OpponentModel | None, street: int, bucket: int, config: ContestConfig, pooled: np.ndarray | None = None
 ) -> tuple[float, float]:
     """An opponent's probabilities of playing on (checking, calling or raising) and of raising, facing ``bucket``
     bets (0, 1 or 2 for two or more) on ``street``: Bayesian means of its counts in that context, its counts in the
     neighbour contexts weighing ``config.pool`` each (:func:`loki.modeler.model.pooled_counts`), under a prior of ``config.prior_weight`` observations: before the flop
     ``default_play`` (one bet) or ``default_play_raised`` (two or more), raising a ``default_reraise`` share of them;
     after it Table B.2's frequencies (papp/node76).
+
+    ``pooled``: the model's :func:`loki.modeler.model.pooled_counts_all` at ``config.pool``, ``(4, 3, 3) float64``,
+    when the caller has it (computed otherwise).
 
     DEFAULT (beyond the sources): the linear blending of :func:`loki.preflop.adaptive.play_probability` (PAPP98
     Eq. 7.4, 20 observations) moves too slowly for a 50-hand session; a few pseudo-observations move after a hand or
@@ -306,7 +315,9 @@ def continue_probability(
     w0 = config.prior_weight
     if model is None:
         return p0, r0
-    obs = pooled_counts(model.frequencies.counts, street, bucket, config.pool)
+    if pooled is None:
+        pooled = pooled_counts_all(model.frequencies.counts, config.pool)
+    obs = pooled[street, bucket]
     n = float(obs.sum())
     return bayesian_mean(float(obs[1] + obs[2]), n, p0, w0), bayesian_mean(float(obs[2]), n, r0, w0)
 
@@ -327,14 +338,15 @@ def _opponents(
         if s == view.seat or folded[s]:
             continue
         model = models[s] if models is not None and s in models else None
+        pooled = None if model is None else pooled_counts_all(model.frequencies.counts, config.pool)
         owed = level - int(committed[s])
         if owed <= 0 and acted[s]:
             play_call, bet_after = 1.0, 0.0
         elif owed <= 0:  # the big blind's option: it is in, and may raise
-            play_call, bet_after = 1.0, continue_probability(model, street, 0, config)[1]
+            play_call, bet_after = 1.0, continue_probability(model, street, 0, config, pooled)[1]
         else:
-            play_call, bet_after = continue_probability(model, street, bucket(owed), config)
-        play_raise, reraise = continue_probability(model, street, bucket(owed + bet), config)
+            play_call, bet_after = continue_probability(model, street, bucket(owed), config, pooled)
+        play_raise, reraise = continue_probability(model, street, bucket(owed + bet), config, pooled)
         c = 0.0 if model is None or blindness is None else float(blindness(model))
         out.append(ContestOpponent(s, play_call, bet_after, play_raise, reraise, c, model is not None))
     return out
