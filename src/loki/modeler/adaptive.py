@@ -222,6 +222,10 @@ class AdaptiveModeler:
         # the card-blind candidate judged against the card-driven ones as a group (blindness_forgetting), or -1
         self._blind = self.names.index(BLIND_MODEL) if config.blindness_forgetting is not None else -1
         self._gamma_b = 1.0 if config.blindness_forgetting is None else float(config.blindness_forgetting)
+        # the weight of an action's evidence in those log-odds where it favours the card-blind candidate
+        self._lam_for = float(
+            config.blindness_actions if config.blindness_actions_for is None else config.blindness_actions_for
+        )
         self._opps: dict[int, _Opponent] = {}
         # the candidates' card-blindness (an optional part of a modeler's protocol), looked up once
         self._blindness = tuple(getattr(k, "card_blindness", None) for k in self.modelers)
@@ -332,9 +336,8 @@ class AdaptiveModeler:
                     LOW_WEIGHT, row, self._buf, self._buf2,
                 )  # fmt: skip
             else:
-                lam_for = c.blindness_actions if c.blindness_actions_for is None else c.blindness_actions_for
                 written = grouped_average_into(
-                    before, stacked, colbuf, live, c.forgetting, self._gamma_b, c.blindness_actions, lam_for,
+                    before, stacked, colbuf, live, c.forgetting, self._gamma_b, c.blindness_actions, self._lam_for,
                     c.blindness_bound, c.floor, self._log_prior, o.evidence, post, LOW_WEIGHT, row, self._buf,
                     self._buf2, self._blind,
                 )  # fmt: skip
