@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from loki.assessment import ehs_prime, uniform_board_values
-from loki.assessment.income_rate import holding_ir
+from loki.assessment.income_rate import TABLE_PLAYERS, holding_ir
 from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS
 from loki.engine import Action, ActionTaken
@@ -230,7 +230,6 @@ class Loki1Modeler:
             20 observations against Table B.2, papp/node56); ``k > 0``, a Bayesian mean with the defaults as ``k``
             pseudo-observations (DEFAULT, beyond the sources: a player who never folds is read as one after a few
             actions instead of 20; :func:`loki.modeler.kernels.blend_frequencies`).
-
         ir: the IR table the pre-flop ramp ranks holdings by: ``"IR7"`` (Loki-1's, whatever the table) or
             ``"active"``, the table of the players still in when the opponent acted (2: IR2, 3-4: IR4, more or not
             known: IR7; DEFAULT, beyond the sources: heads-up a hand's value is its value against one hand).
@@ -250,10 +249,11 @@ class Loki1Modeler:
             raise ConfigError(f"ir={self.ir!r}: expected 'IR7' or 'active'")
 
     def _ir_players(self, ev: ActionTaken) -> int:
-        # the IR table of the pre-flop ramp for this action (``ir``)
+        # the IR table of the pre-flop ramp for this action (``ir``): with "active", the smallest shipped table for at
+        # least the players still in (the largest beyond it; IR7 when not known)
         if self.ir == "IR7" or ev.n_active <= 1:
             return REWEIGHT_IR_TABLE
-        return 2 if ev.n_active == 2 else 4 if ev.n_active <= 4 else 7
+        return next((n for n in TABLE_PLAYERS if ev.n_active <= n), TABLE_PLAYERS[-1])
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """:func:`loki1_reweight` with the frequencies of the context (round, bets to call): one kernel call
