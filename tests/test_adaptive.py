@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import numpy as np
@@ -425,8 +426,6 @@ def test_grouped_card_blind_evidence_plays_as_one_evidence_vector_without_forget
     """The same re-parametrisation through a session, showdowns included (:meth:`AdaptiveModeler.learn`): Loki-2 B+R
     with the default's model and nothing forgotten, grouped or not, ends a 60-hand session with the same weights
     (within 1e-9)."""
-    import json
-
     model = {"candidates": ["observer", "specific", "blind"], "prior": [0.7, 0.15, 0.15], "forgetting": 1.0}
     model |= {"showdown_evidence": True, "preflop_blindness": "none"}  # the default's (set A5)
     base = {"features": "BR", "opponent_model": "adaptive", "specific_model": {"prior": [0.7, 0.3, 0.0]}}
@@ -445,6 +444,31 @@ def test_grouped_card_blind_evidence_needs_the_card_blind_candidate():
         AdaptiveModelConfig(candidates=("observer", "specific"), prior=(0.8, 0.2), blindness_forgetting=1.0)
     with pytest.raises(ValueError, match="blindness_forgetting needs the card-blind candidate"):
         AdaptiveModelConfig(candidates=("blind",), prior=(1.0,), blindness_forgetting=1.0)
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("blindness_actions", 0.25),
+        ("blindness_actions_for", 0.0),
+        ("blindness_showdowns", 2.0),
+        ("blindness_bound", 5.0),
+    ],
+)
+def test_card_blind_log_odds_weights_need_blindness_forgetting(field: str, value: float) -> None:
+    """The weights of the card-blind log-odds act only where those log-odds exist (``blindness_forgetting``): given
+    without it they would be silently ignored, so a value away from the default is refused, naming the field; at the
+    default (as a dumped configuration spells it) or with ``blindness_forgetting``, accepted."""
+    base = {"candidates": ("observer", "specific", "blind"), "prior": (0.7, 0.15, 0.15)}
+    with pytest.raises(ValueError, match=f"{field}.*only with blindness_forgetting"):
+        AdaptiveModelConfig(**base, **{field: value})
+    default = AdaptiveModelConfig.model_fields[field].default
+    assert getattr(AdaptiveModelConfig(**base, **{field: default}), field) == default
+    cfg = AdaptiveModelConfig(**base, blindness_forgetting=1.0, **{field: value})
+    assert getattr(cfg, field) == value
+    spec = {"features": "BRS", "opponent_model": "adaptive", "tuned": "A6", "adaptive_model": {field: value}}
+    with pytest.raises(Exception, match="only with blindness_forgetting"):
+        make_player("loki2" + json.dumps(spec))
 
 
 @pytest.mark.parametrize("opponent", ["maniac", "loki2:BR"])

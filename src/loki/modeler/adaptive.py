@@ -82,6 +82,10 @@ PAPER_MODEL = "observer"
 BLIND_MODEL = "blind"
 
 
+#: the fields that weigh the card-blind log-odds, which exist only with ``blindness_forgetting``
+_GROUPED_FIELDS = frozenset({"blindness_actions", "blindness_actions_for", "blindness_showdowns", "blindness_bound"})
+
+
 class AdaptiveModelConfig(LokiModel):
     """The DEFAULTs of the adaptive model (beyond the sources).
 
@@ -127,7 +131,9 @@ class AdaptiveModelConfig(LokiModel):
         blindness_bound: the clip of those log-odds (a verdict that may still be overturned by as much evidence).
 
     Raises:
-        ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list.
+        ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list;
+            ``blindness_actions``, ``blindness_actions_for``, ``blindness_showdowns`` or ``blindness_bound`` away
+            from its default without ``blindness_forgetting`` (it would be ignored).
     """
 
     candidates: tuple[str, ...] = (PAPER_MODEL, "specific")
@@ -157,6 +163,13 @@ class AdaptiveModelConfig(LokiModel):
             raise ValueError(
                 f"blindness_forgetting needs the card-blind candidate {BLIND_MODEL!r} and another one, got candidates "
                 f"{self.candidates}"
+            )
+        fields = type(self).model_fields
+        grouped_only = sorted(f for f in _GROUPED_FIELDS if getattr(self, f) != fields[f].default)
+        if self.blindness_forgetting is None and grouped_only:
+            raise ValueError(
+                f"{', '.join(grouped_only)}: the weights of the card-blind log-odds act only with "
+                "blindness_forgetting; set it (e.g. 1.0) or leave them at their defaults"
             )
         return self
 
