@@ -223,6 +223,22 @@ def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
 
 
 @njit(cache=True)
+def _our_end_ranks(live, n, ok, ob, tables):
+    """``(n, n) int64``: our final rank (key ``ok``, bits ``ob``: hole cards and flop) with the turn and river
+    ``live[i]``, ``live[j]``, symmetric (the diagonal 0)."""
+    card_key, card_bit = tables[0], tables[1]
+    out = np.zeros((n, n), dtype=np.int64)
+    for i in range(n):
+        ki = ok + card_key[live[i]]
+        bi = ob | card_bit[live[i]]
+        for j in range(i + 1, n):
+            r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
+            out[i, j] = r
+            out[j, i] = r
+    return out
+
+
+@njit(cache=True)
 def hp2_kernel(c0, c1, board, weights, tables):
     """3×3 HP and HPTotal of holding ``(c0, c1)`` with the two-card look-ahead from the flop (PPot2).
 
@@ -239,14 +255,7 @@ def hp2_kernel(c0, c1, board, weights, tables):
     """
     live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights, tables)
     card_key, card_bit = tables[0], tables[1]
-    our_end = np.zeros((n, n), dtype=np.int64)
-    for i in range(n):
-        ki = ok + card_key[live[i]]
-        bi = ob | card_bit[live[i]]
-        for j in range(i + 1, n):
-            r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
-            our_end[i, j] = r
-            our_end[j, i] = r
+    our_end = _our_end_ranks(live, n, ok, ob, tables)
     hp = np.zeros(9)
     for i in range(n):
         ki = bk + card_key[live[i]]
@@ -288,14 +297,7 @@ def hp2_kernel(c0, c1, board, weights, tables):
 def _flop_counts_into(live, n, bk, bb, ok, ob, hidx, tables, out):
     # showdown_counts_kernel on the flop: every 4 live cards once, each of their 6 splits into turn+river and opponent
     card_key, card_bit = tables[0], tables[1]
-    our2 = np.zeros((n, n), dtype=np.int64)
-    for i in range(n):
-        ki = ok + card_key[live[i]]
-        bi = ob | card_bit[live[i]]
-        for j in range(i + 1, n):
-            r = rank_from_key(ki + card_key[live[j]], bi | card_bit[live[j]], tables)
-            our2[i, j] = r
-            our2[j, i] = r
+    our2 = _our_end_ranks(live, n, ok, ob, tables)
     # the counts by the opponent's pair of live cards (a < b): rows read and written in order of the inner loop
     cnt = np.zeros((n, n), dtype=np.int64)
     rk = np.zeros(n, dtype=np.int64)
