@@ -963,6 +963,15 @@ def documents() -> list[Path]:
     return [d for d in docs if d != RESULTS and d.exists()] + sorted(EXPERIMENTS.glob("*/README.md"))
 
 
+def _study_plugins(study: str) -> None:
+    """Make the plug-in modelers of a study's runs importable (``adaptive_model.candidates`` may name
+    ``"module:name"`` in the study's ``scripts/`` folder, as its runs were played): the folder goes last on the path,
+    so it shadows nothing of the project's."""
+    folder = str(EXPERIMENTS / study / "scripts")
+    if Path(folder).is_dir() and folder not in sys.path:
+        sys.path.append(folder)
+
+
 def regenerate() -> dict[Path, str]:
     """``{file: its generated text}`` for every document (see the module docstring).
 
@@ -979,6 +988,7 @@ def regenerate() -> dict[Path, str]:
             raise ValueError(f"{doc.relative_to(ROOT)}: no study declares the table {name!r}")
         if name not in cache:
             s, spec = specs[name]
+            _study_plugins(s.name)
             cache[name] = make_table(f"experiments/{s.name}/study.toml [tables.{name}]", spec)
         return m.group(1) + cache[name] + "\n" + m.group(4)
 
