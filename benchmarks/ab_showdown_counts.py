@@ -17,12 +17,10 @@ over new time: above 1 is faster) by median.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
+
+from _trees import child_json
 
 _CHILD = r"""
 import hashlib, json, sys, time
@@ -51,11 +49,8 @@ print(json.dumps(out))
 
 def one(tree: Path, n: int, seed: int) -> dict[str, dict[str, float | str]]:
     """The child's figures for ``tree``: per street ``{"ms": CPU ms per call, "digest": sha256 of the counts}``."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    res = subprocess.run([sys.executable, "-c", _CHILD, str(n), str(seed)], env=env, capture_output=True, text=True)
-    if res.returncode != 0:
-        raise SystemExit(f"{tree}: the child failed:\n{res.stderr[-2000:]}")
-    return json.loads(res.stdout.strip().splitlines()[-1])
+    result: dict[str, dict[str, float | str]] = child_json(tree, _CHILD, n, seed)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 from pathlib import Path
+
+from _trees import child_json
 
 _CHILD = r"""
 import json, sys, time
@@ -60,11 +59,8 @@ FLOP_SHARES = {"rainbow flop": 8788 / 22100, "two-tone flop": 12168 / 22100, "mo
 
 def one(tree: Path, boards: int, seed: int) -> dict[str, float]:
     """Seconds of CPU per board of each kind in one fresh process of ``tree``."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(boards), str(seed)], env=env, capture_output=True, text=True, check=True
-    ).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    result: dict[str, float] = child_json(tree, _CHILD, boards, seed)
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
