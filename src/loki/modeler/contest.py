@@ -289,9 +289,9 @@ def continue_probability(
 ) -> tuple[float, float]:
     """An opponent's probabilities of playing on (checking, calling or raising) and of raising, facing ``bucket``
     bets (0, 1 or 2 for two or more) on ``street``: Bayesian means of its counts in that context, its counts in the
-    neighbour contexts weighing ``config.pool`` each (:func:`loki.modeler.model.pooled_counts`), under a prior of ``config.prior_weight`` observations: before the flop
-    ``default_play`` (one bet) or ``default_play_raised`` (two or more), raising a ``default_reraise`` share of them;
-    after it Table B.2's frequencies (papp/node76).
+    neighbour contexts weighing ``config.pool`` each (:func:`loki.modeler.model.pooled_counts`), under a prior of
+    ``config.prior_weight`` observations: before the flop ``default_play`` (one bet) or ``default_play_raised`` (two or
+    more), raising a ``default_reraise`` share of them; after it Table B.2's frequencies (papp/node76).
 
     ``pooled``: the model's :func:`loki.modeler.model.pooled_counts_all` at ``config.pool``, ``(4, 3, 3) float64``,
     when the caller has it (computed otherwise).
