@@ -130,3 +130,46 @@ def test_explanations_name_a_plugin_model_and_how_the_simulator_played_it(tmp_pa
     sims = [e.simulation for e in me.explanations if e.simulation is not None]
     assert sims and all(s.play_outs == "believed" for s in sims)
     assert any("plain-plugin (played by the observer's triples)" in s.played_as for s in sims)
+
+
+class RaisesItsTop:
+    """A plug-in model whose opponents play by the frequency expert alone: the top fifth of their holdings raise,
+    ranked within their range or among all the holdings alike (``ranking``)."""
+
+    def __init__(self, ranking):
+        self.ranking = ranking
+
+    def reweight(self, model, event, bucket, context):
+        return None
+
+    def playout_policy(self, model):
+        freqs = np.zeros((4, 3, 3))
+        freqs[:] = (0.0, 0.8, 0.2)
+        return PlayoutPolicy(label="top raises", mix=(0.0, 1.0, 0.0), frequencies=freqs, ranking=self.ranking)
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_deck_ranked_opponents_are_placed_among_all_the_holdings_in_play_outs(narrow):
+    """A policy's ``ranking = "deck"`` reaches the play-out: on a uniform range it plays as ``"range"`` (the same
+    EVs, trial for trial, on the same seed); on a narrowed range (the opponents' strong half) it does not, since the
+    range's percentiles then differ from the deck's."""
+    cfg = SimConfig(play_outs="believed", trials=120, cutoff="none")
+    out = {}
+    for ranking in ("range", "deck"):
+        sit, _ = _flop_situation(RaisesItsTop(ranking))
+        if narrow:
+            from loki.assessment import uniform_board_values
+
+            hs1 = np.nan_to_num(uniform_board_values(tuple(sit.view.board))[0], nan=0.0)
+            for s in range(3):
+                if s != sit.seat:
+                    sit.models[s].weights = np.where(hs1 > 0.5, 1.0, 0.02)
+        d = SimulatorPolicy(cfg, seed=5).decide(sit)
+        assert d.spot.beliefs is not None
+        deck = d.spot.beliefs.deck
+        assert (deck is None) if ranking == "range" else (int(deck.sum()) == 2 and not deck[d.spot.me])
+        out[ranking] = (d.result.ev_call, d.result.ev_raise)
+    if narrow:
+        assert out["deck"] != out["range"]
+    else:
+        assert out["deck"] == out["range"]

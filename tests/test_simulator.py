@@ -827,12 +827,14 @@ def test_the_kept_state_of_a_spot_is_its_spot_state():
 
 def test_believed_values_equal_the_plain_player_by_player_computation():
     """The believed play-out's values on the decision's street (fields, HS_1 against them, percentiles in the own
-    ranges), with the checks done once and the holdings ranked once for every player, are the very floats of
-    field_array and hand_strength_all player by player (:func:`_believed_values_plain`), on 3- to 5-card boards,
-    with folded players, zero weights and players with and without percentiles."""
+    ranges, or among all the holdings for deck-ranked players), with the checks done once and the holdings ranked once
+    for every player, are the very floats of field_array and hand_strength_all player by player
+    (:func:`_believed_values_plain`), on 3- to 5-card boards, with folded players, zero weights and players with and
+    without percentiles."""
     from types import SimpleNamespace
 
-    from loki.simulator.driver import _believed_values, _believed_values_plain
+    from loki.assessment import hand_strength_all
+    from loki.simulator.driver import _believed_values, _believed_values_plain, _rank_rows
 
     rng = np.random.default_rng(2024)
     for case in range(12):
@@ -847,10 +849,17 @@ def test_believed_values_equal_the_plain_player_by_player_computation():
         mix[:, 0] = 1.0
         mixed = rng.random(m) < 0.5
         mix[mixed] = (0.6, 0.3, 0.1)
-        spot = SimpleNamespace(active=active, me=me, board=board, beliefs=SimpleNamespace(mix=mix))
-        for got, want in zip(_believed_values(spot, w), _believed_values_plain(spot, w), strict=True):
+        deck = rng.random(m) < 0.5 if case % 2 else None  # players ranked among all the holdings alike
+        spot = SimpleNamespace(active=active, me=me, board=board, beliefs=SimpleNamespace(mix=mix, deck=deck))
+        rank_w = _rank_rows(w, deck)
+        assert (rank_w is w) == (deck is None or not deck.any())
+        for got, want in zip(_believed_values(spot, w, rank_w), _believed_values_plain(spot, w, rank_w), strict=True):
             assert got.shape == want.shape == (m, N_HOLDINGS)
             assert np.array_equal(got, want)
+        q_now = _believed_values(spot, w, rank_w)[2]
+        for p in range(m):  # a deck-ranked player's percentile is HS_1 against a uniform range
+            if deck is not None and deck[p] and active[p] and mixed[p]:
+                assert np.array_equal(q_now[p], hand_strength_all(list(board), np.ones(N_HOLDINGS), fill=0.5))
 
 
 def test_sampler_draws_only_positive_weights_without_reading_them():

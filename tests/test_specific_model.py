@@ -408,3 +408,49 @@ def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
     if 0.0 < top < 1.0:
         expect[live_] /= top
     assert np.allclose(m.weights, expect, rtol=0, atol=1e-15)
+
+
+def test_deck_ranking_places_holdings_among_all_possible_ones():
+    """``frequency_ranking = "deck"``: the frequency expert's column of an action is the frequency triples at each
+    holding's percentile among all the live holdings alike (:func:`range_percentiles` with a uniform range), whatever
+    the opponent's range; ``"range"`` takes it within the range, so the two agree on a uniform range and differ on a
+    narrowed one (random boards, actions and ranges, fixed seed)."""
+    from loki.assessment import uniform_board_values
+
+    rng = np.random.default_rng(31)
+    game = GameConfig(n_players=2)
+    deck_mod = SpecificModeler(TripleConfig(), SpecificModelConfig(frequency_ranking="deck"))
+    range_mod = SpecificModeler(TripleConfig())
+    differ = 0
+    for k in range(8):
+        cards = [int(c) for c in rng.choice(52, 7, replace=False)]
+        nb = 3 + k % 3
+        board, hole = tuple(cards[:nb]), (cards[5], cards[6])
+        live = (HOLDING_MASKS & np.uint64(cards_mask(hole + board))) == 0
+        to_call = int(rng.choice([0, 10 if nb == 3 else 20]))
+        action = Action(int(rng.integers(1, 3)))
+        ev = ActionTaken(
+            seat=1, action=action, amount=0, round=nb - 2, pot=40, to_call=to_call, bets=int(to_call > 0),
+            voluntary=False, n_active=2,
+        )  # fmt: skip
+        hs1, pp, _ = uniform_board_values(board)
+        values = hs1 + (1.0 - hs1) * pp
+        narrowed = np.where(values > np.nanmedian(values[live]), 1.0, 0.05) * (rng.random(1326) + 0.5)
+        for w0 in (np.ones(1326), narrowed):
+            cols, models = [], []
+            for mod in (deck_mod, range_mod):
+                m = OpponentModel()
+                m.weights = w0
+                mod.reweight(m, ev, ev.bets, ModelingContext(0, hole, board, game))
+                cols.append(m.trace[-1][2].freq)
+                models.append(m)
+            F = deck_mod.context_frequencies(models[0], ev.round, ev.bets, to_call > 0)
+            rho = 0.0 if to_call > 0 else deck_mod.check_raise_propensity(models[0])  # a bet counted first
+            q = range_percentiles(values, np.ones(1326), live)
+            want = frequency_triples(q, F, to_call > 0, 0.1, rho)[:, int(action)]
+            assert np.allclose(cols[0][live], want[live], rtol=0.0, atol=1e-12)
+            if w0 is narrowed:
+                differ += not np.allclose(cols[0][live], cols[1][live])
+            else:
+                assert np.array_equal(cols[0][live], cols[1][live])
+    assert differ >= 6

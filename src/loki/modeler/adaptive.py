@@ -403,8 +403,8 @@ class AdaptiveModeler:
 
     def playout_policy(self, model: OpponentModel) -> PlayoutPolicy:
         """The candidates' play-out policies averaged by their weights: the mixture weights of (rules, frequency
-        expert, card-blind) averaged, the rules, frequencies, propensity and softness of the heaviest candidate that
-        has them; believed play-outs asked for once the candidates that are not the paper's weigh ``believed_from``."""
+        expert, card-blind) averaged, the rules, frequencies, propensity, softness and ranking of the heaviest
+        candidate that has them; believed play-outs asked for once the candidates that are not the paper's weigh ``believed_from``."""
         o = self._opponent(model, None)
         post = self._post(o)
         pols = [playout_policy_of(k, m) for m, k in zip(o.cands, self.modelers, strict=True)]
@@ -431,6 +431,7 @@ class AdaptiveModeler:
             check_raise=0.0 if with_f is None else with_f.check_raise,
             softness=0.1 if with_f is None else with_f.softness,
             believed=self._believed(w),
+            ranking="range" if with_f is None else with_f.ranking,
         )
 
     def _believed(self, w: list[float]) -> bool:

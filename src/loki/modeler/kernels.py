@@ -588,7 +588,7 @@ def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults,
 @njit(cache=True)
 def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq, defaults, rho, by_value, starts, live,
                           rules_col, softness, pi0, pi1, pi2, action, low, reweight, q, num, freq_col, col, freqs,
-                          prior_obs):  # fmt: skip
+                          prior_obs, rank_weights):  # fmt: skip
     """The opponent-specific model's post-flop step (:meth:`loki.modeler.SpecificModeler.reweight`) in one call, the
     floats of its parts: the context frequencies ``F`` (:func:`context_frequencies_into`) into ``freqs``, every
     holding's percentile in the range ``weights[row]`` before the action (:func:`live_percentiles_into`, 0.5 outside
@@ -615,6 +615,8 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         freq_col, col: ``(1326,) float64`` outputs (the frequency expert's and the mixture's probabilities of
             ``action``); freqs: ``(3,) float64`` output.
         prior_obs: how the frequencies learn (:func:`blend_frequencies`).
+        rank_weights: ``(1326,) float64`` the range the percentiles are taken in: ``weights[row]`` (the opponent's
+            range before the action) or a uniform one (every live holding alike: percentiles of the deck).
     """
     context_frequencies_into(counts, row, round_, bucket, facing, min_freq, defaults, freqs, prior_obs)
     f, r, blind = freqs[0], freqs[2], pi2 * freqs[action]
@@ -632,7 +634,7 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
     # the live holdings' percentiles (live_percentiles_into: each run's mid-rank into num), then the mixture run by
     # run, in the board's order: every holding's entries depend on it alone
     m = by_value.shape[0]
-    total = _live_midranks(by_value, starts, live, weights[row], num)
+    total = _live_midranks(by_value, starts, live, rank_weights, num)
     ranked = total > 0.0
     last_q = np.nan
     mq = m_half

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Hashable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -592,11 +592,15 @@ class PlayoutPolicy:
             two frequency experts; None (zeros) when ``mix`` gives them no weight.
         check_raise: the frequency expert's check-raise propensity ρ in [0, 1].
         softness: the frequency expert's ramp half-width, in percentile (DEFAULT 0.1).
+        ranking: where the frequency expert places a holding: ``"range"``, its percentile in the player's own range;
+            ``"deck"``, among all the holdings alike (:class:`loki.modeler.SpecificModelConfig`'s
+            ``frequency_ranking``).
         believed: the model asks for the believed play-out (a player with ``sim.play_outs = "auto"`` plays it when a
             live opponent's policy asks; the paper's model does not).
 
     Raises:
-        InputError: a mixture that is not a distribution, frequencies of the wrong shape, ρ outside [0, 1].
+        InputError: a mixture that is not a distribution, frequencies of the wrong shape, ρ outside [0, 1], an unknown
+            ranking.
     """
 
     label: str = "observer triples"
@@ -606,6 +610,7 @@ class PlayoutPolicy:
     check_raise: float = 0.0
     softness: float = 0.1
     believed: bool = False
+    ranking: Literal["range", "deck"] = "range"
 
     def __post_init__(self) -> None:
         m = tuple(float(x) for x in self.mix)
@@ -613,6 +618,8 @@ class PlayoutPolicy:
             raise InputError(f"PlayoutPolicy.mix = {self.mix!r}: expected three non-negative weights summing to 1")
         if self.frequencies is not None and np.shape(self.frequencies) != (4, 3, 3):
             raise InputError(f"PlayoutPolicy.frequencies: expected shape (4, 3, 3), got {np.shape(self.frequencies)}")
+        if self.ranking not in ("range", "deck"):
+            raise InputError(f"PlayoutPolicy.ranking = {self.ranking!r}: expected 'range' or 'deck'")
         if not 0.0 <= float(self.check_raise) <= 1.0 or not float(self.softness) > 0.0:
             raise InputError(
                 f"PlayoutPolicy: check_raise={self.check_raise!r} must be in [0, 1], softness={self.softness!r} > 0"

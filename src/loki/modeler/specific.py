@@ -94,6 +94,11 @@ class SpecificModelConfig(LokiModel):
             (:func:`loki.modeler.kernels.blend_frequencies`; DEFAULT 0, beyond the sources: the card-blind hypothesis
             of the adaptive model learns at 3, and its frequency expert then predicts every action as that hypothesis
             does, experiments/exploitation).
+        frequency_ranking: where the frequency expert places a holding: ``"range"``, its percentile within the
+            opponent's current range (the module docstring's 2.: over the range the triples reproduce the context
+            frequencies); ``"deck"``, its percentile among all the holdings still possible, each alike (a player that
+            acts by thresholds on its hand's value, whatever it has shown before: the top ``r`` of the deck raises).
+            DEFAULT ``"range"``, beyond the sources.
     """
 
     prior: tuple[float, float, float] = (0.6, 0.25, 0.15)
@@ -105,6 +110,7 @@ class SpecificModelConfig(LokiModel):
     card_blindness: Literal["mixture", "evidence"] = "mixture"
     evidence_floor: float = tunable(0.02, 0.001, 0.2, source="DEFAULT", log=True, gt=0.0, lt=1.0)
     frequency_prior: float = Field(0.0, ge=0.0, le=1000.0)
+    frequency_ranking: Literal["range", "deck"] = "range"
 
     @field_validator("prior")
     @classmethod
@@ -175,6 +181,10 @@ _RULES_MAX = 256
 #: (cleared when full): a board recurs in every seating of a duplicate deal and for every observer.
 _BOARD_ORDERS: dict = {}
 _ORDERS_MAX = 256
+
+#: The uniform range of ``frequency_ranking = "deck"`` (read-only).
+_UNIFORM = np.ones(N_HOLDINGS)
+_UNIFORM.setflags(write=False)
 
 
 def rules_triples(
@@ -347,11 +357,17 @@ class SpecificModeler:
         # (q (1326,) percentiles in the range, F (3,), facing, rho, live (1326,) bool): the frequency expert's inputs
         n_opp = max(1, int(ev.n_active) - 1)
         live = ctx.live_holdings()
-        q = board_percentiles(tuple(ctx.board), n_opp, live, model.weights)
+        q = board_percentiles(tuple(ctx.board), n_opp, live, self._rank_weights(model))
         facing = ev.to_call > 0
         F = self.context_frequencies(model, ev.round, bucket, facing)
         rho = 0.0 if facing else self.check_raise_propensity(model)
         return q, F, facing, rho, live
+
+    def _rank_weights(self, model: OpponentModel) -> np.ndarray:
+        # (1326,) the range the frequency expert's percentiles are taken in (SpecificModelConfig.frequency_ranking)
+        if self.config.frequency_ranking == "deck":
+            return _UNIFORM
+        return model.weights
 
     def triples(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> np.ndarray:
         """``(1326, 3)`` the mixture triples ``T`` of the opponent's post-flop action ``ev``."""
@@ -395,6 +411,7 @@ class SpecificModeler:
             0.0 if facing else float(self.check_raise_propensity(model)), by_value, starts, ctx.live_holdings(),
             rules_a, float(self.config.softness), pi[0], pi[1], float(pi[2]), a, LOW_WEIGHT,
             ev.action != Action.FOLD, scratch[0], scratch[1], freq_a, col, F, float(self.config.frequency_prior),
+            self._rank_weights(model),
         )  # fmt: skip
         lik = _MixtureLikelihood(rules_a, freq_a, float(F[a]), pi, col)
         model.trace.append((ev.round, ev.action, lik))
@@ -415,6 +432,7 @@ class SpecificModeler:
             check_raise=self.check_raise_propensity(model),
             softness=self.config.softness,
             believed=self.asks_believed(model),
+            ranking=self.config.frequency_ranking,
         )
 
     def asks_believed(self, model: OpponentModel) -> bool:

@@ -160,6 +160,8 @@ class PlayoutBeliefs:
         labels: ``(m,)`` what each player is believed to be, for explanations (e.g. ``"specific mixture"``).
         wanted: a live opponent's model asks for the believed play-out (:attr:`loki.modeler.PlayoutPolicy.believed`;
             read with ``play_outs = "auto"``).
+        deck: ``(m,) bool`` or None (none): the players whose frequency expert places a holding among all the
+            holdings alike, not within their range (:attr:`loki.modeler.PlayoutPolicy.ranking` ``"deck"``).
     """
 
     params: np.ndarray
@@ -172,6 +174,7 @@ class PlayoutBeliefs:
     actions_this_round: int = 0
     labels: tuple[str, ...] = ()
     wanted: bool = True
+    deck: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -485,11 +488,12 @@ def _mixed_row(mix: np.ndarray) -> bool:
     return not (mix[0] == 1.0 and mix[1] == 0.0 and mix[2] == 0.0)
 
 
-def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(field_w, hs_now, q_now)``, each ``(m, 1326) float64``: every player's field (the other live players'
     weight tables, ours uniform, combined by :func:`loki.assessment.weights.field_array`), HS_1 of every holding against it on
-    the board, and every holding's percentile in the player's own range (HS_1 against its own table; players the
-    frequency expert plays only, else 0.5).
+    the board, and every holding's percentile in the range its frequency expert ranks it in, ``rank_w[p]``
+    (:func:`_rank_rows`: its own range, or all ones; HS_1 against that table; players the frequency expert plays
+    only, else 0.5).
 
     The floats of :func:`loki.assessment.weights.field_array` and :func:`loki.assessment.hand_strength_all` per
     player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`) and the
@@ -510,7 +514,7 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
     clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
     keep = ~clash
     if len(live) < 2 or any(not w[o][keep].sum() > 0 for o in live if o != spot.me):
-        return _believed_values_plain(spot, w)  # raises field_array's error
+        return _believed_values_plain(spot, w, rank_w)  # raises field_array's error
     b = spot.beliefs
     ones = np.ones(N_HOLDINGS)
     rows = [w[o] if o != spot.me else ones for o in range(m)]
@@ -523,12 +527,14 @@ def _believed_values(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarr
         counts, npos = hs_all_counts_from_ranks(ranks, field_w[p])
         hs_now[p] = hs_from_counts(counts, npos, 0.0)
         if b is not None and _mixed_row(b.mix[p]):
-            counts, npos = hs_all_counts_from_ranks(ranks, w[p])
+            counts, npos = hs_all_counts_from_ranks(ranks, rank_w[p])
             q_now[p] = hs_from_counts(counts, npos, 0.5)
     return field_w, hs_now, q_now
 
 
-def _believed_values_plain(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _believed_values_plain(
+    spot: SimSpot, w: np.ndarray, rank_w: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`_believed_values` by the public functions, player by player (its reference in the tests, and the
     path that raises their errors)."""
     from loki.assessment import hand_strength_all
@@ -547,8 +553,18 @@ def _believed_values_plain(spot: SimSpot, w: np.ndarray) -> tuple[np.ndarray, np
         field_w[p] = field_array(tables, board)
         hs_now[p] = hand_strength_all(board, field_w[p], fill=0.0)
         if b is not None and _mixed_row(b.mix[p]):
-            q_now[p] = hand_strength_all(board, w[p], fill=0.5)
+            q_now[p] = hand_strength_all(board, rank_w[p], fill=0.5)
     return field_w, hs_now, q_now
+
+
+def _rank_rows(w: np.ndarray, deck: np.ndarray | None) -> np.ndarray:
+    """``(m, 1326) float64``: the ranges the frequency expert ranks each player's holdings in: its weight table
+    ``w[p]``, or all ones for the players of ``deck`` (``w`` itself when there are none)."""
+    if deck is None or not np.any(deck):
+        return w
+    out = w.copy()
+    out[np.asarray(deck, dtype=bool)] = 1.0
+    return out
 
 
 _BOARDS: list = []
@@ -621,9 +637,11 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     if believed:
         if spot.beliefs is None:
             raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")
-        field_w, hs_now, q_now = _believed_values(spot, w)
+        rank_w = _rank_rows(w, spot.beliefs.deck)
+        field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
         policies = playout_policies(spot.beliefs, m, True)
     else:
+        rank_w = w
         field_w, q_now = _uniform_rows(m)
         hs_now = _uniform_hs_rows(tuple(spot.board), m)
         policies = playout_policies(None, m, False, config.triple.params())
@@ -636,7 +654,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         config.always_call,
     )
     ranges = PlayoutRanges(
-        w, cum, totals, field_w, hs_now, q_now, np.ascontiguousarray(pp_now), np.ascontiguousarray(nn_now)
+        w, cum, totals, field_w, hs_now, q_now, np.ascontiguousarray(pp_now), np.ascontiguousarray(nn_now), rank_w
     )
     tables = kernel_tables()
     n = config.trials

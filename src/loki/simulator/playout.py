@@ -108,6 +108,9 @@ class PlayoutRanges(NamedTuple):
         q_now: ``(m, 1326) float64``: every holding's percentile in the player's own range (read by the frequency
             expert only).
         pp_now, nn_now: ``(1326,) float64``: PPot1 and NPot1 of every holding against a uniform range.
+        rank: ``(m, 1326) float64``: the range each player's frequency expert ranks its holding in on later streets
+            (its weight table, or all ones: :attr:`loki.modeler.PlayoutPolicy.ranking`; ``weights`` itself when
+            every player ranks in its own range).
     """
 
     weights: np.ndarray
@@ -118,6 +121,7 @@ class PlayoutRanges(NamedTuple):
     q_now: np.ndarray
     pp_now: np.ndarray
     nn_now: np.ndarray
+    rank: np.ndarray
 
 
 class PlayoutPolicies(NamedTuple):
@@ -265,7 +269,7 @@ class _Trial(NamedTuple):
     hole: np.ndarray
     active: np.ndarray
     field: np.ndarray
-    weights: np.ndarray
+    rank: np.ndarray
     want_q: np.ndarray
     unit: np.ndarray
     hs_tmp: np.ndarray
@@ -688,7 +692,7 @@ def _values_on_board(cache, slot, t):
     """For every player ``p`` of the trial ``t`` (:class:`_Trial`) with ``t.todo[p]``: HS_1 of its holding on the board of slot
     ``slot`` of the :class:`BoardCache` ``cache`` against its field ``t.field[p]``
     (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) into
-    ``t.hs_tmp[p]`` and, if ``t.want_q[p]``, its percentile within its own range ``t.weights[p]`` (the weight it beats
+    ``t.hs_tmp[p]`` and, if ``t.want_q[p]``, its percentile within the range it is ranked in ``t.rank[p]`` (the weight it beats
     plus half the weight it ties, over the total) into ``t.q_tmp[p]`` (left alone otherwise).
 
     The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
@@ -728,7 +732,7 @@ def _values_on_board(cache, slot, t):
         pm = (np.uint64(1) << np.uint64(a)) | (np.uint64(1) << np.uint64(b))
         rp = rk[hp]
         fw = t.field[p]
-        ow = t.weights[p]
+        ow = t.rank[p]
         ahead = 0.0
         tied = 0.0
         tot = 0.0
@@ -1195,7 +1199,7 @@ def _context(spot, ranges, policies, boards):
     trial overwrites before reading it, so a batch that reuses them plays as one with fresh arrays."""
     st0, me, hole_me, board0 = spot.st0, spot.me, spot.hole, spot.board
     believed, mix = policies.believed, policies.mix
-    weights, field_w = ranges.weights, ranges.field
+    rank_w, field_w = ranges.rank, ranges.field
     nb0 = board0.shape[0]
     m = st0[N]
     active0 = np.zeros(m, dtype=np.bool_)
@@ -1231,7 +1235,7 @@ def _context(spot, ranges, policies, boards):
             uniform = False
     memo = _memo_jit(MEMO_SLOTS if not uniform and nb0 < 5 else 4)  # read on later streets of weighted fields
     trial = _Trial(
-        board, nb0, hole, active0, field_w, weights, want_q, unit, np.zeros(m), np.zeros(m), np.zeros(m, np.bool_),
+        board, nb0, hole, active0, field_w, rank_w, want_q, unit, np.zeros(m), np.zeros(m), np.zeros(m, np.bool_),
         uniform, boards, memo,
     )  # fmt: skip
     base_used = np.uint64(0)

@@ -86,6 +86,7 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
     freqs = np.zeros((m, 4, 3, 3))
     rho = np.zeros(m)
     softness = np.full(m, 0.1)
+    deck = np.zeros(m, dtype=np.bool_)
     labels = []
     wanted = False
     folded = v.folded
@@ -104,12 +105,13 @@ def beliefs_of(sit: Situation, order: Sequence[int], own) -> PlayoutBeliefs:
             freqs[i] = pol.frequencies
         rho[i] = pol.check_raise
         softness[i] = pol.softness
+        deck[i] = pol.ranking == "deck"
         labels.append(pol.label)
         wanted = wanted or pol.believed
     raised = v.raised_last_round
     return PlayoutBeliefs(
         params, mix, freqs, rho, softness, np.zeros(m, dtype=np.bool_), np.array([bool(raised[s]) for s in order]),
-        int(v.actions_this_round), tuple(labels), wanted,
+        int(v.actions_this_round), tuple(labels), wanted, deck if deck.any() else None,
     )  # fmt: skip
 
 
