@@ -33,7 +33,7 @@ from loki.evaluator import kernel_tables
 from loki.modeler.kernels import freq_triple
 from loki.players.registry import make_player
 from loki.players.table import play_session
-from loki.simulator.driver import _believed_values, _mixed_row, decide_from_evs, spot_state
+from loki.simulator.driver import _believed_values, _mixed_row, _rank_rows, decide_from_evs, spot_state
 from loki.triples import board_values
 from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel
 
@@ -119,7 +119,8 @@ def compare(spot, worlds: int, rng) -> tuple[float, float, float, float]:
     street = len(spot.board) - 2
     st0 = spot_state(spot)
     w = np.asarray(spot.weights, dtype=np.float64)
-    field_w, hs_now, q_now = _believed_values(spot, w)
+    rank_w = _rank_rows(w, spot.beliefs.deck)  # the ranges the frequency expert ranks in
+    field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
     _, pp_now, nn_now = board_values(spot.board)
     tables = kernel_tables()
     out = np.zeros((2, 2, worlds))
@@ -159,7 +160,9 @@ def compare(spot, worlds: int, rng) -> tuple[float, float, float, float]:
                     a = assess(tuple(hole[p]), bd, field_w[p], n_opponents=1)
                     hs1[p, s] = a.hs
                     q[p, s] = (
-                        assess(tuple(hole[p]), bd, w[p], n_opponents=1).hs if _mixed_row(spot.beliefs.mix[p]) else 0.5
+                        assess(tuple(hole[p]), bd, rank_w[p], n_opponents=1).hs
+                        if _mixed_row(spot.beliefs.mix[p])
+                        else 0.5
                     )
                     if exact:
                         pp[p, s], nn[p, s] = a.ppot, a.npot
