@@ -173,3 +173,16 @@ def test_deck_ranked_opponents_are_placed_among_all_the_holdings_in_play_outs(na
         assert out["deck"] != out["range"]
     else:
         assert out["deck"] == out["range"]
+
+
+def test_a_deck_flag_of_the_wrong_shape_is_refused():
+    """``PlayoutBeliefs.deck`` names one flag per player of the spot; any other shape is an InputError naming it."""
+    import dataclasses
+
+    from loki.errors import InputError
+
+    sit, _ = _flop_situation(RaisesItsTop("deck"))
+    spot = SimulatorPolicy(SimConfig(play_outs="believed", trials=10, cutoff="none"), seed=1).decide(sit).spot
+    assert spot.beliefs is not None
+    with pytest.raises(InputError, match="beliefs.deck must have 3 entries"):
+        dataclasses.replace(spot, beliefs=dataclasses.replace(spot.beliefs, deck=np.ones(4, dtype=bool)))

@@ -591,7 +591,7 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
                           prior_obs, rank_weights):  # fmt: skip
     """The opponent-specific model's post-flop step (:meth:`loki.modeler.SpecificModeler.reweight`) in one call, the
     floats of its parts: the context frequencies ``F`` (:func:`context_frequencies_into`) into ``freqs``, every
-    holding's percentile in the range ``weights[row]`` before the action (:func:`live_percentiles_into`, 0.5 outside
+    holding's percentile in the range ``rank_weights`` (:func:`live_percentiles_into`, 0.5 outside
     ``live``) into ``q``, then the mixture: the frequency expert's probability of ``action`` (:func:`freq_triple` at
     each holding's percentile) into ``freq_col``, the mixture's ``col[h] = pi0·rules_col[h] + pi1·freq_col[h] +
     pi2·F[action]``, then, if ``reweight``, feature R on the live holdings (:func:`reweight_holding`) and the live

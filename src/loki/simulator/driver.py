@@ -227,6 +227,9 @@ class SimSpot:
             raise InputError(f"weights must have shape ({m}, 1326), got {np.shape(self.weights)}")
         if int(np.sum(self.active)) < 2:
             raise InputError("need at least one live opponent")
+        deck = None if self.beliefs is None else self.beliefs.deck
+        if deck is not None and np.shape(deck) != (m,):
+            raise InputError(f"beliefs.deck must have {m} entries (one per player), got shape {np.shape(deck)}")
 
     @cached_property
     def state(self) -> np.ndarray:
