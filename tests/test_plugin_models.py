@@ -175,8 +175,9 @@ def test_deck_ranked_opponents_are_placed_among_all_the_holdings_in_play_outs(na
         assert out["deck"] == out["range"]
 
 
-def test_a_deck_flag_of_the_wrong_shape_is_refused():
-    """``PlayoutBeliefs.deck`` names one flag per player of the spot; any other shape is an InputError naming it."""
+def test_beliefs_of_the_wrong_shape_are_refused():
+    """Every array of ``PlayoutBeliefs`` has one row per player of the spot (``deck`` too, when given); any other shape
+    is an InputError naming the array and the shape expected."""
     import dataclasses
 
     from loki.errors import InputError
@@ -184,5 +185,11 @@ def test_a_deck_flag_of_the_wrong_shape_is_refused():
     sit, _ = _flop_situation(RaisesItsTop("deck"))
     spot = SimulatorPolicy(SimConfig(play_outs="believed", trials=10, cutoff="none"), seed=1).decide(sit).spot
     assert spot.beliefs is not None
-    with pytest.raises(InputError, match="beliefs.deck must have 3 entries"):
-        dataclasses.replace(spot, beliefs=dataclasses.replace(spot.beliefs, deck=np.ones(4, dtype=bool)))
+    b = spot.beliefs
+    with pytest.raises(InputError, match=r"beliefs.deck must have shape \(3,\)"):
+        dataclasses.replace(spot, beliefs=dataclasses.replace(b, deck=np.ones(4, dtype=bool)))
+    with pytest.raises(InputError, match=r"beliefs.mix must have shape \(3, 3\)"):
+        dataclasses.replace(spot, beliefs=dataclasses.replace(b, mix=b.mix[:2]))
+    with pytest.raises(InputError, match=r"beliefs.freqs must have shape \(3, 4, 3, 3\)"):
+        dataclasses.replace(spot, beliefs=dataclasses.replace(b, freqs=b.freqs[:, 1:]))
+    assert dataclasses.replace(spot, beliefs=dataclasses.replace(b)).beliefs is not None  # the right shapes pass

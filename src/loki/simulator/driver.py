@@ -227,9 +227,16 @@ class SimSpot:
             raise InputError(f"weights must have shape ({m}, 1326), got {np.shape(self.weights)}")
         if int(np.sum(self.active)) < 2:
             raise InputError("need at least one live opponent")
-        deck = None if self.beliefs is None else self.beliefs.deck
-        if deck is not None and np.shape(deck) != (m,):
-            raise InputError(f"beliefs.deck must have {m} entries (one per player), got shape {np.shape(deck)}")
+        if self.beliefs is not None:
+            b = self.beliefs
+            shapes = {"params": (m, len(TripleParams._fields)), "mix": (m, 3), "freqs": (m, 4, 3, 3), "rho": (m,),
+                      "softness": (m,), "semi": (m,), "raised_last": (m,)}  # fmt: skip
+            if b.deck is not None:
+                shapes["deck"] = (m,)
+            for name, want in shapes.items():
+                got = np.shape(getattr(b, name))
+                if got != want:
+                    raise InputError(f"beliefs.{name} must have shape {want} (one row per player), got {got}")
 
     @cached_property
     def state(self) -> np.ndarray:
