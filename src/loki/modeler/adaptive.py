@@ -190,6 +190,30 @@ class _Opponent:
     post: np.ndarray | None = None  # the candidates' weights from the evidence, kept until the evidence changes
 
 
+def _new_hand(o: _Opponent) -> None:
+    # every candidate's OpponentModel.new_hand at once (their rows are all of o.tables): tables at 1.0, traces and
+    # the round's actions emptied
+    t = o.tables
+    t.weights.fill(1.0)
+    t.round_start.fill(1.0)
+    t.applied_mu.fill(-1.0)
+    for m in o.cands:
+        t.dirty.add(m.row)
+        t.rs_dirty.add(m.row)
+        m.trace = []
+        m.round_actions = []
+
+
+def _new_round(o: _Opponent) -> None:
+    # every candidate's OpponentModel.new_round at once: the round-start copies of their tables
+    t = o.tables
+    np.copyto(t.round_start, t.weights)
+    t.applied_mu.fill(-1.0)
+    for m in o.cands:
+        t.rs_dirty.add(m.row)
+        m.round_actions = []
+
+
 def _softmax(e: np.ndarray) -> np.ndarray:
     """``exp(e) / Σ exp(e)`` for the candidates' log-weights ``e`` ``(k,) float64`` (shifted by the maximum; the
     kernel :func:`loki.modeler.kernels.softmax_into`)."""
@@ -256,8 +280,7 @@ class AdaptiveModeler:
             cands = [OpponentModel(t) for _ in self.modelers]  # rows 0, 1, ... in candidate order
             o = self._opps[id(model)] = _Opponent(model, t, cands, np.zeros(len(cands)))
         if ctx is not None and o.ctx is not ctx:  # a new hand: fresh tables, the evidence kept
-            for m in o.cands:
-                m.new_hand()
+            _new_hand(o)
             o.ctx, o.round = ctx, 0
         return o
 
@@ -311,16 +334,15 @@ class AdaptiveModeler:
         predicted the action (post-flop), and set the opponent's table to their average (module docstring)."""
         o = self._opponent(model, ctx)
         blend = None
-        if ev.round == 0:
+        if ev.round == 0 and self.config.preflop_blindness != "none":
             cb = self.card_blindness(model)
             if self.config.preflop_blindness == "blend":
                 if cb > 0.0:
                     blend = (cb, model.tables.weights[model.row].copy())
-            elif self.config.preflop_blindness == "threshold" and cb >= self.config.card_blind_from:
+            elif cb >= self.config.card_blind_from:  # "threshold"
                 return None  # a card-blind opponent's pre-flop action says nothing about its cards
         if ev.round > o.round:
-            for m in o.cands:
-                m.new_round()
+            _new_round(o)
             o.round = ev.round
         live = ctx.live_holdings()
         t = o.tables

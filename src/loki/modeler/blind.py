@@ -27,6 +27,7 @@ from pydantic import Field
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
+from loki.modeler.kernels import blind_frequencies_into, blind_frequency_into
 from loki.modeler.model import (
     DEFAULT_FREQUENCIES,
     ModelingContext,
@@ -60,7 +61,8 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     """``(4, 3, 3) float64`` the context frequencies [round][bets to call 0/1/2+][fold, call, raise] of an opponent's
     counts ``(4, 3, 3)`` (module docstring): in each context the Bayesian mean (:func:`loki.modeler.model.
     bayesian_mean`) of its pooled counts (:func:`loki.modeler.model.pooled_counts_all`) under Table B.2's prior, fold
-    impossible with nothing to call, each frequency floored at ``min_frequency`` and renormalised.
+    impossible with nothing to call, each frequency floored at ``min_frequency`` and renormalised: one kernel
+    (:func:`loki.modeler.kernels.blind_frequencies_into`), the floats of those numpy operations.
 
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)  # called nine bets on the flop
     >>> blind_frequencies(c, BlindModelConfig())[1, 1].round(3).tolist()
@@ -68,18 +70,35 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     >>> blind_frequencies(c, BlindModelConfig())[3, 1].round(3).tolist()  # the river learns from the flop
     [0.2, 0.72, 0.08]
     """
-    obs = pooled_counts_all(counts, config.pool)
-    f = bayesian_mean(obs, obs.sum(axis=-1, keepdims=True), DEFAULT_FREQUENCIES, config.prior_weight)
-    f[:, 0, 0] = 0.0  # nothing to call: no fold
-    f = np.maximum(f, config.min_frequency)
-    f[:, 0, 0] = 0.0
-    return f / f.sum(axis=-1, keepdims=True)
+    out = np.empty((4, 3, 3))
+    c = config
+    blind_frequencies_into(
+        np.asarray(counts, dtype=np.float64), float(c.pool), float(c.prior_weight), float(c.min_frequency),
+        DEFAULT_FREQUENCIES, out,
+    )  # fmt: skip
+    return out
 
 
 def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindModelConfig) -> np.ndarray:
     """``(3,) float64`` the opponent's ``(fold, call, raise)`` frequencies in one context (``street`` 0..3, ``bucket``
-    of bets to call 0..2): :func:`blind_frequencies`'s entry."""
-    return blind_frequencies(counts, config)[street, bucket]
+    of bets to call 0..2): :func:`blind_frequencies`'s entry, bit for bit, computed for that context alone
+    (:func:`loki.modeler.kernels.blind_frequency_into`).
+
+    Raises:
+        InputError: ``street`` or ``bucket`` out of range.
+
+    >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)
+    >>> blind_frequency(c, 3, 1, BlindModelConfig()).round(3).tolist()
+    [0.2, 0.72, 0.08]
+    """
+    check_context(street, bucket)
+    out = np.empty(3)
+    c = config
+    blind_frequency_into(
+        np.asarray(counts, dtype=np.float64), int(street), int(bucket), float(c.pool), float(c.prior_weight),
+        float(c.min_frequency), DEFAULT_FREQUENCIES, out,
+    )  # fmt: skip
+    return out
 
 
 @dataclass(frozen=True)
@@ -115,7 +134,6 @@ class BlindModeler:
         adaptive model, which all re-weight alike there); the weight table is left as it is."""
         if ev.round == 0 or ev.action is Action.FOLD:
             return
-        check_context(ev.round, bucket)
         f = blind_frequency(model.tables.counts[model.row], ev.round, bucket, self.config)[int(ev.action)]
         model.trace.append((ev.round, ev.action, _BlindLikelihood(float(f))))
 

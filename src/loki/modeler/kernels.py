@@ -27,6 +27,8 @@ __all__ = [
     "any_above",
     "weight_rank_counts",
     "blend_frequencies",
+    "blind_frequency_into",
+    "blind_frequencies_into",
     "mu_sigma",
     "ramp_ends",
     "ramp_factor",
@@ -657,6 +659,60 @@ def specific_reweight_row(weights, row, counts, round_, bucket, facing, min_freq
         if reweight:
             reweight_holding(weights, row, hh, x, low)
     _rescale_live(weights, row, live)
+
+
+@njit(cache=True)
+def _pooled_at(c, street, bucket, action, pool, pp):
+    # one context's pooled count of ``action`` (:func:`loki.modeler.model.pooled_counts_all`'s entry, its additions in
+    # its order): its own, its other bucket's facing a bet, then each other post-flop street's (bucket, other bucket)
+    other = 3 - bucket
+    x = c[street, bucket, action]
+    if bucket > 0:
+        x = x + pool * c[street, other, action]
+    if street > 0:
+        for s in range(1, 4):
+            if s != street:
+                x = x + pool * c[s, bucket, action]
+                if bucket > 0:
+                    x = x + pp * c[s, other, action]
+    return x
+
+
+@njit(cache=True)
+def blind_frequency_into(c, street, bucket, pool, prior_weight, low, defaults, out):
+    """One context's card-blind frequencies (:func:`loki.modeler.blind.blind_frequencies`' entry, bit for bit) into
+    ``out`` ``(3,) float64``: the Bayesian mean of the pooled counts (:func:`_pooled_at`) under ``prior_weight``
+    pseudo-observations at Table B.2's ``defaults[bucket]``, no fold in bucket 0, each floored at ``low``, divided by
+    their sum added from the left.
+
+    Args:
+        c: ``(4, 3, 3) float64`` the opponent's counts [round][bets to call 0/1/2+][fold, call, raise].
+        street, bucket: the context (0..3, 0..2); pool: a neighbour context's weight (``pp`` = ``pool²``).
+    """
+    pp = pool * pool
+    o0 = _pooled_at(c, street, bucket, 0, pool, pp)
+    o1 = _pooled_at(c, street, bucket, 1, pool, pp)
+    o2 = _pooled_at(c, street, bucket, 2, pool, pp)
+    t = (o0 + o1 + o2) + prior_weight
+    f0 = (o0 + prior_weight * defaults[bucket, 0]) / t
+    f1 = (o1 + prior_weight * defaults[bucket, 1]) / t
+    f2 = (o2 + prior_weight * defaults[bucket, 2]) / t
+    f0 = 0.0 if bucket == 0 else (f0 if f0 > low else low)  # t > 0: no NaN, np.maximum's floats
+    f1 = f1 if f1 > low else low
+    f2 = f2 if f2 > low else low
+    s = f0 + f1 + f2
+    out[0] = f0 / s
+    out[1] = f1 / s
+    out[2] = f2 / s
+
+
+@njit(cache=True)
+def blind_frequencies_into(c, pool, prior_weight, low, defaults, out):
+    """Every context's :func:`blind_frequency_into` into ``out`` ``(4, 3, 3) float64`` (the card-blind hypothesis's
+    table, :func:`loki.modeler.blind.blind_frequencies`)."""
+    for r in range(4):
+        for b in range(3):
+            blind_frequency_into(c, r, b, pool, prior_weight, low, defaults, out[r, b])
 
 
 @njit(cache=True)

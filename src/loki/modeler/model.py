@@ -497,6 +497,7 @@ class ModelingContext:
     raised_last_round: set[int] = field(default_factory=set)
     _dead_of: tuple = field(default=((), ()), init=False, repr=False, compare=False)
     _dead: np.uint64 = field(default=np.uint64(0), init=False, repr=False, compare=False)
+    _live: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
     _per_board: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def dead_mask(self) -> np.uint64:
@@ -504,6 +505,7 @@ class ModelingContext:
         if self._dead_of[0] is not self.hole or self._dead_of[1] is not self.board:
             self._dead = np.uint64(_cards_mask_of(tuple(self.hole)) | _cards_mask_of(tuple(self.board)))
             self._dead_of = (self.hole, self.board)
+            self._live = None
         return self._dead
 
     def per_board(self, key: Hashable, compute: Callable[[tuple[int, ...]], Any]) -> Any:
@@ -522,7 +524,10 @@ class ModelingContext:
         """``(1326,) bool`` read-only: the holdings sharing no card with our hole cards and the board (the ones an
         opponent may hold), a function of the dead cards only: kept process-wide (:func:`_live_of`, the same
         hole cards and board recur in every seating of a duplicate deal) and shared by the modelers that read it."""
-        return _live_of(int(self.dead_mask()))
+        dead = self.dead_mask()
+        if self._live is None:
+            self._live = _live_of(int(dead))
+        return self._live
 
     def follow(self, ev: ActionTaken) -> None:
         """Count an action (anyone's) into the round's public facts; call it after the models saw the action."""
