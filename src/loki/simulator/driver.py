@@ -532,14 +532,32 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
     field_w = np.ones((m, N_HOLDINGS))
     hs_now = np.zeros((m, N_HOLDINGS))
     q_now = np.full((m, N_HOLDINGS), 0.5)
+    deck = None if b is None else b.deck
     for p in live:
         field_w[p] = combine_field([rows[o] for o in live if o != p], clash)
         counts, npos = hs_all_counts_from_ranks(ranks, field_w[p])
         hs_now[p] = hs_from_counts(counts, npos, 0.0)
         if b is not None and _mixed_row(b.mix[p]):
-            counts, npos = hs_all_counts_from_ranks(ranks, rank_w[p])
-            q_now[p] = hs_from_counts(counts, npos, 0.5)
+            if deck is not None and deck[p]:  # ranked among all the holdings: rank_w[p] is all ones
+                q_now[p] = _deck_percentiles(tuple(board))
+            else:
+                counts, npos = hs_all_counts_from_ranks(ranks, rank_w[p])
+                q_now[p] = hs_from_counts(counts, npos, 0.5)
     return field_w, hs_now, q_now
+
+
+@lru_cache(maxsize=16)
+def _deck_percentiles(board: tuple[int, ...]) -> np.ndarray:
+    # (1326,) float64 read-only: every holding's percentile among all the holdings on the board (HS_1 against a table
+    # of ones, 0.5 where it clashes with the board), the same for every deck-ranked player of every decision on that
+    # board: computed once per board
+    from loki.assessment.strength import dead_array, hs_all_counts_from_ranks, hs_from_counts, rank_holdings_kernel
+
+    ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(list(board)), kernel_tables())
+    counts, npos = hs_all_counts_from_ranks(ranks, np.ones(N_HOLDINGS))
+    q = hs_from_counts(counts, npos, 0.5)
+    q.setflags(write=False)
+    return q
 
 
 def _believed_values_plain(
