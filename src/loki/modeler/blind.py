@@ -34,9 +34,7 @@ from loki.modeler.model import (
     OpponentModel,
     PlayoutPolicy,
     ReweightDetails,
-    bayesian_mean,
     check_context,
-    pooled_counts_all,
 )
 
 __all__ = ["BlindModelConfig", "BlindModeler", "blind_frequencies", "blind_frequency"]
