@@ -575,10 +575,14 @@ def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults,
     into ``out`` ``(3,) float64``: the blended frequencies (:func:`blend_frequencies`, ``prior_obs`` as there), fold 0
     when not ``facing`` a bet, each floored at ``low`` and divided by their sum added from the left."""
     blend_frequencies(counts, row, round_, bucket, True, defaults, out, prior_obs)
-    f = out[0]
-    c = out[1]
-    x = out[2]
-    f = 0.0 if not facing else (f if f > low else low)
+    _floored_into(out[0], out[1], out[2], not facing, low, out)
+
+
+@njit(cache=True, inline="always")
+def _floored_into(f, c, x, no_fold, low, out):
+    # (fold, call, raise) frequencies into out: fold 0 when there is no bet to fold to, each floored at low (a NaN
+    # too), divided by their sum added from the left
+    f = 0.0 if no_fold else (f if f > low else low)
     c = c if c > low else low
     x = x if x > low else low
     s = f + c + x
@@ -697,13 +701,7 @@ def blind_frequency_into(c, street, bucket, pool, prior_weight, low, defaults, o
     f0 = (o0 + prior_weight * defaults[bucket, 0]) / t
     f1 = (o1 + prior_weight * defaults[bucket, 1]) / t
     f2 = (o2 + prior_weight * defaults[bucket, 2]) / t
-    f0 = 0.0 if bucket == 0 else (f0 if f0 > low else low)  # t > 0: no NaN, np.maximum's floats
-    f1 = f1 if f1 > low else low
-    f2 = f2 if f2 > low else low
-    s = f0 + f1 + f2
-    out[0] = f0 / s
-    out[1] = f1 / s
-    out[2] = f2 / s
+    _floored_into(f0, f1, f2, bucket == 0, low, out)  # t > 0: no NaN, np.maximum's floats
 
 
 @njit(cache=True)
