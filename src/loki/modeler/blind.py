@@ -27,6 +27,7 @@ from pydantic import Field
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
+from loki.errors import InputError
 from loki.modeler.kernels import blind_frequencies_into, blind_frequency_into
 from loki.modeler.model import (
     DEFAULT_FREQUENCIES,
@@ -62,6 +63,9 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     impossible with nothing to call, each frequency floored at ``min_frequency`` and renormalised: one kernel
     (:func:`loki.modeler.kernels.blind_frequencies_into`), the floats of those numpy operations.
 
+    Raises:
+        InputError: counts of another shape than ``(4, 3, 3)``.
+
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)  # called nine bets on the flop
     >>> blind_frequencies(c, BlindModelConfig())[1, 1].round(3).tolist()
     [0.125, 0.825, 0.05]
@@ -71,10 +75,20 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     out = np.empty((4, 3, 3))
     c = config
     blind_frequencies_into(
-        np.asarray(counts, dtype=np.float64), float(c.pool), float(c.prior_weight), float(c.min_frequency),
-        DEFAULT_FREQUENCIES, out,
-    )  # fmt: skip
+        _counts(counts), float(c.pool), float(c.prior_weight), float(c.min_frequency), DEFAULT_FREQUENCIES, out
+    )
     return out
+
+
+def _counts(counts) -> np.ndarray:
+    # the counts as the kernels read them, (4, 3, 3) float64 C-contiguous; another shape is refused (the kernels do not
+    # check their indices)
+    c = np.ascontiguousarray(counts, dtype=np.float64)
+    if c.shape != (4, 3, 3):
+        raise InputError(
+            f"card-blind frequencies: counts of shape {c.shape}, expected (4, 3, 3) [round][bucket][action]"
+        )
+    return c
 
 
 def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindModelConfig) -> np.ndarray:
@@ -83,7 +97,7 @@ def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindM
     (:func:`loki.modeler.kernels.blind_frequency_into`).
 
     Raises:
-        InputError: ``street`` or ``bucket`` out of range.
+        InputError: ``street`` or ``bucket`` out of range, counts of another shape than ``(4, 3, 3)``.
 
     >>> c = np.zeros((4, 3, 3)); c[1, 1] = (0, 9, 0)
     >>> blind_frequency(c, 3, 1, BlindModelConfig()).round(3).tolist()
@@ -93,8 +107,8 @@ def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindM
     out = np.empty(3)
     c = config
     blind_frequency_into(
-        np.asarray(counts, dtype=np.float64), int(street), int(bucket), float(c.pool), float(c.prior_weight),
-        float(c.min_frequency), DEFAULT_FREQUENCIES, out,
+        _counts(counts), int(street), int(bucket), float(c.pool), float(c.prior_weight), float(c.min_frequency),
+        DEFAULT_FREQUENCIES, out,
     )  # fmt: skip
     return out
 
