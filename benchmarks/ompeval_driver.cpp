@@ -1,7 +1,8 @@
 // Ranks the hands of a file with OMPEval (github.com/zekyll/OMPEval), for benchmarks/bench_evaluator_omp.py.
 //
 // Build beside the project (OMPEval is fetched and built outside it, never committed):
-//   g++ -O3 -march=native -std=c++11 -I <OMPEval> -o ompeval_driver ompeval_driver.cpp <OMPEval>/omp/HandEvaluator.cpp
+//   g++ -O3 -std=c++11 -I <OMPEval> -o ompeval_driver ompeval_driver.cpp <OMPEval>/omp/HandEvaluator.cpp
+// (OMPEval's Makefile's -O3, the build BENCHMARKS.md reports; -march=native ran slower on the Xeon measured there)
 // Run:  ompeval_driver HANDS.u8 ROUNDS [OUT.u16]
 //   HANDS.u8: N rows of 7 uint8 card indices (4 * rank + suit, rank 0 = deuce: OMPEval's and loki's card order).
 //   Each round builds each hand from its seven cards (Hand::empty() + the seven card Hands, as OMPEval's own
