@@ -189,28 +189,24 @@ class _Opponent:
     actions: int = 0
     post: np.ndarray | None = None  # the candidates' weights from the evidence, kept until the evidence changes
 
+    @property
+    def rows(self) -> list[int]:
+        """The candidates' rows of ``tables``, in candidate order."""
+        return [m.row for m in self.cands]
+
 
 def _new_hand(o: _Opponent) -> None:
-    # every candidate's OpponentModel.new_hand at once (their rows are all of o.tables): tables at 1.0, traces and
-    # the round's actions emptied
-    t = o.tables
-    t.weights.fill(1.0)
-    t.round_start.fill(1.0)
-    t.applied_mu.fill(-1.0)
+    # every candidate's OpponentModel.new_hand at once: their rows of o.tables in one array operation each
+    o.tables.start_hand(o.rows)
     for m in o.cands:
-        t.dirty.add(m.row)
-        t.rs_dirty.add(m.row)
         m.trace = []
         m.round_actions = []
 
 
 def _new_round(o: _Opponent) -> None:
-    # every candidate's OpponentModel.new_round at once: the round-start copies of their tables
-    t = o.tables
-    np.copyto(t.round_start, t.weights)
-    t.applied_mu.fill(-1.0)
+    # every candidate's OpponentModel.new_round at once
+    o.tables.start_round(o.rows)
     for m in o.cands:
-        t.rs_dirty.add(m.row)
         m.round_actions = []
 
 

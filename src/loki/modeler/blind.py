@@ -27,7 +27,6 @@ from pydantic import Field
 from loki.cards import N_HOLDINGS
 from loki.config import LokiModel
 from loki.engine import Action, ActionTaken
-from loki.errors import InputError
 from loki.modeler.kernels import blind_frequencies_into, blind_frequency_into
 from loki.modeler.model import (
     DEFAULT_FREQUENCIES,
@@ -36,6 +35,7 @@ from loki.modeler.model import (
     PlayoutPolicy,
     ReweightDetails,
     check_context,
+    frequency_counts,
 )
 
 __all__ = ["BlindModelConfig", "BlindModeler", "blind_frequencies", "blind_frequency"]
@@ -75,20 +75,9 @@ def blind_frequencies(counts: np.ndarray, config: BlindModelConfig) -> np.ndarra
     out = np.empty((4, 3, 3))
     c = config
     blind_frequencies_into(
-        _counts(counts), float(c.pool), float(c.prior_weight), float(c.min_frequency), DEFAULT_FREQUENCIES, out
+        frequency_counts(counts), float(c.pool), float(c.prior_weight), float(c.min_frequency), DEFAULT_FREQUENCIES, out
     )
     return out
-
-
-def _counts(counts) -> np.ndarray:
-    # the counts as the kernels read them, (4, 3, 3) float64 C-contiguous; another shape is refused (the kernels do not
-    # check their indices)
-    c = np.ascontiguousarray(counts, dtype=np.float64)
-    if c.shape != (4, 3, 3):
-        raise InputError(
-            f"card-blind frequencies: counts of shape {c.shape}, expected (4, 3, 3) [round][bucket][action]"
-        )
-    return c
 
 
 def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindModelConfig) -> np.ndarray:
@@ -107,7 +96,7 @@ def blind_frequency(counts: np.ndarray, street: int, bucket: int, config: BlindM
     out = np.empty(3)
     c = config
     blind_frequency_into(
-        _counts(counts), int(street), int(bucket), float(c.pool), float(c.prior_weight), float(c.min_frequency),
+        frequency_counts(counts), int(street), int(bucket), float(c.pool), float(c.prior_weight), float(c.min_frequency),
         DEFAULT_FREQUENCIES, out,
     )  # fmt: skip
     return out

@@ -27,6 +27,7 @@ __all__ = [
     "any_above",
     "weight_rank_counts",
     "blend_frequencies",
+    "pooled_counts_into",
     "blind_frequency_into",
     "blind_frequencies_into",
     "mu_sigma",
@@ -680,6 +681,17 @@ def _pooled_at(c, street, bucket, action, pool, pp):
                 if bucket > 0:
                     x = x + pp * c[s, other, action]
     return x
+
+
+@njit(cache=True)
+def pooled_counts_into(c, pool, out):
+    """Every context's pooled counts (:func:`_pooled_at`, the rule of :func:`loki.modeler.model.pooled_counts_all`)
+    of ``c`` ``(4, 3, 3) float64`` into ``out`` ``(4, 3, 3) float64``."""
+    pp = pool * pool
+    for r in range(4):
+        for b in range(3):
+            for a in range(3):
+                out[r, b, a] = _pooled_at(c, r, b, a, pool, pp)
 
 
 @njit(cache=True)

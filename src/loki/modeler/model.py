@@ -19,7 +19,7 @@ from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.engine import Action, ActionTaken, GameConfig, Showdown
 from loki.errors import InputError
-from loki.modeler.kernels import BLEND_OBSERVATIONS, any_above, blend_frequencies
+from loki.modeler.kernels import BLEND_OBSERVATIONS, any_above, blend_frequencies, pooled_counts_into
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.triples.rule_chain import bets_to_call_bucket as _bucket_kernel
 
@@ -33,6 +33,7 @@ __all__ = [
     "check_context",
     "pooled_counts",
     "pooled_counts_all",
+    "frequency_counts",
     "BLEND_OBSERVATIONS",
     "ActionFrequencies",
     "OpponentModel",
@@ -71,19 +72,26 @@ def pooled_counts_all(counts: np.ndarray, pool: float) -> np.ndarray:
     >>> p = pooled_counts_all(c, 0.5)
     >>> p[3, 1].tolist(), p[0, 1].tolist()  # the river facing one bet: the flop's 4 calls, the turn's fold (x 0.25)
     ([0.25, 2.0, 0.0], [0.0, 0.0, 0.0])
+
+    Raises:
+        InputError: counts of another shape than ``(4, 3, 3)`` (:func:`frequency_counts`).
     """
-    c = np.asarray(counts, dtype=np.float64)
-    out = c.copy()
-    out[:, 1:] += pool * c[:, 2:0:-1]  # buckets 1 and 2 take each other's counts
-    pp = pool * pool
-    for street, targets in _POOLED_STREETS:
-        out[targets] += pool * c[street]
-        out[targets, 1:] += pp * c[street, 2:0:-1]
+    out = np.empty((4, 3, 3))
+    pooled_counts_into(frequency_counts(counts), float(pool), out)  # one kernel: the rule context by context
     return out
 
 
-#: each post-flop street and the other post-flop streets whose contexts pool its counts (slices of the rounds)
-_POOLED_STREETS = ((1, slice(2, 4)), (2, slice(1, 4, 2)), (3, slice(1, 3)))
+def frequency_counts(counts) -> np.ndarray:
+    """An opponent's action counts as the frequency kernels read them: ``(4, 3, 3) float64`` C-contiguous
+    [round][bets to call 0/1/2+][fold, call, raise] (a copy unless ``counts`` already is one).
+
+    Raises:
+        InputError: counts of another shape (the kernels do not check their indices).
+    """
+    c = np.ascontiguousarray(counts, dtype=np.float64)
+    if c.shape != (4, 3, 3):
+        raise InputError(f"action counts of shape {c.shape}: expected (4, 3, 3) [round][bucket][action]")
+    return c
 
 
 def pooled_counts(counts: np.ndarray, street: int, bucket: int, pool: float) -> np.ndarray:
@@ -201,6 +209,22 @@ class ModelTables:
         """Mark ``row``'s weights as possibly written this hand (no longer 1.0)."""
         self.dirty.add(row)
 
+    def start_hand(self, rows: list[int]) -> None:
+        """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis): their weights
+        and round-start copies back to 1.0, no μ applied this round."""
+        self.weights[rows] = 1.0
+        self.round_start[rows] = 1.0
+        self.applied_mu[rows] = -1.0
+        self.dirty.update(rows)
+        self.rs_dirty.update(rows)
+
+    def start_round(self, rows: list[int]) -> None:
+        """A betting round starts for ``rows``: their round-start copies of the weights (Loki-1's stored-copy rule),
+        no μ applied this round."""
+        self.round_start[rows] = self.weights[rows]
+        self.applied_mu[rows] = -1.0
+        self.rs_dirty.update(rows)
+
     def reserve(self, rows: int) -> None:
         """Make room for ``rows`` rows in use (the arrays are replaced when they grow)."""
         cap = self.weights.shape[0]
@@ -307,17 +331,13 @@ class OpponentModel:
 
     def new_hand(self) -> None:
         """Reset the weight table to 1.0 and the hand's trace (frequencies and stats are kept)."""
-        self.tables.touch(self.row)
-        self.tables.weights[self.row] = 1.0
+        self.tables.start_hand([self.row])
         self.trace = []
-        self.new_round()
+        self.round_actions = []
 
     def new_round(self) -> None:
         """Store a copy of the weights for this round's (single) Loki-1 re-weighting."""
-        t = self.tables
-        t.rs_dirty.add(self.row)
-        t.round_start[self.row] = t.weights[self.row]
-        t.applied_mu[self.row] = -1.0
+        self.tables.start_round([self.row])
         self.round_actions = []
 
 

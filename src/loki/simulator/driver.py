@@ -551,11 +551,9 @@ def _deck_percentiles(board: tuple[int, ...]) -> np.ndarray:
     # (1326,) float64 read-only: every holding's percentile among all the holdings on the board (HS_1 against a table
     # of ones, 0.5 where it clashes with the board), the same for every deck-ranked player of every decision on that
     # board: computed once per board
-    from loki.assessment.strength import dead_array, hs_all_counts_from_ranks, hs_from_counts, rank_holdings_kernel
+    from loki.assessment import hand_strength_all
 
-    ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(list(board)), kernel_tables())
-    counts, npos = hs_all_counts_from_ranks(ranks, np.ones(N_HOLDINGS))
-    q = hs_from_counts(counts, npos, 0.5)
+    q = hand_strength_all(list(board), np.ones(N_HOLDINGS), fill=0.5)
     q.setflags(write=False)
     return q
 
