@@ -516,3 +516,56 @@ def test_asking_for_believed_play_outs_answers_what_the_policy_says(opponent, be
     assert believed_of(me.modeler, m) is me.modeler.playout_policy(m).believed is believed
     assert believed_of(SpecificModeler(TripleConfig()), m) is True
     assert not hasattr(TripleModeler, "asks_believed") and believed_of(TripleModeler(TripleConfig()), m) is False
+
+
+def _candidate_round_starts(me) -> list[np.ndarray]:
+    # every opponent's candidates' round-start copies (the adaptive model's own tables)
+    return [o.tables.round_start.copy() for o in me.modeler._opps.values()]
+
+
+def test_round_start_copies_are_stored_only_where_a_candidate_reads_them():
+    """The candidates of the default re-weight the current table after the flop (none reads Loki-1's stored copy):
+    their copies are not stored at the flop, turn and river, and the play and the opponent's table are the same as
+    with the copies stored; a plug-in candidate that does not say gets them (its re-weighting may read them)."""
+    me, m = _session("loki2:BR:adaptive", "random", hands=40)
+    assert all(np.all(rs == 1.0) for rs in _candidate_round_starts(me))  # never copied since the hand began
+    stored = make_player("loki2:BR:adaptive", seed=1)
+    stored.modeler._round_copy = True  # what a candidate that reads the copies would ask for
+    a = play_session(GameConfig(n_players=2), [make_player("loki2:BR:adaptive", seed=1), make_player("random", seed=2)],
+                     40, seed=3)  # fmt: skip
+    b = play_session(GameConfig(n_players=2), [stored, make_player("random", seed=2)], 40, seed=3)
+    assert a == b
+    np.testing.assert_array_equal(stored.models[1].weights, m.weights)
+    assert stored.modeler.weights_of(stored.models[1]) == me.modeler.weights_of(m)
+    assert any(np.any(rs != 1.0) for rs in _candidate_round_starts(stored))  # the copies were stored
+
+
+def test_a_plugin_candidate_that_does_not_say_gets_its_round_start_copies(tmp_path, monkeypatch):
+    (tmp_path / "plugin_adaptive_rs.py").write_text(PLUGIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "plugin_adaptive_rs", raising=False)
+    spec = {
+        "kind": "loki2",
+        "features": "BR",
+        "opponent_model": "adaptive",
+        "adaptive_model": {"candidates": ["observer", "plugin_adaptive_rs:AlwaysRaises"], "prior": [0.5, 0.5]},
+    }
+    me, _ = _session(spec, "maniac", hands=30)
+    assert any(np.any(rs != 1.0) for rs in _candidate_round_starts(me))
+
+
+def test_an_adaptive_re_weighting_that_writes_the_table_reports_no_collapse():
+    """The average's live maximum is 1, so the adaptive model tells the store "not collapsed" itself (the store's own
+    test of the table, which it skips then, agrees)."""
+    from loki.cards import HOLDING_MASKS
+    from loki.engine import Action, ActionTaken
+    from loki.modeler.kernels import any_above
+    from loki.modeler.model import COLLAPSE_WEIGHT, ModelingContext
+
+    me, m = _session("loki2:BR:adaptive", "random", hands=10)
+    ctx = ModelingContext(seat=0, hole=(0, 5), board=(12, 20, 33), game=GameConfig(n_players=2))
+    ev = ActionTaken(seat=1, action=Action.RAISE, amount=2, round=1, pot=8, to_call=0, bets=0, n_active=2,
+                     voluntary=True)  # fmt: skip
+    out = me.modeler.reweight(m, ev, 0, ctx)
+    assert out is False
+    assert any_above(m.tables.weights, m.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT)

@@ -189,23 +189,18 @@ class _Opponent:
     actions: int = 0
     post: np.ndarray | None = None  # the candidates' weights from the evidence, kept until the evidence changes
 
-    @property
-    def rows(self) -> list[int]:
-        """The candidates' rows of ``tables``, in candidate order."""
-        return [m.row for m in self.cands]
-
 
 def _new_hand(o: _Opponent) -> None:
-    # every candidate's OpponentModel.new_hand at once: their rows of o.tables in one array operation each
-    o.tables.start_hand(o.rows)
+    # every candidate's OpponentModel.new_hand at once: the candidates' rows are every row of o.tables
+    o.tables.start_hand()
     for m in o.cands:
         m.trace = []
         m.round_actions = []
 
 
-def _new_round(o: _Opponent) -> None:
-    # every candidate's OpponentModel.new_round at once
-    o.tables.start_round(o.rows)
+def _new_round(o: _Opponent, copy: bool) -> None:
+    # every candidate's OpponentModel.new_round at once (the round-start copies only if a candidate reads them)
+    o.tables.start_round(copy=copy)
     for m in o.cands:
         m.round_actions = []
 
@@ -261,6 +256,8 @@ class AdaptiveModeler:
             config.blindness_actions if config.blindness_actions_for is None else config.blindness_actions_for
         )
         self._opps: dict[int, _Opponent] = {}
+        # whether a candidate's re-weighting after the flop reads its round-start copy (OpponentModeler protocol)
+        self._round_copy = any(bool(getattr(k, "reads_round_start", True)) for k in self.modelers)
         # the candidates' card-blindness (an optional part of a modeler's protocol), looked up once
         self._blindness = tuple(getattr(k, "card_blindness", None) for k in self.modelers)
         self._before = np.empty((len(self.modelers), N_HOLDINGS))  # the candidates' tables before the action
@@ -327,7 +324,12 @@ class AdaptiveModeler:
     # ------------------------------------------------------------------------------------------ the protocol
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None:
         """Re-weight every candidate's table of the opponent, update the candidates' evidence with how well each
-        predicted the action (post-flop), and set the opponent's table to their average (module docstring)."""
+        predicted the action (post-flop), and set the opponent's table to their average (module docstring).
+
+        Returns:
+            False when the average was written (its live maximum is 1: not collapsed); None otherwise (the store
+            tests the table).
+        """
         o = self._opponent(model, ctx)
         blend = None
         if ev.round == 0 and self.config.preflop_blindness != "none":
@@ -338,7 +340,7 @@ class AdaptiveModeler:
             elif cb >= self.config.card_blind_from:  # "threshold"
                 return None  # a card-blind opponent's pre-flop action says nothing about its cards
         if ev.round > o.round:
-            _new_round(o)
+            _new_round(o, self._round_copy)
             o.round = ev.round
         live = ctx.live_holdings()
         t = o.tables
@@ -386,9 +388,10 @@ class AdaptiveModeler:
                 mixed = (1.0 - cb) * row / ta + cb * before / tb
                 np.copyto(row, np.maximum(mixed / float(mixed[live].max()), LOW_WEIGHT))
                 written = True
-        if written:
+        if written:  # the average's live maximum is 1: not collapsed
             model.tables.touch(model.row)
-        return None
+            return False
+        return None  # the store tests the table
 
     def learn(self, model: OpponentModel, h: int, ctx: ModelingContext) -> None:
         """At a showdown: with ``showdown_evidence`` each candidate's evidence gains the log of the probability its

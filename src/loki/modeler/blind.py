@@ -125,6 +125,8 @@ class BlindModeler:
 
     config: BlindModelConfig = BlindModelConfig()
     name = "blind"
+    #: nothing is re-weighted
+    reads_round_start = False
 
     def frequencies(self, model: OpponentModel) -> np.ndarray:
         """``(4, 3, 3)`` the opponent's context frequencies (:func:`blind_frequencies`)."""

@@ -241,6 +241,8 @@ class Loki1Modeler:
     specific: bool = True
     frequency_prior: float = 0.0
     ir: str = "IR7"
+    #: after the flop too, the ramp re-weights the round's stored copy (the OpponentModeler protocol)
+    reads_round_start = True
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.frequency_prior <= 1000.0:  # NaN fails too

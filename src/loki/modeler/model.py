@@ -209,21 +209,27 @@ class ModelTables:
         """Mark ``row``'s weights as possibly written this hand (no longer 1.0)."""
         self.dirty.add(row)
 
-    def start_hand(self, rows: list[int]) -> None:
-        """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis): their weights
-        and round-start copies back to 1.0, no μ applied this round."""
-        self.weights[rows] = 1.0
-        self.round_start[rows] = 1.0
-        self.applied_mu[rows] = -1.0
-        self.dirty.update(rows)
-        self.rs_dirty.update(rows)
+    def start_hand(self, rows: list[int] | None = None) -> None:
+        """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis; None: every row
+        of the tables, one contiguous write each): their weights and round-start copies back to 1.0, no μ applied
+        this round."""
+        at = slice(None) if rows is None else rows
+        self.weights[at] = 1.0
+        self.round_start[at] = 1.0
+        self.applied_mu[at] = -1.0
+        every = range(self.weights.shape[0]) if rows is None else rows
+        self.dirty.update(every)
+        self.rs_dirty.update(every)
 
-    def start_round(self, rows: list[int]) -> None:
-        """A betting round starts for ``rows``: their round-start copies of the weights (Loki-1's stored-copy rule),
+    def start_round(self, rows: list[int] | None = None, copy: bool = True) -> None:
+        """A betting round starts for ``rows`` (None: every row): their round-start copies of the weights (Loki-1's
+        stored-copy rule; ``copy=False``: left as they are, for rows whose modelers never read them after the flop),
         no μ applied this round."""
-        self.round_start[rows] = self.weights[rows]
-        self.applied_mu[rows] = -1.0
-        self.rs_dirty.update(rows)
+        at = slice(None) if rows is None else rows
+        if copy:
+            self.round_start[at] = self.weights[at]
+            self.rs_dirty.update(range(self.weights.shape[0]) if rows is None else rows)
+        self.applied_mu[at] = -1.0
 
     def reserve(self, rows: int) -> None:
         """Make room for ``rows`` rows in use (the arrays are replaced when they grow)."""
@@ -592,7 +598,10 @@ class OpponentModeler(Protocol):
     - ``asks_believed(model) -> bool``: its policy's ``believed``, answered without building the policy
       (:func:`believed_of`);
     - ``reweight_details(model, ev, bucket) -> ReweightDetails``: what the re-weighting of ``ev`` is about to use, for
-      explanations (called before ``reweight``).
+      explanations (called before ``reweight``);
+    - ``reads_round_start``: whether its re-weighting after the flop reads the table stored at the start of the round
+      (``model.round_start``, Loki-1's stored-copy rule); a modeler without it is taken to read it (the adaptive model
+      stores its candidates' copies at the flop, turn and river only when one of them does).
     """
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None: ...

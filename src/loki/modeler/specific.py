@@ -277,6 +277,8 @@ class SpecificModeler:
     triple: TripleConfig
     config: SpecificModelConfig = SpecificModelConfig()
     preflop: OpponentModeler = Loki1Modeler()
+    #: after the flop the mixture re-weights the current table (the round's stored copy is the pre-flop rule's)
+    reads_round_start = False
 
     @cached_property
     def _params(self):

@@ -102,6 +102,8 @@ class TripleModeler:
 
     triple: TripleConfig
     preflop: OpponentModeler = Loki1Modeler()
+    #: after the flop the triples re-weight the current table (the round's stored copy is the pre-flop rule's)
+    reads_round_start = False
 
     @cached_property
     def _params(self):
