@@ -13,6 +13,12 @@ and times in thread CPU every ``act``, ``observe``, ``begin_hand`` and ``end_han
 decisions and their opponent modelling, per decision.  The two specs alternate round by round (A B A B ...), so a
 drift of the machine's speed falls on both; the ratio A/B of each round and their median are printed.
 
+* **one seat each** (``--paired-rounds``, default 2 x ``--rounds``): the full table with one seat of each spec
+  (8 x ``loki1``, A and B), both timed in the same process, so that both meet the same moments of the machine; the
+  two seats are swapped every other round (the seats' cards differ, and with them the decisions), and the ratio is
+  the geometric mean over the rounds.  On a shared machine this is the precise figure: the alternating processes'
+  rounds ranged over 1.3-1.7 where the seat-paired rounds of one arrangement stayed within 2 % of each other.
+
 ::
 
     NUMBA_CACHE_DIR=.numba_cache python benchmarks/bench_decision_cost.py --rounds 3
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -69,6 +76,10 @@ if mode == "hu":
     game = GameConfig(n_players=2)
     timed = [Timed(make_player(spec, seed=1))]
     players = [timed[0], make_player(opp_spec, seed=2)]
+elif mode in ("mixed", "mixed-swapped"):  # one seat of each spec (opp_spec: the other), the same machine moments
+    game = GameConfig(n_players=10)
+    timed = [Timed(make_player(spec, seed=10)), Timed(make_player(opp_spec, seed=11))]
+    players = [make_player("loki1", seed=i) for i in range(8)] + (timed if mode == "mixed" else timed[::-1])
 else:
     game = GameConfig(n_players=10)
     timed = [Timed(make_player(spec, seed=10 + i)) for i in range(2)]
@@ -79,17 +90,30 @@ for s, n in ((seed + 1, warmup), (seed, hands)):
     rng = np.random.default_rng(s)
     for h in range(n):
         play_hand(game, players, h % game.n_players, rng)
-print(json.dumps({"cpu": sum(t.cpu for t in timed), "decisions": sum(t.decisions for t in timed)}))
+print(json.dumps({"cpu": sum(t.cpu for t in timed), "decisions": sum(t.decisions for t in timed),
+                  "per_seat": [t.cpu / max(t.decisions, 1) for t in timed]}))
 """
+
+
+def _child(tree: Path, spec: str, opponent: str, mode: str, hands: int, warmup: int, seed: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    args = [sys.executable, "-c", _CHILD, spec, opponent, mode, str(hands), str(warmup), str(seed)]
+    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def one(tree: Path, spec: str, opponent: str, mode: str, hands: int, warmup: int, seed: int) -> float:
     """CPU seconds per decision of ``spec`` in one fresh process (``mode`` "hu" or "table")."""
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    args = [sys.executable, "-c", _CHILD, spec, opponent, mode, str(hands), str(warmup), str(seed)]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True).stdout
-    d = json.loads(out.strip().splitlines()[-1])
+    d = _child(tree, spec, opponent, mode, hands, warmup, seed)
     return d["cpu"] / max(d["decisions"], 1)
+
+
+def paired(tree: Path, a: str, b: str, swapped: bool, hands: int, warmup: int, seed: int) -> tuple[float, float]:
+    """CPU seconds per decision of ``a`` and ``b``, one seat each at the full table in one process (seats 8 and 9,
+    or 9 and 8 when ``swapped``)."""
+    d = _child(tree, a, b, "mixed-swapped" if swapped else "mixed", hands, warmup, seed)
+    x, y = d["per_seat"]
+    return x, y
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -103,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--warmup", type=int, default=30)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--paired-rounds", type=int, default=None, help="rounds with one seat each (default 2 x rounds)")
     a = ap.parse_args(argv)
     report: dict[str, dict] = {}
     for mode, hands in (("hu", a.hands), ("table", a.table_hands)):
@@ -125,6 +150,25 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"{mode}: CPU per decision {a.a} / {a.b} = {statistics.median(ratios):.2f} (median of {a.rounds} rounds, "
             f"{min(ratios):.2f}-{max(ratios):.2f})"
+        )
+    rows = []
+    for r in range(2 * a.rounds if a.paired_rounds is None else a.paired_rounds):
+        x, y = paired(a.tree, a.a, a.b, r % 2 == 1, a.table_hands, a.warmup, a.seed)
+        rows.append((x, y, x / y))
+        print(f"one seat each, round {r + 1}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
+    if rows:
+        ratios = [q for _, _, q in rows]
+        geo = math.exp(statistics.fmean(math.log(q) for q in ratios))
+        report["table_one_seat_each"] = {
+            "a_ms": [1e3 * x for x, _, _ in rows],
+            "b_ms": [1e3 * y for _, y, _ in rows],
+            "ratio_geometric_mean": geo,
+            "ratio_min": min(ratios),
+            "ratio_max": max(ratios),
+        }
+        print(
+            f"table, one seat each: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(rows)} "
+            f"rounds, {min(ratios):.3f}-{max(ratios):.3f})"
         )
     print(json.dumps({"a": a.a, "b": a.b, "opponent": a.opponent, **report}))
 

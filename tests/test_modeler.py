@@ -120,3 +120,24 @@ def test_triple_reweighting_examples():
     assert np.all(m.weights == 0.01)  # floor
     with pytest.raises(ValueError):
         triple_reweight(m, np.ones((10, 3)), Action.CALL)
+
+
+def test_model_tables_start_every_row_of_a_hand_and_a_round():
+    """``start_hand()`` (every row) resets the weights and the round-start copies that may differ from 1.0;
+    ``start_round(copy=False)`` leaves the copies as they are, ``copy=True`` stores the weights."""
+    from loki.modeler.model import ModelTables
+
+    t = ModelTables(3)
+    models = [OpponentModel(t) for _ in range(3)]
+    t.weights[:] = np.linspace(0.1, 0.9, 3)[:, None]
+    t.applied_mu[:] = 0.4
+    t.start_round(copy=False)
+    assert np.all(t.round_start == 1.0) and np.all(t.applied_mu == -1.0) and not t.rs_dirty
+    t.start_round()
+    np.testing.assert_array_equal(t.round_start, t.weights)
+    t.start_hand()
+    assert np.all(t.weights == 1.0) and np.all(t.round_start == 1.0) and not t.rs_dirty
+    models[1].round_start[:5] = 0.25  # a copy written through the model's view: marked, reset by the next hand
+    t.weights[2, :5] = 0.5
+    t.start_hand()
+    assert np.all(t.weights == 1.0) and np.all(t.round_start == 1.0)

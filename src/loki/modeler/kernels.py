@@ -152,7 +152,8 @@ def _live_index(live, idx):
 @njit(cache=True)
 def _mixture_at(tables, post, idx, m, low, row, buf, mixed):
     # mixture_into over the m live holdings idx[:m] (only the live entries of the average are read, so only they are
-    # computed: the same floats, in the same order)
+    # computed: the same floats, in the same order); each candidate's live entries gathered once into buf, which the
+    # sum and the average both read (a contiguous loop the compiler vectorises, divisions included)
     for j in range(m):
         mixed[j] = 0.0
     for k in range(tables.shape[0]):
@@ -162,7 +163,7 @@ def _mixture_at(tables, post, idx, m, low, row, buf, mixed):
         if s > 0.0:
             wk = post[k]
             for j in range(m):
-                mixed[j] += wk * tables[k, idx[j]] / s
+                mixed[j] += wk * buf[j] / s
     top = 0.0
     for j in range(m):
         if j == 0 or mixed[j] > top:

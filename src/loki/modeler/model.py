@@ -210,16 +210,23 @@ class ModelTables:
         self.dirty.add(row)
 
     def start_hand(self, rows: list[int] | None = None) -> None:
-        """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis; None: every row
-        of the tables, one contiguous write each): their weights and round-start copies back to 1.0, no μ applied
-        this round."""
-        at = slice(None) if rows is None else rows
-        self.weights[at] = 1.0
-        self.round_start[at] = 1.0
-        self.applied_mu[at] = -1.0
-        every = range(self.weights.shape[0]) if rows is None else rows
-        self.dirty.update(every)
-        self.rs_dirty.update(every)
+        """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis): their weights
+        and round-start copies back to 1.0, no μ applied this round.  None: every row of the tables, one contiguous
+        write each, the round-start copies only when one may differ from 1.0 (``rs_dirty``: none was stored or
+        handed out since the last reset, e.g. where no modeler reads them after the flop)."""
+        if rows is None:
+            self.weights.fill(1.0)
+            if self.rs_dirty:
+                self.round_start.fill(1.0)
+                self.rs_dirty.clear()
+            self.applied_mu.fill(-1.0)
+            self.dirty.update(range(self.weights.shape[0]))
+            return
+        self.weights[rows] = 1.0
+        self.round_start[rows] = 1.0
+        self.applied_mu[rows] = -1.0
+        self.dirty.update(rows)
+        self.rs_dirty.update(rows)
 
     def start_round(self, rows: list[int] | None = None, copy: bool = True) -> None:
         """A betting round starts for ``rows`` (None: every row): their round-start copies of the weights (Loki-1's
