@@ -862,6 +862,19 @@ def test_believed_values_equal_the_plain_player_by_player_computation():
                 assert np.array_equal(q_now[p], hand_strength_all(list(board), np.ones(N_HOLDINGS), fill=0.5))
 
 
+def test_deck_percentiles_are_hs1_against_a_table_of_ones():
+    """A deck-ranked player's percentiles on a board, read from the board's uniform HS_1 (kept per board), are the
+    very floats of ``hand_strength_all(board, ones, fill=0.5)`` on 3-, 4- and 5-card boards."""
+    from loki.assessment import hand_strength_all
+    from loki.simulator.driver import _deck_percentiles
+
+    rng = np.random.default_rng(77)
+    for case in range(60):
+        board = tuple(int(c) for c in rng.choice(52, 3 + case % 3, replace=False))
+        want = hand_strength_all(list(board), np.ones(N_HOLDINGS), fill=0.5)
+        assert np.array_equal(_deck_percentiles(board), want), board
+
+
 def test_sampler_draws_only_positive_weights_without_reading_them():
     """``_sample_holding`` skips the weight check of the holding its binary search lands on (the first whose running
     sum exceeds the draw has a positive weight): on rows with many zero, tiny and huge weights it draws exactly what

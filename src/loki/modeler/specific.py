@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
@@ -204,6 +204,15 @@ def rules_triples(
     return t
 
 
+@lru_cache(maxsize=64)
+def _board_holdings(board: tuple[int, ...]) -> np.ndarray:
+    # (k,) int64 read-only: the holdings sharing no card with the board, in holding order (one per board: its orders
+    # for each number of opponents start from it)
+    bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+    bidx.setflags(write=False)
+    return bidx
+
+
 def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     # (values, by_value, starts): EHS' as the opponent rates its hand (HS_n against n_opp uniform ranges) of every
     # holding, the holdings disjoint from the board by value (stable sort), and where runs of equal values start in
@@ -214,7 +223,7 @@ def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.nda
         hs1, pp, _ = uniform_board_values(board)
         hs_n = hs1**n_opp
         values = hs_n + (1.0 - hs_n) * pp
-        bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+        bidx = _board_holdings(board)
         by_value = bidx[np.argsort(values[bidx], kind="stable")]
         sv = values[by_value]
         starts = np.ones(sv.shape[0], dtype=np.bool_)

@@ -549,11 +549,11 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
 @lru_cache(maxsize=16)
 def _deck_percentiles(board: tuple[int, ...]) -> np.ndarray:
     # (1326,) float64 read-only: every holding's percentile among all the holdings on the board (HS_1 against a table
-    # of ones, 0.5 where it clashes with the board), the same for every deck-ranked player of every decision on that
-    # board: computed once per board
-    from loki.assessment import hand_strength_all
-
-    q = hand_strength_all(list(board), np.ones(N_HOLDINGS), fill=0.5)
+    # of ones, hand_strength_all(board, ones, fill=0.5)), the same for every deck-ranked player of every decision on
+    # that board: the board's uniform HS_1 (board_values, kept per board and computed for the decision's triples
+    # already; the same floats: both divide the same whole counts), 0.5 where a holding clashes with the board
+    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
+    q = np.where(clash, 0.5, board_values(board)[0])
     q.setflags(write=False)
     return q
 
