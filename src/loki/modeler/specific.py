@@ -41,7 +41,6 @@ from typing import Literal
 import numpy as np
 from pydantic import Field, field_validator
 
-from loki.assessment import uniform_board_values
 from loki.assessment.weights import LOW_WEIGHT
 from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
 from loki.config import LokiModel, tunable
@@ -66,7 +65,7 @@ from loki.modeler.model import (
     reweight_details_of,
 )
 from loki.modeler.triple_model import action_column, opponent_spot
-from loki.triples import TripleConfig, opponent_triples
+from loki.triples import TripleConfig, opponent_hand_values, opponent_triples
 from loki.triples.spot import BettingSpot
 
 __all__ = [
@@ -220,8 +219,7 @@ def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.nda
     key = (board, n_opp)
     bo = _BOARD_ORDERS.get(key)
     if bo is None:
-        hs1, pp, _ = uniform_board_values(board)
-        hs_n = hs1**n_opp
+        hs_n, pp, _ = opponent_hand_values(board, n_opp)  # HS_1 ** n_opp, kept per board (the rules' values)
         values = hs_n + (1.0 - hs_n) * pp
         bidx = _board_holdings(board)
         by_value = bidx[np.argsort(values[bidx], kind="stable")]
