@@ -380,7 +380,7 @@ def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
     rng = np.random.default_rng(5)
     hs1, pp = rng.random(1326), rng.random(1326)
     hs1[[3, 700, 900, 1200]] = np.nan
-    monkeypatch.setattr(sp, "uniform_board_values", lambda board: (hs1, pp, None))
+    monkeypatch.setattr(sp, "opponent_hand_values", lambda board, n: (hs1**n, pp, None))
     monkeypatch.setattr(sp, "_BOARD_ORDERS", {})
     board = (0, 9, 18)
     live = (HOLDING_MASKS & np.uint64(cards_mask(board + (40, 41)))) == 0
