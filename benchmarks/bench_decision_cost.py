@@ -13,11 +13,19 @@ and times in thread CPU every ``act``, ``observe``, ``begin_hand`` and ``end_han
 decisions and their opponent modelling, per decision.  The two specs alternate round by round (A B A B ...), so a
 drift of the machine's speed falls on both; the ratio A/B of each round and their median are printed.
 
-* **one seat each** (``--paired-rounds``, default 2 x ``--rounds``): the full table with one seat of each spec
-  (8 x ``loki1``, A and B), both timed in the same process, so that both meet the same moments of the machine; the
-  two seats are swapped every other round (the seats' cards differ, and with them the decisions), and the ratio is
-  the geometric mean over the rounds.  On a shared machine this is the precise figure: the alternating processes'
-  rounds ranged over 1.3-1.7 where the seat-paired rounds of one arrangement stayed within 2 % of each other.
+Then the same two settings with both specs timed **in one process**, so that both meet the same moments of the
+machine (``--paired-rounds`` rounds each, default 2 x ``--rounds``; the ratio is the geometric mean of the rounds):
+
+* **heads-up, paired**: A against the opponent and B against the opponent on two tables played hand by hand in turn,
+  each on its own cards (the two seeds swapped every other round: with the same cards, the per-board work of the
+  process's caches would be paid by whichever table met a board first);
+* **full table, one seat each**: 8 x ``loki1``, A and B at one table, the two seats swapped every other round (the
+  seats' cards differ, and with them the decisions; the per-board work the two share is paid by the one that meets
+  it first, mostly the seat that observes first, so the two arrangements differ and their geometric mean is the
+  figure).
+
+On a shared machine these are the precise figures: at the full table the alternating processes' rounds ranged over
+1.3-1.7 where the rounds of one seat arrangement in one process stayed within 2-3 % of each other.
 
 ::
 
@@ -72,24 +80,31 @@ class Timed:
         return self._t(self.inner.act, view, legal)
 
 
+tables = []  # (game, players): played hand by hand in turn, each from its own generator of the same seed
 if mode == "hu":
-    game = GameConfig(n_players=2)
     timed = [Timed(make_player(spec, seed=1))]
-    players = [timed[0], make_player(opp_spec, seed=2)]
+    tables.append((GameConfig(n_players=2), [timed[0], make_player(opp_spec, seed=2)]))
+elif mode in ("hu-pair", "hu-pair-swapped"):  # opp_spec "B,OPPONENT": A and B each heads-up against the opponent
+    spec_b, opponent = opp_spec.split(",")
+    timed = [Timed(make_player(spec, seed=1)), Timed(make_player(spec_b, seed=1))]
+    tables += [(GameConfig(n_players=2), [t, make_player(opponent, seed=2)]) for t in timed]
 elif mode in ("mixed", "mixed-swapped"):  # one seat of each spec (opp_spec: the other), the same machine moments
-    game = GameConfig(n_players=10)
     timed = [Timed(make_player(spec, seed=10)), Timed(make_player(opp_spec, seed=11))]
-    players = [make_player("loki1", seed=i) for i in range(8)] + (timed if mode == "mixed" else timed[::-1])
+    seats = [make_player("loki1", seed=i) for i in range(8)] + (timed if mode == "mixed" else timed[::-1])
+    tables.append((GameConfig(n_players=10), seats))
 else:
-    game = GameConfig(n_players=10)
     timed = [Timed(make_player(spec, seed=10 + i)) for i in range(2)]
-    players = [make_player("loki1", seed=i) for i in range(8)] + timed
+    tables.append((GameConfig(n_players=10), [make_player("loki1", seed=i) for i in range(8)] + timed))
 for s, n in ((seed + 1, warmup), (seed, hands)):
     for t in timed:
         t.cpu, t.decisions = 0.0, 0
-    rng = np.random.default_rng(s)
+    # each table its own cards (a board two tables shared would be valued once, by the one that met it first); with
+    # two heads-up tables their seeds swap every other round
+    shift = [0, 1] if mode == "hu-pair" else [1, 0] if mode == "hu-pair-swapped" else [0]
+    rngs = [np.random.default_rng(s + 1000 * k) for k in shift]
     for h in range(n):
-        play_hand(game, players, h % game.n_players, rng)
+        for (game, players), rng in zip(tables, rngs):
+            play_hand(game, players, h % game.n_players, rng)
 print(json.dumps({"cpu": sum(t.cpu for t in timed), "decisions": sum(t.decisions for t in timed),
                   "per_seat": [t.cpu / max(t.decisions, 1) for t in timed]}))
 """
@@ -108,10 +123,10 @@ def one(tree: Path, spec: str, opponent: str, mode: str, hands: int, warmup: int
     return d["cpu"] / max(d["decisions"], 1)
 
 
-def paired(tree: Path, a: str, b: str, swapped: bool, hands: int, warmup: int, seed: int) -> tuple[float, float]:
-    """CPU seconds per decision of ``a`` and ``b``, one seat each at the full table in one process (seats 8 and 9,
-    or 9 and 8 when ``swapped``)."""
-    d = _child(tree, a, b, "mixed-swapped" if swapped else "mixed", hands, warmup, seed)
+def paired(tree: Path, a: str, b: str, mode: str, hands: int, warmup: int, seed: int) -> tuple[float, float]:
+    """CPU seconds per decision of ``a`` and ``b`` timed in one process: ``mode`` "hu-pair" (``b`` given as
+    ``"B,OPPONENT"``), "mixed" (the full table, A in seat 8 and B in seat 9) or "mixed-swapped"."""
+    d = _child(tree, a, b, mode, hands, warmup, seed)
     x, y = d["per_seat"]
     return x, y
 
@@ -139,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"{mode} round {r + 1}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.2f}", flush=True
             )
+        if not rows:
+            continue
         ratios = [q for _, _, q in rows]
         report[mode] = {
             "a_ms": [1e3 * x for x, _, _ in rows],
@@ -151,15 +168,23 @@ def main(argv: list[str] | None = None) -> None:
             f"{mode}: CPU per decision {a.a} / {a.b} = {statistics.median(ratios):.2f} (median of {a.rounds} rounds, "
             f"{min(ratios):.2f}-{max(ratios):.2f})"
         )
-    rows = []
-    for r in range(2 * a.rounds if a.paired_rounds is None else a.paired_rounds):
-        x, y = paired(a.tree, a.a, a.b, r % 2 == 1, a.table_hands, a.warmup, a.seed)
-        rows.append((x, y, x / y))
-        print(f"one seat each, round {r + 1}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
-    if rows:
+    n_paired = 2 * a.rounds if a.paired_rounds is None else a.paired_rounds
+    settings = (
+        ("hu_paired", "heads-up, paired", lambda r: ("hu-pair-swapped" if r % 2 else "hu-pair", f"{a.b},{a.opponent}", a.hands)),
+        ("table_one_seat_each", "table, one seat each", lambda r: ("mixed-swapped" if r % 2 else "mixed", a.b, a.table_hands)),
+    )  # fmt: skip
+    for key, title, how in settings:
+        rows = []
+        for r in range(n_paired):
+            mode, b, hands = how(r)
+            x, y = paired(a.tree, a.a, b, mode, hands, a.warmup, a.seed)
+            rows.append((x, y, x / y))
+            print(f"{title}, round {r + 1}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
+        if not rows:
+            continue
         ratios = [q for _, _, q in rows]
         geo = math.exp(statistics.fmean(math.log(q) for q in ratios))
-        report["table_one_seat_each"] = {
+        report[key] = {
             "a_ms": [1e3 * x for x, _, _ in rows],
             "b_ms": [1e3 * y for _, y, _ in rows],
             "ratio_geometric_mean": geo,
@@ -167,8 +192,8 @@ def main(argv: list[str] | None = None) -> None:
             "ratio_max": max(ratios),
         }
         print(
-            f"table, one seat each: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(rows)} "
-            f"rounds, {min(ratios):.3f}-{max(ratios):.3f})"
+            f"{title}: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(rows)} rounds, "
+            f"{min(ratios):.3f}-{max(ratios):.3f})"
         )
     print(json.dumps({"a": a.a, "b": a.b, "opponent": a.opponent, **report}))
 

@@ -509,26 +509,18 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
     player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`) and the
     holdings ranked on the board once for all the players (:func:`~loki.assessment.strength.rank_holdings_kernel`;
     ranks are integers, so the sums that follow are unchanged)."""
-    from loki.assessment.strength import (
-        check_cards,
-        dead_array,
-        hs_all_counts_from_ranks,
-        hs_from_counts,
-        rank_holdings_kernel,
-    )
+    from loki.assessment.strength import hs_all_counts_from_ranks, hs_from_counts
     from loki.assessment.weights import combine_field
 
     m = len(spot.active)
     live = [p for p in range(m) if spot.active[p]]
-    _, board, _ = check_cards(None, list(spot.board))
-    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
-    keep = ~clash
+    board = tuple(int(c) for c in spot.board)  # 3 to 5 distinct cards (SimSpot checked them)
+    clash, keep, ranks = _board_ranks(board)
     if len(live) < 2 or any(not w[o][keep].sum() > 0 for o in live if o != spot.me):
         return _believed_values_plain(spot, w, rank_w)  # raises field_array's error
     b = spot.beliefs
     ones = np.ones(N_HOLDINGS)
     rows = [w[o] if o != spot.me else ones for o in range(m)]
-    ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(board), kernel_tables())
     field_w = np.ones((m, N_HOLDINGS))
     hs_now = np.zeros((m, N_HOLDINGS))
     q_now = np.full((m, N_HOLDINGS), 0.5)
@@ -539,11 +531,24 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
         hs_now[p] = hs_from_counts(counts, npos, 0.0)
         if b is not None and _mixed_row(b.mix[p]):
             if deck is not None and deck[p]:  # ranked among all the holdings: rank_w[p] is all ones
-                q_now[p] = _deck_percentiles(tuple(board))
+                q_now[p] = _deck_percentiles(board)
             else:
                 counts, npos = hs_all_counts_from_ranks(ranks, rank_w[p])
                 q_now[p] = hs_from_counts(counts, npos, 0.5)
     return field_w, hs_now, q_now
+
+
+@lru_cache(maxsize=16)
+def _board_ranks(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    # (clash, keep, ranks): the holdings sharing a card with the board ((1326,) bool) and the others, and every
+    # holding's rank on the board ((1326,) int64, 0 where it clashes; rank_holdings_kernel), kept per board: the
+    # decisions of a street (and of every seating of a duplicate deal) meet the same board.  Shared, never written
+    # (not flagged read-only: the kernels that read them would be compiled again for read-only arrays)
+    from loki.assessment.strength import dead_array, rank_holdings_kernel
+
+    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
+    ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(board), kernel_tables())
+    return clash, ~clash, ranks
 
 
 @lru_cache(maxsize=16)
@@ -552,8 +557,7 @@ def _deck_percentiles(board: tuple[int, ...]) -> np.ndarray:
     # of ones, hand_strength_all(board, ones, fill=0.5)), the same for every deck-ranked player of every decision on
     # that board: the board's uniform HS_1 (board_values, kept per board and computed for the decision's triples
     # already; the same floats: both divide the same whole counts), 0.5 where a holding clashes with the board
-    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
-    q = np.where(clash, 0.5, board_values(board)[0])
+    q = np.where(_board_ranks(board)[0], 0.5, board_values(board)[0])
     q.setflags(write=False)
     return q
 
