@@ -212,8 +212,9 @@ class ModelTables:
     def start_hand(self, rows: list[int] | None = None) -> None:
         """A hand starts for ``rows`` (row numbers, a list: numpy reads a tuple as one index per axis): their weights
         and round-start copies back to 1.0, no μ applied this round.  None: every row of the tables, one contiguous
-        write each, the round-start copies only when one may differ from 1.0 (``rs_dirty``: none was stored or
-        handed out since the last reset, e.g. where no modeler reads them after the flop)."""
+        write each; the round-start copies then only if one may differ from 1.0 (a row in ``rs_dirty``: stored by
+        :meth:`start_round` or handed out writable since the last reset; none is where no modeler reads them after
+        the flop)."""
         if rows is None:
             self.weights.fill(1.0)
             if self.rs_dirty:
