@@ -150,17 +150,21 @@ class AlwaysRaises:
 '''
 
 
-def test_a_plugin_model_takes_part_in_the_weighing_and_plays_in_the_simulator_as_itself(tmp_path, monkeypatch):
-    (tmp_path / "plugin_adaptive.py").write_text(PLUGIN)
+def _with_plugin(tmp_path, monkeypatch, module: str, features: str) -> dict:
+    # the spec of an adaptive Loki whose candidates are the observer and PLUGIN's AlwaysRaises, importable as `module`
+    (tmp_path / f"{module}.py").write_text(PLUGIN)
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "plugin_adaptive", raising=False)
-    spec = {
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    return {
         "kind": "loki2",
-        "features": "BRS",
+        "features": features,
         "opponent_model": "adaptive",
-        "adaptive_model": {"candidates": ["observer", "plugin_adaptive:AlwaysRaises"], "prior": [0.5, 0.5]},
-        "sim": {"play_outs": "auto", "trials": 40},
+        "adaptive_model": {"candidates": ["observer", f"{module}:AlwaysRaises"], "prior": [0.5, 0.5]},
     }
+
+
+def test_a_plugin_model_takes_part_in_the_weighing_and_plays_in_the_simulator_as_itself(tmp_path, monkeypatch):
+    spec = _with_plugin(tmp_path, monkeypatch, "plugin_adaptive", "BRS") | {"sim": {"play_outs": "auto", "trials": 40}}
     me, m = _session(spec, "maniac", hands=60)
     w = me.modeler.weights_of(m)
     assert set(w) == {"observer", "plugin_adaptive:AlwaysRaises"}
@@ -541,16 +545,7 @@ def test_round_start_copies_are_stored_only_where_a_candidate_reads_them():
 
 
 def test_a_plugin_candidate_that_does_not_say_gets_its_round_start_copies(tmp_path, monkeypatch):
-    (tmp_path / "plugin_adaptive_rs.py").write_text(PLUGIN)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "plugin_adaptive_rs", raising=False)
-    spec = {
-        "kind": "loki2",
-        "features": "BR",
-        "opponent_model": "adaptive",
-        "adaptive_model": {"candidates": ["observer", "plugin_adaptive_rs:AlwaysRaises"], "prior": [0.5, 0.5]},
-    }
-    me, _ = _session(spec, "maniac", hands=30)
+    me, _ = _session(_with_plugin(tmp_path, monkeypatch, "plugin_adaptive_rs", "BR"), "maniac", hands=30)
     assert any(np.any(rs != 1.0) for rs in _candidate_round_starts(me))
 
 
