@@ -249,6 +249,45 @@ def test_hs_all_matches_per_holding(n_board):
             assert np.allclose(counts[:, h], want, rtol=0, atol=TOL)
 
 
+def test_hs_of_several_ranges_sorted_once_equals_one_range_at_a_time():
+    """``hs_all_rows_into`` (the holdings sorted by rank once for several ranges) writes the very floats of
+    ``hs_from_counts(hs_all_counts_from_ranks(...))`` range by range, rows with zero weights included, and only the
+    rows asked for; ``fields_of_others_into`` those of ``combine_field`` player by player."""
+    from loki.assessment.strength import (
+        dead_array,
+        hs_all_counts_from_ranks,
+        hs_all_rows_into,
+        hs_from_counts,
+        rank_holdings_kernel,
+    )
+    from loki.assessment.weights import combine_field
+    from loki.assessment.weights_kernels import fields_of_others_into
+
+    rng = np.random.default_rng(91)
+    for n_board in (3, 4, 5):
+        board = [int(c) for c in rng.choice(52, n_board, replace=False)]
+        ranks = rank_holdings_kernel(np.array(board, dtype=np.int64), dead_array(board), T)
+        w = rng.random((5, N_HOLDINGS)) * (rng.random((5, N_HOLDINGS)) < 0.8)
+        w[2, :] = 0.0  # no weight: HS undefined everywhere
+        rows = np.array([0, 2, 4], dtype=np.int64)
+        out = np.full((5, N_HOLDINGS), -7.0)
+        hs_all_rows_into(ranks, w, rows, 0.5, out)
+        for r in range(5):
+            if r in rows:
+                want = hs_from_counts(*hs_all_counts_from_ranks(ranks, w[r]), 0.5)
+                assert np.array_equal(out[r], want)
+            else:
+                assert np.all(out[r] == -7.0)
+        clash = ~live_holdings(board)
+        players, me = np.array([0, 1, 3, 4], dtype=np.int64), 3
+        fields = np.full((5, N_HOLDINGS), -7.0)
+        fields_of_others_into(w, players, me, clash, fields)
+        for p in players:
+            tables = [w[o] if o != me else np.ones(N_HOLDINGS) for o in players if o != p]
+            assert np.array_equal(fields[p], combine_field(tables, clash))
+        assert np.all(fields[2] == -7.0)
+
+
 def test_hs_all_undefined_where_no_live_opponent_weight():
     board = parse_cards("2c7d9h")
     w = np.zeros(N_HOLDINGS)

@@ -402,6 +402,41 @@ def hs_all_counts_from_ranks(ranks, weights):
 
 
 @njit(cache=True)
+def hs_all_rows_into(ranks, weights, rows, fill, out):
+    """HS_1 of every holding against each of several ranges on one board, the holdings sorted by rank once: for each
+    ``r`` in ``rows``, ``out[r]`` gets the floats of ``hs_from_counts(*hs_all_counts_from_ranks(ranks, weights[r]),
+    fill)`` (the same sweep per range).
+
+    Args:
+        ranks: ``(1326,) int64`` ranks on the board, 0 for dead holdings (:func:`rank_holdings_kernel`).
+        weights: ``(k, 1326) float64`` the ranges; rows: ``(j,) int64`` the ones to value.
+        fill: HS where it is undefined (a dead holding, or no opponent weight left).
+        out: ``(k, 1326) float64``, rows ``rows`` written.
+    """
+    items = np.empty(N_HOLDINGS, dtype=np.int64)
+    n = 0
+    for h in range(N_HOLDINGS):
+        if ranks[h] > 0:
+            items[n] = h
+            n += 1
+    order = np.empty(N_HOLDINGS, dtype=np.int64)
+    tmp = np.empty(N_HOLDINGS, dtype=np.int64)
+    cnt = np.empty(129, dtype=np.int64)
+    radix_sort_by_rank(items, n, ranks, tmp, order, cnt)
+    counts = np.empty((3, N_HOLDINGS))
+    nstate = np.empty((3, N_HOLDINGS), dtype=np.int64)
+    npos = np.empty(N_HOLDINGS, dtype=np.int64)
+    for j in range(rows.shape[0]):
+        r = rows[j]
+        counts[:] = 0.0
+        nstate[:] = -1
+        _sweep_counts(order, n, ranks, weights[r], counts, nstate)
+        for h in range(N_HOLDINGS):
+            npos[h] = -1 if nstate[0, h] < 0 else nstate[0, h] + nstate[1, h] + nstate[2, h]
+        out[r] = hs_from_counts(counts, npos, fill)
+
+
+@njit(cache=True)
 def hs_all_counts_kernel(board, dead, weights, tables):
     """:func:`rank_holdings_kernel` then :func:`hs_all_counts_from_ranks` (see both)."""
     return hs_all_counts_from_ranks(rank_holdings_kernel(board, dead, tables), weights)

@@ -13,7 +13,7 @@ import numpy as np
 
 from loki._jit import njit
 
-__all__ = ["pairwise_sum", "field_kernel"]
+__all__ = ["pairwise_sum", "field_kernel", "fields_of_others_into"]
 
 
 @njit(cache=True, inline="always")
@@ -114,3 +114,33 @@ def field_kernel(tables, clash, out):
             out[h] += (0.0 if clash[h] else row[h]) / s
     for h in range(m):
         out[h] /= k
+
+
+@njit(cache=True)
+def fields_of_others_into(weights, players, me, clash, out):
+    """Each listed player's field: :func:`field_kernel` of the other listed players' rows of ``weights``, in their
+    order, the row of ``me`` read as a table of ones (a uniform range: our own hand as the others see it), into
+    ``out[p]`` (the floats of :func:`loki.assessment.weights.combine_field` on those tables, player by player).
+
+    Args:
+        weights: ``(m, 1326) float64`` the players' tables; players: ``(j,) int64`` the players in the hand (j ≥ 2);
+            me: our seat (a listed player); clash: ``(1326,) bool`` the holdings that clash with the board.
+        out: ``(m, 1326) float64``, rows ``players`` written.  Every other player's row must have a positive sum off
+            ``clash`` (not checked).
+    """
+    j = players.shape[0]
+    n = weights.shape[1]
+    others = np.empty((j - 1, n))
+    for i in range(j):
+        p = players[i]
+        k = 0
+        for t in range(j):
+            o = players[t]
+            if o == p:
+                continue
+            if o == me:
+                others[k, :] = 1.0
+            else:
+                others[k, :] = weights[o]
+            k += 1
+        field_kernel(others, clash, out[p])

@@ -506,11 +506,13 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
     only, else 0.5).
 
     The floats of :func:`loki.assessment.weights.field_array` and :func:`loki.assessment.hand_strength_all` per
-    player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`) and the
-    holdings ranked on the board once for all the players (:func:`~loki.assessment.strength.rank_holdings_kernel`;
-    ranks are integers, so the sums that follow are unchanged)."""
-    from loki.assessment.strength import hs_all_counts_from_ranks, hs_from_counts
-    from loki.assessment.weights import combine_field
+    player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`), the
+    holdings ranked on the board once per board (:func:`~loki.assessment.strength.rank_holdings_kernel`; ranks are
+    integers, so the sums that follow are unchanged) and sorted by rank once per call
+    (:func:`~loki.assessment.strength.hs_all_rows_into`), the fields of all the players in one compiled call
+    (:func:`~loki.assessment.weights_kernels.fields_of_others_into`)."""
+    from loki.assessment.strength import hs_all_rows_into
+    from loki.assessment.weights_kernels import fields_of_others_into
 
     m = len(spot.active)
     live = [p for p in range(m) if spot.active[p]]
@@ -519,22 +521,24 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
     if len(live) < 2 or any(not w[o][keep].sum() > 0 for o in live if o != spot.me):
         return _believed_values_plain(spot, w, rank_w)  # raises field_array's error
     b = spot.beliefs
-    ones = np.ones(N_HOLDINGS)
-    rows = [w[o] if o != spot.me else ones for o in range(m)]
+    players = np.asarray(live, dtype=np.int64)
+    # every live player's field and HS_1 against it: two compiled calls for all of them (the holdings sorted by rank
+    # once)
     field_w = np.ones((m, N_HOLDINGS))
+    fields_of_others_into(w, players, int(spot.me), clash, field_w)
     hs_now = np.zeros((m, N_HOLDINGS))
+    hs_all_rows_into(ranks, field_w, players, 0.0, hs_now)
     q_now = np.full((m, N_HOLDINGS), 0.5)
     deck = None if b is None else b.deck
+    own = []  # the players the frequency expert ranks in their own range
     for p in live:
-        field_w[p] = combine_field([rows[o] for o in live if o != p], clash)
-        counts, npos = hs_all_counts_from_ranks(ranks, field_w[p])
-        hs_now[p] = hs_from_counts(counts, npos, 0.0)
         if b is not None and _mixed_row(b.mix[p]):
             if deck is not None and deck[p]:  # ranked among all the holdings: rank_w[p] is all ones
                 q_now[p] = _deck_percentiles(board)
             else:
-                counts, npos = hs_all_counts_from_ranks(ranks, rank_w[p])
-                q_now[p] = hs_from_counts(counts, npos, 0.5)
+                own.append(p)
+    if own:
+        hs_all_rows_into(ranks, rank_w, np.asarray(own, dtype=np.int64), 0.5, q_now)
     return field_w, hs_now, q_now
 
 
