@@ -364,6 +364,16 @@ def hs_all_state_counts(ranks, weights):
         positive-weight opponent holdings we are ahead of / tied with / behind (-1 for dead
         holdings).
     """
+    order, n = _by_rank(ranks)
+    counts = np.zeros((3, N_HOLDINGS))
+    nstate = np.full((3, N_HOLDINGS), -1, dtype=np.int64)
+    _sweep_counts(order, n, ranks, weights, counts, nstate)
+    return counts, nstate
+
+
+@njit(cache=True)
+def _by_rank(ranks):
+    # (order, n): the n live holdings (rank > 0) sorted by rank, stably (radix_sort_by_rank), in order[:n]
     items = np.empty(N_HOLDINGS, dtype=np.int64)
     n = 0
     for h in range(N_HOLDINGS):
@@ -374,10 +384,14 @@ def hs_all_state_counts(ranks, weights):
     tmp = np.empty(N_HOLDINGS, dtype=np.int64)
     cnt = np.empty(129, dtype=np.int64)
     radix_sort_by_rank(items, n, ranks, tmp, order, cnt)
-    counts = np.zeros((3, N_HOLDINGS))
-    nstate = np.full((3, N_HOLDINGS), -1, dtype=np.int64)
-    _sweep_counts(order, n, ranks, weights, counts, nstate)
-    return counts, nstate
+    return order, n
+
+
+@njit(cache=True)
+def _npos_into(nstate, npos):
+    # the positive-weight opponent holdings of each holding (-1 for a dead one) from the per-state counts
+    for h in range(N_HOLDINGS):
+        npos[h] = -1 if nstate[0, h] < 0 else nstate[0, h] + nstate[1, h] + nstate[2, h]
 
 
 @njit(cache=True)
@@ -396,8 +410,7 @@ def hs_all_counts_from_ranks(ranks, weights):
     """
     counts, nstate = hs_all_state_counts(ranks, weights)
     npos = np.empty(N_HOLDINGS, dtype=np.int64)
-    for h in range(N_HOLDINGS):
-        npos[h] = -1 if nstate[0, h] < 0 else nstate[0, h] + nstate[1, h] + nstate[2, h]
+    _npos_into(nstate, npos)
     return counts, npos
 
 
@@ -413,16 +426,7 @@ def hs_all_rows_into(ranks, weights, rows, fill, out):
         fill: HS where it is undefined (a dead holding, or no opponent weight left).
         out: ``(k, 1326) float64``, rows ``rows`` written.
     """
-    items = np.empty(N_HOLDINGS, dtype=np.int64)
-    n = 0
-    for h in range(N_HOLDINGS):
-        if ranks[h] > 0:
-            items[n] = h
-            n += 1
-    order = np.empty(N_HOLDINGS, dtype=np.int64)
-    tmp = np.empty(N_HOLDINGS, dtype=np.int64)
-    cnt = np.empty(129, dtype=np.int64)
-    radix_sort_by_rank(items, n, ranks, tmp, order, cnt)
+    order, n = _by_rank(ranks)
     counts = np.empty((3, N_HOLDINGS))
     nstate = np.empty((3, N_HOLDINGS), dtype=np.int64)
     npos = np.empty(N_HOLDINGS, dtype=np.int64)
@@ -431,8 +435,7 @@ def hs_all_rows_into(ranks, weights, rows, fill, out):
         counts[:] = 0.0
         nstate[:] = -1
         _sweep_counts(order, n, ranks, weights[r], counts, nstate)
-        for h in range(N_HOLDINGS):
-            npos[h] = -1 if nstate[0, h] < 0 else nstate[0, h] + nstate[1, h] + nstate[2, h]
+        _npos_into(nstate, npos)
         out[r] = hs_from_counts(counts, npos, fill)
 
 
