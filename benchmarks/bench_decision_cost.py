@@ -25,7 +25,12 @@ machine (``--paired-rounds`` rounds each, default 2 x ``--rounds``; the ratio is
   figure).
 
 On a shared machine these are the precise figures: at the full table the alternating processes' rounds ranged over
-1.3-1.7 where the rounds of one seat arrangement in one process stayed within 2-3 % of each other.
+1.3-1.7 where the rounds of one seat arrangement in one process stayed within 2-3 % of each other.  With ``--base``
+another source tree, each in-process round runs in the base tree and then in ``--tree``, and the two trees' ratios
+are compared round by round::
+
+    NUMBA_CACHE_DIR=.numba_cache python benchmarks/bench_decision_cost.py --tree . --base ../base --rounds 0 \
+        --paired-rounds 8 --hu-paired-rounds 4 --hands 600 --table-hands 400
 
 ::
 
@@ -143,6 +148,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--paired-rounds", type=int, default=None, help="rounds with one seat each (default 2 x rounds)")
+    ap.add_argument(
+        "--hu-paired-rounds", type=int, default=None, help="heads-up paired rounds (default: paired-rounds)"
+    )
+    ap.add_argument(
+        "--base", type=Path, default=None, help="a base tree: its in-process rounds interleaved with --tree's"
+    )
     a = ap.parse_args(argv)
     report: dict[str, dict] = {}
     for mode, hands in (("hu", a.hands), ("table", a.table_hands)):
@@ -168,33 +179,58 @@ def main(argv: list[str] | None = None) -> None:
             f"{mode}: CPU per decision {a.a} / {a.b} = {statistics.median(ratios):.2f} (median of {a.rounds} rounds, "
             f"{min(ratios):.2f}-{max(ratios):.2f})"
         )
-    n_paired = 2 * a.rounds if a.paired_rounds is None else a.paired_rounds
-    settings = (
-        ("hu_paired", "heads-up, paired", lambda r: ("hu-pair-swapped" if r % 2 else "hu-pair", f"{a.b},{a.opponent}", a.hands)),
-        ("table_one_seat_each", "table, one seat each", lambda r: ("mixed-swapped" if r % 2 else "mixed", a.b, a.table_hands)),
-    )  # fmt: skip
-    for key, title, how in settings:
-        rows = []
-        for r in range(n_paired):
+    n_table = 2 * a.rounds if a.paired_rounds is None else a.paired_rounds
+    n_hu = n_table if a.hu_paired_rounds is None else a.hu_paired_rounds
+    trees = [a.tree] if a.base is None else [a.base, a.tree]  # with a base, each round runs in the base first
+    settings = {  # key: (title, rounds, round -> (mode, b, hands))
+        "table_one_seat_each": ("table, one seat each", n_table,
+                                lambda r: ("mixed-swapped" if r % 2 else "mixed", a.b, a.table_hands)),
+        "hu_paired": ("heads-up, paired", n_hu,
+                      lambda r: ("hu-pair-swapped" if r % 2 else "hu-pair", f"{a.b},{a.opponent}", a.hands)),
+    }  # fmt: skip
+    paired_rows: dict[tuple[str, Path], list[tuple[float, float, float]]] = {
+        (k, t): [] for k in settings for t in trees
+    }
+    for r in range(max(n_table, n_hu)):
+        for key, (title, n, how) in settings.items():
+            if r >= n:
+                continue
             mode, b, hands = how(r)
-            x, y = paired(a.tree, a.a, b, mode, hands, a.warmup, a.seed)
-            rows.append((x, y, x / y))
-            print(f"{title}, round {r + 1}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
-        if not rows:
+            for t in trees:
+                x, y = paired(t, a.a, b, mode, hands, a.warmup, a.seed)
+                paired_rows[key, t].append((x, y, x / y))
+                print(f"{title}, round {r + 1}, {t}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
+    for (key, t), got in paired_rows.items():
+        if not got:
             continue
-        ratios = [q for _, _, q in rows]
+        title = settings[key][0]
+        ratios = [q for _, _, q in got]
         geo = math.exp(statistics.fmean(math.log(q) for q in ratios))
-        report[key] = {
-            "a_ms": [1e3 * x for x, _, _ in rows],
-            "b_ms": [1e3 * y for _, y, _ in rows],
+        entry = {
+            "a_ms": [1e3 * x for x, _, _ in got],
+            "b_ms": [1e3 * y for _, y, _ in got],
             "ratio_geometric_mean": geo,
             "ratio_min": min(ratios),
             "ratio_max": max(ratios),
         }
+        if t == a.tree:
+            report[key] = entry
+        else:
+            report[f"{key}_base"] = entry
         print(
-            f"{title}: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(rows)} rounds, "
+            f"{title}, {t}: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(got)} rounds, "
             f"{min(ratios):.3f}-{max(ratios):.3f})"
         )
+    if a.base is not None:
+        for key, (title, _, _) in settings.items():
+            pairs = list(zip(paired_rows[key, a.base], paired_rows[key, a.tree], strict=True))
+            if pairs:
+                change = [new[2] / old[2] for old, new in pairs]
+                lower = sum(q < 1.0 for q in change)
+                print(
+                    f"{title}: the tree's ratio over the base's, round by round: median {statistics.median(change):.3f}"
+                    f" ({min(change):.3f}-{max(change):.3f}), lower in {lower} of {len(change)} rounds"
+                )
     print(json.dumps({"a": a.a, "b": a.b, "opponent": a.opponent, **report}))
 
 
