@@ -418,7 +418,8 @@ def hs_all_counts_from_ranks(ranks, weights):
 def hs_all_rows_into(ranks, weights, rows, fill, out):
     """HS_1 of every holding against each of several ranges on one board, the holdings sorted by rank once: for each
     ``r`` in ``rows``, ``out[r]`` gets the floats of ``hs_from_counts(*hs_all_counts_from_ranks(ranks, weights[r]),
-    fill)`` (the same sweep per range).
+    fill)`` (the same sweep per range; HS as PAPP98 papp/node62 defines it, the module docstring).  Unchecked, as
+    the other kernels: its caller (the Simulator's believed play-out) has checked the board and the ranges.
 
     Args:
         ranks: ``(1326,) int64`` ranks on the board, 0 for dead holdings (:func:`rank_holdings_kernel`).

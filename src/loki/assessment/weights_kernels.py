@@ -120,7 +120,8 @@ def field_kernel(tables, clash, out):
 def fields_of_others_into(weights, players, me, clash, out):
     """Each listed player's field: :func:`field_kernel` of the other listed players' rows of ``weights``, in their
     order, the row of ``me`` read as a table of ones (a uniform range: our own hand as the others see it), into
-    ``out[p]`` (the floats of :func:`loki.assessment.weights.combine_field` on those tables, player by player).
+    ``out[p]`` (the floats of :func:`loki.assessment.weights.combine_field` on those tables, player by player;
+    DEFAULT, loki-algorithms.md §1.2, as :func:`field_kernel`).
 
     Args:
         weights: ``(m, 1326) float64`` the players' tables; players: ``(j,) int64`` the players in the hand (j ≥ 2);

@@ -42,7 +42,7 @@ import numpy as np
 from pydantic import Field, field_validator
 
 from loki.assessment.weights import LOW_WEIGHT
-from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.cards import N_HOLDINGS, live_holdings
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import (
@@ -207,7 +207,7 @@ def rules_triples(
 def _board_holdings(board: tuple[int, ...]) -> np.ndarray:
     # (k,) int64 read-only: the holdings sharing no card with the board, in holding order (one per board: its orders
     # for each number of opponents start from it)
-    bidx = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+    bidx = np.flatnonzero(live_holdings(board))
     bidx.setflags(write=False)
     return bidx
 

@@ -56,7 +56,7 @@ import numpy as np
 from pydantic import Field
 
 from loki import betting as bt
-from loki.cards import HOLDING_MASKS, N_HOLDINGS, cards_mask
+from loki.cards import N_HOLDINGS, live_holdings
 from loki.config import LokiModel, derived, tunable
 from loki.engine import Action
 from loki.errors import CardError, InputError, RangeError
@@ -550,9 +550,9 @@ def _board_ranks(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.nda
     # (not flagged read-only: the kernels that read them would be compiled again for read-only arrays)
     from loki.assessment.strength import dead_array, rank_holdings_kernel
 
-    clash = (HOLDING_MASKS & np.uint64(cards_mask(board))) != 0
+    keep = live_holdings(board)
     ranks = rank_holdings_kernel(np.asarray(board, dtype=np.int64), dead_array(board), kernel_tables())
-    return clash, ~clash, ranks
+    return ~keep, keep, ranks
 
 
 @lru_cache(maxsize=16)
