@@ -24,6 +24,10 @@ machine (``--paired-rounds`` rounds each, default 2 x ``--rounds``; the ratio is
   it first, mostly the seat that observes first, so the two arrangements differ and their geometric mean is the
   figure).
 
+Each in-process setting also prints how each spec's CPU per decision splits into deciding (its ``act`` calls) and
+observing (``observe``, ``begin_hand`` and ``end_hand``: the opponent modelling between its decisions), medians of
+the rounds.
+
 On a shared machine these are the precise figures: at the full table the alternating processes' rounds ranged over
 1.3-1.7 where the rounds of one seat arrangement in one process stayed within 2-3 % of each other.  With ``--base``
 another source tree, each in-process round runs in the base tree and then in ``--tree``, and the two trees' ratios
@@ -60,7 +64,7 @@ spec, opp_spec, mode, hands, warmup, seed = sys.argv[1], sys.argv[2], sys.argv[3
 
 class Timed:
     def __init__(self, inner):
-        self.inner, self.name, self.cpu, self.decisions = inner, inner.name, 0.0, 0
+        self.inner, self.name, self.cpu, self.decisions, self.deciding = inner, inner.name, 0.0, 0, 0.0
 
     def __getattr__(self, item):
         return getattr(self.inner, item)
@@ -82,7 +86,10 @@ class Timed:
 
     def act(self, view, legal):
         self.decisions += 1
-        return self._t(self.inner.act, view, legal)
+        t = time.thread_time()
+        out = self._t(self.inner.act, view, legal)
+        self.deciding += time.thread_time() - t
+        return out
 
 
 tables = []  # (game, players): played hand by hand in turn, each from its own generator of the same seed
@@ -102,7 +109,7 @@ else:
     tables.append((GameConfig(n_players=10), [make_player("loki1", seed=i) for i in range(8)] + timed))
 for s, n in ((seed + 1, warmup), (seed, hands)):
     for t in timed:
-        t.cpu, t.decisions = 0.0, 0
+        t.cpu, t.decisions, t.deciding = 0.0, 0, 0.0
     # each table its own cards (a board two tables shared would be valued once, by the one that met it first); with
     # two heads-up tables their seeds swap every other round
     shift = [0, 1] if mode == "hu-pair" else [1, 0] if mode == "hu-pair-swapped" else [0]
@@ -111,7 +118,8 @@ for s, n in ((seed + 1, warmup), (seed, hands)):
         for (game, players), rng in zip(tables, rngs):
             play_hand(game, players, h % game.n_players, rng)
 print(json.dumps({"cpu": sum(t.cpu for t in timed), "decisions": sum(t.decisions for t in timed),
-                  "per_seat": [t.cpu / max(t.decisions, 1) for t in timed]}))
+                  "per_seat": [t.cpu / max(t.decisions, 1) for t in timed],
+                  "deciding": [t.deciding / max(t.decisions, 1) for t in timed]}))
 """
 
 
@@ -128,12 +136,16 @@ def one(tree: Path, spec: str, opponent: str, mode: str, hands: int, warmup: int
     return d["cpu"] / max(d["decisions"], 1)
 
 
-def paired(tree: Path, a: str, b: str, mode: str, hands: int, warmup: int, seed: int) -> tuple[float, float]:
+def paired(
+    tree: Path, a: str, b: str, mode: str, hands: int, warmup: int, seed: int
+) -> tuple[float, float, tuple[float, float]]:
     """CPU seconds per decision of ``a`` and ``b`` timed in one process: ``mode`` "hu-pair" (``b`` given as
-    ``"B,OPPONENT"``), "mixed" (the full table, A in seat 8 and B in seat 9) or "mixed-swapped"."""
+    ``"B,OPPONENT"``), "mixed" (the full table, A in seat 8 and B in seat 9) or "mixed-swapped"; and of those, the
+    seconds per decision each spent deciding (``act``; the rest is observing: the opponent modelling, the new hands)."""
     d = _child(tree, a, b, mode, hands, warmup, seed)
     x, y = d["per_seat"]
-    return x, y
+    dx, dy = d["deciding"]
+    return x, y, (dx, dy)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -191,14 +203,16 @@ def main(argv: list[str] | None = None) -> None:
     paired_rows: dict[tuple[str, Path], list[tuple[float, float, float]]] = {
         (k, t): [] for k in settings for t in trees
     }
+    deciding: dict[tuple[str, Path], list[tuple[float, float]]] = {(k, t): [] for k in settings for t in trees}
     for r in range(max(n_table, n_hu)):
         for key, (title, n, how) in settings.items():
             if r >= n:
                 continue
             mode, b, hands = how(r)
             for t in trees:
-                x, y = paired(t, a.a, b, mode, hands, a.warmup, a.seed)
+                x, y, dec = paired(t, a.a, b, mode, hands, a.warmup, a.seed)
                 paired_rows[key, t].append((x, y, x / y))
+                deciding[key, t].append(dec)
                 print(f"{title}, round {r + 1}, {t}: {a.a} {1e3 * x:.2f} ms, {a.b} {1e3 * y:.2f} ms, ratio {x / y:.3f}")
     for (key, t), got in paired_rows.items():
         if not got:
@@ -206,9 +220,12 @@ def main(argv: list[str] | None = None) -> None:
         title = settings[key][0]
         ratios = [q for _, _, q in got]
         geo = math.exp(statistics.fmean(math.log(q) for q in ratios))
+        dec = deciding[key, t]
         entry = {
             "a_ms": [1e3 * x for x, _, _ in got],
             "b_ms": [1e3 * y for _, y, _ in got],
+            "a_deciding_ms": [1e3 * x for x, _ in dec],
+            "b_deciding_ms": [1e3 * y for _, y in dec],
             "ratio_geometric_mean": geo,
             "ratio_min": min(ratios),
             "ratio_max": max(ratios),
@@ -221,6 +238,12 @@ def main(argv: list[str] | None = None) -> None:
             f"{title}, {t}: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(got)} rounds, "
             f"{min(ratios):.3f}-{max(ratios):.3f})"
         )
+        for name, total, part in (
+            (a.a, entry["a_ms"], entry["a_deciding_ms"]),
+            (a.b, entry["b_ms"], entry["b_deciding_ms"]),
+        ):
+            d_ms, t_ms = statistics.median(part), statistics.median(total)
+            print(f"    {name}: deciding {d_ms:.3f} ms, observing {t_ms - d_ms:.3f} ms per decision (medians)")
     if a.base is not None:
         for key, (title, _, _) in settings.items():
             pairs = list(zip(paired_rows[key, a.base], paired_rows[key, a.tree], strict=True))
