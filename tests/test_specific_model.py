@@ -372,6 +372,45 @@ def test_live_percentiles_from_the_board_order_equal_the_numpy_form():
         assert np.array_equal(out, range_percentiles(v, w, live))
 
 
+def test_board_order_is_numpys_stable_sort():
+    """The board's order by a radix sort of the values' bits (:func:`loki.modeler.kernels.board_order_into`) is numpy's
+    stable argsort of the live holdings' values, with the values the numpy expression's floats and the runs of ties
+    where numpy's comparisons put them: on real boards (HS_n and PPot of 1, 2 and 4 opponents) and on random values
+    with many ties, zeros of both signs and NaNs (sorted last, one run), random subsets of holdings; fixed seed."""
+    from loki.modeler.kernels import board_order_into
+    from loki.triples import opponent_hand_values
+
+    def numpy_form(hs, pp, hold):
+        values = hs + (1.0 - hs) * pp
+        by_value = hold[np.argsort(values[hold], kind="stable")]
+        sv = values[by_value]
+        starts = np.ones(by_value.shape[0], dtype=np.bool_)
+        nan = np.isnan(sv)
+        starts[1:] = (sv[1:] != sv[:-1]) & ~(nan[1:] & nan[:-1])
+        return values, by_value, starts
+
+    rng = np.random.default_rng(31)
+    cases = []
+    for _ in range(12):
+        board = tuple(int(c) for c in rng.choice(52, int(rng.integers(3, 6)), replace=False))
+        hold = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask(board))) == 0)
+        for n in (1, 2, 4):
+            hs_n, pp, _ = opponent_hand_values(board, n)
+            cases.append((hs_n, pp, hold))
+    for case in range(60):
+        hs = np.round(rng.random(1326), int(rng.integers(1, 4)))
+        pp = np.round(rng.random(1326), 2) * (rng.random(1326) < 0.5)
+        hs[rng.random(1326) < 0.05] = np.nan if case % 3 == 0 else 0.0
+        pp[rng.random(1326) < 0.05] = -0.0
+        cases.append((hs, pp, np.flatnonzero(rng.random(1326) < 0.85)))
+    for hs, pp, hold in cases:
+        values, by_value, starts = np.empty(1326), np.empty(hold.shape[0], np.int64), np.empty(hold.shape[0], bool)
+        board_order_into(hs, pp, hold, values, by_value, starts)
+        want = numpy_form(hs, pp, hold)
+        assert np.array_equal(values, want[0], equal_nan=True)
+        assert np.array_equal(by_value, want[1]) and np.array_equal(starts, want[2])
+
+
 def test_board_percentiles_fall_back_to_numpy_with_a_nan(monkeypatch):
     """With NaNs among a board's values the percentiles are numpy's form's: the board's order puts them last as one
     run of ties, as numpy's searchsorted takes them."""

@@ -24,6 +24,7 @@ __all__ = [
     "freq_triples_all",
     "percentiles_into",
     "live_percentiles_into",
+    "board_order_into",
     "any_above",
     "weight_rank_counts",
     "blend_frequencies",
@@ -483,6 +484,83 @@ def live_percentiles_into(by_value, starts, live, weights, num, out):
         h = by_value[t]
         if live[h]:
             out[h] = num[h] / total
+
+
+#: a float64's sign bit, and every bit, as the unsigned integers of its order key (:func:`board_order_into`)
+_SIGN_BIT = np.uint64(0x8000000000000000)
+_ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def board_order_into(hs_n, pp, holdings, values, by_value, starts):
+    """The opponent-specific model's order of a board's holdings by the value an opponent gives its hand (EHS' with
+    HS_n, :func:`loki.modeler.specific.board_percentiles`): ``values = HS_n + (1 − HS_n)·PPot`` of every holding (the
+    floats of the numpy expression, element by element), ``by_value`` the ``holdings`` sorted by value **stably** (the
+    permutation of ``holdings[np.argsort(values[holdings], kind="stable")]``, NaNs last) and ``starts`` where a run
+    of equal values begins (NaNs one run), as :func:`live_percentiles_into` reads them.
+
+    A least-significant-digit radix sort of the values' IEEE-754 bits (11 bits a pass; a pass whose digit every value
+    shares is skipped): non-negative floats order as their bits read as unsigned integers, a negative one as its bits
+    inverted, −0.0 is taken as +0.0 (they compare equal) and every NaN as the largest key.  A radix sort is stable,
+    and ``holdings`` come in holding order, so ties keep holding order as numpy's stable sort does; about half the
+    CPU of numpy's sort for a board's ~1,100 holdings.
+
+    Args:
+        hs_n, pp: ``(1326,) float64`` HS_n and PPot of every holding (:func:`loki.triples.opponent_hand_values`).
+        holdings: ``(m,) int64`` the holdings sharing no card with the board, ascending.
+        values: ``(1326,) float64`` (written).
+        by_value: ``(m,) int64``, starts: ``(m,) bool`` (written).
+    """
+    for h in range(values.shape[0]):
+        values[h] = hs_n[h] + (1.0 - hs_n[h]) * pp[h]
+    m = holdings.shape[0]
+    v = np.empty(m)
+    for i in range(m):
+        v[i] = values[holdings[i]] + 0.0  # −0.0 + 0.0 is +0.0
+    bits = v.view(np.uint64)
+    keys = np.empty(m, dtype=np.uint64)
+    idx = np.empty(m, dtype=np.int64)
+    for i in range(m):
+        x = v[i]
+        b = bits[i]
+        if x != x:
+            keys[i] = _ALL_BITS
+        elif b & _SIGN_BIT:
+            keys[i] = b ^ _ALL_BITS
+        else:
+            keys[i] = b | _SIGN_BIT
+        idx[i] = holdings[i]
+    keys2 = np.empty(m, dtype=np.uint64)
+    idx2 = np.empty(m, dtype=np.int64)
+    count = np.empty(2048, dtype=np.int64)
+    for p in range(6):  # 6 x 11 bits cover the 64
+        shift = np.uint64(11 * p)
+        count[:] = 0
+        for i in range(m):
+            count[np.int64((keys[i] >> shift) & np.uint64(2047))] += 1
+        shared = False
+        for d in range(2048):
+            if count[d] != 0:
+                shared = count[d] == m
+                break
+        if shared:
+            continue
+        total = 0
+        for d in range(2048):
+            c = count[d]
+            count[d] = total
+            total += c
+        for i in range(m):
+            d = np.int64((keys[i] >> shift) & np.uint64(2047))
+            j = count[d]
+            count[d] = j + 1
+            keys2[j] = keys[i]
+            idx2[j] = idx[i]
+        keys, keys2 = keys2, keys
+        idx, idx2 = idx2, idx
+    for i in range(m):
+        by_value[i] = idx[i]
+        starts[i] = i == 0 or keys[i] != keys[i - 1]
 
 
 @njit(cache=True)

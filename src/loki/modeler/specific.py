@@ -46,6 +46,7 @@ from loki.cards import N_HOLDINGS, live_holdings
 from loki.config import LokiModel, tunable
 from loki.engine import Action, ActionTaken
 from loki.modeler.kernels import (
+    board_order_into,
     context_frequencies_into,
     context_frequencies_post,
     freq_triples_all,
@@ -220,13 +221,11 @@ def _board_order(board: tuple[int, ...], n_opp: int) -> tuple[np.ndarray, np.nda
     bo = _BOARD_ORDERS.get(key)
     if bo is None:
         hs_n, pp, _ = opponent_hand_values(board, n_opp)  # HS_1 ** n_opp, kept per board (the rules' values)
-        values = hs_n + (1.0 - hs_n) * pp
         bidx = _board_holdings(board)
-        by_value = bidx[np.argsort(values[bidx], kind="stable")]
-        sv = values[by_value]
-        starts = np.ones(sv.shape[0], dtype=np.bool_)
-        nan = np.isnan(sv)
-        starts[1:] = (sv[1:] != sv[:-1]) & ~(nan[1:] & nan[:-1])
+        values = np.empty(N_HOLDINGS)
+        by_value = np.empty(bidx.shape[0], dtype=np.int64)
+        starts = np.empty(bidx.shape[0], dtype=np.bool_)
+        board_order_into(hs_n, pp, bidx, values, by_value, starts)  # numpy's stable order, by a radix sort
         bo = values, by_value, starts
         if len(_BOARD_ORDERS) >= _ORDERS_MAX:
             _BOARD_ORDERS.clear()
