@@ -220,12 +220,13 @@ def main(argv: list[str] | None = None) -> None:
         title = settings[key][0]
         ratios = [q for _, _, q in got]
         geo = math.exp(statistics.fmean(math.log(q) for q in ratios))
-        dec = deciding[key, t]
+        a_ms, b_ms = [1e3 * x for x, _, _ in got], [1e3 * y for _, y, _ in got]
+        a_dec, b_dec = [1e3 * x for x, _ in deciding[key, t]], [1e3 * y for _, y in deciding[key, t]]
         entry = {
-            "a_ms": [1e3 * x for x, _, _ in got],
-            "b_ms": [1e3 * y for _, y, _ in got],
-            "a_deciding_ms": [1e3 * x for x, _ in dec],
-            "b_deciding_ms": [1e3 * y for _, y in dec],
+            "a_ms": a_ms,
+            "b_ms": b_ms,
+            "a_deciding_ms": a_dec,
+            "b_deciding_ms": b_dec,
             "ratio_geometric_mean": geo,
             "ratio_min": min(ratios),
             "ratio_max": max(ratios),
@@ -238,10 +239,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{title}, {t}: CPU per decision {a.a} / {a.b} = {geo:.3f} (geometric mean of {len(got)} rounds, "
             f"{min(ratios):.3f}-{max(ratios):.3f})"
         )
-        for name, total, part in (
-            (a.a, entry["a_ms"], entry["a_deciding_ms"]),
-            (a.b, entry["b_ms"], entry["b_deciding_ms"]),
-        ):
+        for name, total, part in ((a.a, a_ms, a_dec), (a.b, b_ms, b_dec)):
             d_ms, t_ms = statistics.median(part), statistics.median(total)
             print(f"    {name}: deciding {d_ms:.3f} ms, observing {t_ms - d_ms:.3f} ms per decision (medians)")
     if a.base is not None:
