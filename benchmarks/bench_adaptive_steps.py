@@ -2,7 +2,7 @@
 
 Plays ``--hands`` hands of fig3-BRS's field (8 x ``loki1`` and 2 x ``--spec``, default the default bot
 ``loki2:BRS:adaptive``; ``--players 2``: the spec heads-up against ``--opponent``) after ``--warmup`` untimed hands of
-another seed, with timing wrappers (thread CPU) around the two seats' ``act`` and ``observe`` calls and around the
+another seed, with timing wrappers (thread CPU) around the spec's seats' ``act`` and ``observe`` calls and around the
 steps of the adaptive model and of the believed play-out: the adaptive re-weighting of an opponent's action (pre- and
 post-flop) and, inside it, each candidate's re-weighting, the average kernel, a new hand and a new round of the
 candidates' tables; the opponent-specific model's board order (a hit or a computation); the showdown learning; the
