@@ -37,13 +37,14 @@ _CALLS: collections.Counter = collections.Counter()
 
 
 def _wrap(owner: object, name: str, label: Callable[..., str]) -> None:
-    """Time ``owner.name`` (a function of a module or a method of a class) under ``label(*args)``."""
+    """Time ``owner.name`` (a function of a module or a method of a class) under ``label(*args)``, the label taken
+    before the call (it may read state the call changes)."""
     f = getattr(owner, name)
 
     def timed(*a, **k):
+        key = label(*a)
         t = time.thread_time_ns()
         out = f(*a, **k)
-        key = label(*a)
         _CPU[key] += time.thread_time_ns() - t
         _CALLS[key] += 1
         return out
@@ -69,21 +70,7 @@ def _instrument() -> None:
     _wrap(adaptive, "_new_hand", lambda *a: "  a new hand of the candidates' tables")
     _wrap(adaptive, "_new_round", lambda *a: "  a new round of the candidates' tables")
     orders = specific._BOARD_ORDERS
-
-    def order_label(board, n_opp):
-        return "    its board order, " + ("kept" if (board, n_opp) in orders else "computed")
-
-    f = specific._board_order
-
-    def board_order(board, n_opp):
-        key = order_label(board, n_opp)
-        t = time.thread_time_ns()
-        out = f(board, n_opp)
-        _CPU[key] += time.thread_time_ns() - t
-        _CALLS[key] += 1
-        return out
-
-    specific._board_order = board_order
+    _wrap(specific, "_board_order", lambda b, n: "    its board order, " + ("kept" if (b, n) in orders else "computed"))
     _wrap(adaptive.AdaptiveModeler, "learn", lambda *a: "the adaptive model's showdown learning")
     _wrap(adaptive.AdaptiveModeler, "playout_policy", lambda *a: "  the adaptive play-out policy of an opponent")
     _wrap(policy, "beliefs_of", lambda *a: "the believed play-out's beliefs")
