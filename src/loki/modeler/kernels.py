@@ -503,7 +503,8 @@ def board_order_into(hs_n, pp, holdings, values, by_value, starts):
     shares is skipped): non-negative floats order as their bits read as unsigned integers, a negative one as its bits
     inverted, −0.0 is taken as +0.0 (they compare equal) and every NaN as the largest key.  A radix sort is stable,
     and ``holdings`` come in holding order, so ties keep holding order as numpy's stable sort does; about half the
-    CPU of numpy's sort for a board's ~1,100 holdings.
+    CPU of numpy's sort for a board's ~1,100 holdings.  Unchecked, as the module's other kernels: the caller passes
+    a board's values and its holdings (DEFAULT design of the opponent-specific model, :mod:`loki.modeler.specific`).
 
     Args:
         hs_n, pp: ``(1326,) float64`` HS_n and PPot of every holding (:func:`loki.triples.opponent_hand_values`).
