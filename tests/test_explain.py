@@ -409,3 +409,27 @@ def test_piped_output_is_never_cut(monkeypatch):
     assert r.exit_code == 0, r.output
     assert "…" not in r.stdout and max(len(x) for x in r.stdout.splitlines()) > 80
     assert max(len(x) for x in r.stdout.splitlines() if set(x) == {"─"}) <= 100  # rules stay short
+
+
+@pytest.mark.parametrize("values", ["field", "uniform"])
+def test_a_believed_playout_says_what_its_hands_were_rated_against(values):
+    """An explanation of a Simulator decision on believed play-outs names the hands' values
+    (``sim.believed_values``): against the fields, or "on uniform values"."""
+    from rich.console import Console
+
+    from loki.explain.render import render_explanation
+
+    spec = {"kind": "loki2", "features": "BRS", "sim": {"play_outs": "believed", "trials": 30, "believed_values": values}}
+    me = ExplainedPlayer(make_player(spec, seed=1))
+    seats = [me, make_player("calling", seed=2), make_player("calling", seed=3)]
+    rng = np.random.default_rng(7)
+    for h in range(6):
+        play_hand(GameConfig(n_players=3), seats, h % 3, rng)
+    sims = [e for e in me.explanations if e.simulation is not None]
+    assert sims and all(e.simulation.play_outs == "believed" for e in sims)
+    assert {e.simulation.believed_values for e in sims} == {values}
+    console = Console(record=True, width=200)
+    console.print(render_explanation(sims[0]))
+    text = console.export_text()
+    assert "believed play-outs" in text and ("on uniform values" in text) == (values == "uniform")
+    assert explanation_from_json(sims[0].model_dump_json()).simulation.believed_values == values

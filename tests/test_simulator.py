@@ -935,3 +935,59 @@ def test_sampler_draws_only_positive_weights_without_reading_them():
             a = with_check(w, cum, p, cum[p, -1], used, trial, 2000)
             b = without(w, cum, p, cum[p, -1], used, trial, 2000)
             assert np.array_equal(a, b) and (w[p, b[b >= 0]] > 0).all()
+
+
+def test_believed_playout_on_uniform_values_reads_the_board_cache_as_the_per_player_loop_counts():
+    """``believed_values = "uniform"``: the believed play-out rates every simulated hand against a uniform range (its
+    fields and the ranges its percentiles are taken in all ones; on the decision's street the board's uniform HS_1 and
+    percentiles among all the holdings) and reads its later streets' values from the :class:`BoardCache`, a
+    percentile among all the holdings being the uniform HS_1 itself.  Those are the very floats of the per-player loop
+    (:func:`_values_on_board` on rows of ones): the same ranges forced through the loop (a rank row made unequal to
+    one at a holding that shares a card with the board, which is never counted) give the same outcomes bit for bit,
+    on flop and turn spots with mixed and rules-only players; the fields of ``"field"`` give other outcomes."""
+    import dataclasses
+
+    from loki.simulator.driver import PlayoutBeliefs, _deck_percentiles
+    from loki.simulator.playout import _context, board_cache, sim_batch
+    from loki.triples.rule_chain import params_row
+
+    rng = np.random.default_rng(77)
+    own = params_row(TripleConfig().params())
+    differ = 0
+    for k in range(6):
+        sp = _random_spot(rng, street=1 + k % 2)
+        m = len(sp.active)
+        mix = np.zeros((m, 3))
+        mix[:, 0] = 1.0
+        mix[rng.random(m) < 0.6] = (0.5, 0.35, 0.15)
+        mix[(sp.me + 1) % m] = (0.2, 0.5, 0.3)
+        freqs = rng.random((m, 4, 3, 3)) + 0.05
+        freqs /= freqs.sum(axis=3, keepdims=True)
+        beliefs = PlayoutBeliefs(
+            np.tile(own, (m, 1)), mix, freqs, np.full(m, 0.1), np.full(m, 0.1), np.zeros(m, bool), np.zeros(m, bool)
+        )
+        sp = dataclasses.replace(sp, beliefs=beliefs)
+        cfg = SimConfig(trials=80, cutoff="none", play_outs="believed", believed_values="uniform")
+        pspot, ranges, policies, tables = _kernel_arguments(sp, cfg, k)
+        assert policies.believed and (ranges.field == 1.0).all() and (ranges.rank == 1.0).all()
+        board = tuple(sp.board)
+        assert np.array_equal(ranges.hs_now[0], board_values(board)[0])
+        assert np.array_equal(ranges.q_now[m - 1], _deck_percentiles(board))
+        clash = HOLDING_INDEX[board[0], board[1]]  # shares the board's cards: never counted
+        rank = ranges.rank.copy()
+        rank[:, clash] = 2.0
+        looped = ranges._replace(rank=rank)
+        assert _context(pspot, ranges, policies, board_cache(8))[0].uniform
+        assert not _context(pspot, looped, policies, board_cache(8))[0].uniform
+        outs = []
+        for r in (ranges, looped):
+            n = cfg.trials
+            oc, orr, holes = np.zeros(n), np.zeros(n), np.full((n, m), -1, np.int64)
+            sim_batch(k + 1, n, pspot, r, policies, oc, orr, holes, board_cache(64), tables)
+            outs.append((oc, orr, holes))
+        for a, b in zip(outs[0], outs[1], strict=True):
+            assert np.array_equal(a, b)
+        field = simulate(sp, cfg.model_copy(update={"believed_values": "field"}), seed=k)
+        uniform = simulate(sp, cfg, seed=k)
+        differ += (field.ev_call, field.ev_raise) != (uniform.ev_call, uniform.ev_raise)
+    assert differ >= 4

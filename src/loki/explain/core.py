@@ -532,6 +532,7 @@ def _explain_simulator(d: Any, player: Any, view: PlayerView, models: Any, exp: 
         can_raise=bool(d.spot.can_raise),
         play_outs="uniform" if beliefs is None else "believed",
         played_as=[] if beliefs is None else [x for x in beliefs.labels if x not in ("us", "out")],
+        believed_values="field" if beliefs is None else getattr(sc, "believed_values", "field"),
         blind_weight=_r(float(getattr(d, "blind_weight", 0.0))),
         contest=None if getattr(d, "contest", None) is None else _contest_record(d.contest, exp["_label"]),
     )

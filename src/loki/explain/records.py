@@ -271,6 +271,9 @@ class SimulationRecord(_Record):
         play_outs: ``"uniform"`` (the paper's play-out) or ``"believed"`` (each opponent played by its model).
         played_as: in the believed play-out, what each live opponent was played as, in acting order (its modeler's
             :class:`loki.modeler.PlayoutPolicy` label, e.g. ``"specific mixture"`` or a plug-in's own).
+        believed_values: in the believed play-out, what its hands were rated against
+            (:attr:`loki.simulator.SimConfig.believed_values`): ``"field"``, the other players' weight tables;
+            ``"uniform"``, a uniform range.
         blind_weight: with the card-blind values (``sim.card_blind_values``), the probability that every live
             opponent is card-blind, which weighed the contest valuation's values against the play-outs' (0 otherwise).
         contest: the contest valuation of the spot (:class:`ContestRecord`), None when it was not asked.
@@ -289,6 +292,7 @@ class SimulationRecord(_Record):
     can_raise: bool
     play_outs: Literal["uniform", "believed"] = "uniform"
     played_as: list[str] = Field(default_factory=list, max_length=10)
+    believed_values: Literal["field", "uniform"] = "field"
     blind_weight: float = 0.0
     contest: ContestRecord | None = None
 

@@ -198,7 +198,12 @@ def _simulation_part(sim: Any) -> list[Any]:
         f"[bold]Simulator[/]: {sim.trials} of {sim.max_trials} trials"
         + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
         + (", always-call play-outs" if sim.always_call else "")
-        + (f", believed play-outs (opponents played as: {', '.join(sim.played_as)})" if sim.played_as else "")
+        + (
+            f", believed play-outs{' on uniform values' if sim.believed_values == 'uniform' else ''} (opponents "
+            f"played as: {', '.join(sim.played_as)})"
+            if sim.played_as
+            else ""
+        )
     )
     t = Table()
     for col in ("action", "EV (chips)", "sd (chips)"):

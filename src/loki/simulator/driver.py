@@ -108,6 +108,12 @@ class SimConfig(LokiModel):
             tables of the others and played by the model Loki has of it (:class:`PlayoutBeliefs`);
             ``"auto"``: believed when the model of a live opponent asks for it (:attr:`PlayoutBeliefs.wanted`; the
             adaptive model does once the models that are not the paper's weigh enough), else uniform.
+        believed_values: the hand values of the believed play-out: ``"field"``, each simulated player's HS_1 against
+            the weight tables of the others (its field) and its frequency expert's percentile in the range it ranks
+            in, computed per trial and street; ``"uniform"``, both against a uniform range as in the paper's play-out
+            (HS_1 against every holding alike, the percentile among all the holdings), read from the process's board
+            cache: the believed play-out keeps its players' policies (their rules, frequencies and card-blindness) at
+            about the paper's play-out's cost.  DEFAULT beyond the sources.
         oracle: **CHEAT, for experiments only** (what limits B and S): ``"perfect"`` replaces each live opponent's
             weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
             (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
@@ -133,6 +139,7 @@ class SimConfig(LokiModel):
     always_call: bool = False
     triple: TripleConfig = derived(TripleConfig(), exclude=True)
     play_outs: Literal["uniform", "believed", "auto"] = "uniform"
+    believed_values: Literal["field", "uniform"] = "field"
     oracle: Literal["none", "perfect", "mixed"] = "none"
     choice: Literal["argmax", "softmax"] = "argmax"
     temperature: float = tunable(
@@ -621,6 +628,13 @@ def _uniform_hs_rows(board: tuple[int, ...], m: int) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(board_values(board)[0], (m, N_HOLDINGS)))
 
 
+@lru_cache(maxsize=16)
+def _uniform_deck_rows(board: tuple[int, ...], m: int) -> np.ndarray:
+    # (m, 1326) float64: every player's percentile among all the holdings on the decision's board (_deck_percentiles,
+    # the same for all), made once per board and table size (the kernels only read it)
+    return np.ascontiguousarray(np.broadcast_to(_deck_percentiles(board), (m, N_HOLDINGS)))
+
+
 _SCRATCH = threading.local()
 
 
@@ -671,8 +685,14 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     if believed:
         if spot.beliefs is None:
             raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")
-        rank_w = _rank_rows(w, spot.beliefs.deck)
-        field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
+        if config.believed_values == "uniform":  # every hand rated against a uniform range (the board cache's)
+            field_w, q_now = _uniform_rows(m)
+            rank_w = field_w
+            hs_now = _uniform_hs_rows(tuple(spot.board), m)
+            q_now = _uniform_deck_rows(tuple(spot.board), m)
+        else:
+            rank_w = _rank_rows(w, spot.beliefs.deck)
+            field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
         policies = playout_policies(spot.beliefs, m, True)
     else:
         rank_w = w

@@ -978,13 +978,14 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
             lazy[6],
         )
         out_call, out_raise, out_holes, street_slot = lazy[8], lazy[9], lazy[10], lazy[11]
-        hole, board, active0, nb0, uniform, q_tmp = (
+        hole, board, active0, nb0, uniform, q_tmp, want_q = (
             trial.hole,
             trial.board,
             trial.active,
             trial.nb0,
             trial.uniform,
             trial.q_tmp,
+            trial.want_q,
         )
         boards = trial.boards
         bkeys, bhs, bpp, btp = boards.keys, boards.hs, boards.pp, boards.tp
@@ -1082,8 +1083,9 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                         if not ready[p, s] and not uniform:
                             _street_values(s, trial, values, tables, st, ready)
                         elif not ready[p, s]:
-                            # the uniform play-out (every active player's field all ones, no percentile wanted): HS_1
-                            # and PPot of the player to act read from the BoardCache row of the board (computed on
+                            # the uniform values (every active player's field all ones, every percentile wanted one
+                            # among all the holdings, :func:`_context`): HS_1, the percentile and PPot of the player
+                            # to act read from the BoardCache row of the board (computed on
                             # their first request: _uniform_code, ppot_outs, 0 on the river); a player who never acts
                             # on the street costs nothing.  The board's slot is found once per street and trial, and
                             # again if a later board emptied the table.
@@ -1111,7 +1113,8 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     code = _uniform_code(br_all, blr_all, bn[slot], slot, hh, bmask)
                                 bhs[slot, hh] = code
                             hs1[p, s] = _hs_of(code, bn[slot], nbs)
-                            q[p, s] = q_tmp[p]
+                            # a percentile among all the holdings (a rank row of ones) is the uniform HS_1 itself
+                            q[p, s] = hs1[p, s] if want_q[p] else q_tmp[p]
                             pp[p, s] = _cached_ppot(bpp, btp[slot], hh, board, nbs, tables)
                             nn[p, s] = 0.0
                     n_opp = st[N_IN] - 1
@@ -1228,11 +1231,16 @@ def _context(spot, ranges, policies, boards):
                 unit[p] = False
                 break
     want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the frequency expert only
-    uniform = True
+    uniform = True  # every active player's values from the BoardCache: fields all ones, percentiles among all holdings
     for p in range(m):
         want_q[p] = believed and _mixed(mix, p)
-        if active0[p] and (want_q[p] or not unit[p]):
+        if active0[p] and not unit[p]:
             uniform = False
+        if active0[p] and want_q[p]:
+            for h in range(N_HOLDINGS):  # ranked among all the holdings: its percentile is its uniform HS_1
+                if rank_w[p, h] != 1.0:
+                    uniform = False
+                    break
     memo = _memo_jit(MEMO_SLOTS if not uniform and nb0 < 5 else 4)  # read on later streets of weighted fields
     trial = _Trial(
         board, nb0, hole, active0, field_w, rank_w, want_q, unit, np.zeros(m), np.zeros(m), np.zeros(m, np.bool_),
