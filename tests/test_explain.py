@@ -419,7 +419,11 @@ def test_a_believed_playout_says_what_its_hands_were_rated_against(values):
 
     from loki.explain.render import render_explanation
 
-    spec = {"kind": "loki2", "features": "BRS", "sim": {"play_outs": "believed", "trials": 30, "believed_values": values}}
+    spec = {
+        "kind": "loki2",
+        "features": "BRS",
+        "sim": {"play_outs": "believed", "trials": 30, "believed_values": values},
+    }
     me = ExplainedPlayer(make_player(spec, seed=1))
     seats = [me, make_player("calling", seed=2), make_player("calling", seed=3)]
     rng = np.random.default_rng(7)
