@@ -394,7 +394,8 @@ def test_river_pt_playout_converges_to_python_reference():
 
 def test_values_on_board_equal_a_plain_loop():
     """The play-out's per-board hand values (ranks from the board cache shared by all players, branch-free sums,
-    integer counts for all-ones fields) are the very floats of a plain loop adding the weights in holding order;
+    the board's uniform HS_1 for all-ones fields, and as the percentile of a player ranked among all the holdings) are
+    the very floats of a plain loop adding the weights in holding order;
     only the players marked ``todo`` are computed, and a second request of a player's holding on a board is read
     from the decision's memo (the same floats, nothing recomputed)."""
     from loki.evaluator import rank_batch
@@ -414,17 +415,20 @@ def test_values_on_board_equal_a_plain_loop():
             if trial % 2 or p % 3 == 1:  # random fields, some zero weights; else all ones (the uniform play-out)
                 field_w[p] = rng.random(N_HOLDINGS) * (rng.random(N_HOLDINGS) < 0.8)
         own_w = rng.random((m, N_HOLDINGS))
+        own_w[rng.random(m) < 0.4] = 1.0  # ranked among all the holdings
         want_q = rng.random(m) < 0.6
         unit = np.array([bool(np.all(field_w[p] == 1.0)) for p in range(m)])
+        rank_unit = np.array([bool(np.all(own_w[p] == 1.0)) for p in range(m)])
         memo = _memo(64)
         for nb in (3, 4, 5):
             slot, _ = _board_slot(cache, board, nb, tables)
             hs = np.full(m, -1.0)
             q = np.full(m, -1.0)
             t = _Trial(
-                board, nb, hole, active, field_w, own_w, want_q, unit, hs, q, active.copy(), False, cache, memo,
+                board, nb, hole, active, field_w, own_w, want_q, unit, rank_unit, hs, q, active.copy(), False, cache,
+                memo,
             )  # fmt: skip
-            _values_on_board(cache, slot, t)
+            _values_on_board(cache, slot, t, nb)
             ranks = rank_batch(np.concatenate([HOLDING_CARDS, np.tile(board[:nb], (N_HOLDINGS, 1))], axis=1))
             bmask = cards_mask([int(c) for c in board[:nb]])
             for p in range(m):
@@ -453,7 +457,7 @@ def test_values_on_board_equal_a_plain_loop():
             q2 = np.full(m, -1.0)
             todo = active & (np.arange(m) % 2 == 0)  # only these are asked for again
             t2 = t._replace(hs_tmp=hs2, q_tmp=q2, todo=todo)
-            _values_on_board(cache, slot, t2)
+            _values_on_board(cache, slot, t2, nb)
             assert int(memo.used[0]) == kept  # read from the memo
             assert np.array_equal(hs2[todo], hs[todo]) and np.all(hs2[~todo] == -1.0)
             assert np.array_equal(q2[todo & want_q], q[todo & want_q]) and np.all(q2[~(todo & want_q)] == -1.0)
@@ -568,14 +572,18 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
         ones = np.ones((n, N_HOLDINGS))
         hs = np.zeros(n)
         t = _Trial(
-            board, nb, hole, np.ones(n, bool), ones, ones, np.zeros(n, bool), np.ones(n, bool), hs, np.zeros(n),
-            np.ones(n, bool), False, cache, _memo(4),
+            board, nb, hole, np.ones(n, bool), ones, ones, np.zeros(n, bool), np.ones(n, bool), np.ones(n, bool), hs,
+            np.zeros(n), np.ones(n, bool), False, cache, _memo(4),
         )  # fmt: skip
         assert not cache.packed[slot]
-        _values_on_board(cache, slot, t)
+        _values_on_board(cache, slot, t, nb)
         assert cache.packed[slot] and n == live.size and np.array_equal(cache.lh[slot, :n], live)
         codes = [_uniform_code(cache.r, cache.lr, cache.n[slot], slot, int(h), bmask) for h in live]
         assert np.array_equal(np.array([_hs_of(c, cache.n[slot], nb) for c in codes]), hs)
+        for i in range(0, n, 7):  # against the counts themselves: the holdings disjoint from the board and the hand
+            others = live[(HOLDING_MASKS[live] & HOLDING_MASKS[live[i]]) == 0]
+            r, rp = ranks[others], ranks[live[i]]
+            assert hs[i] == (float((r < rp).sum()) + 0.5 * float((r == rp).sum())) / float(others.size)
         assert 0 < min(codes) and max(codes) < 2**16  # fits the cache's uint16 row, 0 left for "not asked yet"
         if nb == 4:  # the cached PPot is read for either order of the hole cards: ppot_outs is symmetric
             for h in live[::7]:
@@ -991,3 +999,60 @@ def test_believed_playout_on_uniform_values_reads_the_board_cache_as_the_per_pla
         uniform = simulate(sp, cfg, seed=k)
         differ += (field.ev_call, field.ev_raise) != (uniform.ev_call, uniform.ev_raise)
     assert differ >= 4
+
+
+def test_believed_playout_on_own_values_rates_only_our_hand_against_the_fields():
+    """``believed_values = "own"``: our hand is rated against the others' weight tables (the rows of ``"field"``), every
+    other player's against a uniform range and ranked among all the holdings (the rows of ``"uniform"``); heads-up
+    that is ``"field"`` itself (the opponent's field is our own row, uniform), outcome for outcome."""
+    import dataclasses
+
+    from loki.simulator.driver import PlayoutBeliefs
+    from loki.triples.rule_chain import params_row
+
+    rng = np.random.default_rng(78)
+    own = params_row(TripleConfig().params())
+    for k in range(6):
+        heads_up = k % 2 == 0
+        if heads_up:  # we act first on the street, nothing bet yet
+            cards = rng.choice(52, 6 + k % 3 // 2, replace=False)
+            w = rng.random((2, N_HOLDINGS)) * (rng.random((2, N_HOLDINGS)) < 0.5)
+            sp = SimSpot(
+                hole=(int(cards[0]), int(cards[1])), board=tuple(int(c) for c in cards[2:]), me=0,
+                active=np.ones(2, bool), round_bets=np.zeros(2), acted=np.zeros(2, bool), vol_in=np.zeros(2, bool),
+                weights=w, pot=40.0, bets_this_round=0,
+            )  # fmt: skip
+        else:
+            sp = _random_spot(rng, street=1 + k % 3 // 2)
+        m = len(sp.active)
+        mix = np.zeros((m, 3))
+        mix[:, 0] = 1.0
+        mix[np.arange(m) != sp.me] = (0.5, 0.35, 0.15)
+        freqs = rng.random((m, 4, 3, 3)) + 0.05
+        freqs /= freqs.sum(axis=3, keepdims=True)
+        deck = np.arange(m) != sp.me  # the opponents ranked among all the holdings (the adaptive Loki's)
+        beliefs = PlayoutBeliefs(
+            np.tile(own, (m, 1)),
+            mix,
+            freqs,
+            np.full(m, 0.1),
+            np.full(m, 0.1),
+            np.zeros(m, bool),
+            np.zeros(m, bool),
+            deck=deck,
+        )
+        sp = dataclasses.replace(sp, beliefs=beliefs)
+        cfg = {v: SimConfig(trials=60, cutoff="none", play_outs="believed", believed_values=v)
+               for v in ("field", "uniform", "own")}  # fmt: skip
+        args = {v: _kernel_arguments(sp, c, k) for v, c in cfg.items()}
+        r_own, r_field, r_uni = args["own"][1], args["field"][1], args["uniform"][1]
+        others = np.arange(m) != sp.me
+        for name in ("field", "hs_now", "q_now", "rank"):
+            got = getattr(r_own, name)
+            assert np.array_equal(got[sp.me], getattr(r_field, name)[sp.me]), name
+            if name != "rank":
+                assert np.array_equal(got[others & sp.active], getattr(r_uni, name)[others & sp.active]), name
+        assert (r_own.rank[others] == 1.0).all()
+        res = {v: simulate(sp, c, seed=k) for v, c in cfg.items()}
+        if heads_up:
+            assert (res["own"].ev_call, res["own"].ev_raise) == (res["field"].ev_call, res["field"].ev_raise)

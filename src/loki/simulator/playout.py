@@ -272,6 +272,7 @@ class _Trial(NamedTuple):
     rank: np.ndarray
     want_q: np.ndarray
     unit: np.ndarray
+    rank_unit: np.ndarray
     hs_tmp: np.ndarray
     q_tmp: np.ndarray
     todo: np.ndarray
@@ -688,7 +689,7 @@ def _memo_find(memo, key, bmask):
 
 
 @njit(cache=True, nrt=False)
-def _values_on_board(cache, slot, t):
+def _values_on_board(cache, slot, t, nb):
     """For every player ``p`` of the trial ``t`` (:class:`_Trial`) with ``t.todo[p]``: HS_1 of its holding on the board of slot
     ``slot`` of the :class:`BoardCache` ``cache`` against its field ``t.field[p]``
     (card removal of its own cards and the board; all-ones rows give the uniform-range HS_1 exactly) into
@@ -698,9 +699,12 @@ def _values_on_board(cache, slot, t):
     The board's holding ranks are the cache's (computed once per board for every player, decision and seating:
     :func:`_board_slot`): the ``n`` live holdings ``lh`` in holding order (packed on the first request of the board)
     and their ranks ``lr``, each player's own rank read from the full row ``r``.  The per-player sums are branch-free and add the weights in holding order, so
-    they are the same floats as a plain loop's; a player whose field is all ones (``unit[p]``, the uniform play-out)
-    gets its sums as exact integer counts (a sum of ones is exact), vectorised.  A player's values of a holding on a
-    board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and read from there.
+    they are the same floats as a plain loop's.  A player whose field is all ones (``unit[p]``) gets its HS_1 from the
+    board's row of uniform HS_1 (its count's whole number, computed on its first request by :func:`_uniform_code` and
+    kept, the floats of the counts: a sum of ones is exact), and its percentile too when it is ranked among all the
+    holdings (``rank_unit[p]``: the percentile is then the same count); ``nb`` is the board's number of cards.  A
+    player's values of a holding on a board are kept for the decision's later trials in ``t.memo`` (:class:`_Memo`) and
+    read from there.
     """
     m = t.hole.shape[0]
     n = cache.n[slot]
@@ -737,19 +741,16 @@ def _values_on_board(cache, slot, t):
         tied = 0.0
         tot = 0.0
         if t.unit[p]:
-            na = 0
-            nt = 0
-            ntot = 0
-            for j in range(n):
-                ok = np.int64((_HM[live_h[j]] & pm) == 0)
-                r = live_r[j]
-                na += ok & np.int64(r < rp)
-                nt += ok & np.int64(r == rp)
-                ntot += ok
-            ahead = float(na)
-            tied = float(nt)
-            tot = float(ntot)
-            if t.want_q[p]:
+            code = np.int64(cache.hs[slot, hp])
+            if code == 0:  # not asked yet on this board
+                code = _uniform_code(cache.r, cache.lr, n, slot, hp, bmask)
+                cache.hs[slot, hp] = code
+            tot = float(n - 2 * (51 - nb) + 1)  # the holdings disjoint from the board and the player's (_hs_of)
+            ahead = 0.5 * float(code - 1)  # ahead + tied / 2, exactly
+            tied = 0.0
+            if t.want_q[p] and t.rank_unit[p]:
+                t.q_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.5
+            elif t.want_q[p]:
                 qa = 0.0
                 qt = 0.0
                 qtot = 0.0
@@ -840,7 +841,7 @@ def _street_values(s, t, v, tables, st, ready):
         todo[p] = active[p] and st[FOLDED + p] == 0 and not ready[p, s]
         if todo[p]:
             ready[p, s] = True
-    _values_on_board(t.boards, slot, t)
+    _values_on_board(t.boards, slot, t, nb)
     for p in range(m):
         if todo[p]:
             h = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
@@ -1231,20 +1232,22 @@ def _context(spot, ranges, policies, boards):
                 unit[p] = False
                 break
     want_q = np.zeros(m, dtype=np.bool_)  # the percentile is read by the frequency expert only
+    rank_unit = np.zeros(m, dtype=np.bool_)  # ranked among all the holdings: its percentile is its uniform HS_1
     uniform = True  # every active player's values from the BoardCache: fields all ones, percentiles among all holdings
     for p in range(m):
         want_q[p] = believed and _mixed(mix, p)
-        if active0[p] and not unit[p]:
-            uniform = False
-        if active0[p] and want_q[p]:
-            for h in range(N_HOLDINGS):  # ranked among all the holdings: its percentile is its uniform HS_1
+        if want_q[p]:
+            rank_unit[p] = True
+            for h in range(N_HOLDINGS):
                 if rank_w[p, h] != 1.0:
-                    uniform = False
+                    rank_unit[p] = False
                     break
+        if active0[p] and (not unit[p] or (want_q[p] and not rank_unit[p])):
+            uniform = False
     memo = _memo_jit(MEMO_SLOTS if not uniform and nb0 < 5 else 4)  # read on later streets of weighted fields
     trial = _Trial(
-        board, nb0, hole, active0, field_w, rank_w, want_q, unit, np.zeros(m), np.zeros(m), np.zeros(m, np.bool_),
-        uniform, boards, memo,
+        board, nb0, hole, active0, field_w, rank_w, want_q, unit, rank_unit, np.zeros(m), np.zeros(m),
+        np.zeros(m, np.bool_), uniform, boards, memo,
     )  # fmt: skip
     base_used = np.uint64(0)
     base_used |= np.uint64(1) << np.uint64(hole_me[0])
