@@ -114,8 +114,9 @@ class SimConfig(LokiModel):
             (HS_1 against every holding alike, the percentile among all the holdings), read from the process's board
             cache: the believed play-out keeps its players' policies (their rules, frequencies and card-blindness) at
             about the paper's play-out's cost; ``"own"``, our own hand against the others' weight tables (as Loki rates
-            it at the table) and every other player's as ``"uniform"`` rates it (heads-up the same values as
-            ``"field"``: the opponent's field is our own row, uniform).  DEFAULT beyond the sources.
+            it at the table) and every other player's HS_1 against a uniform range, each percentile in the range its
+            model ranks it in as with ``"field"`` (heads-up ``"field"`` itself: the opponent's field is our own row,
+            uniform).  DEFAULT beyond the sources.
         oracle: **CHEAT, for experiments only** (what limits B and S): ``"perfect"`` replaces each live opponent's
             weight table by its true holding, ``"mixed"`` by the true holding mixed half and half with the table
             (each normalised); ``"none"`` (the default) is the honest Simulator.  An oracle player needs the table to
@@ -637,21 +638,19 @@ def _uniform_deck_rows(board: tuple[int, ...], m: int) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(_deck_percentiles(board), (m, N_HOLDINGS)))
 
 
-def _others_uniform(
-    spot: SimSpot, field_w: np.ndarray, hs_now: np.ndarray, q_now: np.ndarray, rank_w: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``believed_values = "own"``: the believed play-out's ``(field, hs_now, q_now, rank)`` rows (``(m, 1326)
-    float64``, :func:`_believed_values`'s) with every player but us rated against a uniform range (its field all ones,
-    its HS_1 the board's uniform HS_1) and ranked among all the holdings (its rank row all ones, its percentiles the
-    board's, :func:`_deck_percentiles`); our rows as given (our hand against the others' weight tables)."""
+def _others_uniform(spot: SimSpot, field_w: np.ndarray, hs_now: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``believed_values = "own"``: the believed play-out's ``(field, hs_now)`` rows (``(m, 1326) float64``,
+    :func:`_believed_values`'s) with every player but us rated against a uniform range (its field all ones, its HS_1
+    the board's uniform HS_1; a row already all ones is kept as it is); our rows, and every player's percentiles and
+    ranking, as given."""
     board = tuple(int(c) for c in spot.board)
-    others = np.arange(len(spot.active)) != spot.me
-    field_w, hs_now, q_now, rank_w = field_w.copy(), hs_now.copy(), q_now.copy(), rank_w.copy()
+    others = (np.arange(len(spot.active)) != spot.me) & ~np.all(field_w == 1.0, axis=1)
+    if not others.any():
+        return field_w, hs_now
+    field_w, hs_now = field_w.copy(), hs_now.copy()
     field_w[others] = 1.0
     hs_now[others] = board_values(board)[0]
-    q_now[others] = _deck_percentiles(board)
-    rank_w[others] = 1.0
-    return field_w, hs_now, q_now, rank_w
+    return field_w, hs_now
 
 
 _SCRATCH = threading.local()
@@ -712,8 +711,8 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         else:
             rank_w = _rank_rows(w, spot.beliefs.deck)
             field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
-            if config.believed_values == "own":  # the others rated against a uniform range, ranked among all
-                field_w, hs_now, q_now, rank_w = _others_uniform(spot, field_w, hs_now, q_now, rank_w)
+            if config.believed_values == "own":  # the others' hands rated against a uniform range
+                field_w, hs_now = _others_uniform(spot, field_w, hs_now)
         policies = playout_policies(spot.beliefs, m, True)
     else:
         rank_w = w
