@@ -75,18 +75,18 @@ def test_the_spec_and_its_settings():
     full = parse_player("loki2:BRS:adaptive:trials=500")
     assert full.sim.trials == 500 and parse_player(spec_of(full)) == full and spec_of(full) != "loki2:BRS:adaptive"
     assert parse_player("loki2:BRS:trials=100:adaptive") == cfg
-    # the option plays the set A7's design: the card-blind hypothesis among the candidates, weighed by actions and
+    # the option plays the set A8's design: the card-blind hypothesis among the candidates, weighed by actions and
     # showdowns apart from the card-driven candidates, which learn frequencies fast (the opponent-specific one ranking a
     # holding among all the holdings), the contest valuation before the flop (at four to six players only at
-    # card-blind tables) and in the Simulator's values, no card-blind best response; the hand-set values stay the
-    # classes' defaults
+    # card-blind tables) and in the Simulator's values, believed play-outs rating the opponents' hands against a
+    # uniform range, no card-blind best response; the hand-set values stay the classes' defaults
     from loki.modeler.adaptive import AdaptiveModelConfig as AMC
     from loki.players.exploit import ExploitConfig
     from loki.players.kinds import ADAPTIVE_SET
     from loki.players.tuned import TUNED_SETS
 
-    a7 = TUNED_SETS[ADAPTIVE_SET]
-    assert ADAPTIVE_SET == "A7" and cfg.adaptive_model == AMC(**a7["adaptive_model"])
+    a8 = TUNED_SETS[ADAPTIVE_SET]
+    assert ADAPTIVE_SET == "A8" and cfg.adaptive_model == AMC(**a8["adaptive_model"])
     assert cfg.adaptive_model.blindness_forgetting == 1.0 and cfg.adaptive_model.blindness_showdowns == 0.5
     assert cfg.specific_model.frequency_ranking == "deck" and cfg.specific_model.frequency_prior == 3.0
     assert cfg.ramp_frequency_prior == 3.0
@@ -94,12 +94,16 @@ def test_the_spec_and_its_settings():
     assert cfg.adaptive_model.candidates == ("observer", "specific", "blind") and cfg.adaptive_model.showdown_evidence
     assert cfg.exploit == ExploitConfig() and not cfg.exploit.card_blind
     assert cfg.preflop_model == "contest" and cfg.sim.card_blind_values and cfg.specific_model.prior[2] == 0.0
-    assert parse_player("loki2:BRS:adaptive:tuned=A7").model_dump(exclude={"tuned"}) == cfg.model_dump(
+    assert cfg.sim.play_outs == "auto" and cfg.sim.believed_values == "own"
+    assert parse_player("loki2:BRS:adaptive:tuned=A8").model_dump(exclude={"tuned"}) == cfg.model_dump(
         exclude={"tuned"}
     )
+    a7 = parse_player("loki2:BRS:adaptive:tuned=A7")  # A7: every believed play-out hand against its field
+    assert a7.sim.believed_values == "field"
+    assert a7.model_copy(update={"sim": cfg.sim, "tuned": None}) == cfg  # every other value is A8's
     a6 = parse_player("loki2:BRS:adaptive:tuned=A6")  # A6: Loki-1's frequency blend, one evidence vector
     changed = {"adaptive_model", "specific_model", "ramp_frequency_prior"}
-    assert a6.model_dump(exclude={"tuned"} | changed) == cfg.model_dump(exclude={"tuned"} | changed)
+    assert a6.model_dump(exclude={"tuned"} | changed) == a7.model_dump(exclude={"tuned"} | changed)
     assert a6.adaptive_model.blindness_forgetting is None and a6.specific_model.frequency_ranking == "range"
     a5 = parse_player("loki2:BRS:adaptive:tuned=A5")  # A5: the contest in every pre-flop hand up to six players
     assert a5.contest.preflop_card_blind == 0.0

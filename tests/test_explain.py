@@ -411,10 +411,10 @@ def test_piped_output_is_never_cut(monkeypatch):
     assert max(len(x) for x in r.stdout.splitlines() if set(x) == {"─"}) <= 100  # rules stay short
 
 
-@pytest.mark.parametrize("values", ["field", "uniform"])
+@pytest.mark.parametrize("values", ["field", "uniform", "own"])
 def test_a_believed_playout_says_what_its_hands_were_rated_against(values):
     """An explanation of a Simulator decision on believed play-outs names the hands' values
-    (``sim.believed_values``): against the fields, or "on uniform values"."""
+    (``sim.believed_values``): against the fields, "on uniform values", or "the opponents on uniform values"."""
     from rich.console import Console
 
     from loki.explain.render import render_explanation
@@ -435,5 +435,6 @@ def test_a_believed_playout_says_what_its_hands_were_rated_against(values):
     console = Console(record=True, width=200)
     console.print(render_explanation(sims[0]))
     text = console.export_text()
-    assert "believed play-outs" in text and ("on uniform values" in text) == (values == "uniform")
+    assert "believed play-outs" in text and ("on uniform values" in text) == (values != "field")
+    assert ("the opponents on uniform values" in text) == (values == "own")
     assert explanation_from_json(sims[0].model_dump_json()).simulation.believed_values == values

@@ -27,9 +27,20 @@ STUDY_OF = {  # the study each set comes from (its folder under experiments/)
 # equity in place of its lower raise threshold; A3: A2 with the card-blind verdict latched; A4: A3 with the passive
 # verdict; A5: A4's model with the card-blind hypothesis and the contest valuation, its best response dropped; A6: A5
 # with the pre-flop contest at four to six players only at card-blind tables; A7: A6 with fast frequencies, the
-# frequency expert ranking among all the holdings and the card-blind log-odds judged apart; BRS3:
+# frequency expert ranking among all the holdings and the card-blind log-odds judged apart; A8: A7 with the believed
+# play-outs' opponents rated against a uniform range; BRS3:
 # BRS2 with the pre-flop re-weighting by our own expert system)
-DERIVED = {"S2": "S1", "A2": "A1", "A3": "A2", "A4": "A3", "A5": "A4", "A6": "A5", "A7": "A6", "BRS3": "BRS2"}
+DERIVED = {
+    "S2": "S1",
+    "A2": "A1",
+    "A3": "A2",
+    "A4": "A3",
+    "A5": "A4",
+    "A6": "A5",
+    "A7": "A6",
+    "A8": "A7",
+    "BRS3": "BRS2",
+}
 
 
 def _flat(d: dict, prefix: str = "") -> dict[str, object]:
@@ -127,7 +138,7 @@ def test_a_tuned_player_plays_the_same_games_with_the_same_seeds():
 
 
 def test_the_adaptive_option_with_a_named_set_plays_that_set():
-    """``loki2:BRS:adaptive:tuned=NAME`` of an adaptive set plays that set as it was (A7 is the option's): A1, A2 and
+    """``loki2:BRS:adaptive:tuned=NAME`` of an adaptive set plays that set as it was (A8 is the option's): A1, A2 and
     A3 without the passive verdict, A1 and A2 without the latch, A1 without fold equity."""
     a1, a2, a3, a4 = (parse_player(f"loki2:BRS:adaptive:tuned={n}") for n in ("A1", "A2", "A3", "A4"))
     from loki.modeler.adaptive import AdaptiveModelConfig
@@ -156,7 +167,7 @@ def test_each_set_is_a_file_with_its_parent_study_validation_and_status():
 
     assert set(SETS) == set(TUNED_SETS)
     current = {s.player: s.name for s in SETS.values() if s.status == "current"}
-    assert current == {"loki2:B": "B1", "loki2:S": "S2", "loki2:BRS": "BRS3", "loki2:BRS:adaptive": "A7"}
+    assert current == {"loki2:B": "B1", "loki2:S": "S2", "loki2:BRS": "BRS3", "loki2:BRS:adaptive": "A8"}
     for s in SETS.values():
         assert (ROOT / s.study).is_dir(), s.study
         assert s.summary and s.validation and s.provenance
@@ -191,7 +202,7 @@ def test_players_and_presets_name_the_set_they_play():
 
     assert title_of("loki2:BRS:tuned=BRS3") == "loki2:BRS:tuned=BRS3 (fitted: BRS3)"
     assert title_of("loki2:BRS:tuned=BRS1") == "loki2:BRS:tuned=BRS1 (fitted: BRS1, superseded)"
-    assert title_of("loki2:BRS:adaptive").endswith("(fitted: A7)")
+    assert title_of("loki2:BRS:adaptive").endswith("(fitted: A8)")
     assert title_of("loki2:BRS:adaptive:trials=200:tuned=A5").endswith("(fitted: A5, superseded)")
     # a table asking for the adaptive model plays its hand-set values (500 trials, uniform play-outs), not a fitted set,
     # even with a fitted set's name: its title says only what it is
@@ -199,7 +210,7 @@ def test_players_and_presets_name_the_set_they_play():
                   {"features": "BRS", "opponent_model": "adaptive", "tuned": "A5"}):  # fmt: skip
         assert "fitted" not in title_of({"kind": "loki2", **table})
     option = parse_player("loki2:BRS:adaptive")
-    assert title_of(option).endswith("(fitted: A7)")  # the option's own configuration, as a table
+    assert title_of(option).endswith("(fitted: A8)")  # the option's own configuration, as a table
     assert title_of("loki2:BRS") == "loki2:BRS"
     for paper, fitted, name in (("fig3-B", "fig3-B-B1", "B1"), ("fig3-S", "fig3-S-S2", "S2"),
                                 ("fig3-BRS", "fig3-BRS-BRS3", "BRS3")):  # fmt: skip

@@ -273,7 +273,7 @@ class SimulationRecord(_Record):
             :class:`loki.modeler.PlayoutPolicy` label, e.g. ``"specific mixture"`` or a plug-in's own).
         believed_values: in the believed play-out, what its hands were rated against
             (:attr:`loki.simulator.SimConfig.believed_values`): ``"field"``, the other players' weight tables;
-            ``"uniform"``, a uniform range.
+            ``"uniform"``, a uniform range; ``"own"``, ours the others' tables, theirs a uniform range.
         blind_weight: with the card-blind values (``sim.card_blind_values``), the probability that every live
             opponent is card-blind, which weighed the contest valuation's values against the play-outs' (0 otherwise).
         contest: the contest valuation of the spot (:class:`ContestRecord`), None when it was not asked.
@@ -292,7 +292,7 @@ class SimulationRecord(_Record):
     can_raise: bool
     play_outs: Literal["uniform", "believed"] = "uniform"
     played_as: list[str] = Field(default_factory=list, max_length=10)
-    believed_values: Literal["field", "uniform"] = "field"
+    believed_values: Literal["field", "uniform", "own"] = "field"
     blind_weight: float = 0.0
     contest: ContestRecord | None = None
 

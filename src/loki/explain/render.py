@@ -18,6 +18,11 @@ STREETS = ("pre-flop", "flop", "turn", "river")
 _SUITS = {"s": "♠", "h": "[red]♥[/]", "d": "[red]♦[/]", "c": "♣"}
 
 
+#: How a Simulator decision's believed play-outs rated their hands (:attr:`loki.simulator.SimConfig.believed_values`),
+#: as its headline says it (nothing for the other players' weight tables).
+_BELIEVED_VALUES = {"uniform": " on uniform values", "own": ", the opponents on uniform values"}
+
+
 def pretty_cards(text: str) -> str:
     """Cards text (``"AhKs"``) with suit symbols as rich markup (``"A[red]♥[/] K♠"``); ``"-"`` when empty."""
     return " ".join(text[i] + _SUITS.get(text[i + 1], text[i + 1]) for i in range(0, len(text) - 1, 2)) or "-"
@@ -199,8 +204,8 @@ def _simulation_part(sim: Any) -> list[Any]:
         + (f", cut off early ({sim.cutoff_rule} rule)" if sim.cutoff else f", cut-off rule {sim.cutoff_rule}")
         + (", always-call play-outs" if sim.always_call else "")
         + (
-            f", believed play-outs{' on uniform values' if sim.believed_values == 'uniform' else ''} (opponents "
-            f"played as: {', '.join(sim.played_as)})"
+            f", believed play-outs{_BELIEVED_VALUES.get(sim.believed_values, '')} (opponents played as: "
+            f"{', '.join(sim.played_as)})"
             if sim.played_as
             else ""
         )

@@ -34,7 +34,7 @@ every opponent side by side (each its own weight table, re-weighted by its own r
 * the card-blind hypothesis (:mod:`loki.modeler.blind`) can be a candidate: its weight is then the posterior
   probability that the opponent's actions do not follow its cards, moving with every action and showdown
   (:meth:`AdaptiveModeler.card_blindness`, with ``preflop_blindness = "none"``), and its never-narrowed table keeps
-  the average as wide as that probability says, pre-flop included (the adaptive Loki, the sets A5 to A7);
+  the average as wide as that probability says, pre-flop included (the adaptive Loki, the sets A5 to A8);
 * with the older two candidates, an opponent whose actions carry no information about its cards (the specific
   mixture's card-blind weight at least ``card_blind_from``) is not narrowed pre-flop either (``preflop_blindness =
   "threshold"``, the sets A1-A4).
@@ -89,7 +89,7 @@ _GROUPED_FIELDS = frozenset({"blindness_actions", "blindness_actions_for", "blin
 class AdaptiveModelConfig(LokiModel):
     """The DEFAULTs of the adaptive model (beyond the sources).
 
-    These are the hand-set values; the ``adaptive`` spec option plays the set A7's (:data:`loki.players.kinds.ADAPTIVE_SET`):
+    These are the hand-set values; the ``adaptive`` spec option plays the set A8's (:data:`loki.players.kinds.ADAPTIVE_SET`):
     its candidates, prior, ``showdown_evidence``, ``preflop_blindness`` and card-blind log-odds
     (``blindness_forgetting``, ``blindness_actions``, ``blindness_showdowns``; experiments/exploitation), and A4's
     ``forgetting``, ``floor``, ``believed_from`` and ``card_blind_from`` (DEFAULT (tuned:

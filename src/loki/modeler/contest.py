@@ -112,7 +112,7 @@ class ContestConfig(LokiModel):
             average card-blindness (:func:`table_card_blindness`) is at least ``preflop_card_blind`` at the hand's
             first decision, Loki-1's expert system in the others.
         preflop_card_blind: that threshold (0: the contest in every hand, the set A5's play; the sets A6
-            and A7, the default: 0.15).
+            to A8, the default: 0.15).
     """
 
     realization: float = tunable(1.3, 0.6, 2.0, source="DEFAULT (the adaptive pre-flop model's)", gt=0.0, le=10.0)

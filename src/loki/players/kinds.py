@@ -38,15 +38,17 @@ ADAPTIVE_TRIALS = 100
 
 #: The set (:data:`loki.players.tuned.SETS`) whose design the ``adaptive`` option plays (its ``adaptive_model``,
 #: ``specific_model``, ``ramp_frequency_prior``, ``ramp_ir``, ``exploit``, ``preflop_model``, ``contest`` and ``sim``
-#: values): A7, the card-blind hypothesis weighed by evidence apart from which card-driven model explains the
+#: values): A8, the card-blind hypothesis weighed by evidence apart from which card-driven model explains the
 #: opponent, the card-driven candidates learning frequencies fast and placing a holding among all the holdings, every
-#: decision valued against the models, the pre-flop contest at four to six players only where the table is card-blind
-#: (experiments/exploitation; its plan and figures).  A6 is A7 without the first three; A5 is A6 with the pre-flop
-#: contest at every table up to six players.  A1-A4 (experiments/adaptive-loki/tune/hu-adaptive*) played a best
-#: response to card-blind opponents switched on by verdicts; each stays playable by name, as it was:
+#: decision valued against the models, the believed play-outs rating the opponents' hands against a uniform range,
+#: the pre-flop contest at four to six players only where the table is card-blind (experiments/exploitation; its plan
+#: and figures).  A7 is A8 with every believed play-out hand rated against the other players' weight tables (heads-up
+#: the same play); A6 is A7 without the first three; A5 is A6 with the pre-flop contest at every table up to six
+#: players.  A1-A4 (experiments/adaptive-loki/tune/hu-adaptive*) played a best response to card-blind opponents
+#: switched on by verdicts; each stays playable by name, as it was:
 #: ``loki2:BRS:adaptive:tuned=A3`` plays A3.  The hand-set values are the classes' own defaults, e.g.
 #: ``loki2{"features": "BRS", "opponent_model": "adaptive", "sim": {"play_outs": "auto", "trials": 100}}``.
-ADAPTIVE_SET = "A7"
+ADAPTIVE_SET = "A8"
 
 
 #: The fields the ``adaptive`` option takes from its set (:data:`ADAPTIVE_SET`): the opponent model (with how Loki-1's

@@ -330,7 +330,7 @@ def spec_of(config: PlayerConfig) -> str:
 
 def title_of(spec: str | Mapping[str, Any] | PlayerConfig) -> str:
     """The spec (:func:`spec_of`) with the fitted set it plays, for listings and explanations:
-    ``"loki2:BRS:tuned=BRS3 (fitted: BRS3)"``, ``"loki2:BRS:adaptive (fitted: A7)"``; the spec alone otherwise.
+    ``"loki2:BRS:tuned=BRS3 (fitted: BRS3)"``, ``"loki2:BRS:adaptive (fitted: A8)"``; the spec alone otherwise.
 
     Raises:
         PlayerSpecError: as :func:`parse_player`.
