@@ -704,8 +704,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
         if spot.beliefs is None:
             raise InputError("the believed play-out needs SimSpot.beliefs (who each player is believed to be)")
         if config.believed_values == "uniform":  # every hand rated against a uniform range (the board cache's)
-            field_w, q_now = _uniform_rows(m)
-            rank_w = field_w
+            field_w = rank_w = _uniform_rows(m)[0]
             hs_now = _uniform_hs_rows(tuple(spot.board), m)
             q_now = _uniform_deck_rows(tuple(spot.board), m)
         else:
