@@ -252,7 +252,7 @@ def test_hs_all_matches_per_holding(n_board):
 def test_hs_of_several_ranges_sorted_once_equals_one_range_at_a_time():
     """``hs_all_rows_into`` (the holdings sorted by rank once for several ranges) writes the very floats of
     ``hs_from_counts(hs_all_counts_from_ranks(...))`` range by range, rows with zero weights included, and only the
-    rows asked for; ``fields_of_others_into`` those of ``combine_field`` player by player."""
+    rows asked for; ``fields_of_others_into`` those of ``combine_field`` player by player, for the players asked for."""
     from loki.assessment.strength import (
         dead_array,
         hs_all_counts_from_ranks,
@@ -280,12 +280,15 @@ def test_hs_of_several_ranges_sorted_once_equals_one_range_at_a_time():
                 assert np.all(out[r] == -7.0)
         clash = ~live_holdings(board)
         players, me = np.array([0, 1, 3, 4], dtype=np.int64), 3
-        fields = np.full((5, N_HOLDINGS), -7.0)
-        fields_of_others_into(w, players, me, clash, fields)
-        for p in players:
-            tables = [w[o] if o != me else np.ones(N_HOLDINGS) for o in players if o != p]
-            assert np.array_equal(fields[p], combine_field(tables, clash))
-        assert np.all(fields[2] == -7.0)
+        for asked in (players, np.array([me], dtype=np.int64), np.array([4, 0], dtype=np.int64)):
+            fields = np.full((5, N_HOLDINGS), -7.0)
+            fields_of_others_into(w, players, asked, me, clash, fields)
+            for p in range(5):
+                if p in asked:
+                    tables = [w[o] if o != me else np.ones(N_HOLDINGS) for o in players if o != p]
+                    assert np.array_equal(fields[p], combine_field(tables, clash))
+                else:
+                    assert np.all(fields[p] == -7.0)
 
 
 def test_hs_all_undefined_where_no_live_opponent_weight():

@@ -117,23 +117,24 @@ def field_kernel(tables, clash, out):
 
 
 @njit(cache=True)
-def fields_of_others_into(weights, players, me, clash, out):
-    """Each listed player's field: :func:`field_kernel` of the other listed players' rows of ``weights``, in their
-    order, the row of ``me`` read as a table of ones (a uniform range: our own hand as the others see it), into
+def fields_of_others_into(weights, players, rows, me, clash, out):
+    """Each player of ``rows``'s field: :func:`field_kernel` of the other listed players' rows of ``weights``, in
+    their order, the row of ``me`` read as a table of ones (a uniform range: our own hand as the others see it), into
     ``out[p]`` (the floats of :func:`loki.assessment.weights.combine_field` on those tables, player by player;
     DEFAULT, loki-algorithms.md §1.2, as :func:`field_kernel`).
 
     Args:
         weights: ``(m, 1326) float64`` the players' tables; players: ``(j,) int64`` the players in the hand (j ≥ 2);
+            rows: ``(r,) int64`` the players whose fields are wanted (listed players; all of them: ``players``);
             me: our seat (a listed player); clash: ``(1326,) bool`` the holdings that clash with the board.
-        out: ``(m, 1326) float64``, rows ``players`` written.  Every other player's row must have a positive sum off
+        out: ``(m, 1326) float64``, rows ``rows`` written.  Every other player's row must have a positive sum off
             ``clash`` (not checked).
     """
     j = players.shape[0]
     n = weights.shape[1]
     others = np.empty((j - 1, n))
-    for i in range(j):
-        p = players[i]
+    for i in range(rows.shape[0]):
+        p = rows[i]
         k = 0
         for t in range(j):
             o = players[t]

@@ -508,12 +508,16 @@ def _mixed_row(mix: np.ndarray) -> bool:
     return not (mix[0] == 1.0 and mix[1] == 0.0 and mix[2] == 0.0)
 
 
-def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _believed_values(
+    spot: SimSpot, w: np.ndarray, rank_w: np.ndarray, others_uniform: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(field_w, hs_now, q_now)``, each ``(m, 1326) float64``: every player's field (the other live players'
     weight tables, ours uniform, combined by :func:`loki.assessment.weights.field_array`), HS_1 of every holding against it on
     the board, and every holding's percentile in the range its frequency expert ranks it in, ``rank_w[p]``
     (:func:`_rank_rows`: its own range, or all ones; HS_1 against that table; players the frequency expert plays
-    only, else 0.5).
+    only, else 0.5).  With ``others_uniform`` (``believed_values = "own"``) only our own hand is rated against its
+    field: every other live player's field is all ones and its HS_1 the board's uniform HS_1
+    (:func:`loki.triples.board_values`, the floats of HS_1 against a table of ones).
 
     The floats of :func:`loki.assessment.weights.field_array` and :func:`loki.assessment.hand_strength_all` per
     player (:func:`_believed_values_plain`), with the checks done once (``w`` is checked by :func:`simulate`), the
@@ -532,12 +536,15 @@ def _believed_values(spot: SimSpot, w: np.ndarray, rank_w: np.ndarray) -> tuple[
         return _believed_values_plain(spot, w, rank_w)  # raises field_array's error
     b = spot.beliefs
     players = np.asarray(live, dtype=np.int64)
-    # every live player's field and HS_1 against it: two compiled calls for all of them (the holdings sorted by rank
-    # once)
+    # the rated players' fields and HS_1 against them: two compiled calls for all of them (the holdings sorted by rank
+    # once); with others_uniform ours alone, the others' rows the board's uniform HS_1
+    rated = np.array([spot.me], dtype=np.int64) if others_uniform else players
     field_w = np.ones((m, N_HOLDINGS))
-    fields_of_others_into(w, players, int(spot.me), clash, field_w)
+    fields_of_others_into(w, players, rated, int(spot.me), clash, field_w)
     hs_now = np.zeros((m, N_HOLDINGS))
-    hs_all_rows_into(ranks, field_w, players, 0.0, hs_now)
+    hs_all_rows_into(ranks, field_w, rated, 0.0, hs_now)
+    if others_uniform:
+        hs_now[[p for p in live if p != spot.me]] = board_values(board)[0]
     q_now = np.full((m, N_HOLDINGS), 0.5)
     deck = None if b is None else b.deck
     own = []  # the players the frequency expert ranks in their own range
@@ -638,21 +645,6 @@ def _uniform_deck_rows(board: tuple[int, ...], m: int) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(_deck_percentiles(board), (m, N_HOLDINGS)))
 
 
-def _others_uniform(spot: SimSpot, field_w: np.ndarray, hs_now: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``believed_values = "own"``: the believed play-out's ``(field, hs_now)`` rows (``(m, 1326) float64``,
-    :func:`_believed_values`'s) with every player but us rated against a uniform range (its field all ones, its HS_1
-    the board's uniform HS_1; a row already all ones is kept as it is); our rows, and every player's percentiles and
-    ranking, as given."""
-    board = tuple(int(c) for c in spot.board)
-    others = (np.arange(len(spot.active)) != spot.me) & ~np.all(field_w == 1.0, axis=1)
-    if not others.any():
-        return field_w, hs_now
-    field_w, hs_now = field_w.copy(), hs_now.copy()
-    field_w[others] = 1.0
-    hs_now[others] = board_values(board)[0]
-    return field_w, hs_now
-
-
 _SCRATCH = threading.local()
 
 
@@ -709,9 +701,7 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
             q_now = _uniform_deck_rows(tuple(spot.board), m)
         else:
             rank_w = _rank_rows(w, spot.beliefs.deck)
-            field_w, hs_now, q_now = _believed_values(spot, w, rank_w)
-            if config.believed_values == "own":  # the others' hands rated against a uniform range
-                field_w, hs_now = _others_uniform(spot, field_w, hs_now)
+            field_w, hs_now, q_now = _believed_values(spot, w, rank_w, config.believed_values == "own")
         policies = playout_policies(spot.beliefs, m, True)
     else:
         rank_w = w
