@@ -746,10 +746,9 @@ def _values_on_board(cache, slot, t, nb):
                 code = _uniform_code(cache.r, cache.lr, n, slot, hp, bmask)
                 cache.hs[slot, hp] = code
             tot = float(n - 2 * (51 - nb) + 1)  # the holdings disjoint from the board and the player's (_hs_of)
-            ahead = 0.5 * float(code - 1)  # ahead + tied / 2, exactly
-            tied = 0.0
+            ahead = 0.5 * float(code - 1)  # ahead + tied / 2, exactly (tied stays 0: HS_1 is ahead / tot)
             if t.want_q[p] and t.rank_unit[p]:
-                t.q_tmp[p] = (ahead + 0.5 * tied) / tot if tot > 0 else 0.5
+                t.q_tmp[p] = ahead / tot if tot > 0 else 0.5
             elif t.want_q[p]:
                 qa = 0.0
                 qt = 0.0
