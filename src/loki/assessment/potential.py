@@ -102,12 +102,27 @@ __all__ = [
 # ---------------------------------------------------------------------------------------
 @njit(cache=True, inline="always")
 def _state(ours, theirs):
-    # 0 ahead, 1 tied, 2 behind
-    if ours > theirs:
-        return 0
-    if ours == theirs:
-        return 1
-    return 2
+    # 0 ahead, 1 tied, 2 behind (without branches: the outcomes of an enumeration are not predictable)
+    return (ours == theirs) + 2 * (ours < theirs)
+
+
+@njit(cache=True, inline="always")
+def _add_to_cell(acc, cell, w):
+    # the nine HP sums held in registers: ``w`` added to sum ``cell`` and +0.0 to the others (x + 0.0 == x for every
+    # sum, all of them >= +0.0), so each sum is the same sequence of additions as ``hp[cell] += w`` without a round
+    # trip through memory per addition (the chain of one cell's additions was the kernel's bound)
+    a0, a1, a2, a3, a4, a5, a6, a7, a8 = acc
+    return (
+        a0 + (w if cell == 0 else 0.0),
+        a1 + (w if cell == 1 else 0.0),
+        a2 + (w if cell == 2 else 0.0),
+        a3 + (w if cell == 3 else 0.0),
+        a4 + (w if cell == 4 else 0.0),
+        a5 + (w if cell == 5 else 0.0),
+        a6 + (w if cell == 6 else 0.0),
+        a7 + (w if cell == 7 else 0.0),
+        a8 + (w if cell == 8 else 0.0),
+    )
 
 
 @njit(cache=True)
@@ -188,18 +203,21 @@ def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
     for i in range(n):
         x = live[i]
         our_end[i] = rank_from_key(ok + card_key[x], ob | card_bit[x], tables)
-    hp = np.zeros(9)
+    acc = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for i in range(n):
         ci = live[i]
         ki = bk + card_key[ci]
         bi = bb | card_bit[ci]
         pi = pos[ci] if ranked else 0
+        oi = our_end[i]
         for j in range(i + 1, n):
             cj = live[j]
             kij = ki + card_key[cj]
             bij = bi | card_bit[cj]
             pj = pos[cj] if ranked else 0
+            oj = our_end[j]
             wij = wq[i, j]
+            sij = base[i, j]
             for k in range(j + 1, n):
                 wik = wq[i, k]
                 wjk = wq[j, k]
@@ -211,9 +229,10 @@ def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
                 else:
                     r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
                 # next card i, opponent (j, k); next card j, opponent (i, k); next card k, opponent (i, j)
-                hp[base[j, k] + _state(our_end[i], r)] += wjk
-                hp[base[i, k] + _state(our_end[j], r)] += wik
-                hp[base[i, j] + _state(our_end[k], r)] += wij
+                acc = _add_to_cell(acc, base[j, k] + _state(oi, r), wjk)
+                acc = _add_to_cell(acc, base[i, k] + _state(oj, r), wik)
+                acc = _add_to_cell(acc, sij + _state(our_end[k], r), wij)
+    hp = np.array(acc)
     kk = n - 2
     out = np.empty((3, 3))
     for s in range(3):
