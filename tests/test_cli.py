@@ -50,6 +50,19 @@ def test_import_and_help_import_nothing_heavy(code):
     assert r.stdout.strip().splitlines()[-1] == "HEAVY []", r.stdout[-2000:]
 
 
+@pytest.mark.parametrize("preset", [None, "3"])
+def test_the_command_runs_one_blas_thread_unless_asked(preset):
+    # OpenBLAS's threads only spin at start-up for loki's vectors: the command sets one before numpy is loaded (worker
+    # processes inherit it), and keeps a count the user set
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    code = "import os, sys\nimport loki.cli\nimport numpy\nprint(os.environ['OPENBLAS_NUM_THREADS'], 'numpy' in sys.modules)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == [preset or "1", "True"]
+
+
 def test_entry_point_is_the_app():
     (ep,) = [e for e in entry_points(group="console_scripts") if e.name == "loki"]
     assert ep.value == "loki.cli:app" and ep.load() is app

@@ -26,6 +26,14 @@ engine or the evaluator: every command imports what it needs when it runs.
 
 from __future__ import annotations
 
+import os
+
+# Every loki command does its linear algebra on vectors of at most 1,326 floats, which OpenBLAS never splits between
+# threads; its threads (one per core, numpy's library and scipy's) only spin when they start, about 0.1 s of CPU each
+# per process and per tournament worker.  One thread unless the user asked for more.  Set before numpy is imported:
+# this package imports no numpy (see above), and worker processes inherit the environment.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 import typer
 
 from loki.cli import acpc as _acpc
