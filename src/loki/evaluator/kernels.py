@@ -47,16 +47,9 @@ def _flush_bits(key):
 @njit(cache=True, nrt=False, inline="always")
 def _flush_rank(f, bits, flush_table):
     # the rank of the flush of a 5..7-card set whose flush bits (_flush_bits) are f (one suit's at most: two flushes
-    # need 10 cards), from its suit bits
-    if f & 0x8:
-        m = bits
-    elif f & 0x80:
-        m = bits >> 13
-    elif f & 0x800:
-        m = bits >> 26
-    else:
-        m = bits >> 39
-    return np.int64(flush_table[np.uint64(m & 0x1FFF)])
+    # need 10 cards), from its suit bits; the suit without branches (which suit it is cannot be predicted)
+    s = np.uint64((f >= 0x80) + (f >= 0x800) + (f >= 0x8000))
+    return np.int64(flush_table[(np.uint64(bits) >> (np.uint64(13) * s)) & np.uint64(0x1FFF)])
 
 
 @njit(cache=True, nrt=False)

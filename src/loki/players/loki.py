@@ -380,6 +380,12 @@ class Loki1Config(LokiOptions):
 
     kind: Literal["loki1"] = "loki1"
 
+    @property
+    def cheats(self) -> bool:
+        """Loki-1 is never an oracle (:attr:`Loki2Config.cheats`); answered by the class, not by pydantic's lookup of a
+        missing attribute (the table asks every player at every hand)."""
+        return False
+
 
 class Loki2Config(LokiOptions):
     """Loki-2 (AAAI99; PENA99): Loki-1 plus features B (Action Selector on triples), R (triple re-weighting)
