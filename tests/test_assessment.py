@@ -39,7 +39,7 @@ from loki.assessment import (
 from loki.assessment.potential import hp1_kernel
 from loki.assessment.strength import hs_counts_kernel
 from loki.assessment.weights import WeightTable, field_array
-from loki.cards import HOLDING_CARDS, N_HOLDINGS, live_holdings, parse_cards, parse_holding
+from loki.cards import HOLDING_CARDS, HOLDING_INDEX, N_HOLDINGS, live_holdings, parse_cards, parse_holding
 from loki.errors import CardError, ConfigError, RangeError
 from loki.evaluator import kernel_tables
 
@@ -466,6 +466,41 @@ def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
             a = hp1_kernel(c0, c1, board, w, tables)
             b = hp1_kernel_ranked(c0, c1, board, w, tables, r3, pos)
             assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def _hp1_sums_in_kernel_order(hole, board, w):
+    """The one-card look-ahead's nine HP sums as the kernel forms them: over every three live cards i < j < k (card
+    order), next card i with the opponent holding (j, k), then j with (i, k), then k with (i, j), each weight added
+    to its cell in that order; ranks from phevaluator (an independent evaluator)."""
+    ev6, ev5 = EV[len(board) + 3], EV[len(board) + 2]
+    live = [c for c in range(52) if c not in set(hole) | set(board)]
+    ours_now = ev5(*hole, *board)
+    ours_end = {x: ev6(*hole, *board, x) for x in live}
+    now = {(a, b): _state(ours_now, ev5(a, b, *board)) for a, b in itertools.combinations(live, 2)}
+    hp = [0.0] * 9
+    for i, j, k in itertools.combinations(live, 3):
+        r = ev6(i, j, k, *board)
+        for x, (a, b) in ((i, (j, k)), (j, (i, k)), (k, (i, j))):
+            hp[3 * now[a, b] + _state(ours_end[x], r)] += w[HOLDING_INDEX[a, b]]
+    return np.array(hp).reshape(3, 3) / (len(live) - 2)
+
+
+@pytest.mark.parametrize("n_board", [3, 4])
+def test_hp1_kernel_adds_the_weights_in_its_documented_order(n_board):
+    """Bit for bit the sums of :func:`_hp1_sums_in_kernel_order`: the kernel holds its sums in registers, and must
+    add the same weights in the same order as one sum per cell in memory (floating-point addition is not
+    associative: the play of every preset depends on these exact floats)."""
+    from loki.assessment.potential import board_triple_ranks, hp1_kernel_ranked
+
+    rng = np.random.default_rng(77 + n_board)
+    cards = [int(c) for c in rng.permutation(52)]
+    hole, board = cards[:2], cards[2 : 2 + n_board]
+    w = np.maximum(0.01, rng.random(N_HOLDINGS)) * rng.choice([1.0, 1e-3, 7.0], N_HOLDINGS)
+    bd = np.array(sorted(board), dtype=np.int64)
+    r3, pos = board_triple_ranks(bd, T)
+    got, _ = hp1_kernel_ranked(hole[0], hole[1], bd, w, T, r3, pos)
+    assert np.array_equal(got, _hp1_sums_in_kernel_order(hole, board, w))
+    assert np.array_equal(hp1_kernel(hole[0], hole[1], bd, w, T)[0], got)
 
 
 def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():
