@@ -368,6 +368,13 @@ class LokiOptions(PlayerConfig):
             raise ValueError(f"expected an import path 'package.module:name', got {v!r}")
         return v
 
+    @property
+    def cheats(self) -> bool:
+        """Whether this player is an oracle (sees every seat's hole cards; experiments only): never, but where a
+        configuration says otherwise (:attr:`Loki2Config.cheats`).  Answered by the class, not by pydantic's lookup of
+        a missing attribute: the table asks every player at every hand."""
+        return False
+
 
 class Loki1Config(LokiOptions):
     """Loki-1 (PAPP98): the pre-flop expert system, the Bettor, Loki-1's opponent modelling.
@@ -379,12 +386,6 @@ class Loki1Config(LokiOptions):
     """
 
     kind: Literal["loki1"] = "loki1"
-
-    @property
-    def cheats(self) -> bool:
-        """Loki-1 is never an oracle (:attr:`Loki2Config.cheats`); answered by the class, not by pydantic's lookup of a
-        missing attribute (the table asks every player at every hand)."""
-        return False
 
 
 class Loki2Config(LokiOptions):
