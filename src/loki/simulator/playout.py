@@ -631,12 +631,19 @@ def _class_code(lr_all, r_all, lh_all, nf, slot, h, bmask):
 
 
 @njit(cache=True, inline="always")
+def _uniform_total(n, nb):
+    """The holdings (a float) a holding on a board of ``nb`` cards is counted against by :func:`_uniform_code`: the
+    board's ``n`` live holdings less the ``2 (51 - nb)`` that hold one of its two cards, itself counted once."""
+    return float(n - 2 * (51 - nb) + 1)
+
+
+@njit(cache=True, inline="always")
 def _hs_of(code, n, nb):
     """HS_1 ``(ahead + tied / 2) / total`` from its count's whole number ``code = 1 + 2 · ahead + tied``
     (:func:`_uniform_code`) on a board of ``nb`` cards with ``n`` holdings disjoint from it (``total`` the holdings
     disjoint from the board and the holding: ``n - 2 (51 - nb) + 1``); 0.0 when there are none.  ``(code - 1) / 2`` is
     ``ahead + tied / 2`` exactly, so the float is the one the counts give."""
-    tot = float(n - 2 * (51 - nb) + 1)
+    tot = _uniform_total(n, nb)
     return (0.5 * float(code - 1)) / tot if tot > 0 else 0.0
 
 
@@ -745,7 +752,7 @@ def _values_on_board(cache, slot, t, nb):
             if code == 0:  # not asked yet on this board
                 code = _uniform_code(cache.r, cache.lr, n, slot, hp, bmask)
                 cache.hs[slot, hp] = code
-            tot = float(n - 2 * (51 - nb) + 1)  # the holdings disjoint from the board and the player's (_hs_of)
+            tot = _uniform_total(n, nb)
             ahead = 0.5 * float(code - 1)  # ahead + tied / 2, exactly (tied stays 0: HS_1 is ahead / tot)
             if t.want_q[p] and t.rank_unit[p]:
                 t.q_tmp[p] = ahead / tot if tot > 0 else 0.5
