@@ -469,28 +469,31 @@ def test_hp1_with_the_boards_triple_ranks_equals_the_evaluating_kernel():
 
 
 def _hp1_sums_in_kernel_order(hole, board, w):
-    """The one-card look-ahead's nine HP sums as the kernel forms them: over every three live cards i < j < k (card
-    order), next card i with the opponent holding (j, k), then j with (i, k), then k with (i, j), each weight added
-    to its cell in that order; ranks from phevaluator (an independent evaluator)."""
+    """The one-card look-ahead's nine HP sums as the kernel forms them: for every opponent holding of live cards
+    ``a < b`` (pairs in card order), ``w × (the number of next cards that leave us in each end state)`` added to the
+    row of our state now, then every sum divided by K; ranks from phevaluator (an independent evaluator)."""
     ev6, ev5 = EV[len(board) + 3], EV[len(board) + 2]
     live = [c for c in range(52) if c not in set(hole) | set(board)]
     ours_now = ev5(*hole, *board)
     ours_end = {x: ev6(*hole, *board, x) for x in live}
-    now = {(a, b): _state(ours_now, ev5(a, b, *board)) for a, b in itertools.combinations(live, 2)}
     hp = [0.0] * 9
-    for i, j, k in itertools.combinations(live, 3):
-        r = ev6(i, j, k, *board)
-        for x, (a, b) in ((i, (j, k)), (j, (i, k)), (k, (i, j))):
-            hp[3 * now[a, b] + _state(ours_end[x], r)] += w[HOLDING_INDEX[a, b]]
+    for a, b in itertools.combinations(live, 2):
+        ends = [0, 0, 0]
+        for x in live:
+            if x not in (a, b):
+                ends[_state(ours_end[x], ev6(a, b, x, *board))] += 1
+        s = _state(ours_now, ev5(a, b, *board))
+        for e in range(3):
+            hp[3 * s + e] += w[HOLDING_INDEX[a, b]] * ends[e]
     return np.array(hp).reshape(3, 3) / (len(live) - 2)
 
 
 @pytest.mark.parametrize("n_board", [3, 4])
 def test_hp1_kernel_adds_the_weights_in_its_documented_order(n_board):
-    """Bit for bit the sums of :func:`_hp1_sums_in_kernel_order`: the kernel holds its sums in registers, and must
-    add the same weights in the same order as one sum per cell in memory (floating-point addition is not
-    associative: the play of every preset depends on these exact floats)."""
-    from loki.assessment.potential import board_triple_ranks, hp1_kernel_ranked
+    """Bit for bit the sums of :func:`_hp1_sums_in_kernel_order`: the kernel counts the end states per opponent
+    holding (:func:`hp1_counts_kernel`) and must weight and add them in the documented order (floating-point addition
+    is not associative: the play of every preset depends on these exact floats); the unranked kernel agrees."""
+    from loki.assessment.potential import board_triple_ranks, hp1_counts_kernel, hp1_from_counts, hp1_kernel_ranked
 
     rng = np.random.default_rng(77 + n_board)
     cards = [int(c) for c in rng.permutation(52)]
@@ -501,6 +504,9 @@ def test_hp1_kernel_adds_the_weights_in_its_documented_order(n_board):
     got, _ = hp1_kernel_ranked(hole[0], hole[1], bd, w, T, r3, pos)
     assert np.array_equal(got, _hp1_sums_in_kernel_order(hole, board, w))
     assert np.array_equal(hp1_kernel(hole[0], hole[1], bd, w, T)[0], got)
+    hold, now, ends, k = hp1_counts_kernel(hole[0], hole[1], bd, T, r3, pos)
+    assert k == 52 - 2 - n_board - 2 and (ends.sum(axis=1) == k).all() and len(set(hold.tolist())) == len(hold)
+    assert np.array_equal(hp1_from_counts(hold, now, ends, k, w)[0], got)
 
 
 def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():

@@ -32,7 +32,8 @@ from loki.assessment.potential import (
     hand_potential_all,
     hand_potential_all_counts,
     hand_potential_counts,
-    hp1_kernel_ranked,
+    hp1_counts_kernel,
+    hp1_from_counts,
     hp2_kernel,
     ppot_npot,
     showdown_counts_kernel,
@@ -278,21 +279,23 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
     return _assess_checked(h, b, w, int(n_opponents), lookahead)
 
 
+@lru_cache(maxsize=64)
+def _hp1_counts(c0: int, c1: int, board: tuple[int, ...]):
+    """:func:`~loki.assessment.potential.hp1_counts_kernel` of holding ``(c0, c1)`` on a sorted 3- or 4-card ``board``,
+    kept for the last 64 inputs (about 6.5 KB each): the counts do not depend on the opponents' weights, and a
+    holding's decisions on one board (every decision of a round, the same deal in every seating of a duplicate
+    tournament) read them again with other weights (in ``fig3-BR`` about 11 decisions per count)."""
+    r3, pos = triple_ranks(board)
+    return hp1_counts_kernel(c0, c1, np.asarray(board, dtype=np.int64), kernel_tables(), r3, pos)
+
+
 @lru_cache(maxsize=256)
-def _potential_tables(c0: int, c1: int, board: tuple[int, ...], lookahead: int, weights: bytes):
-    """The 3×3 HP table (nine floats, row-major) and HPTotal (three floats) of holding ``(c0, c1)`` on a 3- or 4-card
-    ``board`` against the ``(1326,) float64`` range whose bytes are ``weights``: the kernels' numbers, kept for the
-    last 256 inputs.  In a duplicate tournament the same deal is played once per seating, and the same decision often
-    meets the same opponent tables again (about a quarter of the flop decisions of ``fig3-BR``); a pure function of
-    its inputs, so a hit returns exactly what the kernel would."""
+def _hp2_tables(c0: int, c1: int, board: tuple[int, ...], weights: bytes):
+    """The 3×3 HP table (nine floats, row-major) and HPTotal (three floats) of holding ``(c0, c1)`` on a flop against
+    the ``(1326,) float64`` range whose bytes are ``weights``, two-card look-ahead: :func:`hp2_kernel`'s numbers, kept
+    for the last 256 inputs (the same decision meets the same opponent tables again in the seatings of a deal)."""
     w = np.frombuffer(weights, dtype=np.float64).copy()
-    bd = np.asarray(board, dtype=np.int64)
-    tables = kernel_tables()
-    if lookahead == 2:
-        hp, tot = hp2_kernel(c0, c1, bd, w, tables)
-    else:
-        r3, pos = triple_ranks(tuple(sorted(board)))
-        hp, tot = hp1_kernel_ranked(c0, c1, bd, w, tables, r3, pos)
+    hp, tot = hp2_kernel(c0, c1, np.asarray(board, dtype=np.int64), w, kernel_tables())
     return tuple(hp.ravel().tolist()), tuple(tot.tolist())
 
 
@@ -310,9 +313,14 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
         tot = np.array(hs_counts_kernel(h[0], h[1], np.asarray(b, dtype=np.int64), w, kernel_tables()))
         ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
         hp_rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+    elif lookahead == 1:
+        hold, now, ends, k = _hp1_counts(h[0], h[1], tuple(sorted(b)))
+        hp, tot = hp1_from_counts(hold, now, ends, k, np.ascontiguousarray(w, dtype=np.float64))
+        ahead, tied, behind = tot.tolist()
+        hp_rows = hp.tolist()
     else:
         wb = np.ascontiguousarray(w, dtype=np.float64).tobytes()
-        hp_flat, (ahead, tied, behind) = _potential_tables(h[0], h[1], tuple(b), lookahead, wb)
+        hp_flat, (ahead, tied, behind) = _hp2_tables(h[0], h[1], tuple(b), wb)
         hp_rows = [hp_flat[0:3], hp_flat[3:6], hp_flat[6:9]]
     total = ahead + tied + behind
     hs = (ahead + 0.5 * tied) / total

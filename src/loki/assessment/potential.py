@@ -30,7 +30,10 @@ evaluator tables, :func:`loki.evaluator.kernel_tables`, which the Python wrapper
 * :func:`hp1_kernel`: one holding, one-card look-ahead (flop→turn, turn→river).  The
   opponent's next-street hand depends only on the 3-card set {next card, his two cards}, so
   each set is ranked once and used for its 3 splits: C(47,3) = 16,215 evaluations instead
-  of 48,645 on the flop.
+  of 48,645 on the flop.  It is two kernels: :func:`hp1_counts_kernel` counts, per opponent
+  holding, the next cards that leave us ahead, tied or behind (no weights: a player's
+  decisions on one board share them), and :func:`hp1_from_counts` weights the counts with a
+  range (``w × count`` is the ``w/K`` of each completion, grouped; K divided out at the end).
 * :func:`hp2_kernel`: one holding, two-card look-ahead from the flop (PPot2).  The
   opponent's 7-card hand depends only on the 4-card set {turn, river, his two cards}:
   C(47,4) = 178,365 evaluations serve the 6 splits, the 1,070,190 (holding × turn+river)
@@ -84,6 +87,8 @@ __all__ = [
     "showdown_counts_kernel",
     "hp1_kernel",
     "hp1_kernel_ranked",
+    "hp1_counts_kernel",
+    "hp1_from_counts",
     "board_triple_ranks",
     "triple_ranks",
     "hp2_kernel",
@@ -104,25 +109,6 @@ __all__ = [
 def _state(ours, theirs):
     # 0 ahead, 1 tied, 2 behind (without branches: the outcomes of an enumeration are not predictable)
     return (ours == theirs) + 2 * (ours < theirs)
-
-
-@njit(cache=True, inline="always")
-def _add_to_cell(acc, cell, w):
-    # the nine HP sums held in registers: ``w`` added to sum ``cell`` and +0.0 to the others (x + 0.0 == x for every
-    # sum, all of them >= +0.0), so each sum is the same sequence of additions as ``hp[cell] += w`` without a round
-    # trip through memory per addition (the chain of one cell's additions was the kernel's bound)
-    a0, a1, a2, a3, a4, a5, a6, a7, a8 = acc
-    return (
-        a0 + (w if cell == 0 else 0.0),
-        a1 + (w if cell == 1 else 0.0),
-        a2 + (w if cell == 2 else 0.0),
-        a3 + (w if cell == 3 else 0.0),
-        a4 + (w if cell == 4 else 0.0),
-        a5 + (w if cell == 5 else 0.0),
-        a6 + (w if cell == 6 else 0.0),
-        a7 + (w if cell == 7 else 0.0),
-        a8 + (w if cell == 8 else 0.0),
-    )
 
 
 @njit(cache=True)
@@ -171,6 +157,9 @@ def _pair_tables(c0, c1, board, weights, tables):
 def hp1_kernel(c0, c1, board, weights, tables):
     """3×3 HP and HPTotal of holding ``(c0, c1)`` with a one-card look-ahead (PAPP98 papp/node40).
 
+    :func:`hp1_counts_kernel` (how many next cards leave us ahead, tied, behind each opponent holding) read by
+    :func:`hp1_from_counts` (the weighted sums).
+
     Args:
         c0, c1: our hole cards.
         board: ``(3,)`` or ``(4,) int64`` board, disjoint from the hole cards (not checked).
@@ -181,14 +170,16 @@ def hp1_kernel(c0, c1, board, weights, tables):
         ``hp (3, 3) float64`` (``hp[now, end]``, each completion weighted ``w/K``, K = 45 on
         the flop, 44 on the turn) and ``hp_total (3,) float64`` (ahead, tied, behind now).
     """
-    return _hp1(c0, c1, board, weights, tables, _NO_R3, _NO_POS, False)
+    hold, now, ends, k = _hp1_counts(c0, c1, board, tables, _NO_R3, _NO_POS, False)
+    return hp1_from_counts(hold, now, ends, k, weights)
 
 
 @njit(cache=True)
 def hp1_kernel_ranked(c0, c1, board, weights, tables, r3, pos):
     """:func:`hp1_kernel` with the board's ranks of every three further cards read from ``r3``
-    (:func:`board_triple_ranks` of the same board) instead of evaluated: the same numbers, in the same order."""
-    return _hp1(c0, c1, board, weights, tables, r3, pos, True)
+    (:func:`board_triple_ranks` of the same board) instead of evaluated: the same numbers."""
+    hold, now, ends, k = _hp1_counts(c0, c1, board, tables, r3, pos, True)
+    return hp1_from_counts(hold, now, ends, k, weights)
 
 
 _NO_R3 = np.zeros((0, 0, 0), dtype=np.int16)
@@ -196,14 +187,53 @@ _NO_POS = np.zeros(0, dtype=np.int64)
 
 
 @njit(cache=True)
-def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
-    live, n, bk, bb, ok, ob, wq, base, hp_total = _pair_tables(c0, c1, board, weights, tables)
+def hp1_counts_kernel(c0, c1, board, tables, r3, pos):
+    """The one-card look-ahead of holding ``(c0, c1)`` counted per opponent holding, independent of any weights.
+
+    The opponent's next-street hand depends only on the 3-card set {next card, his two cards}, so each set of three
+    live cards is ranked once (read from ``r3``) and counted for its 3 splits.
+
+    Args:
+        c0, c1: our hole cards.
+        board: ``(3,)`` or ``(4,) int64`` board, disjoint from the hole cards (not checked).
+        tables: the evaluator tables (:func:`loki.evaluator.kernel_tables`).
+        r3, pos: the board's ranks with every three further cards (:func:`board_triple_ranks` of ``board``).
+
+    Returns:
+        ``hold (P,) int16`` the opponent holdings sharing no card with ours or the board, P = C(n, 2) for the n live
+        cards, in the order of their cards (the live cards ascending, the pairs ``i < j`` lexicographically); ``now
+        (P,) int8`` our state against each now (0 ahead, 1 tied, 2 behind); ``ends (P, 3) int8``: of the ``K = n - 2``
+        next cards, how many leave us ahead, tied, behind it; and ``K``.  :func:`hp1_from_counts` weights them.
+    """
+    return _hp1_counts(c0, c1, board, tables, r3, pos, True)
+
+
+@njit(cache=True)
+def _hp1_counts(c0, c1, board, tables, r3, pos, ranked):
+    live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
     card_key, card_bit = tables[0], tables[1]
+    ours_now = rank_from_key(ok, ob, tables)
+    npairs = n * (n - 1) // 2
+    slot = np.zeros((n, n), dtype=np.int64)
+    hold = np.empty(npairs, dtype=np.int16)
+    now = np.empty(npairs, dtype=np.int8)
+    p = 0
+    for i in range(n):
+        a = live[i]
+        ka = bk + card_key[a]
+        ba = bb | card_bit[a]
+        for j in range(i + 1, n):
+            b = live[j]
+            slot[i, j] = p
+            slot[j, i] = p
+            hold[p] = HOLDING_INDEX[a, b]
+            now[p] = _state(ours_now, rank_from_key(ka + card_key[b], ba | card_bit[b], tables))
+            p += 1
     our_end = np.empty(n, dtype=np.int64)
     for i in range(n):
         x = live[i]
         our_end[i] = rank_from_key(ok + card_key[x], ob | card_bit[x], tables)
-    acc = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    ends = np.zeros((npairs, 3), dtype=np.int8)
     for i in range(n):
         ci = live[i]
         ki = bk + card_key[ci]
@@ -216,28 +246,61 @@ def _hp1(c0, c1, board, weights, tables, r3, pos, ranked):
             bij = bi | card_bit[cj]
             pj = pos[cj] if ranked else 0
             oj = our_end[j]
-            wij = wq[i, j]
-            sij = base[i, j]
+            # the opponent (i, j)'s counts (next card k) in registers; (j, k) and (i, k) in memory (a new row each k)
+            e0 = 0
+            e1 = 0
+            e2 = 0
             for k in range(j + 1, n):
-                wik = wq[i, k]
-                wjk = wq[j, k]
-                if wij == 0.0 and wik == 0.0 and wjk == 0.0:
-                    continue
                 ck = live[k]
                 if ranked:
                     r = np.int64(r3[pi, pj, pos[ck]])
                 else:
                     r = rank_from_key(kij + card_key[ck], bij | card_bit[ck], tables)
                 # next card i, opponent (j, k); next card j, opponent (i, k); next card k, opponent (i, j)
-                acc = _add_to_cell(acc, base[j, k] + _state(oi, r), wjk)
-                acc = _add_to_cell(acc, base[i, k] + _state(oj, r), wik)
-                acc = _add_to_cell(acc, sij + _state(our_end[k], r), wij)
-    hp = np.array(acc)
-    kk = n - 2
+                ends[slot[j, k], _state(oi, r)] += 1
+                ends[slot[i, k], _state(oj, r)] += 1
+                s = _state(our_end[k], r)
+                e0 += s == 0
+                e1 += s == 1
+                e2 += s == 2
+            q = slot[i, j]
+            ends[q, 0] += e0
+            ends[q, 1] += e1
+            ends[q, 2] += e2
+    return hold, now, ends, n - 2
+
+
+@njit(cache=True)
+def hp1_from_counts(hold, now, ends, k, weights):
+    """3×3 HP and HPTotal from :func:`hp1_counts_kernel`'s counts and a range (PAPP98 papp/node40).
+
+    Each opponent holding ``h`` of weight ``w > 0``, in the order of ``hold``, adds ``w`` to ``HPTotal[now]`` and
+    ``w × ends[e]`` to ``HP[now][e]`` for each end state ``e`` (the ``w/K`` of each of its completions, grouped); the
+    sums are divided by ``K`` at the end.  The floats are those of these sums in this order.
+
+    Args:
+        hold, now, ends, k: :func:`hp1_counts_kernel`'s ``(P,)`` holdings, ``(P,)`` states now, ``(P, 3)`` counts of
+            end states and K.
+        weights: ``(1326,) float64`` opponent weights (finite, >= 0).
+
+    Returns:
+        ``hp (3, 3) float64`` and ``hp_total (3,) float64``, as :func:`hp1_kernel`.
+    """
+    hp = np.zeros(9)
+    hp_total = np.zeros(3)
+    for p in range(hold.shape[0]):
+        w = weights[hold[p]]
+        if w == 0.0:
+            continue
+        s = np.int64(now[p])
+        hp_total[s] += w
+        hp[3 * s] += w * ends[p, 0]
+        hp[3 * s + 1] += w * ends[p, 1]
+        hp[3 * s + 2] += w * ends[p, 2]
     out = np.empty((3, 3))
     for s in range(3):
         for e in range(3):
-            out[s, e] = hp[3 * s + e] / kk
+            out[s, e] = hp[3 * s + e] / k
     return out, hp_total
 
 
