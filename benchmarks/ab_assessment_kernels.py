@@ -1,18 +1,18 @@
 """CPU per call of an assessment kernel, two source trees alternating, with a check that both compute the same numbers.
 
 ``--kernel showdown``: the showdown counts (:func:`loki.assessment.potential.showdown_counts_kernel`) of random hole
-cards on random flops and turns; ``--kernel potential``: Loki-1's one-card look-ahead of its own hand
-(:func:`loki.assessment.potential.hp1_kernel_ranked`, the board's ranks of three further cards read from
-:func:`loki.assessment.potential.triple_ranks`, built untimed) against a random weight table per call (weights
-``max(0.01, U(0, 1))`` scaled by 1, 10⁻³ or 7 per holding: floats whose sums round, so that the order of their
-additions shows in the hash).  Each round runs one fresh process per tree (``PYTHONPATH=<tree>/src``, base first,
-then new; the next round in the same order, so a drift of the machine's speed falls on both): the kernel on
-``--flops`` random flops and as many random turns (cards and weights from ``--seed``), once untimed (the numba cache
-loaded), then timed in process CPU.  The results of every call are hashed (the counts, or the HP table's and
-HPTotal's floats bit for bit); the script stops with an error where the two trees' hashes differ.
-``--kernel potential-played``: the same kernel on the inputs Loki-1's decisions give it in ``--deals`` deals of
-``--preset`` (one block, every deal once per seating: each child plays it, the two trees play the same games, and
-records every call's arguments), timed after the block, per street (``--flops`` is not used).
+cards on random flops and turns.  ``--kernel potential``: the own-hand assessment of a decision with the one-card
+look-ahead (:func:`loki.assessment.assess_field`, one range; its HP table is Loki-1's potential of its own hand)
+on random hole cards and boards against a random weight table per call (weights ``max(0.01, U(0, 1))`` scaled by 1,
+10⁻³ or 7 per holding: floats whose sums round), every call a new hand.  ``--kernel potential-played``: the same
+function on the inputs the decisions of ``--deals`` deals of ``--preset`` give it (one block, every deal once per
+seating: each child plays it, the two trees play the same games, and records every call's arguments), replayed in
+their order after the block with the potential's caches emptied (so they hit as often as in play), per street
+(``--flops`` is not used).  Each round runs one fresh process per tree (``PYTHONPATH=<tree>/src``, base first, then
+new; the next round in the same order, so a drift of the machine's speed falls on both): once untimed (the numba
+cache loaded), then timed in process CPU.  The showdown counts are hashed and must be equal bit for bit; the
+potentials' HP tables and HPTotals are compared to a relative 1e-11 (two trees may add the same weights in another
+order), and the largest relative difference is printed; the script stops with an error where the trees differ.
 
 ::
 
@@ -31,12 +31,15 @@ import argparse
 import statistics
 from pathlib import Path
 
+import numpy as np
 from _trees import child_json
 
 _CHILD = r"""
 import hashlib, json, sys, time
 import numpy as np
-from loki.assessment.potential import hp1_kernel_ranked, showdown_counts_kernel, triple_ranks
+import loki.assessment.hand as hand
+from loki.assessment import assess_field
+from loki.assessment.potential import showdown_counts_kernel
 from loki.evaluator import kernel_tables
 
 kernel, n, seed, preset, deals = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
@@ -44,43 +47,54 @@ tables = kernel_tables()
 rng = np.random.default_rng(seed)
 played = {3: [], 4: []}
 if kernel == "potential-played":
-    import loki.assessment.hand as hand
+    import loki.modeler.situation as situation
     from loki.tournament import load_preset, play_block
 
-    def record(*a):
-        played[len(a[2])].append((a[0], a[1], a[2].copy(), a[3].copy(), *a[4:]))
-        return hp1_kernel_ranked(*a)
+    def record(hole, board, field, n_opponents, lookahead=1):
+        if len(board) < 5 and lookahead == 1:
+            played[len(board)].append((tuple(hole), tuple(board), [np.array(t) for t in field], n_opponents))
+        return assess_field(hole, board, field, n_opponents, lookahead)
 
-    hand.hp1_kernel_ranked = record
+    situation.assess_field = record
     play_block(load_preset(preset).with_overrides(deals=deals, block_deals=deals, histories=False), 0)
+for name in ("_potential_tables", "_hp1_counts"):  # the potential's caches, where the tree has them: emptied
+    if hasattr(hand, name):
+        getattr(hand, name).cache_clear()
 out = {}
 for street, size in (("flop", 3), ("turn", 4)):
     cases = [rng.permutation(52)[: 2 + size] for _ in range(n)]
     if kernel == "potential-played":
-        args, run = played[size], hp1_kernel_ranked
+        args, run = played[size], assess_field
     elif kernel == "showdown":
         args = [(int(c[0]), int(c[1]), np.array(c[2:], dtype=np.int64), tables) for c in cases]
         run = showdown_counts_kernel
     else:
         args = []
         for c in cases:
-            board = np.sort(c[2:]).astype(np.int64)
             w = np.maximum(0.01, rng.random(1326)) * rng.choice([1.0, 1e-3, 7.0], 1326)
-            args.append((int(c[0]), int(c[1]), board, w, tables, *triple_ranks(tuple(int(x) for x in board))))
-        run = hp1_kernel_ranked
-    run(*args[0])  # the cache loaded, untimed
-    digest = hashlib.sha256()
+            args.append(((int(c[0]), int(c[1])), tuple(int(x) for x in c[2:]), [w], 1))
+        run = assess_field
+    if kernel != "potential-played":
+        run(*args[0])  # the numba cache loaded, untimed (a played block has loaded it)
     t = time.process_time()
-    for a in args:
-        for part in run(*a):
-            digest.update(np.asarray(part).tobytes())
-    out[street] = {"ms": 1e3 * (time.process_time() - t) / len(args), "digest": digest.hexdigest(), "calls": len(args)}
+    res = [run(*a) for a in args]
+    ms = 1e3 * (time.process_time() - t) / len(args)
+    if kernel == "showdown":
+        digest = hashlib.sha256()
+        for r in res:
+            for part in r:
+                digest.update(np.asarray(part).tobytes())
+        out[street] = {"ms": ms, "digest": digest.hexdigest(), "calls": len(args)}
+    else:
+        values = [list(np.asarray(a.hp).ravel()) + list(np.asarray(a.hp_total)) for a in res]
+        out[street] = {"ms": ms, "values": values, "calls": len(args)}
 print(json.dumps(out))
 """
 
 
 def one(tree: Path, kernel: str, n: int, seed: int, preset: str, deals: int) -> dict[str, dict[str, float | str]]:
-    """The child's figures for ``tree``: per street ``{"ms": CPU ms per call, "digest": sha256 of the results}``."""
+    """The child's figures for ``tree``: per street ``{"ms": CPU ms per call, "calls": n}`` and the results: the showdown
+    counts' ``"digest"`` (sha256), or the potentials' ``"values"`` (per call HP's nine floats and HPTotal's three)."""
     result: dict[str, dict[str, float | str]] = child_json(tree, _CHILD, kernel, n, seed, preset, deals)
     return result
 
@@ -100,19 +114,31 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--flops and --rounds must be at least 1")
     ms: dict[tuple[str, str], list[float]] = {}
     calls: dict[str, object] = {}
+    worst = 0.0
     for r in range(a.rounds):
-        digests = {}
+        found = {}
         for name, tree in (("base", a.base), ("new", a.new)):
             res = one(tree, a.kernel, a.flops, a.seed, a.preset, a.deals)
             for street, d in res.items():
                 ms.setdefault((name, street), []).append(float(d["ms"]))
-                digests[(name, street)] = d["digest"]
+                found[(name, street)] = d.get("digest", d.get("values"))
                 calls[street] = d.get("calls")
         for street in ("flop", "turn"):
-            if digests[("base", street)] != digests[("new", street)]:
+            base, new = found[("base", street)], found[("new", street)]
+            if a.kernel == "showdown":
+                same = base == new
+            else:
+                b, n = np.asarray(base, dtype=np.float64), np.asarray(new, dtype=np.float64)
+                same = b.shape == n.shape and bool(np.allclose(n, b, rtol=1e-11, atol=0.0))
+                if same and b.size:
+                    worst = max(worst, float(np.max(np.abs(n - b) / np.maximum(np.abs(b), np.finfo(float).tiny))))
+            if not same:
                 raise SystemExit(f"round {r + 1}: the two trees differ on the {street}")
         print(f"round {r + 1}: " + ", ".join(f"{k[0]} {k[1]} {v[-1]:.3f} ms" for k, v in ms.items()), flush=True)
-    print("the same results in both trees (sha256 of every call's results)")
+    if a.kernel == "showdown":
+        print("the same results in both trees (sha256 of every call's results)")
+    else:
+        print(f"the same results in both trees to a relative {worst:.1e} at most (HP and HPTotal of every call)")
     for street in ("flop", "turn"):
         b, n = ms[("base", street)], ms[("new", street)]
         print(
