@@ -315,7 +315,10 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
         hp_rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     elif lookahead == 1:
         hold, now, ends, k = _hp1_counts(h[0], h[1], tuple(sorted(b)))
-        hp, tot = hp1_from_counts(hold, now, ends, k, np.ascontiguousarray(w, dtype=np.float64))
+        wc = np.ascontiguousarray(w, dtype=np.float64)
+        if not wc.flags.writeable:  # a read-only array is another numba type: the kernel would be compiled again
+            wc = wc.copy()
+        hp, tot = hp1_from_counts(hold, now, ends, k, wc)
         ahead, tied, behind = tot.tolist()
         hp_rows = hp.tolist()
     else:

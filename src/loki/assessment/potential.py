@@ -127,8 +127,8 @@ def _hand_keys(c0, c1, board, tables):
 
 @njit(cache=True)
 def _pair_tables(c0, c1, board, weights, tables):
-    """Shared set-up of the one-holding kernels: live cards, our current rank, and per local
-    pair (i, j) of live cards the opponent weight ``wq`` and ``3 * now_state`` (``base``)."""
+    """Set-up of :func:`hp2_kernel`: live cards, our current rank, and per local pair (i, j) of live cards the
+    opponent weight ``wq`` and ``3 * now_state`` (``base``)."""
     live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
     card_key, card_bit = tables[0], tables[1]
     ours_now = rank_from_key(ok, ob, tables)
@@ -203,7 +203,7 @@ def hp1_counts_kernel(c0, c1, board, tables, r3, pos):
         ``hold (P,) int16`` the opponent holdings sharing no card with ours or the board, P = C(n, 2) for the n live
         cards, in the order of their cards (the live cards ascending, the pairs ``i < j`` lexicographically); ``now
         (P,) int8`` our state against each now (0 ahead, 1 tied, 2 behind); ``ends (P, 3) int8``: of the ``K = n - 2``
-        next cards, how many leave us ahead, tied, behind it; and ``K``.  :func:`hp1_from_counts` weights them.
+        next cards (at most 45), how many leave us ahead, tied, behind it; and ``K``.  :func:`hp1_from_counts` weights them.
     """
     return _hp1_counts(c0, c1, board, tables, r3, pos, True)
 
