@@ -64,7 +64,7 @@ from functools import lru_cache
 import numpy as np
 
 from loki._jit import njit
-from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
+from loki.assessment.potential_all import _local_pairs, board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
 from loki.assessment.strength import (
     AHEAD,
     BEHIND,
@@ -213,22 +213,13 @@ def _hp1_counts(c0, c1, board, tables, r3, pos, ranked):
     live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
     card_key, card_bit = tables[0], tables[1]
     ours_now = rank_from_key(ok, ob, tables)
-    npairs = n * (n - 1) // 2
-    slot = np.zeros((n, n), dtype=np.int64)
-    hold = np.empty(npairs, dtype=np.int16)
+    npairs, slot, phold, pa, pb = _local_pairs(live, n)
+    hold = phold.astype(np.int16)
     now = np.empty(npairs, dtype=np.int8)
-    p = 0
-    for i in range(n):
-        a = live[i]
-        ka = bk + card_key[a]
-        ba = bb | card_bit[a]
-        for j in range(i + 1, n):
-            b = live[j]
-            slot[i, j] = p
-            slot[j, i] = p
-            hold[p] = HOLDING_INDEX[a, b]
-            now[p] = _state(ours_now, rank_from_key(ka + card_key[b], ba | card_bit[b], tables))
-            p += 1
+    for p in range(npairs):
+        a = live[pa[p]]
+        b = live[pb[p]]
+        now[p] = _state(ours_now, rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables))
     our_end = np.empty(n, dtype=np.int64)
     for i in range(n):
         x = live[i]
