@@ -128,10 +128,10 @@ def main(argv: list[str] | None = None) -> None:
             if a.kernel == "showdown":
                 same = base == new
             else:
-                b, n = np.asarray(base, dtype=np.float64), np.asarray(new, dtype=np.float64)
-                same = b.shape == n.shape and bool(np.allclose(n, b, rtol=1e-11, atol=0.0))
-                if same and b.size:
-                    worst = max(worst, float(np.max(np.abs(n - b) / np.maximum(np.abs(b), np.finfo(float).tiny))))
+                bv, nv = np.asarray(base, dtype=np.float64), np.asarray(new, dtype=np.float64)
+                same = bv.shape == nv.shape and bool(np.allclose(nv, bv, rtol=1e-11, atol=0.0))
+                if same and bv.size:
+                    worst = max(worst, float(np.max(np.abs(nv - bv) / np.maximum(np.abs(bv), np.finfo(float).tiny))))
             if not same:
                 raise SystemExit(f"round {r + 1}: the two trees differ on the {street}")
         print(f"round {r + 1}: " + ", ".join(f"{k[0]} {k[1]} {v[-1]:.3f} ms" for k, v in ms.items()), flush=True)
