@@ -575,14 +575,14 @@ def test_suit_images_find_the_interchangeable_suits():
     only); an extra dead Qc separates clubs from a class; and a swap maps each pair to the pair with the suits
     swapped."""
     from loki.assessment.potential import dead_array
-    from loki.assessment.potential_all import _local_pairs, _suit_images
+    from loki.assessment.potential_all import _suit_images, local_pairs
     from loki.assessment.strength import live_cards
 
     def images(text, extra=""):
         board = np.array(parse_cards(text), dtype=np.int64)
         dead = dead_array([int(c) for c in board] + parse_cards(extra))
         live, n = live_cards(dead)
-        npairs, pid, phold, pa, pb = _local_pairs(live, n)
+        npairs, pid, phold, pa, pb = local_pairs(live, n)
         canon, pmap = _suit_images(board, dead, live, n, pid, pa, pb, npairs)
         return canon.tolist(), pmap, live, phold
 

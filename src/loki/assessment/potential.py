@@ -64,7 +64,7 @@ from functools import lru_cache
 import numpy as np
 
 from loki._jit import njit
-from loki.assessment.potential_all import _local_pairs, board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel
+from loki.assessment.potential_all import board_triple_ranks, hp1_all_kernel, hp1_all_uniform_kernel, local_pairs
 from loki.assessment.strength import (
     AHEAD,
     BEHIND,
@@ -213,7 +213,7 @@ def _hp1_counts(c0, c1, board, tables, r3, pos, ranked):
     live, n, bk, bb, ok, ob = _hand_keys(c0, c1, board, tables)
     card_key, card_bit = tables[0], tables[1]
     ours_now = rank_from_key(ok, ob, tables)
-    npairs, slot, phold, pa, pb = _local_pairs(live, n)
+    npairs, slot, phold, pa, pb = local_pairs(live, n)
     hold = phold.astype(np.int16)
     now = np.empty(npairs, dtype=np.int8)
     for p in range(npairs):

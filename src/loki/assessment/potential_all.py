@@ -32,7 +32,7 @@ from loki.assessment.strength import (
 from loki.cards import HOLDING_INDEX, N_HOLDINGS
 from loki.evaluator.kernels import rank_from_key
 
-__all__ = ["hp1_all_kernel", "hp1_all_uniform_kernel", "board_triple_ranks"]
+__all__ = ["hp1_all_kernel", "hp1_all_uniform_kernel", "board_triple_ranks", "local_pairs"]
 
 
 @njit(cache=True, inline="always")
@@ -99,9 +99,16 @@ def board_triple_ranks(board, tables):
 
 
 @njit(cache=True)
-def _local_pairs(live, n):
-    # local pair ids of the live cards live[:n]: pid[i, j] = pid[j, i] for i < j, with each pair's holding index and
-    # its two local cards
+def local_pairs(live, n):
+    """The pairs of the live cards ``live[:n]`` (ascending), numbered ``0 .. P - 1`` with ``P = n (n - 1) / 2`` in
+    the order ``(0, 1), (0, 2), ..., (n - 2, n - 1)`` of their local indices: the opponent holdings of the one-card
+    look-ahead kernels.
+
+    Returns:
+        ``P``; ``pid (n, n) int64`` the pair of local cards ``i != j`` (symmetric, the diagonal 0); ``phold (P,)
+        int64`` each pair's holding index (:data:`loki.cards.HOLDING_INDEX`); ``pa, pb (P,) int64`` its two local
+        cards, ``pa < pb``.
+    """
     npairs = n * (n - 1) // 2
     pid = np.zeros((n, n), dtype=np.int64)
     phold = np.empty(npairs, dtype=np.int64)
@@ -286,7 +293,7 @@ def hp1_all_kernel(board, dead, weights, tables, r3, pos):
     # cells below this are rounding residues of the inclusion-exclusion (see _snap)
     eps = total * 2.0**-36
 
-    npairs, pid, phold, pa, pb = _local_pairs(live, n)
+    npairs, pid, phold, pa, pb = local_pairs(live, n)
 
     keys0, order, tmp, cnt = _current_order(r0, phold, npairs)
     g0, ga, gb, big_g, big_m = _dense_ranks(order, keys0, pa, pb, n, npairs)
@@ -486,7 +493,7 @@ def hp1_all_uniform_kernel(board, dead, tables, r3, pos):  # noqa: C901 - the co
         if r0[h] > 0:
             npos[h] = nstate[0, h] + nstate[1, h] + nstate[2, h]
 
-    npairs, pid, phold, pa, pb = _local_pairs(live, n)
+    npairs, pid, phold, pa, pb = local_pairs(live, n)
 
     # current-rank order: global position u, first position of the tie group gf, dense rank g0 (for the tie
     # counts); per card (a and b of the pair) the local position's bit and the bits of the pairs ranking below
