@@ -178,7 +178,7 @@ def hp1_kernel(c0, c1, board, weights, tables):
 def hp1_kernel_ranked(c0, c1, board, weights, tables, r3, pos):
     """:func:`hp1_kernel` with the board's ranks of every three further cards read from ``r3``
     (:func:`board_triple_ranks` of the same board) instead of evaluated: the same numbers."""
-    hold, now, ends, k = _hp1_counts(c0, c1, board, tables, r3, pos, True)
+    hold, now, ends, k = hp1_counts_kernel(c0, c1, board, tables, r3, pos)
     return hp1_from_counts(hold, now, ends, k, weights)
 
 
@@ -188,7 +188,8 @@ _NO_POS = np.zeros(0, dtype=np.int64)
 
 @njit(cache=True)
 def hp1_counts_kernel(c0, c1, board, tables, r3, pos):
-    """The one-card look-ahead of holding ``(c0, c1)`` counted per opponent holding, independent of any weights.
+    """The one-card look-ahead of holding ``(c0, c1)`` counted per opponent holding, independent of any weights
+    (PAPP98 papp/node40: the HP table's completions, grouped by opponent holding).
 
     The opponent's next-street hand depends only on the 3-card set {next card, his two cards}, so each set of three
     live cards is ranked once (read from ``r3``) and counted for its 3 splits.
@@ -599,7 +600,7 @@ def hand_potential_all_counts(board, weights, dead: Iterable = ()):
 @lru_cache(maxsize=8)
 def triple_ranks(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~loki.assessment.potential_all.board_triple_ranks` of a sorted 3- or 4-card board, kept for the last 8
-    boards (about 235 KB each): the one-card look-ahead of every holding on a board, our own (:func:`hp1_kernel_ranked`)
+    boards (about 235 KB each): the one-card look-ahead of every holding on a board, our own (:func:`hp1_counts_kernel`)
     and all holdings' at once (:func:`hp1_all_kernel`), reads the same ranks."""
     return board_triple_ranks(np.asarray(board, dtype=np.int64), kernel_tables())
 

@@ -62,7 +62,7 @@ def _bit_prefix(bit, row, i):
 
 @njit(cache=True)
 def board_triple_ranks(board, tables):
-    """The rank of the board with every three of the other cards, for :func:`hp1_kernel_ranked`.
+    """The rank of the board with every three of the other cards, for the one-card look-ahead kernels.
 
     Each of a board's one-card look-aheads ranks the board plus the next card plus an opponent's two cards: three
     cards from the ``m = 52 − len(board)`` others, whoever holds which.  Computed once per board (C(49, 3) = 18,424

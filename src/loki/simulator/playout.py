@@ -641,7 +641,7 @@ def _uniform_total(n, nb):
 def _hs_of(code, n, nb):
     """HS_1 ``(ahead + tied / 2) / total`` from its count's whole number ``code = 1 + 2 · ahead + tied``
     (:func:`_uniform_code`) on a board of ``nb`` cards with ``n`` holdings disjoint from it (``total`` the holdings
-    disjoint from the board and the holding: ``n - 2 (51 - nb) + 1``); 0.0 when there are none.  ``(code - 1) / 2`` is
+    disjoint from the board and the holding, :func:`_uniform_total`); 0.0 when there are none.  ``(code - 1) / 2`` is
     ``ahead + tied / 2`` exactly, so the float is the one the counts give."""
     tot = _uniform_total(n, nb)
     return (0.5 * float(code - 1)) / tot if tot > 0 else 0.0
