@@ -69,22 +69,36 @@ def test_rank_keys_give_unique_sums_for_all_multisets_up_to_7_cards():
         sums, sizes = s[keep], z[keep]
     assert sums.size == np.unique(sums).size  # every multiset (<= 4 of a rank, <= 7 cards) is distinct
     assert [int((sizes == n).sum()) for n in (5, 6, 7)] == [6175, 18395, 49205]
-    assert sums.max() <= E.RANK_MASK  # in a key's rank bits
-    h = ((sums[sizes >= 5] * E.HASH_MULT) & 0xFFFFFFFF) >> (32 - E.HASH_BITS)
-    assert np.unique(h).size == h.size  # the perfect hash's multiplier separates the 5..7-card multisets
+    assert sums.max() < 2**31  # the sum fits a key's bits 32..62: a key is never negative
 
 
 def test_card_key_and_bit_layout():
     for c in range(52):
         r, s = c >> 2, c & 3
-        assert CARD_KEY[c] == int(E.RANK_KEYS[r]) + (1 << (E.SUIT_SHIFT + 4 * s))
+        assert CARD_KEY[c] == (int(E.RANK_KEYS[r]) << E.RANK_SHIFT) + (1 << (E.SUIT_SHIFT + 4 * s))
         assert CARD_BIT[c] == 1 << (13 * s + r)
     assert CARD_KEY.dtype == CARD_BIT.dtype == np.int64 and CARD_KEY.shape == CARD_BIT.shape == (52,)
 
 
+def test_a_card_sets_key_holds_its_rank_sum_and_suit_counts():
+    # a key holds the rank-key sum in its bits 32..63 and the suit counters in its low 16 bits, and the biased
+    # counters flag exactly the suits of five or more cards, for random 5..7-card sets
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        cs = rng.choice(52, int(rng.integers(5, 8)), replace=False)
+        key = int(CARD_KEY[cs].sum())
+        assert key >> E.RANK_SHIFT == sum(int(E.RANK_KEYS[c >> 2]) for c in cs)
+        counts = np.bincount(cs & 3, minlength=4)
+        assert [(key >> (E.SUIT_SHIFT + 4 * s)) & 15 for s in range(4)] == counts.tolist()
+        flush = ((key >> E.SUIT_SHIFT) + E.SUIT_BIAS) & E.FLUSH_CHECK
+        assert [bool(flush >> (4 * s + 3) & 1) for s in range(4)] == (counts >= 5).tolist()
+
+
 def test_tables_are_small_and_readonly():
     assert E.RANK_TABLE.dtype == np.int16 and E.FLUSH_TABLE.shape == (8192,)
-    assert E.RANK_TABLE.nbytes + E.HASH_OFFSETS.nbytes + E.FLUSH_TABLE.nbytes < 256 * 1024
+    # an L2 cache's worth (the hash's offsets alone well inside L1)
+    assert E.RANK_TABLE.nbytes + E.HASH_OFFSETS.nbytes + E.FLUSH_TABLE.nbytes < 512 * 1024
+    assert E.HASH_OFFSETS.nbytes < 32 * 1024
     for a in (E.RANK_TABLE, E.FLUSH_TABLE, E.HASH_OFFSETS, E.CARD_KEY, E.CARD_BIT):
         assert not a.flags.writeable
 

@@ -29,12 +29,10 @@ from loki.evaluator.keys import (
     CATEGORY_FIRST_RANK,
     CATEGORY_NAMES,
     FLUSH_CHECK,
-    HASH_BITS,
-    HASH_MULT,
     HASH_SHIFT,
     N_RANKS,
     RANK_KEYS,
-    RANK_MASK,
+    RANK_SHIFT,
     SUIT_BIAS,
     SUIT_SHIFT,
     EvalTables,
@@ -50,12 +48,10 @@ __all__ = [
     "SUIT_SHIFT",
     "SUIT_BIAS",
     "FLUSH_CHECK",
-    "RANK_MASK",
+    "RANK_SHIFT",
     "FLUSH_TABLE",  # noqa: F822 - resolved on first access by __getattr__
     "RANK_TABLE",  # noqa: F822 - resolved on first access by __getattr__
     "HASH_OFFSETS",  # noqa: F822 - resolved on first access by __getattr__
-    "HASH_MULT",
-    "HASH_BITS",
     "HASH_SHIFT",
     "EvalTables",
     "tables",

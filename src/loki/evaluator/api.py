@@ -32,8 +32,8 @@ Design: one additive key per card (our own design, in the spirit of the
 -------------------------------------------------------------------------------
 Every card ``c = 4 * rank + suit`` has
 
-* ``CARD_KEY[c] = RANK_KEYS[rank] | 1 << (32 + 4 * suit)``: the low 32 bits sum
-  per-rank keys, bits 32..47 hold four 4-bit suit counters;
+* ``CARD_KEY[c] = RANK_KEYS[rank] << 32 | 1 << 4 * suit``: bits 0..15 hold four
+  4-bit suit counters, bits 32..63 sum per-rank keys;
 * ``CARD_BIT[c] = 1 << (13 * suit + rank)``: the suit's 13-bit rank mask.
 
 For any set of cards, ``key = sum(CARD_KEY[c])`` and ``bits = OR(CARD_BIT[c])``.
@@ -46,21 +46,19 @@ rank are pairwise distinct (a test re-verifies this); the 73,775 multisets of 5,
 :func:`rank_from_key` then does:
 
 1. **flush test from the key alone**: with at most 7 cards every counter is at
-   most 7, so adding ``0x3333`` to ``key >> 32`` sets bit 3 of a nibble exactly when that suit
-   has 5 or more cards (no carry between nibbles).  At most one suit can;
+   most 7, so adding ``0x3333`` to the key sets bit 3 of a nibble exactly when that
+   suit has 5 or more cards (no carry between nibbles).  At most one suit can;
    with 7 cards a flush also excludes quads and full houses, so the answer is
    ``FLUSH_TABLE[(bits >> 13 * suit) & 0x1FFF]`` (8,192 ``int16`` entries: best
    straight flush or flush within a 5..7-card rank mask);
-2. otherwise the rank sum ``r = key mod 2**32`` is looked up through a
+2. otherwise the rank sum ``r = key >> 32`` is looked up through a
    row-displacement **perfect hash** (Tarjan and Yao, "Storing a sparse table",
-   CACM 1979; first-fit decreasing): ``h = ((r * HASH_MULT) mod 2**32) >> 7``
-   (the top 25 bits of a 32-bit product, which scatters the very regular sums;
-   distinct over the multisets for the shipped multiplier), then
-   ``RANK_TABLE[h + HASH_OFFSETS[h >> 12]]``.  ``RANK_TABLE`` has 85,682
-   ``int16`` slots for the 73,775 multisets (171 kB) and ``HASH_OFFSETS``
-   8,192 ``int32`` (32 kB, an L1 cache's worth): with ``FLUSH_TABLE`` (16 kB)
-   everything stays in L2.  Per hand that is one multiply, two shifts and two
-   dependent reads.
+   CACM 1979; first-fit decreasing) on the sum itself:
+   ``RANK_TABLE[r + HASH_OFFSETS[r >> 12]]``.  ``RANK_TABLE`` has 233,954
+   ``int16`` slots for the 73,775 multisets (468 kB) and ``HASH_OFFSETS``
+   4,491 ``int32`` (18 kB): with ``FLUSH_TABLE`` (16 kB) everything stays in L2,
+   and a row keeps its sums in order, so nearby sums (hands sharing most of their
+   ranks) read nearby slots.  Per hand that is two shifts and two dependent reads.
 
 Tables, kernels and modules
 ---------------------------
@@ -244,6 +242,8 @@ def rank_batch(hands, out: np.ndarray | None = None) -> np.ndarray:
     if np.ndim(hands) != 2 or not 5 <= np.shape(hands)[1] <= 7:
         raise CardError(f"rank_batch needs hands of shape (N, 5..7), got {np.shape(hands)}")
     if out is None:
+        if np.shape(hands)[1] == 7:
+            return _rank_rows7(hands, np.empty(np.shape(hands)[0], np.int64))
         return _kernels().rank_batch(hands, kernel_tables())
     if (
         not isinstance(out, np.ndarray)
@@ -257,7 +257,16 @@ def rank_batch(hands, out: np.ndarray | None = None) -> np.ndarray:
             f"rank_batch: out must be a writeable ({np.shape(hands)[0]},) integer array of 16 bits or more, got "
             f"{getattr(out, 'shape', None)} {getattr(out, 'dtype', type(out).__name__)}"
         )
+    if np.shape(hands)[1] == 7:
+        return _rank_rows7(hands, out)
     return _kernels().rank_batch_into(hands, out, kernel_tables())
+
+
+def _rank_rows7(hands, out: np.ndarray) -> np.ndarray:
+    # seven-card rows through their kernel called from Python, compiled on its own (its docstring says why)
+    flat = np.ascontiguousarray(hands).reshape(-1)
+    _kernels().rank_rows7_into(flat, flat, out, kernel_tables())
+    return out
 
 
 # --------------------------------------------------------------------------- #

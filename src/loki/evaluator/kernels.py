@@ -24,17 +24,27 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit, unlikely
-from loki.evaluator.keys import FLUSH_CHECK, HASH_BITS, HASH_MULT, HASH_SHIFT, RANK_MASK, SUIT_BIAS, SUIT_SHIFT
+from loki.evaluator.keys import FLUSH_CHECK, HASH_SHIFT, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT
 
-__all__ = ["rank_from_key", "rank5", "rank6", "rank7", "rank_cards", "rank_batch", "rank_batch_into", "hand_category"]
+__all__ = [
+    "rank_from_key",
+    "rank5",
+    "rank6",
+    "rank7",
+    "rank_cards",
+    "rank_batch",
+    "rank_batch_into",
+    "rank_rows7_into",
+    "hand_category",
+]
 
 
 @njit(cache=True, nrt=False, inline="always")
 def _hash_rank(key, rank_table, hash_offsets):
-    # the rank of a key's rank multiset (no flush): its rank-key sum through the perfect hash (keys.HASH_MULT); the
-    # slot is never negative, so it is read as an unsigned index (no wraparound code)
-    h = (((key & RANK_MASK) * HASH_MULT) & 0xFFFFFFFF) >> (32 - HASH_BITS)
-    return np.int64(rank_table[np.uint64(h + hash_offsets[h >> HASH_SHIFT])])
+    # the rank of a key's rank multiset (no flush): its rank-key sum r (bits 32..63) through the perfect hash (keys.
+    # HASH_SHIFT); r and the slot are never negative, so they are read as unsigned (no wraparound code)
+    r = np.uint64(key) >> np.uint64(RANK_SHIFT)
+    return np.int64(rank_table[np.uint64(np.int64(r) + hash_offsets[r >> np.uint64(HASH_SHIFT)])])
 
 
 @njit(cache=True, nrt=False, inline="always")
@@ -144,8 +154,9 @@ def rank_batch_into(hands, out, tables):
         raise ValueError("rank_batch needs 5..7 cards per row")
     if out.shape[0] < n:
         raise ValueError("rank_batch_into: out is shorter than hands")
-    if k == 7:  # the cards once more, flat, for the flush branch (the array itself when C-contiguous, else a copy)
-        _rank_rows7(hands, np.ascontiguousarray(hands).reshape(-1), out, tables)
+    if k == 7:  # the cards as one flat C-contiguous array (the array itself when C-contiguous, else a copy)
+        flat = np.ascontiguousarray(hands).reshape(-1)
+        rank_rows7_into(flat, flat, out, tables)
     else:
         for i in range(n):
             key = 0
@@ -159,27 +170,39 @@ def rank_batch_into(hands, out, tables):
 
 
 @njit(cache=True, nrt=False)
-def _rank_rows7(hands, again, out, tables):
-    """:func:`rank_batch_into` of ``(N, 7)`` rows.  The suit bits are needed only for a flush (~3 % of random hands):
-    the rare flush branch ORs them from the row's cards read again from ``again`` (the same cards as one flat
-    C-contiguous array), so the compiler does not keep the seven cards in registers through
-    every hand for it (it ran out of registers for the table addresses then and read them from the stack on every
-    hand).  With the flush test marked rare and the one-multiply hash, ~1.4x the hands a second of ranking every
-    hand's bits and key together (benchmarks/bench_evaluator_omp.py)."""
+def rank_rows7_into(flat, again, out, tables):
+    """Write the ranks of ``N = flat.size // 7`` seven-card rows into ``out[:N]``; unchecked.
+
+    Args:
+        flat: ``(7 N,)`` C-contiguous card ints (any integer dtype), row ``i`` at ``7 i``.
+        again: the same array as ``flat``, passed a second time (below).
+        out: ``(N,)`` or longer, any integer dtype that holds 1..7462.
+        tables: the evaluator tables (module docstring).
+
+    The kernel of :func:`rank_batch_into` for seven cards, which :func:`loki.evaluator.rank_batch` calls directly.
+    Rows are read at one offset stepped by 7 (no row stride in a register).  The suit bits are needed only for a
+    flush (~3 % of random hands): the rare flush branch ORs them from the row read again from ``again``.  Compiled
+    on its own, the compiler cannot tell the two arrays are one and reads the cards again there; where it can (this
+    kernel inlined into a caller that passes one array twice, as :func:`rank_batch_into` does) it keeps the seven
+    cards in registers through every hand for that branch, runs out of registers for the table addresses and reads
+    them from the stack on every hand (~6 % slower).  With the flush test marked rare, ~1.4x the hands a second of
+    ranking every hand's bits and key together (benchmarks/bench_evaluator_omp.py).
+    """
     ck, cb, rank_table, flush_table, hash_offsets = tables
-    for i in range(hands.shape[0]):
-        key = ck[np.uint64(hands[i, 0])] + ck[np.uint64(hands[i, 1])] + ck[np.uint64(hands[i, 2])]
-        key += ck[np.uint64(hands[i, 3])] + ck[np.uint64(hands[i, 4])] + ck[np.uint64(hands[i, 5])]
-        key += ck[np.uint64(hands[i, 6])]
+    p = np.uint64(0)
+    for i in range(flat.shape[0] // 7):
+        key = ck[np.uint64(flat[p])] + ck[np.uint64(flat[p + np.uint64(1)])] + ck[np.uint64(flat[p + np.uint64(2)])]
+        key += ck[np.uint64(flat[p + np.uint64(3)])] + ck[np.uint64(flat[p + np.uint64(4)])]
+        key += ck[np.uint64(flat[p + np.uint64(5)])] + ck[np.uint64(flat[p + np.uint64(6)])]
         f = _flush_bits(key)
         r = _hash_rank(key, rank_table, hash_offsets)
         if unlikely(f != 0):
             bits = 0
-            p = np.uint64(7 * i)
             for j in range(7):
                 bits |= cb[np.uint64(again[p + np.uint64(j)])]
             r = _flush_rank(f, bits, flush_table)
         out[i] = r
+        p += np.uint64(7)
 
 
 @njit(cache=True)

@@ -21,9 +21,7 @@ __all__ = [
     "SUIT_SHIFT",
     "SUIT_BIAS",
     "FLUSH_CHECK",
-    "RANK_MASK",
-    "HASH_MULT",
-    "HASH_BITS",
+    "RANK_SHIFT",
     "HASH_SHIFT",
     "EvalTables",
 ]
@@ -51,28 +49,26 @@ CATEGORY_FIRST_RANK = np.array([1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 745
 #: any multiset of at most 7 ranks with at most 4 of each are distinct.
 RANK_KEYS = np.array([1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520], dtype=np.int64)
 
-#: Bit of a key where its four 4-bit suit counters start (the rank-key sum is in the bits below).
-SUIT_SHIFT = 32
-#: Bias added to a key's 16 suit-count bits ``key >> SUIT_SHIFT``: bit ``4 * suit + 3`` of
-#: ``(key >> SUIT_SHIFT) + SUIT_BIAS`` is set iff that suit has 5 or more cards.
+#: Bit of a key where its four 4-bit suit counters start (bits 0..15; the rank-key sum is in bits 32..63).
+SUIT_SHIFT = 0
+#: Bias added to a key's 16 suit-count bits: bit ``4 * suit + 3`` of ``(key >> SUIT_SHIFT) + SUIT_BIAS`` is set iff
+#: that suit has 5 or more cards (each counter is at most 7, so no carry crosses a nibble).
 SUIT_BIAS = 0x3333
 #: Mask of the four flush-indicator bits (see :data:`SUIT_BIAS`).
 FLUSH_CHECK = 0x8888
-#: Mask of a key's rank-key sum (its low 32 bits; at most 18,393,157 for 7 cards).
-RANK_MASK = (1 << SUIT_SHIFT) - 1
-#: Perfect hash on the rank-key sum ``r``: ``h = ((r * HASH_MULT) mod 2**32) >> (32 - HASH_BITS)`` (the top
-#: ``HASH_BITS`` bits of a 32-bit product: one multiply and one shift, no mask), ``slot = h + HASH_OFFSETS[h >>
-#: HASH_SHIFT]``.  The multiplier was chosen offline: of 400 random odd 32-bit numbers for which ``h`` is distinct
-#: over every rank multiset of 5..7 cards (the build checks it), the one with the smallest table (85,682 slots for
-#: the 73,775 multisets; rows of 4,096, so the offsets fit in 32 kB).
-HASH_MULT = 1838087895
-HASH_BITS = 25
+#: Bit of a key where its rank-key sum starts: bits 32..63 hold the cards' rank-key sum ``r`` (at most 18,393,157 for
+#: 7 cards, so a key is never negative).
+RANK_SHIFT = 32
+#: Perfect hash on the rank-key sum ``r = key >> RANK_SHIFT``: ``slot = r + HASH_OFFSETS[r >> HASH_SHIFT]`` (rows
+#: of 4,096 sums; 4,491 rows, so the offsets take 18 kB).  The sums themselves are the hash (no multiply): nearby
+#: sums stay in nearby slots, which random 7-card hands read ~1.15x faster than a multiplicative hash that scatters
+#: them over a table less than half the size (benchmarks/bench_evaluator_omp.py).
 HASH_SHIFT = 12
 
 _S = np.arange(52, dtype=np.int64) & 3
 _R = np.arange(52, dtype=np.int64) >> 2
-#: ``(52,) int64``: additive key of each card: ``RANK_KEYS[rank] | 1 << (SUIT_SHIFT + 4 * suit)``.
-CARD_KEY = RANK_KEYS[_R] | (np.int64(1) << (SUIT_SHIFT + 4 * _S))
+#: ``(52,) int64``: additive key of each card: ``RANK_KEYS[rank] << RANK_SHIFT | 1 << (SUIT_SHIFT + 4 * suit)``.
+CARD_KEY = (RANK_KEYS[_R] << RANK_SHIFT) | (np.int64(1) << (SUIT_SHIFT + 4 * _S))
 #: ``(52,) int64``: ``1 << (13 * suit + rank)``; OR them for a card set's suit masks.
 CARD_BIT = np.int64(1) << (13 * _S + _R)
 CARD_KEY.setflags(write=False)
@@ -86,12 +82,12 @@ class EvalTables(NamedTuple):
     Attributes:
         card_key: ``(52,) int64``, :data:`CARD_KEY`.
         card_bit: ``(52,) int64``, :data:`CARD_BIT`.
-        rank_table: ``(T,) int16`` (T = 85,682 with the shipped constants): rank of each
+        rank_table: ``(T,) int16`` (T = 233,954 with the shipped constants): rank of each
             non-flush rank multiset at its perfect-hash slot.
         flush_table: ``(8192,) int16``: rank of the best flush in a suit's 13-bit rank mask
             (0 below 5 bits).
-        hash_offsets: ``(2**(HASH_BITS - HASH_SHIFT),) int32``: perfect-hash displacements,
-            ``slot = h + hash_offsets[h >> HASH_SHIFT]`` with ``h`` the mixed rank-key sum.
+        hash_offsets: ``(R,) int32`` (R = 4,491: one per row of ``2**HASH_SHIFT`` sums up to the largest):
+            perfect-hash displacements, ``slot = r + hash_offsets[r >> HASH_SHIFT]`` with ``r`` the rank-key sum.
     """
 
     card_key: np.ndarray
