@@ -92,6 +92,11 @@ def test_a_card_sets_key_holds_its_rank_sum_and_suit_counts():
         assert [(key >> (E.SUIT_SHIFT + 4 * s)) & 15 for s in range(4)] == counts.tolist()
         flush = ((key >> E.SUIT_SHIFT) + E.SUIT_BIAS) & E.FLUSH_CHECK
         assert [bool(flush >> (4 * s + 3) & 1) for s in range(4)] == (counts >= 5).tolist()
+        if len(cs) == 7:  # the seven-card keys: the same rank sum, fields of 2 * count + 7, flagged without a bias
+            key7 = int(E.CARD_KEY7[cs].sum())
+            assert key7 >> E.RANK_SHIFT == key >> E.RANK_SHIFT
+            assert [(key7 >> (5 * s)) & 31 for s in range(4)] == (2 * counts + 7).tolist()
+            assert [bool((key7 & E.FLUSH_CHECK7) >> (5 * s) & 16) for s in range(4)] == (counts >= 5).tolist()
 
 
 def test_tables_are_small_and_readonly():
@@ -422,6 +427,14 @@ def test_rank_batch_into_preallocated(k):
     wide = np.repeat(hands, 2, axis=1)[:, ::2]
     assert not wide.flags.c_contiguous
     np.testing.assert_array_equal(E.rank_batch(wide, out=np.empty(len(hands), np.int16)), ref)
+    if k == 7:  # the seven-card kernel itself, every suit's flushes among the rows, a longer buffer
+        flushes = np.array([[4 * r + s for r in (0, 3, 5, 8, 12)] + [1, 6] for s in range(4)], hands.dtype)
+        rows = np.concatenate([hands, flushes])
+        flat = np.ascontiguousarray(rows).reshape(-1)
+        buf = np.zeros(len(rows) + 3, np.int16)
+        K.rank_rows7_into(flat, flat, buf, T, E.CARD_KEY7)
+        np.testing.assert_array_equal(buf[: len(rows)], K.rank_batch_into(rows, np.empty(len(rows), np.int64), T))
+        assert not buf[len(rows) :].any() and (buf[len(hands) : len(rows)] >= 5864).all()  # flushes or better
     # the kernel itself, with a longer buffer (rows past N untouched)
     buf = np.zeros(len(hands) + 3, np.int16)
     assert K.rank_batch_into(hands, buf, T) is buf

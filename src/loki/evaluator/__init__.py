@@ -26,9 +26,11 @@ from loki.evaluator.api import (
 from loki.evaluator.keys import (
     CARD_BIT,
     CARD_KEY,
+    CARD_KEY7,
     CATEGORY_FIRST_RANK,
     CATEGORY_NAMES,
     FLUSH_CHECK,
+    FLUSH_CHECK7,
     HASH_SHIFT,
     N_RANKS,
     RANK_KEYS,
@@ -44,10 +46,12 @@ __all__ = [
     "CATEGORY_FIRST_RANK",
     "RANK_KEYS",
     "CARD_KEY",
+    "CARD_KEY7",
     "CARD_BIT",
     "SUIT_SHIFT",
     "SUIT_BIAS",
     "FLUSH_CHECK",
+    "FLUSH_CHECK7",
     "RANK_SHIFT",
     "FLUSH_TABLE",  # noqa: F822 - resolved on first access by __getattr__
     "RANK_TABLE",  # noqa: F822 - resolved on first access by __getattr__

@@ -60,6 +60,11 @@ rank are pairwise distinct (a test re-verifies this); the 73,775 multisets of 5,
    and a row keeps its sums in order, so nearby sums (hands sharing most of their
    ranks) read nearby slots.  Per hand that is two shifts and two dependent reads.
 
+:func:`rank_batch` ranks seven-card rows with the seven-card keys :data:`CARD_KEY7` (the same rank part, suit
+fields of 5 bits that need no bias: the flush test is one AND) in a kernel of its own
+(:func:`~loki.evaluator.kernels.rank_rows7_into`), at OMPEval's speed on random hands
+(``benchmarks/bench_evaluator_omp.py``).
+
 Tables, kernels and modules
 ---------------------------
 The tables are built on first use, not at import (:func:`tables`; about 0.1 s once the
@@ -101,7 +106,7 @@ import numpy as np
 
 from loki.cards import RANKS, parse_cards
 from loki.errors import CardError, InputError
-from loki.evaluator.keys import CATEGORY_FIRST_RANK, CATEGORY_NAMES, N_RANKS, EvalTables
+from loki.evaluator.keys import CARD_KEY7, CATEGORY_FIRST_RANK, CATEGORY_NAMES, N_RANKS, EvalTables
 
 __all__ = [
     "tables",
@@ -265,7 +270,7 @@ def rank_batch(hands, out: np.ndarray | None = None) -> np.ndarray:
 def _rank_rows7(hands, out: np.ndarray) -> np.ndarray:
     # seven-card rows through their kernel called from Python, compiled on its own (its docstring says why)
     flat = np.ascontiguousarray(hands).reshape(-1)
-    _kernels().rank_rows7_into(flat, flat, out, kernel_tables())
+    _kernels().rank_rows7_into(flat, flat, out, kernel_tables(), CARD_KEY7)
     return out
 
 
@@ -320,7 +325,7 @@ def evaluate_batch(hands) -> np.ndarray:
     if bad.size:
         i = int(bad[0])
         raise CardError(f"row {i}: duplicate card in {a[i].tolist()}")
-    return _kernels().rank_batch(a, kernel_tables())
+    return rank_batch(a)
 
 
 def category_name(rank: int) -> str:

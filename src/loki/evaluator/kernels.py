@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from loki._jit import njit, unlikely
-from loki.evaluator.keys import FLUSH_CHECK, HASH_SHIFT, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT
+from loki.evaluator.keys import FLUSH_CHECK, FLUSH_CHECK7, HASH_SHIFT, RANK_SHIFT, SUIT_BIAS, SUIT_SHIFT
 
 __all__ = [
     "rank_from_key",
@@ -58,7 +58,12 @@ def _flush_bits(key):
 def _flush_rank(f, bits, flush_table):
     # the rank of the flush of a 5..7-card set whose flush bits (_flush_bits) are f (one suit's at most: two flushes
     # need 10 cards), from its suit bits; the suit without branches (which suit it is cannot be predicted)
-    s = np.uint64((f >= 0x80) + (f >= 0x800) + (f >= 0x8000))
+    return _suit_flush_rank(np.uint64((f >= 0x80) + (f >= 0x800) + (f >= 0x8000)), bits, flush_table)
+
+
+@njit(cache=True, nrt=False, inline="always")
+def _suit_flush_rank(s, bits, flush_table):
+    # the rank of the best flush in suit s (uint64 0..3) of a card set's suit bits
     return np.int64(flush_table[(np.uint64(bits) >> (np.uint64(13) * s)) & np.uint64(0x1FFF)])
 
 
@@ -143,7 +148,8 @@ def rank_batch_into(hands, out, tables):
     ``out`` may be any integer dtype that holds 1..7462 (``int16`` is the narrowest, and writing into a reused
     array saves the allocation and first-touch page faults of a fresh ``int64`` output on every call).  Card ints
     are used as unsigned indices (no negative-index wraparound code in the loop; a card outside 0..51 gives a
-    meaningless rank, as it always did).
+    meaningless rank, as it always did).  The Python API's :func:`loki.evaluator.rank_batch` ranks seven-card rows
+    with the faster :func:`rank_rows7_into` (the same ranks).
 
     Raises:
         ValueError: k outside 5..7, or ``out`` shorter than ``hands``.
@@ -154,23 +160,19 @@ def rank_batch_into(hands, out, tables):
         raise ValueError("rank_batch needs 5..7 cards per row")
     if out.shape[0] < n:
         raise ValueError("rank_batch_into: out is shorter than hands")
-    if k == 7:  # the cards as one flat C-contiguous array (the array itself when C-contiguous, else a copy)
-        flat = np.ascontiguousarray(hands).reshape(-1)
-        rank_rows7_into(flat, flat, out, tables)
-    else:
-        for i in range(n):
-            key = 0
-            bits = 0
-            for j in range(k):
-                c = np.uint64(hands[i, j])
-                key += ck[c]
-                bits |= cb[c]
-            out[i] = rank_from_key(key, bits, tables)
+    for i in range(n):
+        key = 0
+        bits = 0
+        for j in range(k):
+            c = np.uint64(hands[i, j])
+            key += ck[c]
+            bits |= cb[c]
+        out[i] = rank_from_key(key, bits, tables)
     return out
 
 
 @njit(cache=True, nrt=False)
-def rank_rows7_into(flat, again, out, tables):
+def rank_rows7_into(flat, again, out, tables, card_key7):
     """Write the ranks of ``N = flat.size // 7`` seven-card rows into ``out[:N]``; unchecked.
 
     Args:
@@ -178,29 +180,32 @@ def rank_rows7_into(flat, again, out, tables):
         again: the same array as ``flat``, passed a second time (below).
         out: ``(N,)`` or longer, any integer dtype that holds 1..7462.
         tables: the evaluator tables (module docstring).
+        card_key7: ``(52,) int64`` :data:`~loki.evaluator.CARD_KEY7`, the seven-card keys.
 
-    The kernel of :func:`rank_batch_into` for seven cards, which :func:`loki.evaluator.rank_batch` calls directly.
-    Rows are read at one offset stepped by 7 (no row stride in a register).  The suit bits are needed only for a
-    flush (~3 % of random hands): the rare flush branch ORs them from the row read again from ``again``.  Compiled
-    on its own, the compiler cannot tell the two arrays are one and reads the cards again there; where it can (this
-    kernel inlined into a caller that passes one array twice, as :func:`rank_batch_into` does) it keeps the seven
-    cards in registers through every hand for that branch, runs out of registers for the table addresses and reads
-    them from the stack on every hand (~6 % slower).  With the flush test marked rare, ~1.4x the hands a second of
-    ranking every hand's bits and key together (benchmarks/bench_evaluator_omp.py).
+    What :func:`loki.evaluator.rank_batch` ranks seven-card rows with (the same ranks as :func:`rank_from_key`).
+    The keys are the seven-card ones, whose flush test is one AND (no bias to add; :data:`~loki.evaluator.
+    CARD_KEY7`).  Rows are read at one offset stepped by 7 (no row stride in a register).  The suit bits are needed
+    only for a flush (~3 % of random hands): the rare flush branch ORs them from the row read again from ``again``.
+    Compiled on its own, the compiler cannot tell the two arrays are one and reads the cards again there; where it
+    can (this kernel inlined into a caller that passes one array twice) it keeps the seven cards in registers
+    through every hand for that branch, runs out of registers for the table addresses and reads them from the stack
+    on every hand (~6 % slower).  With the flush test marked rare, ~1.4x the hands a second of ranking every hand's
+    bits and key together (benchmarks/bench_evaluator_omp.py).
     """
-    ck, cb, rank_table, flush_table, hash_offsets = tables
+    cb, rank_table, flush_table, hash_offsets = tables[1], tables[2], tables[3], tables[4]
+    ck = card_key7
     p = np.uint64(0)
     for i in range(flat.shape[0] // 7):
         key = ck[np.uint64(flat[p])] + ck[np.uint64(flat[p + np.uint64(1)])] + ck[np.uint64(flat[p + np.uint64(2)])]
         key += ck[np.uint64(flat[p + np.uint64(3)])] + ck[np.uint64(flat[p + np.uint64(4)])]
         key += ck[np.uint64(flat[p + np.uint64(5)])] + ck[np.uint64(flat[p + np.uint64(6)])]
-        f = _flush_bits(key)
+        f = key & FLUSH_CHECK7
         r = _hash_rank(key, rank_table, hash_offsets)
         if unlikely(f != 0):
             bits = 0
             for j in range(7):
                 bits |= cb[np.uint64(again[p + np.uint64(j)])]
-            r = _flush_rank(f, bits, flush_table)
+            r = _suit_flush_rank(np.uint64((f >= 0x200) + (f >= 0x4000) + (f >= 0x80000)), bits, flush_table)
         out[i] = r
         p += np.uint64(7)
 

@@ -17,6 +17,8 @@ __all__ = [
     "CATEGORY_FIRST_RANK",
     "RANK_KEYS",
     "CARD_KEY",
+    "CARD_KEY7",
+    "FLUSH_CHECK7",
     "CARD_BIT",
     "SUIT_SHIFT",
     "SUIT_BIAS",
@@ -69,9 +71,18 @@ _S = np.arange(52, dtype=np.int64) & 3
 _R = np.arange(52, dtype=np.int64) >> 2
 #: ``(52,) int64``: additive key of each card: ``RANK_KEYS[rank] << RANK_SHIFT | 1 << (SUIT_SHIFT + 4 * suit)``.
 CARD_KEY = (RANK_KEYS[_R] << RANK_SHIFT) | (np.int64(1) << (SUIT_SHIFT + 4 * _S))
+#: ``(52,) int64``: additive key of each card for sets of exactly **seven** cards (:func:`loki.evaluator.kernels.
+#: rank_rows7_into`): the rank part of :data:`CARD_KEY` (bits 32..63) and four 5-bit suit fields (bits ``5 * s ..
+#: 5 * s + 4``) to which a card adds 3 for its own suit and 1 for each other.  With seven cards a field holds
+#: ``2 * count + 7`` (at most 21), so its top bit (16) is set iff that suit has 5 or more cards: the flush test is
+#: one AND with :data:`FLUSH_CHECK7`, no bias to add.
+CARD_KEY7 = (RANK_KEYS[_R] << RANK_SHIFT) + (np.int64(1 | 1 << 5 | 1 << 10 | 1 << 15) + (np.int64(2) << (5 * _S)))
+#: Mask of the four flush-indicator bits of a seven-card key summed from :data:`CARD_KEY7` (bit ``5 * suit + 4``).
+FLUSH_CHECK7 = 0x84210
 #: ``(52,) int64``: ``1 << (13 * suit + rank)``; OR them for a card set's suit masks.
 CARD_BIT = np.int64(1) << (13 * _S + _R)
 CARD_KEY.setflags(write=False)
+CARD_KEY7.setflags(write=False)
 CARD_BIT.setflags(write=False)
 del _S, _R
 
