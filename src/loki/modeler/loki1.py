@@ -243,6 +243,9 @@ class Loki1Modeler:
     ir: str = "IR7"
     #: after the flop too, the ramp re-weights the round's stored copy (the OpponentModeler protocol)
     reads_round_start = True
+    #: the ramp reads the opponent's actions, the board and the IR tables only (the observer's cards serve the collapse
+    #: test alone): observers with equal modelers hold equal models (the OpponentModeler protocol)
+    public_only = True
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.frequency_prior <= 1000.0:  # NaN fails too

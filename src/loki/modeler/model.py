@@ -8,7 +8,7 @@ observations (:class:`ActionFrequencies`, RECONSTRUCTED Eq. 7.4).  The re-weight
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, Protocol
@@ -38,6 +38,7 @@ __all__ = [
     "ActionFrequencies",
     "OpponentModel",
     "ModelStore",
+    "SharedModels",
     "ModelingContext",
     "OpponentModeler",
     "PlayoutPolicy",
@@ -355,6 +356,35 @@ class OpponentModel:
         self.round_actions = []
 
 
+class SharedModels:
+    """Opponent models held once for a group of observers whose models would be equal (:meth:`ModelStore.share`):
+    the group's :class:`ModelTables` and, so that each event updates them once, the last action and board each
+    member saw updated (held, not just compared by ``id``, so that a later event cannot be taken for them).
+
+    Attributes:
+        tables: the rows of every model of the group.
+        members: the group's stores, in the order they were joined.
+        last_action, last_board: the ``ActionTaken`` and ``BoardDealt`` events the models were last updated for.
+    """
+
+    __slots__ = ("tables", "members", "last_action", "last_board")
+
+    def __init__(self) -> None:
+        self.tables = ModelTables(1)
+        self.members: list[ModelStore] = []
+        self.last_action: object = None
+        self.last_board: object = None
+
+    def model_at(self, seat: int, asking: ModelStore) -> OpponentModel:
+        """The group's model of the player at ``seat`` (some other member's), or a new one."""
+        for st in self.members:
+            if st is not asking:
+                m = st.models.get(seat)
+                if m is not None:
+                    return m
+        return OpponentModel(self.tables)
+
+
 class ModelStore:
     """The Opponent Modeler's data: one :class:`OpponentModel` per opponent seat (AAAI99 Figure 2).
 
@@ -374,15 +404,42 @@ class ModelStore:
         self.models: dict[int, OpponentModel] = {}
         self.quality = ModelQuality()
         self.tables = ModelTables(1)
+        self.shared: SharedModels | None = None
+
+    @staticmethod
+    def share(stores: Sequence[ModelStore]) -> None:
+        """Let fresh stores hold their models once: observers whose modelers are equal and ``public_only`` (see
+        :class:`OpponentModeler`) and who see the same events (the players of one table) hold equal models of every
+        opponent, so the group keeps one model per player (one row of one :class:`ModelTables`) and each event
+        updates it once, by the first member that observes it; each member keeps its own view by seat (without
+        itself), its own model quality (the collapse test with its own dead cards) and its own reseating.  The
+        members must observe every event and every seating change of the group (players of one table do).
+
+        A model no member keeps after a reseating keeps its row (the rows are freed with the group).
+
+        Raises:
+            InputError: a store that already holds models or is in a group.
+        """
+        if len(stores) < 2:
+            return
+        group = SharedModels()
+        for st in stores:
+            if st.models or st.shared is not None:
+                raise InputError("ModelStore.share: every store must be fresh (no models yet, in no group)")
+        for st in stores:
+            st.tables = group.tables
+            st.shared = group
+            group.members.append(st)
 
     def begin_hand(self, me: int, n_players: int) -> None:
         """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
-        ones for new seats) and every weight table goes back to 1.0."""
+        ones for new seats; in a group, the group's) and every weight table goes back to 1.0."""
         models = self.models
-        self.tables.reserve(n_players - 1)
+        group = self.shared
+        self.tables.reserve(n_players - 1 if group is None else n_players)
         for s in range(n_players):
             if s != me and s not in models:
-                models[s] = OpponentModel(self.tables)
+                models[s] = OpponentModel(self.tables) if group is None else group.model_at(s, self)
         t = self.tables
         # only rows that may have been written, row by row (cheaper than fancy indexing for the few rows written);
         # rows not in use are reset again when handed out
@@ -401,17 +458,27 @@ class ModelStore:
             m.trace = []
             m.round_actions = []
 
-    def new_round(self, folded: Collection[int] = ()) -> None:
+    def new_round(self, folded: Collection[int] = (), event: object = None) -> None:
         """A betting round starts: every model stores its round-start copy (Loki-1's stored-copy rule).
 
         Args:
             folded: seats out of the hand; their models take no round-start copy (they will not act again this hand,
-                so no re-weighting reads it; the next hand resets every table).
+                so no re-weighting reads it; the next hand resets every table).  In a group every row written this
+                hand takes its copy (the group's seats are not one member's).
+            event: the ``BoardDealt`` event that started the round: in a group, the copies are taken once per event.
         """
         t = self.tables
         # a row not written since the hand began holds 1.0 in both arrays: its copy would change nothing
         dirty = t.dirty
-        if dirty:
+        group = self.shared
+        if group is not None:
+            if dirty and (event is None or group.last_board is not event):
+                w, rs = t.weights, t.round_start
+                for r in dirty:
+                    rs[r] = w[r]
+                t.rs_dirty.update(dirty)
+            group.last_board = event
+        elif dirty:
             w, rs = t.weights, t.round_start
             if folded:
                 for s, m in self.models.items():
@@ -428,16 +495,31 @@ class ModelStore:
             m.round_actions = []
 
     def reseat(self, mapping: dict[int, int]) -> None:
-        """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped."""
-        for s, m in self.models.items():
-            if s not in mapping:
-                self.tables.free_row(m.row)
+        """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped (in a group their
+        rows are kept: another member may hold them)."""
+        if self.shared is None:
+            for s, m in self.models.items():
+                if s not in mapping:
+                    self.tables.free_row(m.row)
         self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
 
     def observe(self, ev: ActionTaken, modeler: OpponentModeler, game: GameConfig, ctx: ModelingContext) -> None:
         """An opponent acted: re-weight its table with ``modeler`` (thresholds from the frequencies *before*
-        this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56)."""
+        this action; a fold re-weights nothing), then count the action in its frequencies (papp/node56).  In a
+        group (:meth:`share`) the first member to observe ``ev`` does both; every member counts the re-weighting in
+        its model quality, testing the table for a collapse with its own dead cards."""
         model = self.models[ev.seat]
+        group = self.shared
+        first = group is None or group.last_action is not ev
+        if not first:
+            if ev.action != 0:
+                q = self.quality
+                q.reweights += 1
+                if not any_above(self.tables.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT):
+                    q.collapses += 1
+            return
+        if group is not None:
+            group.last_action = ev
         r = ev.round
         bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[r])
         t = self.tables
@@ -609,7 +691,11 @@ class OpponentModeler(Protocol):
       explanations (called before ``reweight``);
     - ``reads_round_start``: whether its re-weighting after the flop reads the table stored at the start of the round
       (``model.round_start``, Loki-1's stored-copy rule); a modeler without it is taken to read it (the adaptive model
-      stores its candidates' copies at the flop, turn and river only when one of them does).
+      stores its candidates' copies at the flop, turn and river only when one of them does);
+    - ``public_only``: True when its re-weighting reads public information only (the opponent's actions, the board,
+      the rules; the observer's own cards at most in the collapse test it returns) and it keeps nothing in
+      ``model.stats`` and has no ``learn``: observers with equal modelers that saw the same events then hold the same
+      models, which they may hold once (:meth:`ModelStore.share`).  A modeler without it is taken not to be.
     """
 
     def reweight(self, model: OpponentModel, ev: ActionTaken, bucket: int, ctx: ModelingContext) -> bool | None: ...

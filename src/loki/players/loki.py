@@ -27,7 +27,7 @@ Action Selector's per-hand numbers ``default_rng([seed, 2])``, the Simulator's s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, Literal, Protocol
 
 from pydantic import Field, field_serializer, field_validator, model_validator
@@ -184,7 +184,7 @@ class LokiPlayer(Player):
             self._ctx.follow(event)
         elif isinstance(event, BoardDealt):
             self._ctx.next_round(tuple(event.board))
-            self.models.new_round(self._ctx.folded)
+            self.models.new_round(self._ctx.folded, event)
         elif isinstance(event, Showdown):
             self.models.showdown(event, self.modeler, self._ctx)
 
@@ -257,6 +257,17 @@ class LokiPlayer(Player):
     def reseat(self, mapping: dict[int, int]) -> None:
         """The players changed seats: each opponent model follows its opponent."""
         self.models.reseat(mapping)
+
+    def model_sharing_key(self) -> Hashable | None:
+        """What a player must have in common with another to hold the same opponent models (its modeler, when that
+        is ``public_only`` and nothing else of this player writes to the models), or None: the key by which
+        :func:`loki.players.table.share_opponent_models` groups the players of a table."""
+        m = self.modeler
+        if not getattr(m, "public_only", False) or getattr(m, "learn", None) is not None or self._evidence is not None:
+            return None
+        if not isinstance(m, Hashable):  # a modeler that cannot be a key (not hashable) is shared with none
+            return None
+        return m
 
 
 # ------------------------------------------------------------------------------------ configurations

@@ -10,15 +10,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 import numpy as np
 
 from loki.engine import Action, GameConfig, HandState, IllegalActionError, new_hand
 from loki.errors import ConfigError
+from loki.modeler import ModelStore
 
-__all__ = ["PlayerActionError", "play_hand", "play_session"]
+__all__ = ["PlayerActionError", "play_hand", "play_session", "share_opponent_models"]
 
 
 class PlayerActionError(IllegalActionError):
@@ -138,3 +139,27 @@ def play_session(config: GameConfig, players: Sequence, n_hands: int, seed=None)
         for i, x in enumerate(st.payoffs):
             totals[i] += x
     return totals
+
+
+def share_opponent_models(players: Sequence) -> int:
+    """Let the players of one table that would hold the same opponent models hold them once (:meth:`loki.modeler.
+    ModelStore.share`): those with equal ``model_sharing_key()`` (e.g. every Loki-1 of a Figure 3 table; a player
+    without the method shares nothing).  Their play, their decisions' records and their model quality stay what
+    they were; only the work of updating the models is done once per event instead of once per player.  Call it
+    before the players' first hand; the players must then sit at one table and hear every seating change.
+
+    Returns:
+        The number of players who share their models with another.
+    """
+    groups: dict[Hashable, list] = {}
+    for p in players:
+        key_of = getattr(p, "model_sharing_key", None)
+        key = None if key_of is None else key_of()
+        if key is not None:
+            groups.setdefault(key, []).append(p.models)
+    shared = 0
+    for stores in groups.values():
+        if len(stores) > 1:
+            ModelStore.share(stores)
+            shared += len(stores)
+    return shared

@@ -120,7 +120,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
     import time
 
     from loki.players.registry import make_player
-    from loki.players.table import play_hand
+    from loki.players.table import play_hand, share_opponent_models
 
     t0 = time.perf_counter()
     cpu0 = time.process_time()
@@ -134,6 +134,7 @@ def play_block(config: dict | TournamentConfig, block: int, with_histories: bool
         make_player(si.player, seed=player_seed(cfg.seed, block, si.index), name=si.name, oracles=True)
         for si in seats_info
     ]
+    share_opponent_models(players)  # the same play: models equal by construction are kept once
     square = seatings(n)
     counters = [HandCounts() for _ in range(n)]
     chips = []
