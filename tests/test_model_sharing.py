@@ -47,7 +47,7 @@ def test_players_with_equal_public_models_share_them_and_no_other():
     players = loki1 + [generic] + br
     assert share_opponent_models(players) == 3
     group = loki1[0].models.shared
-    assert group is not None and [st for st in group.members] == [p.models for p in loki1]
+    assert group is not None and all(p.models.shared is group for p in loki1)
     assert generic.models.shared is None and all(p.models.shared is None for p in br)
     cfg = GameConfig(n_players=6)
     rng = np.random.default_rng(3)
@@ -59,6 +59,27 @@ def test_players_with_equal_public_models_share_them_and_no_other():
         assert len(holders) >= 2 and all(m is holders[0] for m in holders)
     for p in loki1:
         assert p.seat not in p.models and p.models.tables is group.tables
+    # the players move: every model follows its player, in every member's view and in the group's
+    players_at = list(players)
+    mapping = {s: (s + 2) % 6 for s in range(6)}
+    before = {id(p): {id(q): p.models[s] for s, q in enumerate(players_at) if s in p.models} for p in loki1}
+    for p in players:
+        p.reseat(dict(mapping))
+    for p in loki1:
+        for s, q in enumerate(players_at):
+            if id(q) in before[id(p)]:
+                assert p.models[mapping[s]] is before[id(p)][id(q)]
+    for s, q in enumerate(players_at):  # the group's model of the player now at mapping[s] is every member's of it
+        assert all(v[id(q)] is group.by_seat[mapping[s]] for v in before.values() if id(q) in v)
+    rng = np.random.default_rng(4)
+    moved = [None] * 6
+    for s, q in enumerate(players_at):
+        moved[mapping[s]] = q
+    for h in range(3):
+        play_hand(cfg, moved, h % 6, rng)
+    for s in range(6):
+        holders = [p.models[s] for p in loki1 if s in p.models]
+        assert all(m is group.by_seat[s] for m in holders)
     # each member's model quality is its own (the same counts of re-weightings here: the same opponents' actions,
     # less its own)
     assert all(p.models.quality.reweights > 0 for p in loki1)

@@ -358,31 +358,34 @@ class OpponentModel:
 
 class SharedModels:
     """Opponent models held once for a group of observers whose models would be equal (:meth:`ModelStore.share`):
-    the group's :class:`ModelTables` and, so that each event updates them once, the last action and board each
-    member saw updated (held, not just compared by ``id``, so that a later event cannot be taken for them).
+    the group's :class:`ModelTables`, its model of the player at each seat, and, so that each event updates the
+    models once, the last action and board they were updated for (held, not just compared by ``id``, so that a later
+    event cannot be taken for them).  It holds no member (no reference cycle: a block's players are freed as soon as
+    it ends).
 
     Attributes:
         tables: the rows of every model of the group.
-        members: the group's stores, in the order they were joined.
+        by_seat: the group's model of the player at each seat (one per player, the members' own seats included).
+        moves: how many seating changes ``by_seat`` has followed (each member counts those it heard: the first to
+            hear a change re-keys ``by_seat``).
         last_action, last_board: the ``ActionTaken`` and ``BoardDealt`` events the models were last updated for.
     """
 
-    __slots__ = ("tables", "members", "last_action", "last_board")
+    __slots__ = ("tables", "by_seat", "moves", "last_action", "last_board")
 
     def __init__(self) -> None:
         self.tables = ModelTables(1)
-        self.members: list[ModelStore] = []
+        self.by_seat: dict[int, OpponentModel] = {}
+        self.moves = 0
         self.last_action: object = None
         self.last_board: object = None
 
-    def model_at(self, seat: int, asking: ModelStore) -> OpponentModel:
-        """The group's model of the player at ``seat`` (some other member's), or a new one."""
-        for st in self.members:
-            if st is not asking:
-                m = st.models.get(seat)
-                if m is not None:
-                    return m
-        return OpponentModel(self.tables)
+    def model_at(self, seat: int) -> OpponentModel:
+        """The group's model of the player at ``seat`` (a new one the first time the seat is asked for)."""
+        m = self.by_seat.get(seat)
+        if m is None:
+            m = self.by_seat[seat] = OpponentModel(self.tables)
+        return m
 
 
 class ModelStore:
@@ -405,6 +408,7 @@ class ModelStore:
         self.quality = ModelQuality()
         self.tables = ModelTables(1)
         self.shared: SharedModels | None = None
+        self._moves = 0  # seating changes heard (in a group: SharedModels.moves)
 
     @staticmethod
     def share(stores: Sequence[ModelStore]) -> None:
@@ -429,7 +433,7 @@ class ModelStore:
         for st in stores:
             st.tables = group.tables
             st.shared = group
-            group.members.append(st)
+            st._moves = 0
 
     def begin_hand(self, me: int, n_players: int) -> None:
         """A hand starts at a table of ``n_players`` with us at ``me``: every other seat gets a model (new
@@ -439,7 +443,7 @@ class ModelStore:
         self.tables.reserve(n_players - 1 if group is None else n_players)
         for s in range(n_players):
             if s != me and s not in models:
-                models[s] = OpponentModel(self.tables) if group is None else group.model_at(s, self)
+                models[s] = OpponentModel(self.tables) if group is None else group.model_at(s)
         t = self.tables
         # only rows that may have been written, row by row (cheaper than fancy indexing for the few rows written);
         # rows not in use are reset again when handed out
@@ -497,10 +501,16 @@ class ModelStore:
     def reseat(self, mapping: dict[int, int]) -> None:
         """Players moved: ``mapping[old_seat] = new_seat``; models of seats not in it are dropped (in a group their
         rows are kept: another member may hold them)."""
-        if self.shared is None:
+        group = self.shared
+        if group is None:
             for s, m in self.models.items():
                 if s not in mapping:
                     self.tables.free_row(m.row)
+        else:
+            self._moves += 1
+            if self._moves > group.moves:  # the first member to hear this change: the group's models follow too
+                group.moves = self._moves
+                group.by_seat = {mapping[s]: m for s, m in group.by_seat.items() if s in mapping}
         self.models = {mapping[s]: m for s, m in self.models.items() if s in mapping}
 
     def observe(self, ev: ActionTaken, modeler: OpponentModeler, game: GameConfig, ctx: ModelingContext) -> None:
