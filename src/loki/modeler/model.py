@@ -475,14 +475,12 @@ class ModelStore:
         # a row not written since the hand began holds 1.0 in both arrays: its copy would change nothing
         dirty = t.dirty
         group = self.shared
-        if group is not None:
-            if dirty and (event is None or group.last_board is not event):
-                w, rs = t.weights, t.round_start
-                for r in dirty:
-                    rs[r] = w[r]
-                t.rs_dirty.update(dirty)
+        copy = True
+        if group is not None:  # the copies once per event, of every row (the group's seats are not ours)
+            copy = event is None or group.last_board is not event
             group.last_board = event
-        elif dirty:
+            folded = ()
+        if dirty and copy:
             w, rs = t.weights, t.round_start
             if folded:
                 for s, m in self.models.items():
@@ -520,31 +518,28 @@ class ModelStore:
         its model quality, testing the table for a collapse with its own dead cards."""
         model = self.models[ev.seat]
         group = self.shared
-        first = group is None or group.last_action is not ev
-        if not first:
-            if ev.action != 0:
-                q = self.quality
-                q.reweights += 1
-                if not any_above(self.tables.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT):
-                    q.collapses += 1
-            return
+        first = group is None or group.last_action is not ev  # in a group, another member may have updated it
         if group is not None:
             group.last_action = ev
-        r = ev.round
-        bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[r])
         t = self.tables
         a = int(ev.action)
+        if first:
+            r = ev.round
+            bucket = bets_to_call_bucket(ev.to_call / game.bet_sizes[r])
         if a != 0:  # not a fold
-            t.touch(model.row)
-            collapsed = modeler.reweight(model, ev, bucket, ctx)
+            collapsed = None
+            if first:
+                t.touch(model.row)
+                collapsed = modeler.reweight(model, ev, bucket, ctx)
             q = self.quality
             q.reweights += 1
-            if collapsed is None:  # the modeler does not say: test the row
+            if collapsed is None:  # the modeler does not say, or another member re-weighted: test the row
                 collapsed = not any_above(t.weights, model.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT)
             if collapsed:
                 q.collapses += 1
-        t.counts_flat[((model.row * 4 + r) * 3 + bucket) * 3 + a] += 1  # counts[row, r, bucket, a]
-        model.round_actions.append((ev.action, ev.to_call > 0))
+        if first:
+            t.counts_flat[((model.row * 4 + r) * 3 + bucket) * 3 + a] += 1  # counts[row, r, bucket, a]
+            model.round_actions.append((ev.action, ev.to_call > 0))
 
     def showdown(self, ev: Showdown, modeler: OpponentModeler, ctx: ModelingContext) -> None:
         """Hands are shown: for every opponent shown, its holding's percentile in our final table, the
