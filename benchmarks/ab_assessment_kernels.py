@@ -57,7 +57,7 @@ if kernel == "potential-played":
 
     situation.assess_field = record
     play_block(load_preset(preset).with_overrides(deals=deals, block_deals=deals, histories=False), 0)
-for name in ("_potential_tables", "_hp1_counts"):  # the potential's caches, where the tree has them: emptied
+for name in ("_potential_tables", "_hp1_counts", "_own_hp1_counts"):  # the potential's caches, where the tree has them: emptied
     if hasattr(hand, name):
         getattr(hand, name).cache_clear()
 out = {}

@@ -514,20 +514,20 @@ def test_a_decisions_potential_reweights_the_counts_of_its_hand_and_board():
     by each decision's range) is bit for bit :func:`hp1_kernel`'s, for the board's cards in any order, for a second
     and third range on the same hand and board (the kept counts read again) and for a multi-way field."""
     from loki.assessment import assess_field, hand_potential_counts
-    from loki.assessment.hand import _hp1_counts
+    from loki.assessment.hand import _own_hp1_counts
 
     rng = np.random.default_rng(2026)
     for it in range(12):
         cards = [int(c) for c in rng.permutation(52)]
         hole, board = (cards[0], cards[1]), tuple(cards[2 : 5 + it % 2])  # not sorted
-        hits = _hp1_counts.cache_info().hits
+        hits = _own_hp1_counts.cache_info().hits
         for k in (1, 1, 2):
             tables = [np.maximum(0.01, rng.random(N_HOLDINGS)) * rng.choice([1.0, 1e-3], N_HOLDINGS) for _ in range(k)]
             got = assess_field(hole, board, tables, k)
             field = tables[0] if k == 1 else field_array(tables, list(hole + board))
             hp, tot = hand_potential_counts(hole, board, field)
             assert np.array_equal(got.hp, hp) and np.array_equal(got.hp_total, tot)
-        assert _hp1_counts.cache_info().hits >= hits + 2
+        assert _own_hp1_counts.cache_info().hits >= hits + 2
 
 
 def test_uniform_potential_kernel_equals_the_weighted_kernel_bit_for_bit():

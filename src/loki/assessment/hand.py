@@ -280,7 +280,7 @@ def assess_field(hole: tuple[int, int], board: tuple[int, ...], tables, n_oppone
 
 
 @lru_cache(maxsize=64)
-def _hp1_counts(c0: int, c1: int, board: tuple[int, ...]):
+def _own_hp1_counts(c0: int, c1: int, board: tuple[int, ...]):
     """:func:`~loki.assessment.potential.hp1_counts_kernel` of holding ``(c0, c1)`` on a sorted 3- or 4-card ``board``,
     kept for the last 64 inputs (about 6.5 KB each): the counts do not depend on the opponents' weights, and a
     holding's decisions on one board (every decision of a round, the same deal in every seating of a duplicate
@@ -314,7 +314,7 @@ def _assess_checked(h: list[int], b: list[int], w: np.ndarray, n: int, lookahead
         ahead, tied, behind = (float(v) for v in tot)  # the HS counts: HPTotal is the same sum
         hp_rows = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     elif lookahead == 1:
-        hold, now, ends, k = _hp1_counts(h[0], h[1], tuple(sorted(b)))
+        hold, now, ends, k = _own_hp1_counts(h[0], h[1], tuple(sorted(b)))
         wc = np.ascontiguousarray(w, dtype=np.float64)
         if not wc.flags.writeable:  # a read-only array is another numba type: the kernel would be compiled again
             wc = wc.copy()
