@@ -246,23 +246,24 @@ def rank_batch(hands, out: np.ndarray | None = None) -> np.ndarray:
     """
     if np.ndim(hands) != 2 or not 5 <= np.shape(hands)[1] <= 7:
         raise CardError(f"rank_batch needs hands of shape (N, 5..7), got {np.shape(hands)}")
+    n, k = np.shape(hands)
     if out is None:
-        if np.shape(hands)[1] == 7:
-            return _rank_rows7(hands, np.empty(np.shape(hands)[0], np.int64))
+        if k == 7:
+            return _rank_rows7(hands, np.empty(n, np.int64))
         return _kernels().rank_batch(hands, kernel_tables())
     if (
         not isinstance(out, np.ndarray)
         or out.ndim != 1
-        or out.shape[0] != np.shape(hands)[0]
+        or out.shape[0] != n
         or out.dtype.kind not in "iu"
         or out.dtype.itemsize < 2
         or not out.flags.writeable
     ):
         raise InputError(
-            f"rank_batch: out must be a writeable ({np.shape(hands)[0]},) integer array of 16 bits or more, got "
+            f"rank_batch: out must be a writeable ({n},) integer array of 16 bits or more, got "
             f"{getattr(out, 'shape', None)} {getattr(out, 'dtype', type(out).__name__)}"
         )
-    if np.shape(hands)[1] == 7:
+    if k == 7:
         return _rank_rows7(hands, out)
     return _kernels().rank_batch_into(hands, out, kernel_tables())
 

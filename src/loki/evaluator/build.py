@@ -162,7 +162,7 @@ def _build_perfect_hash(keys):
     """
     shift = HASH_SHIFT
     width = 1 << shift
-    h = keys
+    h = keys  # the hash is the sum itself
     n_rows = (h.max() >> shift) + 1
     hs = np.sort(h)
     for i in range(1, hs.size):

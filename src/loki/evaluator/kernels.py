@@ -62,6 +62,12 @@ def _flush_rank(f, bits, flush_table):
 
 
 @njit(cache=True, nrt=False, inline="always")
+def _flush_rank7(f, bits, flush_table):
+    # _flush_rank for the flush bits f = key & FLUSH_CHECK7 of a seven-card key (bit 5 * suit + 4)
+    return _suit_flush_rank(np.uint64((f >= 0x200) + (f >= 0x4000) + (f >= 0x80000)), bits, flush_table)
+
+
+@njit(cache=True, nrt=False, inline="always")
 def _suit_flush_rank(s, bits, flush_table):
     # the rank of the best flush in suit s (uint64 0..3) of a card set's suit bits
     return np.int64(flush_table[(np.uint64(bits) >> (np.uint64(13) * s)) & np.uint64(0x1FFF)])
@@ -205,7 +211,7 @@ def rank_rows7_into(flat, again, out, tables, card_key7):
             bits = 0
             for j in range(7):
                 bits |= cb[np.uint64(again[p + np.uint64(j)])]
-            r = _suit_flush_rank(np.uint64((f >= 0x200) + (f >= 0x4000) + (f >= 0x80000)), bits, flush_table)
+            r = _flush_rank7(f, bits, flush_table)
         out[i] = r
         p += np.uint64(7)
 
