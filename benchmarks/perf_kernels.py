@@ -154,10 +154,10 @@ def keep_object_code() -> None:
 def child() -> None:
     """The profiled process: keep the kernels' object code, write perf's JIT map at exit, run the ``loki`` command
     line of ``sys.argv``."""
+    from loki.cli import app  # first: the command line's settings (one OpenBLAS thread) come before numpy's import
+
     keep_object_code()
     atexit.register(lambda: write_perf_map(kernel_functions(), f"/tmp/perf-{os.getpid()}.map"))
-    from loki.cli import app
-
     sys.argv[0] = "loki"
     app()
 
