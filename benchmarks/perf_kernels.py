@@ -124,8 +124,10 @@ def kernel_functions() -> dict[int, tuple[int, str]]:
 def write_perf_map(ents: dict[int, tuple[int, str]], path: str) -> None:
     """Write perf's JIT map (``<hex address> <hex size> <name>`` lines) of ``ents`` (:func:`kernel_functions`); an
     unknown size reaches to the next function (at most 1 MiB)."""
+    from loki.io.outpath import open_output
+
     keys = sorted(ents)
-    with open(path, "w") as f:
+    with open_output(path, "perf's JIT map") as f:
         for i, a in enumerate(keys):
             size, name = ents[a]
             if size == 0:
@@ -191,6 +193,16 @@ def parse_report(text: str) -> list[tuple[float, str, str]]:
     return rows
 
 
+def _copy(src: Path, dst: Path) -> None:
+    # a kept file: written only where a regular file is or nothing (never through a symbolic link, into a FIFO, ...)
+    from loki.io.outpath import check_output_path
+
+    check_output_path(dst, "--keep")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    with open(src, "rb") as fin, os.fdopen(os.open(dst, flags, 0o644), "wb") as fout:
+        shutil.copyfileobj(fin, fout)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--top", type=int, default=15, help="kernels and other symbols to list")
@@ -201,6 +213,15 @@ def main(argv: list[str] | None = None) -> None:
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not cmd:
         ap.error("give the loki command after --, e.g. -- tournament --preset fig3-BR --workers 1 ...")
+    from loki.errors import OutputPathError
+    from loki.io.outpath import check_output_path, make_folder
+
+    try:
+        keep = None if a.keep is None else make_folder(a.keep, "--keep")
+        if keep is not None:
+            check_output_path(keep / "perf.data", "--keep")
+    except OutputPathError as e:
+        raise SystemExit(f"perf_kernels: {e}") from None
     perf = shutil.which("perf")
     if perf is None:
         raise SystemExit("perf_kernels: `perf` not found (Debian: apt-get install linux-perf)")
@@ -217,14 +238,16 @@ def main(argv: list[str] | None = None) -> None:
             [perf, "report", "-i", str(data), "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none"],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
-        if a.keep is not None:
-            a.keep.mkdir(parents=True, exist_ok=True)
-            shutil.copy(data, a.keep / "perf.data")
-            for m in re.finditer(r"\[JIT\] tid (\d+)", rep.stdout):
-                src = Path(f"/tmp/perf-{m.group(1)}.map")
-                if src.is_file():
-                    shutil.copy(src, a.keep / src.name)
-                break
+        if keep is not None:
+            try:
+                _copy(data, keep / "perf.data")
+                for m in re.finditer(r"\[JIT\] tid (\d+)", rep.stdout):
+                    src = Path(f"/tmp/perf-{m.group(1)}.map")
+                    if src.is_file():
+                        _copy(src, keep / src.name)
+                    break
+            except OutputPathError as e:
+                raise SystemExit(f"perf_kernels: {e}") from None
     rows = parse_report(rep.stdout)
     by_kind: dict[str, float] = defaultdict(float)
     for pct, dso, _ in rows:
