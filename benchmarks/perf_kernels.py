@@ -4,8 +4,9 @@
 ``loki`` command in one process.  numba's machine code has no symbols, so the profiled process writes perf's JIT map
 (``/tmp/perf-<pid>.map``) when it exits: every function of every compiled kernel it loaded, named
 ``module.function``, placed and sized by the kernel's object code (its ELF symbol table; a kernel's callees have
-their own names unless the compiler inlined them, and a callee compiled into several kernels is named in each).  ``perf report`` then groups the samples, and this script prints the shares
-by kind of code and the kernels with the most samples::
+their own names unless the compiler inlined them, and a callee compiled into several kernels is named in each).
+``perf report`` then groups the samples, and this script prints the shares by kind of code and the kernels with the
+most samples::
 
     NUMBA_CACHE_DIR=... PYTHONPATH=src python benchmarks/perf_kernels.py --top 15 -- \\
         tournament --preset fig3-BRS-BRS3 --deals 200 --workers 1 --no-plots --quiet --overwrite --out /tmp/p
@@ -64,10 +65,17 @@ def elf_functions(obj: bytes) -> list[tuple[int, int, int, str]]:
     kernel's object code): its offset in its section, its size in bytes, the section's index.
 
     Raises:
-        ValueError: ``obj`` is not a 64-bit little-endian ELF object.
+        ValueError: ``obj`` is not a 64-bit little-endian ELF object, or a truncated or corrupt one.
     """
-    if obj[:4] != b"\x7fELF" or obj[4] != 2 or obj[5] != 1:
+    if obj[:4] != b"\x7fELF" or len(obj) < 64 or obj[4] != 2 or obj[5] != 1:
         raise ValueError("elf_functions: not a 64-bit little-endian ELF object")
+    try:
+        return _elf_functions(obj)
+    except (struct.error, IndexError, ValueError, UnicodeDecodeError) as e:
+        raise ValueError(f"elf_functions: a truncated or corrupt ELF object ({e})") from None
+
+
+def _elf_functions(obj: bytes) -> list[tuple[int, int, int, str]]:
     (shoff,) = struct.unpack_from("<Q", obj, 0x28)
     (shnum,) = struct.unpack_from("<H", obj, 0x3C)
     secs = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + 64 * k) for k in range(shnum)]

@@ -26,13 +26,18 @@ def _module():
 
 
 def test_names_and_objects():
-    """numba's symbols become ``module.function`` (its CPython wrappers marked); what is not an ELF object is
-    refused; the kinds of code are told by their shared objects."""
+    """numba's symbols become ``module.function`` (its CPython wrappers marked); what is not an ELF object, or a
+    truncated one, is refused with a ValueError; the kinds of code are told by their shared objects."""
     pk = _module()
     assert pk.demangle("_ZN4loki9simulator7playout12sim_decisionB3v12E5Array") == "loki.simulator.playout.sim_decision"
     assert pk.demangle("_ZN7cpython4loki7betting5rules7to_callB4v166E") == "(Python wrapper) loki.betting.rules.to_call"
     with pytest.raises(ValueError, match="not a 64-bit little-endian ELF object"):
         pk.elf_functions(b"\x00" * 128)
+    head = bytearray(b"\x7fELF\x02\x01" + b"\x00" * 58)
+    head[0x28:0x30] = (1 << 40).to_bytes(8, "little")  # section headers far past the end
+    head[0x3C:0x3E] = (3).to_bytes(2, "little")
+    with pytest.raises(ValueError, match="truncated or corrupt"):
+        pk.elf_functions(bytes(head))
     assert pk.kind_of("[JIT] tid 7") == "numba kernels"
     assert pk.kind_of("libpython3.11.so.1.0") == "Python interpreter"
     assert pk.kind_of("_multiarray_umath.cpython-311-x86_64-linux-gnu.so") == "numpy"
@@ -44,7 +49,8 @@ def test_names_and_objects():
 def test_a_profile_names_the_simulators_callees(tmp_path):
     """Two deals of fig3-S under ``perf``: the Simulator's kernel and functions it calls without inlining them
     have their own places in perf's map (from the kernel's ELF symbol table, not guessed from the entry points), the
-    kernel is named in the profile, and the shares by kind of code add up to the whole process (within the rounding of perf's rows)."""
+    kernel is named in the profile, and the shares by kind of code add up to the whole process (within the rounding
+    of perf's rows)."""
     if shutil.which("perf") is None:
         pytest.skip("perf is not installed (Debian: linux-perf)")
     paranoid = Path("/proc/sys/kernel/perf_event_paranoid")
@@ -52,8 +58,9 @@ def test_a_profile_names_the_simulators_callees(tmp_path):
         pytest.skip("kernel.perf_event_paranoid > 2: perf may not sample this user's processes")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     cmd = [
-        sys.executable, str(SCRIPT), "--top", "80", "--keep", str(tmp_path / "keep"), "--", "tournament", "--preset", "fig3-S", "--deals", "2",
-        "--workers", "1", "--no-plots", "--quiet", "--overwrite", "--no-histories", "--out", str(tmp_path / "t"),
+        sys.executable, str(SCRIPT), "--top", "80", "--keep", str(tmp_path / "keep"), "--", "tournament", "--preset",
+        "fig3-S", "--deals", "2", "--workers", "1", "--no-plots", "--quiet", "--overwrite", "--no-histories", "--out",
+        str(tmp_path / "t"),
     ]  # fmt: skip
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     if proc.returncode != 0 and re.search(r"perf_event|Permission|Access to performance", proc.stderr):
