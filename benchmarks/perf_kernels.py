@@ -13,7 +13,8 @@ most samples::
 
 Run the command with ``--workers 1`` (worker processes leave without writing their maps) and load numba's cache
 first (a first run compiles).  A sampler attributes each sample to one instruction: inside a kernel that inlines its
-callees, ask where by address (``--keep`` keeps ``perf.data`` and the map for ``perf annotate``-style reading).
+callees, ask where by address (``--keep`` keeps ``perf.data`` and the map for ``perf annotate``-style reading;
+otherwise the map is removed from ``/tmp`` once read).
 Needs ``perf`` (Debian's ``linux-perf``) and ``kernel.perf_event_paranoid`` at most 2.
 """
 
@@ -201,16 +202,6 @@ def parse_report(text: str) -> list[tuple[float, str, str]]:
     return rows
 
 
-def _copy(src: Path, dst: Path) -> None:
-    # a kept file: written only where a regular file is or nothing (never through a symbolic link, into a FIFO, ...)
-    from loki.io.outpath import check_output_path
-
-    check_output_path(dst, "--keep")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    with open(src, "rb") as fin, os.fdopen(os.open(dst, flags, 0o644), "wb") as fout:
-        shutil.copyfileobj(fin, fout)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--top", type=int, default=15, help="kernels and other symbols to list")
@@ -221,7 +212,12 @@ def main(argv: list[str] | None = None) -> None:
     cmd = a.command[1:] if a.command[:1] == ["--"] else a.command
     if not cmd:
         ap.error("give the loki command after --, e.g. -- tournament --preset fig3-BR --workers 1 ...")
+    if not 1 <= a.top <= 10_000:
+        ap.error(f"--top {a.top}: expected 1 to 10,000 rows")
+    if not 1 <= a.freq <= 100_000:
+        ap.error(f"--freq {a.freq}: expected 1 to 100,000 samples a second")
     from loki.errors import OutputPathError
+    from loki.io.files import atomic_target
     from loki.io.outpath import check_output_path, make_folder
 
     try:
@@ -244,35 +240,38 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"perf_kernels: the profiled command failed ({rec.returncode}):\n{rec.stderr[-2000:]}")
         rep = subprocess.run(
             [perf, "report", "-i", str(data), "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none"],
-            capture_output=True, text=True, check=True,
+            capture_output=True, text=True,
         )  # fmt: skip
-        if keep is not None:
-            try:
-                _copy(data, keep / "perf.data")
-                for m in re.finditer(r"\[JIT\] tid (\d+)", rep.stdout):
-                    src = Path(f"/tmp/perf-{m.group(1)}.map")
-                    if src.is_file():
-                        _copy(src, keep / src.name)
-                    break
-            except OutputPathError as e:
-                raise SystemExit(f"perf_kernels: {e}") from None
-    rows = parse_report(rep.stdout)
+        if rep.returncode != 0:
+            raise SystemExit(f"perf_kernels: perf report failed ({rep.returncode}):\n{rep.stderr[-2000:]}")
+        maps = [Path(f"/tmp/perf-{pid}.map") for pid in sorted(set(re.findall(r"\[JIT\] tid (\d+)", rep.stdout)))]
+        try:
+            if keep is not None:
+                for src, dst in [(data, keep / "perf.data")] + [(m, keep / m.name) for m in maps if m.is_file()]:
+                    with atomic_target(dst) as part:
+                        shutil.copyfile(src, part)
+        except (OutputPathError, OSError) as e:
+            raise SystemExit(f"perf_kernels: --keep: {e}") from None
+        finally:
+            for m in maps:  # the profiled processes' maps, read: not left in /tmp
+                if m.is_file() and not m.is_symlink():
+                    m.unlink()
+    rows = [(pct, kind_of(dso), dso, sym) for pct, dso, sym in parse_report(rep.stdout)]
     by_kind: dict[str, float] = defaultdict(float)
-    for pct, dso, _ in rows:
-        by_kind[kind_of(dso)] += pct
+    kernels: dict[str, float] = defaultdict(float)
+    for pct, kind, _, sym in rows:
+        by_kind[kind] += pct
+        if kind == "numba kernels":
+            kernels[sym if not sym.startswith("0x") else "(unnamed JIT code)"] += pct
     print(f"{' '.join(cmd)}: share of the process's samples by kind of code")
     for kind, pct in sorted(by_kind.items(), key=lambda kv: -kv[1]):
         print(f"  {pct:6.2f} %  {kind}")
-    kernels: dict[str, float] = defaultdict(float)
-    for pct, dso, sym in rows:
-        if kind_of(dso) == "numba kernels":
-            kernels[sym if not sym.startswith("0x") else "(unnamed JIT code)"] += pct
     print(f"the {a.top} kernels with the most samples")
     for sym, pct in sorted(kernels.items(), key=lambda kv: -kv[1])[: a.top]:
         print(f"  {pct:6.2f} %  {sym}")
     print(f"the {a.top} other symbols with the most samples")
-    others = [(pct, dso, sym) for pct, dso, sym in rows if kind_of(dso) != "numba kernels"]
-    for pct, dso, sym in sorted(others, reverse=True)[: a.top]:
+    others = sorted(((pct, dso, sym) for pct, kind, dso, sym in rows if kind != "numba kernels"), reverse=True)
+    for pct, dso, sym in others[: a.top]:
         print(f"  {pct:6.2f} %  {sym} ({os.path.basename(dso)})")
 
 

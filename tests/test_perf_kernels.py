@@ -81,3 +81,23 @@ def test_a_profile_names_the_simulators_callees(tmp_path):
     kinds = re.findall(r"^\s+([\d.]+) %  (numba kernels|Python interpreter|numpy|numba runtime|C library|operating "
                        r"system|other)$", out, flags=re.M)  # fmt: skip
     assert 95.0 <= sum(float(p) for p, _ in kinds) <= 105.0, out  # rows rounded by perf
+
+
+def test_bad_options_are_refused_before_profiling(tmp_path, capsys):
+    """Out-of-range ``--top`` and ``--freq``, a missing command and a symbolic link where ``--keep`` would write are
+    refused with one line naming them, before ``perf`` runs."""
+    pk = _module()
+    for argv, said in (
+        (["--top", "0", "--", "tournament"], "--top 0: expected 1 to 10,000 rows"),
+        (["--freq", "10000000", "--", "tournament"], "--freq 10000000: expected 1 to 100,000"),
+        (["--"], "give the loki command after --"),
+    ):
+        with pytest.raises(SystemExit):
+            pk.main(argv)
+        assert said in capsys.readouterr().err
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "perf.data").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(SystemExit, match="a symbolic link is there"):
+        pk.main(["--keep", str(keep), "--", "tournament"])
+    assert not (tmp_path / "elsewhere").exists()
