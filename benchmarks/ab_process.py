@@ -1,19 +1,20 @@
 """A/B of whole ``loki tournament`` processes between two source trees: CPU per game and peak memory, alternating.
 
 Each round runs the same ``loki tournament`` command once per tree (``PYTHONPATH=<tree>/src``), base first then new,
-each in a fresh process, and reads the process's resource usage when it ends (``os.wait4``: user + system CPU of the
-process and of the worker processes it waited for, and the peak resident set size of the largest of them), so the
-figures are those of the whole process: start-up, kernel loading, the blocks, the results.  Games per CPU second is
-the tournament's games (deals x seatings) over that CPU; the summaries of the two trees are compared byte for byte
-(the same play)::
+each in a fresh process, and reads the resource usage of its whole process tree when it ends
+(:func:`_trees.run_whole`: user + system CPU of the process and of every worker process, the pool's workers included,
+which end after it and are waited for here as orphans; and the peak resident set size of the largest of them), so the
+figures are those of the whole run: start-up, kernel loading, the blocks, the results, in every process.  Games per
+CPU second is the tournament's games (deals x seatings) over that CPU; the summaries of the two trees are compared
+byte for byte (the same play)::
 
     NUMBA_CACHE_DIR=.numba_cache python benchmarks/ab_process.py --base /path/to/old/tree --new . \\
         --preset fig3-BRS --deals 200 --rounds 3
 
-``--preset`` takes a preset's name or a tournament TOML file; ``--workers`` is passed on.  Use 1 (the default): the
-tournament then plays in one process, whose CPU and peak memory ``wait4`` reports whole.  With more, the worker
-processes' CPU is counted only if the tournament reaps them before it exits, which its process pool does not (a
-2-worker run reports the parent's CPU alone), so the figure is not the whole CPU.
+``--preset`` takes a preset's name or a tournament TOML file; ``--workers`` is passed on (default 1: one process).
+With more, every worker's start-up and play are in the figure (the workers outlive the tournament process by a moment
+and are counted as they end; where this process cannot become their reaper, Linux's ``PR_SET_CHILD_SUBREAPER``, a
+note says the figure is the tournament process's alone).
 The ratio is new / base games per CPU second by the minimum and by the median CPU of the rounds; peak memory in MB
 (2^20 bytes), min / median / max of the rounds.
 """
@@ -25,10 +26,11 @@ import filecmp
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _trees import become_subreaper, run_whole
 
 _CHILD = "import sys\nfrom loki.cli import app\nsys.argv[0] = 'loki'\napp()\n"
 
@@ -41,14 +43,11 @@ def run(tree: Path, preset: str, deals: int, workers: int, out: Path, histories:
         "--no-plots", "--quiet", "--overwrite", "--out", str(out), "--histories" if histories else "--no-histories",
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
-    proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    if proc.returncode != 0:
-        raise SystemExit(f"{tree}: loki tournament failed ({proc.returncode}):\n{err[-2000:]}")
+    res = run_whole(args, env)
+    if res.returncode != 0:
+        raise SystemExit(f"{tree}: loki tournament failed ({res.returncode}):\n{res.stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
-    return {"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024, "games": int(summary["hands"])}
+    return {"cpu": res.cpu, "rss_mb": res.peak_rss_mb, "games": int(summary["hands"]), "processes": 1 + res.processes}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -61,8 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--histories", action="store_true", help="write the hand histories (the presets' default)")
     a = ap.parse_args(argv)
-    if a.workers != 1:
-        print("note: with --workers > 1 the workers' CPU is not in the figures (module docstring)", file=sys.stderr)
+    if a.workers != 1 and not become_subreaper():
+        print("note: the workers' CPU is not in the figures here (no PR_SET_CHILD_SUBREAPER)", file=sys.stderr)
     rows: dict[str, list[dict]] = {"base": [], "new": []}
     same = True
     with tempfile.TemporaryDirectory() as tmp:
