@@ -11,7 +11,7 @@ Two figures, each for ``--base`` and ``--new`` (``PYTHONPATH=<tree>/src``), ``--
   for ``--hands`` hands, less a dealer-only baseline, ``loki match`` of two ``calling`` players for as many hands (the
   dealer, the protocol, the process's start-up); the difference, less the opponent's own decisions measured the same
   way against ``calling`` (``opponent vs calling`` less the baseline, per decision of the opponent), per decision of
-  the bot.  CPU of the process and its children (``os.wait4``).
+  the bot.  CPU of the process and every descendant (:func:`_trees.run_whole`).
 
 ::
 
@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from _trees import run_whole
 
 _IN_PROCESS = r"""
 import json, sys, time
@@ -95,19 +97,18 @@ def in_process(tree: Path, bot: str, opp: str, hands: int, warmup: int, seed: in
 
 
 def match(tree: Path, seats: tuple[str, str], hands: int, seed: int) -> tuple[float, list[int]]:
-    """CPU (process and children) of ``loki match`` of ``seats``, and each seat's decisions (from the match log)."""
+    """CPU (the process and every descendant) of ``loki match`` of ``seats``, and each seat's decisions (from the match
+    log)."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "match.log"
         args = [sys.executable, "-c", _MATCH, "match", "--player", seats[0], "--player", seats[1]]
         args += ["--hands", str(hands), "--seed", str(seed), "--out", str(log)]
-        p = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(p.pid, 0)
-        if os.waitstatus_to_exitcode(status) != 0:
-            err = p.stderr.read().decode() if p.stderr else ""
-            raise SystemExit(f"loki match {seats} failed:\n{err[-2000:]}")
+        res = run_whole(args, env)
+        if res.returncode != 0:
+            raise SystemExit(f"loki match {seats} failed:\n{res.stderr[-2000:]}")
         decisions = _decisions(log.read_text())
-    return usage.ru_utime + usage.ru_stime, decisions
+    return res.cpu, decisions
 
 
 def _decisions(text: str) -> list[int]:
