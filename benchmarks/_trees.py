@@ -45,7 +45,8 @@ class WholeRun:
         cpu: user + system CPU seconds of the command's process and of every descendant waited for (by it, or, as
             orphans, by this process).
         peak_rss_mb: the largest peak resident set size among them, MiB (2^20 bytes).
-        processes: descendants reaped here after the command's process ended (0 when none outlived it).
+        processes: descendants that outlived the command's process, reaped here (0 when none did); each one's CPU
+            includes the descendants it waited for itself (a tournament's forkserver and its workers count as one).
         whole: whether descendants that outlive the command are counted (:func:`become_subreaper` succeeded).
         stderr: the tail of the command's standard error (at most 4,000 characters).
     """

@@ -47,7 +47,7 @@ def run(tree: Path, preset: str, deals: int, workers: int, out: Path, histories:
     if res.returncode != 0:
         raise SystemExit(f"{tree}: loki tournament failed ({res.returncode}):\n{res.stderr[-2000:]}")
     summary = json.loads((out / "summary.json").read_text())
-    return {"cpu": res.cpu, "rss_mb": res.peak_rss_mb, "games": int(summary["hands"]), "processes": 1 + res.processes}
+    return {"cpu": res.cpu, "rss_mb": res.peak_rss_mb, "games": int(summary["hands"]), "orphans": res.processes}
 
 
 def main(argv: list[str] | None = None) -> None:
