@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+#: ``python -c LOKI_CLI args...`` runs the ``loki`` command line of the tree on ``PYTHONPATH`` (not the installed
+#: ``loki`` script, which may belong to another tree).
+LOKI_CLI = "import sys\nfrom loki.cli import app\nsys.argv[0] = 'loki'\napp()\n"
+
 _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 _subreaper: bool | None = None
 

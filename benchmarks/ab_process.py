@@ -30,16 +30,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _trees import become_subreaper, run_whole
-
-_CHILD = "import sys\nfrom loki.cli import app\nsys.argv[0] = 'loki'\napp()\n"
+from _trees import LOKI_CLI, become_subreaper, run_whole
 
 
 def run(tree: Path, preset: str, deals: int, workers: int, out: Path, histories: bool) -> dict:
     """One ``loki tournament`` process of ``tree``: ``{"cpu": s, "rss_mb": MB, "games": n}``."""
     src = ["--config", preset] if preset.endswith(".toml") else ["--preset", preset]
     args = [
-        sys.executable, "-c", _CHILD, "tournament", *src, "--deals", str(deals), "--workers", str(workers),
+        sys.executable, "-c", LOKI_CLI, "tournament", *src, "--deals", str(deals), "--workers", str(workers),
         "--no-plots", "--quiet", "--overwrite", "--out", str(out), "--histories" if histories else "--no-histories",
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))

@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _trees import run_whole
+from _trees import LOKI_CLI, run_whole
 
 _IN_PROCESS = r"""
 import json, sys, time
@@ -86,8 +86,6 @@ for s, n in ((seed + 1, warmup), (seed, hands)):
 print(json.dumps({"cpu": bot.cpu, "decisions": bot.decisions}))
 """
 
-_MATCH = "import sys\nfrom loki.cli import app\nsys.argv[0] = 'loki'\napp()\n"
-
 
 def in_process(tree: Path, bot: str, opp: str, hands: int, warmup: int, seed: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
@@ -102,7 +100,7 @@ def match(tree: Path, seats: tuple[str, str], hands: int, seed: int) -> tuple[fl
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "match.log"
-        args = [sys.executable, "-c", _MATCH, "match", "--player", seats[0], "--player", seats[1]]
+        args = [sys.executable, "-c", LOKI_CLI, "match", "--player", seats[0], "--player", seats[1]]
         args += ["--hands", str(hands), "--seed", str(seed), "--out", str(log)]
         res = run_whole(args, env)
         if res.returncode != 0:
