@@ -36,8 +36,12 @@ from _trees import child_json
 
 MODES = ("full", "free-seats", "free-simulator", "both")
 
-#: The child: this script's :func:`child` with the tree's loki on the path.
-_CHILD = "import sys\nsys.path.insert(0, {dir!r})\nimport ceilings\nceilings.child(*sys.argv[1:])\n"
+#: The child: this script's :func:`child` with the tree's loki on the path, and one OpenBLAS thread as every ``loki``
+#: command has (:mod:`loki.cli`; set before numpy is imported: idle BLAS threads would spin on the process's CPU).
+_CHILD = (
+    "import os, sys\nos.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\nsys.path.insert(0, {dir!r})\n"
+    "import ceilings\nceilings.child(*sys.argv[1:])\n"
+)
 
 
 class _Recorded:

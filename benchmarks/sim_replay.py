@@ -15,8 +15,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import pickle
 import time
+
+# one OpenBLAS thread, as every ``loki`` command has (loki.cli), set before numpy is imported: idle BLAS threads would
+# spin on the process's CPU
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def capture(preset: str, deals: int, out: str) -> None:

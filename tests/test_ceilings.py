@@ -3,6 +3,7 @@ replays must play the recorded games, and a recording that does not fit them is 
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pickle
@@ -13,16 +14,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "ceilings.py"
 TABLE = ROOT / "benchmarks" / "tables" / "fig3-BRS-BRS3.toml"
-CHILD = f"import sys\nsys.path.insert(0, {str(SCRIPT.parent)!r})\nimport ceilings\nceilings.child(*sys.argv[1:])\n"
 
 
 def _env() -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "src"))
 
 
-def _child(mode: str, recording: Path) -> subprocess.CompletedProcess:
+def _child(code: str, mode: str, recording: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-c", CHILD, mode, str(recording), str(TABLE), "2", "loki1"],
+        [sys.executable, "-c", code, mode, str(recording), str(TABLE), "2", "loki1"],
         env=_env(),
         capture_output=True,
         text=True,
@@ -49,14 +49,16 @@ def test_every_mode_plays_the_recorded_games():
         assert f"| {mode} | " in out
 
 
-def test_a_recording_that_does_not_fit_is_refused(tmp_path):
+def test_a_recording_that_does_not_fit_is_refused(tmp_path, monkeypatch):
     """A recording with one seat's last action removed runs out during the replay: the child stops with a message
     instead of timing other games; the untouched recording replays the same games (the same digest)."""
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    code = importlib.import_module("ceilings")._CHILD.format(dir=str(SCRIPT.parent))
     rec = tmp_path / "rec.pickle"
-    first = _child("record", rec)
+    first = _child(code, "record", rec)
     assert first.returncode == 0, first.stderr[-2000:]
     recorded = json.loads(first.stdout.strip().splitlines()[-1])
-    again = _child("free-seats", rec)
+    again = _child(code, "free-seats", rec)
     assert again.returncode == 0, again.stderr[-2000:]
     assert json.loads(again.stdout.strip().splitlines()[-1])["digest"] == recorded["digest"]
     with open(rec, "rb") as f:
@@ -65,6 +67,6 @@ def test_a_recording_that_does_not_fit_is_refused(tmp_path):
     seats[name] = seats[name][:-1]
     with open(rec, "wb") as f:
         pickle.dump((seats, sims), f)
-    short = _child("free-seats", rec)
+    short = _child(code, "free-seats", rec)
     assert short.returncode != 0
     assert f"{name}: the replay ran out of recorded actions" in short.stderr
