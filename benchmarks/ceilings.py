@@ -37,7 +37,7 @@ from _trees import child_json
 MODES = ("full", "free-seats", "free-simulator", "both")
 
 #: The child: this script's :func:`child` with the tree's loki on the path, and one OpenBLAS thread as every ``loki``
-#: command has (:mod:`loki.cli`; set before numpy is imported: idle BLAS threads would spin on the process's CPU).
+#: command has (:mod:`loki.cli`; set before numpy is imported), so the block runs as the command line runs it.
 _CHILD = (
     "import os, sys\nos.environ.setdefault('OPENBLAS_NUM_THREADS', '1')\nsys.path.insert(0, {dir!r})\n"
     "import ceilings\nceilings.child(*sys.argv[1:])\n"

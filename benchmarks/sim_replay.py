@@ -19,8 +19,8 @@ import os
 import pickle
 import time
 
-# one OpenBLAS thread, as every ``loki`` command has (loki.cli), set before numpy is imported: idle BLAS threads would
-# spin on the process's CPU
+# one OpenBLAS thread, as every ``loki`` command has (loki.cli), set before numpy is imported: the decisions replay as
+# the command line plays them
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
