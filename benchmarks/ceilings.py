@@ -10,7 +10,7 @@ again with those parts replayed from the recording:
   policy still builds its spot);
 - ``both``.
 
-At a table without Simulator players only ``full`` and ``free-seats`` are run.
+A mode with nothing to free at the table (no seat of ``--kind``, no Simulator decision) is left out.
 
 Every run must play the same games as the recording (the chips and counters of every deal; the script stops
 otherwise), so the difference in CPU is what the part costs at that table, all of it: an upper bound for any
@@ -193,9 +193,12 @@ def main(argv: list[str] | None = None) -> None:
         recording = str(Path(tmp) / "recording.pickle")
         rec = child_json(tree, code, "record", recording, config, a.deals, a.kind)
         print(f"recorded: {rec['seats']} seats of kind {a.kind!r}, {rec['simulations']} Simulator decisions")
-        if rec["seats"] == 0:
-            raise SystemExit(f"no seat's player spec starts with {a.kind!r}")
-        modes = MODES if rec["simulations"] else MODES[:2]  # no Simulator at this table: nothing more to free
+        seats, sims = rec["seats"] > 0, rec["simulations"] > 0
+        if not (seats or sims):
+            raise SystemExit(
+                f"nothing to free: no seat's player spec starts with {a.kind!r}, and no Simulator decision"
+            )
+        modes = [m for m, ok in zip(MODES, (True, seats, sims, seats and sims)) if ok]
         cpu: dict[str, list[float]] = {m: [] for m in modes}
         for r in range(a.rounds):
             for m in modes:
