@@ -34,6 +34,8 @@ from pathlib import Path
 
 from _trees import child_json
 
+from loki.players.base import Player
+
 MODES = ("full", "free-seats", "free-simulator", "both")
 
 #: The child: this script's :func:`child` with the tree's loki on the path, and one OpenBLAS thread as every ``loki``
@@ -59,23 +61,11 @@ class _Recorded:
         return a
 
 
-class _Replayed:
-    """A seat that plays the actions of ``log`` in order and does nothing else."""
+class _Replayed(Player):
+    """A seat that plays the actions of ``log`` in order and does nothing else (the base player's hooks)."""
 
     def __init__(self, log: list, name: str):
         self.log, self.next, self.name = log, 0, name
-
-    def begin_hand(self, *args) -> None:
-        pass
-
-    def observe(self, event) -> None:
-        pass
-
-    def end_hand(self, view) -> None:
-        pass
-
-    def reseat(self, mapping) -> None:
-        pass
 
     def act(self, view, legal):
         if self.next >= len(self.log):
