@@ -140,9 +140,19 @@ def njit(*args, **kwargs):
     call, which in the Simulator's play-outs cost more than the betting rules they called (the state vector, the
     pots, the board cache's rows: ~10 % of a Simulator tournament's CPU).  Only for a kernel that allocates nothing
     and calls nothing that allocates (numba refuses to compile one that does) and returns no array it made.
+
+    Division follows numpy's error model by default (``error_model="numpy"``): a float divided by zero gives
+    ``inf``/``nan`` and an integer one 0, where numba's default (``"python"``) tests every divisor and raises
+    ``ZeroDivisionError``.  That test is a branch per division in every hot loop, and it keeps the compiler from
+    vectorising them: without it a fig3-BRS-BRS3 tournament runs ~1.05–1.08× more games per CPU second, the play
+    byte-identical (BENCHMARKS.md).  A division that cannot meet a zero divisor gives the same float either way; a
+    kernel whose divisor can be zero on some input, and whose Python twin raises there, asks for
+    ``error_model="python"`` itself (the specific model's context frequencies).  Functions inlined into a kernel
+    (``inline="always"``) take the kernel's model.
     """
     if "nrt" in kwargs:
         kwargs["_nrt"] = kwargs.pop("nrt")
+    kwargs.setdefault("error_model", "numpy")
     if not kwargs.get("cache"):
         return numba.njit(*args, **kwargs)
     if args and callable(args[0]):

@@ -650,7 +650,7 @@ def blend_frequencies(counts, row, round_, bucket, specific, defaults, out, prio
     out[2] = d2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="python")  # raises ZeroDivisionError as its Python twin does
 def context_frequencies_into(counts, row, round_, bucket, facing, low, defaults, out, prior_obs):
     """The frequencies the specific mixture plays in a context (:meth:`loki.modeler.SpecificModeler.context_frequencies`)
     into ``out`` ``(3,) float64``: the blended frequencies (:func:`blend_frequencies`, ``prior_obs`` as there), fold 0
@@ -805,7 +805,7 @@ def blind_frequencies_into(c, pool, prior_weight, low, defaults, out):
             blind_frequency_into(c, r, b, pool, prior_weight, low, defaults, out[r, b])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="python")  # raises ZeroDivisionError as its Python twin does
 def context_frequencies_post(counts, row, low, defaults, out, prior_obs):
     """Every post-flop context's :func:`context_frequencies_into` (the believed play-out's ``freqs``; facing a bet in
     buckets 1 and 2) into ``out`` ``(4, 3, 3) float64`` rows 1..3 (row 0 untouched)."""
