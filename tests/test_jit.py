@@ -95,6 +95,31 @@ def test_njit_without_cache_is_plain_numba():
     assert f(1) == 2 and g(1) == 3 and f._cache.__class__.__name__ == "NullCache"
 
 
+def test_kernels_divide_by_numpys_error_model_unless_they_ask_for_pythons():
+    """``njit`` compiles with numba's numpy error model (a zero divisor gives inf / nan / 0, no test per division); a
+    kernel that asks for ``error_model="python"`` raises ZeroDivisionError, as the specific model's context
+    frequencies do on a context with nothing to normalise."""
+    from loki.modeler.kernels import context_frequencies_into, context_frequencies_post
+
+    @_jit.njit
+    def div(a, b):
+        return a / b
+
+    @_jit.njit(error_model="python")
+    def div_raising(a, b):
+        return a / b
+
+    @_jit.njit
+    def idiv(a, b):
+        return a // b
+
+    assert div(1.0, 0.0) == float("inf") and div(0.0, 0.0) != div(0.0, 0.0) and idiv(7, 0) == 0
+    with pytest.raises(ZeroDivisionError):
+        div_raising(1.0, 0.0)
+    for k in (context_frequencies_into, context_frequencies_post):
+        assert k.targetoptions["error_model"] == "python", k
+
+
 _PROBE = """
 import numpy as np
 from loki.assessment.strength import hs_counts_kernel
