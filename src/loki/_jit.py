@@ -145,10 +145,10 @@ def njit(*args, **kwargs):
     ``inf``/``nan`` and an integer one 0, where numba's default (``"python"``) tests every divisor and raises
     ``ZeroDivisionError``.  That test is a branch per division in every hot loop, and it can keep the compiler from
     vectorising them: without it a fig3-BRS-BRS3 tournament ran ~1.05–1.08× more games per CPU second on one machine
-    and within the noise of another, the play byte-identical (BENCHMARKS.md, "Division without a zero test").  A division that cannot meet a zero divisor gives the same float either way; a
-    kernel whose divisor can be zero on some input, and whose Python twin raises there, asks for
-    ``error_model="python"`` itself (the specific model's context frequencies).  Functions inlined into a kernel
-    (``inline="always"``) take the kernel's model.
+    and within the noise of another, the play byte-identical (BENCHMARKS.md, "Division without a zero test").  A
+    division that cannot meet a zero divisor gives the same float either way; a kernel whose divisor can be zero on
+    some input, and whose Python twin raises there, asks for ``error_model="python"`` itself (the specific model's
+    context frequencies).  Functions inlined into a kernel (``inline="always"``) take the kernel's model.
     """
     if "nrt" in kwargs:
         kwargs["_nrt"] = kwargs.pop("nrt")
