@@ -1,0 +1,186 @@
+"""What the parts of a Simulator trial cost: captured decisions replayed by kernels with one part made constant.
+
+:mod:`benchmarks.ceilings` frees whole players and keeps the games; inside the Simulator's kernel a part cannot be
+removed without changing the play-outs, so this benchmark estimates instead: it copies the tree's ``src`` once per
+variant (into ``$NUMBA_CACHE_DIR/trial_parts/<variant>``, where the variant's numba cache is kept too), rewrites the play-out kernel (:mod:`loki.simulator.playout`) so that one part
+does nothing or returns a constant, and replays the decisions of a :mod:`benchmarks.sim_replay` capture with each
+variant, in alternating rounds (each variant in its own process and numba cache, one OpenBLAS thread).  The
+variants (every one but ``full`` plays other games, so their differences are estimates of a part's cost, not
+ceilings of a rewrite):
+
+- ``full``: the kernel as it is;
+- ``no-trials``: no trial is dealt (what a decision costs outside its trials: the driver, the kernel's set-up and
+  cut-off; the every-holding uniform values of each board are computed before the timing, as the tournament's
+  re-weighting computes them anyway);
+- ``no-branches``: every trial dealt (holdings, board, uniform numbers, ranks, the decision street's values), neither
+  branch played out;
+- ``flat-river``, ``flat-turn``: the play-out's later-street values of the uniform play-out (HS_1, PPot read from or
+  computed into the board cache) replaced by constants on the river, resp. the turn.
+
+Printed per variant and street: the median over rounds of CPU per decision (ms) and per trial (µs), and the
+differences that estimate each part.  A rewrite of the kernel that no longer contains a patched line makes the
+benchmark stop with the patch's name (update the patch with the kernel)::
+
+    PYTHONPATH=src python benchmarks/sim_replay.py capture --preset fig3-BRS-BRS3 --deals 60 --out brs3-60.pkl
+    NUMBA_CACHE_DIR=... python benchmarks/trial_parts.py brs3-60.pkl --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+KERNEL = Path("loki/simulator/playout.py")
+
+#: Per variant, the (old, new) text replacements of the kernel's source; each ``old`` must occur exactly once.
+PATCHES: dict[str, list[tuple[str, str]]] = {
+    "full": [],
+    "no-trials": [("    for k_trial in range(n_loop):\n", "    for k_trial in range(0):\n")],
+    "no-branches": [("        for br in range(n_branch):\n", "        for br in range(0):\n")],
+    "flat-river": [
+        (
+            "                        elif not ready[p, s]:\n",
+            "                        elif not ready[p, s] and s == 3:\n"
+            "                            ready[p, s] = True\n"
+            "                            hs1[p, s] = 0.5\n"
+            "                            q[p, s] = 0.5\n"
+            "                            pp[p, s] = 0.0\n"
+            "                            nn[p, s] = 0.0\n"
+            "                        elif not ready[p, s]:\n",
+        )
+    ],
+    "flat-turn": [
+        (
+            "                        elif not ready[p, s]:\n",
+            "                        elif not ready[p, s] and s == 2:\n"
+            "                            ready[p, s] = True\n"
+            "                            hs1[p, s] = 0.5\n"
+            "                            q[p, s] = 0.5\n"
+            "                            pp[p, s] = 0.1\n"
+            "                            nn[p, s] = 0.0\n"
+            "                        elif not ready[p, s]:\n",
+        )
+    ],
+}
+
+STREETS = {3: "flop", 4: "turn", 5: "river"}
+
+
+def make_variant(src: Path, name: str, root: Path) -> Path:
+    """``root/name/src``: a copy of ``src`` (a tree's ``src`` folder) with the variant's patches applied; its path.
+    A file already there with the same text is left as it is, so the variant's numba cache (keyed by the sources'
+    paths and times) serves the next run.
+
+    Raises:
+        SystemExit: a patch's text is not found exactly once in the kernel (the kernel was rewritten).
+    """
+    dst = root / name / "src"
+    texts = {
+        f.relative_to(src): f.read_bytes()
+        for f in (src / "loki").rglob("*")
+        if f.is_file() and "__pycache__" not in f.parts
+    }
+    text = texts[KERNEL].decode()
+    for old, new in PATCHES[name]:
+        if text.count(old) != 1:
+            raise SystemExit(f"trial_parts: patch {name!r} expects {old.strip()!r} once in {KERNEL}; update the patch")
+        text = text.replace(old, new)
+    texts[KERNEL] = text.encode()
+    for rel, data in texts.items():
+        out = dst / rel
+        if not out.is_file() or out.read_bytes() != data:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+    return dst
+
+
+def replay(path: str) -> None:
+    """Replay a capture in this process (the variant's ``loki`` first on ``sys.path``) and print one line per street:
+    ``street decisions trials cpu_seconds``."""
+    import loki.simulator.driver as drv
+    from loki.triples.generator import board_values
+
+    with open(path, "rb") as f:
+        rec = pickle.load(f)
+    for board in {tuple(s.board) for s, _, _ in rec}:  # every board's uniform values, as the re-weighting has them
+        board_values(board)
+    s, c, sd = rec[-1]
+    drv.simulate(s, c.model_copy(update={"trials": 25}), seed=sd)  # warm-up: kernels loaded
+    acc = {3: 0.0, 4: 0.0, 5: 0.0}
+    cnt = {3: 0, 4: 0, 5: 0}
+    trials = {3: 0, 4: 0, 5: 0}
+    for s, c, sd in rec:
+        t = time.process_time()
+        r = drv.simulate(s, c, seed=sd)
+        k = len(s.board)
+        acc[k] += time.process_time() - t
+        cnt[k] += 1
+        trials[k] += r.trials  # the trials played (a variant's cut-off may stop elsewhere than the kernel's)
+    for k in acc:
+        print(k, cnt[k], trials[k], acc[k])
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("capture", help="a benchmarks/sim_replay.py capture")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--tree", default=".", help="the source tree whose kernel is measured")
+    ap.add_argument("--variants", default=",".join(PATCHES))
+    ap.add_argument("--_replay", action="store_true", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a._replay:
+        replay(a.capture)
+        return
+    names = a.variants.split(",")
+    root = Path(os.environ.get("NUMBA_CACHE_DIR", tempfile.gettempdir())) / "trial_parts"
+    trees = {n: make_variant(Path(a.tree).resolve() / "src", n, root) for n in names}
+    runs: dict[str, list[dict[int, tuple[int, int, float]]]] = {n: [] for n in names}
+
+    def run(n: str) -> dict[int, tuple[int, int, float]]:
+        env = dict(os.environ, PYTHONPATH=str(trees[n]), NUMBA_CACHE_DIR=str(root / n / "numba"))
+        out = subprocess.run(
+            [sys.executable, __file__, a.capture, "--_replay"], env=env, check=True, capture_output=True, text=True
+        ).stdout
+        rows = [re.split(r"\s+", line.strip()) for line in out.strip().splitlines()[-3:]]
+        return {int(r[0]): (int(r[1]), int(r[2]), float(r[3])) for r in rows}
+
+    for n in names:  # compile or load each variant's kernels once
+        run(n)
+    for _ in range(a.rounds):
+        for n in names:
+            runs[n].append(run(n))
+    print(f"{a.capture}: median of {a.rounds} rounds, CPU per decision (ms) / per trial played (us)")
+    med = {}
+    for n in names:
+        cells = []
+        for k, street in STREETS.items():
+            dec, tri = runs[n][0][k][:2]
+            sec = statistics.median(r[k][2] for r in runs[n])
+            med[n, k] = (sec, dec, tri)
+            cells.append(f"{street} {1e3 * sec / max(dec, 1):.2f} / {1e6 * sec / max(tri, 1):.2f}")
+        total = statistics.median(sum(r[k][2] for k in STREETS) for r in runs[n])
+        print(f"{n:12s} " + "  ".join(cells) + f"  total {total:.2f} s")
+    if "full" in names:
+        print("full minus variant, per trial of the full kernel (us):")
+        for n in names:
+            if n == "full":
+                continue
+            cells = [
+                f"{street} {1e6 * (med['full', k][0] - med[n, k][0]) / max(med['full', k][2], 1):.2f}"
+                for k, street in STREETS.items()
+            ]
+            print(f"{n:12s} " + "  ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
