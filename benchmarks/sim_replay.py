@@ -45,11 +45,22 @@ def capture(preset: str, deals: int, out: str) -> None:
     )
 
 
-def replay(path: str) -> None:
+def timed_replay(path: str, boards_first: bool = False):
+    """Re-simulate the decisions of capture ``path`` once, in order, after one untimed warm-up decision (and, with
+    ``boards_first``, every board's uniform values computed untimed first, as a tournament's re-weighting has them).
+
+    Returns:
+        ``(cpu, decisions, trials, results)``: process CPU seconds, decisions and trials played by board size (3, 4,
+        5 cards), and every decision's :class:`~loki.simulator.SimResult` in order.
+    """
     import loki.simulator.driver as drv
+    from loki.triples.generator import board_values
 
     with open(path, "rb") as f:
         rec = pickle.load(f)
+    if boards_first:
+        for board in {tuple(s.board) for s, _, _ in rec}:
+            board_values(board)
     s, c, sd = rec[-1]
     drv.simulate(s, c.model_copy(update={"trials": 25}), seed=sd)  # warm-up: kernels loaded
     acc = {3: 0.0, 4: 0.0, 5: 0.0}
@@ -64,6 +75,11 @@ def replay(path: str) -> None:
         cnt[k] += 1
         trials[k] += r.trials
         res.append(r)
+    return acc, cnt, trials, res
+
+
+def replay(path: str) -> None:
+    acc, cnt, trials, res = timed_replay(path)
     dig = hashlib.sha1(
         repr([(r.ev_call.hex(), r.ev_raise.hex(), r.trials, str(r.action)) for r in res]).encode()
     ).hexdigest()[:12]

@@ -29,13 +29,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import pickle
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -105,27 +103,11 @@ def make_variant(src: Path, name: str, root: Path) -> Path:
 
 
 def replay(path: str) -> None:
-    """Replay a capture in this process (the variant's ``loki`` first on ``sys.path``) and print one line per street:
-    ``street decisions trials cpu_seconds``."""
-    import loki.simulator.driver as drv
-    from loki.triples.generator import board_values
+    """Replay a capture in this process (the variant's ``loki`` first on ``sys.path``; every board's uniform values
+    computed before the timing) and print one line per street: ``street decisions trials cpu_seconds``."""
+    from sim_replay import timed_replay
 
-    with open(path, "rb") as f:
-        rec = pickle.load(f)
-    for board in {tuple(s.board) for s, _, _ in rec}:  # every board's uniform values, as the re-weighting has them
-        board_values(board)
-    s, c, sd = rec[-1]
-    drv.simulate(s, c.model_copy(update={"trials": 25}), seed=sd)  # warm-up: kernels loaded
-    acc = {3: 0.0, 4: 0.0, 5: 0.0}
-    cnt = {3: 0, 4: 0, 5: 0}
-    trials = {3: 0, 4: 0, 5: 0}
-    for s, c, sd in rec:
-        t = time.process_time()
-        r = drv.simulate(s, c, seed=sd)
-        k = len(s.board)
-        acc[k] += time.process_time() - t
-        cnt[k] += 1
-        trials[k] += r.trials  # the trials played (a variant's cut-off may stop elsewhere than the kernel's)
+    acc, cnt, trials, _ = timed_replay(path, boards_first=True)
     for k in acc:
         print(k, cnt[k], trials[k], acc[k])
 
