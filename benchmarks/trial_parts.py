@@ -124,6 +124,11 @@ def main(argv=None) -> None:
         replay(a.capture)
         return
     names = a.variants.split(",")
+    unknown = [n for n in names if n not in PATCHES]
+    if unknown:
+        ap.error(f"--variants takes names among {', '.join(PATCHES)}; unknown: {', '.join(unknown)}")
+    if a.rounds < 1:
+        ap.error(f"--rounds must be at least 1, got {a.rounds}")
     root = Path(os.environ.get("NUMBA_CACHE_DIR", tempfile.gettempdir())) / "trial_parts"
     trees = {n: make_variant(Path(a.tree).resolve() / "src", n, root) for n in names}
     runs: dict[str, list[dict[int, tuple[int, int, float]]]] = {n: [] for n in names}
