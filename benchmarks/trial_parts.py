@@ -127,6 +127,8 @@ def main(argv=None) -> None:
     unknown = [n for n in names if n not in PATCHES]
     if unknown:
         ap.error(f"--variants takes names among {', '.join(PATCHES)}; unknown: {', '.join(unknown)}")
+    if not Path(a.capture).is_file():
+        ap.error(f"capture {a.capture!r} is not a file (make one with benchmarks/sim_replay.py capture)")
     if a.rounds < 1:
         ap.error(f"--rounds must be at least 1, got {a.rounds}")
     root = Path(os.environ.get("NUMBA_CACHE_DIR", tempfile.gettempdir())) / "trial_parts"
