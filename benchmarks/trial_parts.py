@@ -2,8 +2,8 @@
 
 :mod:`benchmarks.ceilings` frees whole players and keeps the games; inside the Simulator's kernel a part cannot be
 removed without changing the play-outs, so this benchmark estimates instead: it copies the tree's ``src`` once per
-variant (into ``$NUMBA_CACHE_DIR/trial_parts/<variant>``, where the variant's numba cache is kept too), rewrites the play-out kernel (:mod:`loki.simulator.playout`) so that one part
-does nothing or returns a constant, and replays the decisions of a :mod:`benchmarks.sim_replay` capture with each
+variant (into ``$NUMBA_CACHE_DIR/trial_parts/<variant>``, where the variant's numba cache is kept too), rewrites the
+play-out kernel (:mod:`loki.simulator.playout`) so that one part does nothing or returns a constant, and replays the decisions of a :mod:`benchmarks.sim_replay` capture with each
 variant, in alternating rounds (each variant in its own process and numba cache, one OpenBLAS thread).  The
 variants (every one but ``full`` plays other games, so their differences are estimates of a part's cost, not
 ceilings of a rewrite):
@@ -40,35 +40,28 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 KERNEL = Path("loki/simulator/playout.py")
 
+_UNIFORM_VALUES = "                        elif not ready[p, s]:\n"
+
+
+def _flat(street: int, ppot: float) -> tuple[str, str]:
+    # the patch that gives the uniform play-out's players constant values on ``street`` (2 turn, 3 river): HS_1 and
+    # the percentile 0.5, PPot ``ppot``, NPot 0, set where the kernel would read or compute them
+    pad = " " * 28
+    values = "".join(f"{pad}{v}\n" for v in ("ready[p, s] = True", "hs1[p, s] = 0.5", "q[p, s] = 0.5",
+                                              f"pp[p, s] = {ppot}", "nn[p, s] = 0.0"))  # fmt: skip
+    return (
+        _UNIFORM_VALUES,
+        f"                        elif not ready[p, s] and s == {street}:\n{values}{_UNIFORM_VALUES}",
+    )
+
+
 #: Per variant, the (old, new) text replacements of the kernel's source; each ``old`` must occur exactly once.
 PATCHES: dict[str, list[tuple[str, str]]] = {
     "full": [],
     "no-trials": [("    for k_trial in range(n_loop):\n", "    for k_trial in range(0):\n")],
     "no-branches": [("        for br in range(n_branch):\n", "        for br in range(0):\n")],
-    "flat-river": [
-        (
-            "                        elif not ready[p, s]:\n",
-            "                        elif not ready[p, s] and s == 3:\n"
-            "                            ready[p, s] = True\n"
-            "                            hs1[p, s] = 0.5\n"
-            "                            q[p, s] = 0.5\n"
-            "                            pp[p, s] = 0.0\n"
-            "                            nn[p, s] = 0.0\n"
-            "                        elif not ready[p, s]:\n",
-        )
-    ],
-    "flat-turn": [
-        (
-            "                        elif not ready[p, s]:\n",
-            "                        elif not ready[p, s] and s == 2:\n"
-            "                            ready[p, s] = True\n"
-            "                            hs1[p, s] = 0.5\n"
-            "                            q[p, s] = 0.5\n"
-            "                            pp[p, s] = 0.1\n"
-            "                            nn[p, s] = 0.0\n"
-            "                        elif not ready[p, s]:\n",
-        )
-    ],
+    "flat-river": [_flat(3, 0.0)],
+    "flat-turn": [_flat(2, 0.1)],
 }
 
 STREETS = {3: "flop", 4: "turn", 5: "river"}
@@ -80,7 +73,8 @@ def make_variant(src: Path, name: str, root: Path) -> Path:
     paths and times) serves the next run.
 
     Raises:
-        SystemExit: a patch's text is not found exactly once in the kernel (the kernel was rewritten).
+        SystemExit: a patch's text is not found exactly once in the kernel (the kernel was rewritten), or a path of
+            the copy is there as something other than a regular file (a symlink, a device, a FIFO, a folder).
     """
     dst = root / name / "src"
     texts = {
@@ -96,6 +90,8 @@ def make_variant(src: Path, name: str, root: Path) -> Path:
     texts[KERNEL] = text.encode()
     for rel, data in texts.items():
         out = dst / rel
+        if out.is_symlink() or (out.exists() and not out.is_file()):
+            raise SystemExit(f"trial_parts: {out} is not a regular file; remove it or choose another NUMBA_CACHE_DIR")
         if not out.is_file() or out.read_bytes() != data:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(data)
