@@ -45,3 +45,15 @@ def test_a_patch_that_no_longer_fits_stops_by_name(trial_parts, tmp_path, monkey
     monkeypatch.setitem(trial_parts.PATCHES, "gone", [("a line the kernel does not have\n", "x\n")])
     with pytest.raises(SystemExit, match="patch 'gone'"):
         trial_parts.make_variant(ROOT / "src", "gone", tmp_path)
+
+
+def test_a_symlink_in_the_copy_is_refused_not_written_through(trial_parts, tmp_path):
+    """A path of the variant's copy that is a symlink stops the benchmark; the file it points to is left as it was."""
+    target = tmp_path / "elsewhere.py"
+    target.write_text("kept\n")
+    link = tmp_path / "full" / "src" / trial_parts.KERNEL
+    link.parent.mkdir(parents=True)
+    link.symlink_to(target)
+    with pytest.raises(SystemExit, match="not a regular file"):
+        trial_parts.make_variant(ROOT / "src", "full", tmp_path)
+    assert target.read_text() == "kept\n"
