@@ -79,6 +79,7 @@ def timed_replay(path: str, boards_first: bool = False):
 
 
 def replay(path: str) -> None:
+    """Print CPU per decision and per trial by street, and a digest of every result, of one replay of ``path``."""
     acc, cnt, trials, res = timed_replay(path)
     dig = hashlib.sha1(
         repr([(r.ev_call.hex(), r.ev_raise.hex(), r.trials, str(r.action)) for r in res]).encode()
