@@ -773,6 +773,56 @@ def test_class_ranked_river_boards_give_every_holding_the_same_hs():
     assert n_class[2] >= 10 and n_class[3] >= 5 and n_class[4] >= 1
 
 
+def test_class_rank_table_holds_the_evaluators_rank_of_every_class_without_a_flush():
+    """:func:`class_rank_table` (read for every river board ranked by class): its row of a board's multiset of card
+    ranks (:func:`_rank_multiset`, one index per multiset of five ranks with at most four of each, all of them
+    distinct) holds, for every class of two card ranks with two cards left that make no flush, the evaluator's rank
+    of those seven cards as cards (:func:`loki.evaluator.evaluate`: suits and all, not the rank sum), on boards with
+    no, three and four cards of a suit; -1 only where the seven would hold five cards of a rank."""
+    import itertools
+
+    from loki.simulator.playout import N_RANK_MULTISETS, _flush_suit, _rank_multiset, class_rank_table
+
+    table = class_rank_table()
+    assert table.shape == (N_RANK_MULTISETS, 169) and table.dtype == np.int16 and not table.flags.writeable
+    seen = set()
+    for ranks in itertools.combinations_with_replacement(range(13), 5):
+        if max(ranks.count(r) for r in ranks) > 4:
+            continue
+        cards = [4 * r + ranks[:i].count(r) for i, r in enumerate(ranks)]  # suits free: any cards of the ranks
+        idx = int(_rank_multiset(np.uint64(cards_mask(cards))))
+        assert 0 <= idx < N_RANK_MULTISETS and idx not in seen
+        seen.add(idx)
+        for x in range(13):
+            for y in range(x + 1):
+                five = ranks.count(x) + 1 + (x == y) > 4 or ranks.count(y) + 1 > 4
+                assert (table[idx, 13 * x + y] == -1) == five
+    assert len(seen) == 6175  # multisets of five ranks, at most four of each
+    rng = np.random.default_rng(41)
+    checked = np.zeros(5, int)
+    for k in range(150):
+        if k % 3 == 0:  # three or four cards of a suit
+            suit = int(rng.integers(4))
+            suited = [int(4 * r + suit) for r in rng.choice(13, 3 + k % 2, replace=False)]
+            board = suited + [int(c) for c in rng.permutation(52) if c not in suited][: 5 - len(suited)]
+        else:
+            board = [int(c) for c in rng.choice(52, 5, replace=False)]
+        bmask = np.uint64(cards_mask(board))
+        fs, fc = _flush_suit(bmask)
+        if fc == 5:
+            continue
+        checked[fc] += 1
+        row = table[int(_rank_multiset(bmask))]
+        off = [c for c in range(52) if c not in board]
+        for a, b in itertools.combinations(off, 2):
+            if fs >= 0 and fc + (a % 4 == fs) + (b % 4 == fs) >= 5:
+                continue  # a flush: ranked one by one
+            x, y = max(a // 4, b // 4), min(a // 4, b // 4)
+            if (a + b) % 7 == 0:  # a sample of the holdings (every class is reached many times)
+                assert row[13 * x + y] == evaluate(board + [a, b]), (board, a, b)
+    assert checked[0] >= 30 and checked[3] >= 20 and checked[4] >= 20
+
+
 def test_uniform_playout_outcomes_are_those_of_river_boards_ranked_by_holding():
     """The uniform play-out of a turn decision with every river board already in the cache ranked by holding
     (:func:`_board_slot`, read by :func:`_uniform_code`) and with a fresh cache (the boards without a flush ranked by

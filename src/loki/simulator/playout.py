@@ -22,6 +22,8 @@ canonical holding order, and :mod:`loki._jit` keys the disk cache by ``cards.py`
 
 from __future__ import annotations
 
+import functools
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -52,6 +54,7 @@ from loki.betting.layout import (
 )
 from loki.cards import HOLDING_CARDS, HOLDING_INDEX, HOLDING_MASKS, N_HOLDINGS
 from loki.evaluator.kernels import rank7, rank_from_key
+from loki.evaluator.keys import RANK_KEYS, RANK_SHIFT
 from loki.modeler.kernels import freq_triple, np_sum
 from loki.triples.rule_chain import TripleParams, bets_to_call_bucket, pt_kernel, semi_bluff_gate
 
@@ -197,11 +200,14 @@ class BoardCache(NamedTuple):
 
     ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
     boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
-    holdings of card ranks ``(x >= y)`` that make no flush (-1 when the board leaves none), the ``nf`` holdings that
+    holdings of card ranks ``(x >= y)`` that make no flush (:func:`_rank_by_class`), the ``nf`` holdings that
     make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, the holdings themselves in ``lh`` (the
     rest of ``r`` and ``lh`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
     by class (:func:`_class_code`, the same integers as :func:`_uniform_code`).  :func:`_board_slot` ranks such a slot
-    by holding when another reader asks for the board (and sets ``cls`` 0)."""
+    by holding when another reader asks for the board (and sets ``cls`` 0).
+
+    ``classes`` ``(6188, 169) int16``: :func:`class_rank_table`, the class ranks of every multiset of five card ranks
+    (the same array in every cache of a process; read, never written)."""
 
     keys: np.ndarray
     r: np.ndarray
@@ -214,6 +220,7 @@ class BoardCache(NamedTuple):
     pp: np.ndarray
     used: np.ndarray
     cls: np.ndarray
+    classes: np.ndarray
 
 
 #: Slots of a :func:`board_cache` (a power of two; 10.6 kB a board, 16 MB when 3/4 full).  More slots keep more
@@ -367,6 +374,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.empty((max(1, slots // PP_ROWS_PER_SLOT), N_HOLDINGS)),
         np.zeros(2, dtype=np.int64),
         np.zeros(slots, dtype=np.int16),
+        class_rank_table(),
     )
 
 
@@ -493,60 +501,100 @@ def _flush_suit(bmask):
     return -1, 0
 
 
+#: ``C(n, k)`` for ``n < 18``, ``k < 6``: the combinatorial number system of :func:`_rank_multiset`.
+_BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(18)], dtype=np.int64)
+#: The multisets of five card ranks, ``C(17, 5)`` (five of a rank included: their rows are never read).
+N_RANK_MULTISETS = math.comb(17, 5)
+
+
+@njit(cache=True, nrt=False, inline="always")
+def _rank_multiset(bmask):
+    """The index ``0 .. 6187`` of the multiset of card ranks of the five cards of mask ``bmask``: with the ranks
+    sorted, ``r_0 <= ... <= r_4``, the five distinct numbers ``r_i + i`` of ``0 .. 16`` in the combinatorial number
+    system, ``sum_i C(r_i + i, i + 1)``."""
+    idx = 0
+    i = 0
+    for x in range(13):
+        k = 4 - _LEFT[(bmask >> np.uint64(4 * x)) & np.uint64(15)]  # the cards of rank x
+        for _ in range(k):
+            idx += _BINOM[x + i, i + 1]
+            i += 1
+    return idx
+
+
+@njit(cache=True)
+def _class_rank_rows(tables):
+    # class_rank_table's rows: for every multiset of five ranks (at most four of each), at 13 x + y (x >= y) the
+    # rank of the seven cards with two more of ranks x and y and no flush (the evaluator's rank of the rank-key sum,
+    # its suit counters left at zero), -1 where the seven would hold five of a rank
+    out = np.full((N_RANK_MULTISETS, 169), -1, dtype=np.int16)
+    cnt = np.zeros(13, dtype=np.int64)
+    for r0 in range(13):
+        for r1 in range(r0, 13):
+            for r2 in range(r1, 13):
+                for r3 in range(r2, 13):
+                    for r4 in range(r3, 13):
+                        cnt[:] = 0
+                        cnt[r0] += 1
+                        cnt[r1] += 1
+                        cnt[r2] += 1
+                        cnt[r3] += 1
+                        cnt[r4] += 1
+                        if cnt.max() > 4:
+                            continue
+                        mask = np.uint64(0)  # five cards of these ranks (the lowest suits free)
+                        for r in (r0, r1, r2, r3, r4):
+                            k = 0
+                            while (mask >> np.uint64(4 * r + k)) & np.uint64(1):
+                                k += 1
+                            mask |= np.uint64(1) << np.uint64(4 * r + k)
+                        idx = _rank_multiset(mask)
+                        bk = RANK_KEYS[r0] + RANK_KEYS[r1] + RANK_KEYS[r2] + RANK_KEYS[r3] + RANK_KEYS[r4]
+                        for x in range(13):
+                            for y in range(x + 1):
+                                if cnt[x] + 1 + (x == y) > 4 or cnt[y] + 1 > 4:
+                                    continue
+                                key = (bk + RANK_KEYS[x] + RANK_KEYS[y]) << RANK_SHIFT
+                                out[idx, 13 * x + y] = rank_from_key(key, 0, tables)
+    return out
+
+
+@functools.cache
+def class_rank_table() -> np.ndarray:
+    """The rank of every class of two card ranks on every multiset of five card ranks, without a flush: ``(6188, 169)
+    int16``, row :func:`_rank_multiset` of a board's card mask, column ``13 x + y`` (``x >= y``, card ranks 0 = two ..
+    12 = ace) the evaluator's rank (1..7462) of the board with two cards of ranks ``x`` and ``y`` when the seven make
+    no flush (-1 where they would hold five cards of a rank).  Without a flush a hand's rank depends on its card ranks
+    only, so a river board's 91 class ranks are read here instead of ranked (:func:`_rank_by_class`).  Made once per
+    process (~5 ms; 2.1 MB) and shared, read-only, by every :class:`BoardCache`.  Source: the evaluator's rank scale
+    (:mod:`loki.evaluator`)."""
+    from loki.evaluator import kernel_tables
+
+    out = _class_rank_rows(kernel_tables())
+    out.flags.writeable = False
+    return out
+
+
 @njit(cache=True, nrt=False)
-def _board_slot_uniform(cache, board, nb, tables):
-    """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
-    board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
-    makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
-    a flush), so 91 class ranks (at ``13 * x + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
-    make a flush, which are ranked one by one: none without three cards of a suit, the 45 holding two of the suit
-    with three, the 378 holding one with four.  A board of five suited cards is ranked by holding.  Returns the
-    slot."""
-    bmask = np.uint64(0)
-    for i in range(nb):
-        bmask |= np.uint64(1) << np.uint64(board[i])
-    fs, fc = _flush_suit(bmask)
-    if nb != 5 or fc == 5:
-        return _board_slot(cache, board, nb, tables)[0]
-    i = _new_slot(cache, bmask)
-    card_key, card_bit = tables[0], tables[1]
-    bk, bb = _board_key(board, nb, card_key, card_bit)
-    sbit = np.uint64(0) if fs < 0 else np.uint64(1) << np.uint64(fs)
-    row = cache.lr[i]
-    for x in range(13):  # a class's rank from two cards off the board that make no flush
-        off_x = (~bmask >> np.uint64(4 * x)) & np.uint64(15)
-        ns_x = off_x & ~sbit
-        for y in range(x + 1):
-            off_y = (~bmask >> np.uint64(4 * y)) & np.uint64(15)
-            ns_y = off_y & ~sbit
-            s1 = -1
-            s2 = -1
-            if y == x:  # a pair: two suits off the board (never both the flush suit); with four, not the flush suit
-                src = off_x if fc == 3 else ns_x
-                s1 = _FIRST[src]
-                s2 = _SECOND[src]
-            elif fc == 3:  # at most one card of the flush suit
-                if _FIRST[ns_x] >= 0 and _FIRST[off_y] >= 0:
-                    s1 = _FIRST[ns_x]
-                    s2 = _FIRST[off_y]
-                elif _FIRST[off_x] >= 0 and _FIRST[ns_y] >= 0:
-                    s1 = _FIRST[off_x]
-                    s2 = _FIRST[ns_y]
-            else:  # none of the flush suit (or no flush suit)
-                s1 = _FIRST[ns_x]
-                s2 = _FIRST[ns_y]
-            if s1 < 0 or s2 < 0:
-                row[13 * x + y] = -1
-            else:
-                c1 = 4 * x + s1
-                c2 = 4 * y + s2
-                row[13 * x + y] = rank_from_key(
-                    bk + card_key[c1] + card_key[c2], bb | card_bit[c1] | card_bit[c2], tables
-                )
+def _rank_by_class(board, nb, bmask, fs, fc, classes, row, rk, lh, tables):
+    """Rank the river board ``board[:nb]`` (card mask ``bmask``; ``(fs, fc)`` its :func:`_flush_suit`, ``fc < 5``) by
+    rank class: ``row[13 x + y]`` the rank of the holdings of card ranks ``x >= y`` that make no flush (from the table
+    ``classes``, :func:`class_rank_table`; where none is left, the rank they would have: a class without holdings is
+    counted zero times), then the holdings that make a flush one by one (none without three cards of a suit, the 45
+    holding two of the suit with three, the 378 holding one with four), their ranks (the evaluator's flush table:
+    with seven cards a flush excludes a full house) at ``row[169 + j]`` and at their holding in ``rk``, the holdings
+    in ``lh``.  ``row`` ``(>= 547,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16.  Returns the number of
+    flush holdings ``nf`` (:func:`_class_code` reads the result)."""
+    src = classes[_rank_multiset(bmask)]
+    for j in range(169):
+        row[j] = src[j]
     nf = 0
-    if fc >= 3:  # the holdings that make a flush, one by one: their ranks in r and lr[169:], the holdings in lh
-        rk = cache.r[i]
-        lh = cache.lh[i]
+    if fc >= 3:
+        card_bit, flush_table = tables[1], tables[3]
+        bb = 0
+        for j in range(nb):
+            bb |= card_bit[board[j]]
+        shift = np.uint64(13 * fs)
         for x in range(13):  # a card of the flush suit off the board, with a later one (three) or any other (four)
             a = 4 * x + fs
             if (bmask >> np.uint64(a)) & np.uint64(1):
@@ -558,10 +606,30 @@ def _board_slot_uniform(cache, board, nb, tables):
                 if (b & 3) == fs and b < a:  # two of the suit: listed once, from the lower
                     continue
                 h = HOLDING_INDEX[a, b]
-                rk[h] = rank_from_key(bk + card_key[a] + card_key[b], bb | card_bit[a] | card_bit[b], tables)
-                row[169 + nf] = rk[h]  # packed after the classes, with the holding, for _class_code
+                r = flush_table[(np.uint64(bb | card_bit[a] | card_bit[b]) >> shift) & np.uint64(0x1FFF)]
+                rk[h] = r
+                row[169 + nf] = r  # packed after the classes, with the holding, for _class_code
                 lh[nf] = h
                 nf += 1
+    return nf
+
+
+@njit(cache=True, nrt=False)
+def _board_slot_uniform(cache, board, nb, tables):
+    """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
+    board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
+    makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
+    a flush), so 91 class ranks (at ``13 * x + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
+    make a flush, which are ranked one by one (:func:`_rank_by_class`).  A board of five suited cards is ranked by
+    holding.  Returns the slot."""
+    bmask = np.uint64(0)
+    for i in range(nb):
+        bmask |= np.uint64(1) << np.uint64(board[i])
+    fs, fc = _flush_suit(bmask)
+    if nb != 5 or fc == 5:
+        return _board_slot(cache, board, nb, tables)[0]
+    i = _new_slot(cache, bmask)
+    nf = _rank_by_class(board, nb, bmask, fs, fc, cache.classes, cache.lr[i], cache.r[i], cache.lh[i], tables)
     cache.n[i] = (52 - nb) * (51 - nb) // 2
     cache.packed[i] = False
     cache.cls[i] = 1 + nf
@@ -926,14 +994,16 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
     """:func:`playout`, or (``lazy`` not None) a run of a decision's trials, each dealt and played out twice.
 
     ``lazy`` is None (one play-out of ``forced``; every street's values are given) or the trials' work
-    ``(trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot)``
+    ``(trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot,
+    river)``
     (:func:`_run_trials`): trials ``i0 .. i0 + n_trials - 1`` are dealt (opponents by :func:`_sample_holding`), given their values on
     the decision's street from ``ranges`` (:class:`PlayoutRanges`) and played out with our first action forced to
     check/call, then to bet/raise (``forced`` unused), their outcomes written to ``out_call``, ``out_raise``.
     ``ready[p, s]`` tells whether ``values`` hold street ``s`` of player ``p``; if not, its first decision on street
     ``s`` computes them (the believed play-out: for every player still in, :func:`_street_values` for the
     :class:`_Trial` ``trial``; the uniform play-out: its own, from the board's slot of the :class:`BoardCache`, kept
-    for the street in ``street_slot``) into the same arrays and sets ``ready[p, s]``, so the other branch of the
+    for the street in ``street_slot``, or in a flop decision from the trial's river board ranked by class into the
+    rows of ``river``, :func:`_rank_by_class`) into the same arrays and sets ``ready[p, s]``, so the other branch of the
     trial reuses them and a street the play-out never reaches, or a player who folded before it, costs nothing.  The values do not depend on the
     play-out (no random numbers are drawn), so the result is the same as computing them all first.
 
@@ -985,6 +1055,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
             lazy[6],
         )
         out_call, out_raise, out_holes, street_slot = lazy[8], lazy[9], lazy[10], lazy[11]
+        rrow, rrk, rlh, rmeta = lazy[12]
         hole, board, active0, nb0, uniform, q_tmp, want_q = (
             trial.hole,
             trial.board,
@@ -997,7 +1068,12 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
         boards = trial.boards
         bkeys, bhs, bpp, btp = boards.keys, boards.hs, boards.pp, boards.tp
         br_all, blr_all, blh_all, bn, bcls = boards.r, boards.lr, boards.lh, boards.n, boards.cls
+        bclasses = boards.classes
         weights, cum, totals = ranges.weights, ranges.cum, ranges.totals
+        # a flop decision's trials rank their river boards themselves: of the 1,081 turn and river cards a trial draws
+        # two, so a river board seldom recurs and a row of the board cache (written in memory no other trial reads)
+        # would cost more than it serves; a turn decision's 48 river boards recur and stay in the cache
+        local_river = uniform and nb0 == 3
         hs_now, q_now, pp_now, nn_now = ranges.hs_now, ranges.q_now, ranges.pp_now, ranges.nn_now
     result = 0.0
     for k_trial in range(n_loop):
@@ -1047,12 +1123,15 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                     street_slot[0, s] = -1
                     for p in range(m):
                         ready[p, s] = False
+                rmeta[0] = 0  # the trial's river board not ranked yet
                 if uniform:  # the later boards' rows in the board cache, fetched ahead for every player's holding
                     bm = np.uint64(0)
                     for ib in range(nb0):
                         bm |= np.uint64(1) << np.uint64(board[ib])
                     for s in range(street + 1, 4):
                         bm |= np.uint64(1) << np.uint64(board[s + 1])
+                        if s == 3 and local_river:
+                            break
                         slot = _board_home(bm, bkeys.shape[0])
                         while bkeys[slot] != 0 and bkeys[slot] != bm:
                             slot = (slot + 1) & (bkeys.shape[0] - 1)
@@ -1095,34 +1174,51 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                             # to act read from the BoardCache row of the board (computed on
                             # their first request: _uniform_code, ppot_outs, 0 on the river); a player who never acts
                             # on the street costs nothing.  The board's slot is found once per street and trial, and
-                            # again if a later board emptied the table.
-                            nbs = s + 2
-                            slot = street_slot[0, s]
-                            bmask = np.uint64(street_slot[1, s])
-                            if slot < 0 or bkeys[slot] != bmask:
-                                bmask = np.uint64(0)
-                                for ib in range(nbs):
-                                    bmask |= np.uint64(1) << np.uint64(board[ib])
-                                slot = _board_home(bmask, bkeys.shape[0])
-                                while bkeys[slot] != 0 and bkeys[slot] != bmask:
-                                    slot = (slot + 1) & (bkeys.shape[0] - 1)
-                                if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
-                                    slot = _board_slot_uniform(boards, board, nbs, tables)
-                                street_slot[0, s] = slot
-                                street_slot[1, s] = np.int64(bmask)
+                            # again if a later board emptied the table.  A flop decision's river board is ranked by
+                            # class once per trial into the trial's own rows (local_river), each player counted there.
                             ready[p, s] = True
                             hh = HOLDING_INDEX[hole[p, 0], hole[p, 1]]
-                            code = np.int64(bhs[slot, hh])
-                            if code == 0:  # not asked yet
-                                if bcls[slot] != 0:
-                                    code = _class_code(blr_all, br_all, blh_all, bcls[slot] - 1, slot, hh, bmask)
-                                else:
-                                    code = _uniform_code(br_all, blr_all, bn[slot], slot, hh, bmask)
-                                bhs[slot, hh] = code
-                            hs1[p, s] = _hs_of(code, bn[slot], nbs)
+                            if s == 3 and local_river and rmeta[0] == 0:  # the trial's river board, for both branches
+                                bm = np.uint64(0)
+                                for ib in range(5):
+                                    bm |= np.uint64(1) << np.uint64(board[ib])
+                                fs, fc = _flush_suit(bm)
+                                rmeta[0] = -1  # five cards of a suit: ranked by holding in the board cache
+                                rmeta[2] = np.int64(bm)
+                                if fc < 5:
+                                    row, rk_h, lh_f = rrow[0], rrk[0], rlh[0]
+                                    rmeta[1] = _rank_by_class(board, 5, bm, fs, fc, bclasses, row, rk_h, lh_f, tables)
+                                    rmeta[0] = 1
+                            if s == 3 and local_river and rmeta[0] > 0:
+                                code = _class_code(rrow, rrk, rlh, rmeta[1], 0, hh, np.uint64(rmeta[2]))
+                                hs1[p, s] = _hs_of(code, (52 - 5) * (51 - 5) // 2, 5)
+                                pp[p, s] = 0.0  # none on the river (ppot_outs)
+                            else:
+                                nbs = s + 2
+                                slot = street_slot[0, s]
+                                bmask = np.uint64(street_slot[1, s])
+                                if slot < 0 or bkeys[slot] != bmask:
+                                    bmask = np.uint64(0)
+                                    for ib in range(nbs):
+                                        bmask |= np.uint64(1) << np.uint64(board[ib])
+                                    slot = _board_home(bmask, bkeys.shape[0])
+                                    while bkeys[slot] != 0 and bkeys[slot] != bmask:
+                                        slot = (slot + 1) & (bkeys.shape[0] - 1)
+                                    if bkeys[slot] == 0:  # a new board: ranked and stored (_board_slot_uniform)
+                                        slot = _board_slot_uniform(boards, board, nbs, tables)
+                                    street_slot[0, s] = slot
+                                    street_slot[1, s] = np.int64(bmask)
+                                code = np.int64(bhs[slot, hh])
+                                if code == 0:  # not asked yet
+                                    if bcls[slot] != 0:
+                                        code = _class_code(blr_all, br_all, blh_all, bcls[slot] - 1, slot, hh, bmask)
+                                    else:
+                                        code = _uniform_code(br_all, blr_all, bn[slot], slot, hh, bmask)
+                                    bhs[slot, hh] = code
+                                hs1[p, s] = _hs_of(code, bn[slot], nbs)
+                                pp[p, s] = _cached_ppot(bpp, btp[slot], hh, board, nbs, tables)
                             # a percentile among all the holdings (a rank row of ones) is the uniform HS_1 itself
                             q[p, s] = hs1[p, s] if want_q[p] else q_tmp[p]
-                            pp[p, s] = _cached_ppot(bpp, btp[slot], hh, board, nbs, tables)
                             nn[p, s] = 0.0
                     n_opp = st[N_IN] - 1
                     h1 = hs1[p, s]
@@ -1261,16 +1357,25 @@ def _context(spot, ranges, policies, boards):
     for i in range(nb0):
         base_used |= np.uint64(1) << np.uint64(board0[i])
     street_slot = np.full((2, 4), -1, dtype=np.int64)  # per later street of a trial: the board's slot and mask
-    return trial, values, u, ranks, deck, scratch, ready, base_used, street_slot
+    # a flop decision's river board ranked by class (_rank_by_class): its class and flush ranks, the flush ranks by
+    # holding, the flush holdings; whether it is ranked in this trial (0 no, 1 yes, -1 five of a suit: by holding,
+    # in the board cache), its number of flush holdings and its card mask
+    river = (
+        np.zeros((1, 169 + 378), dtype=np.int16), np.zeros((1, N_HOLDINGS), dtype=np.int16),
+        np.zeros((1, 378), dtype=np.int16), np.zeros(3, dtype=np.int64),
+    )  # fmt: skip
+    return trial, values, u, ranks, deck, scratch, ready, base_used, street_slot, river
 
 
 @njit(cache=True, inline="always")
 def _run_trials(i0, n_trials, spot, ranges, policies, ctx, out_call, out_raise, out_holes, tables):
     """Play trials ``i0 .. i0 + n_trials - 1`` of a decision (both branches each) with the work arrays ``ctx``
     (:func:`_context`), writing rows ``i0 ..`` of the outputs (:func:`sim_batch`; the loop is :func:`_play`'s)."""
-    trial, values, u, ranks, deck, scratch, ready, base_used, street_slot = ctx
+    trial, values, u, ranks, deck, scratch, ready, base_used, street_slot, river = ctx
     no_trace = np.zeros((0, SIZE + 1), dtype=np.int64)
-    lazy = (trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot)
+    lazy = (
+        trial, ready, tables, ranges, base_used, deck, i0, n_trials, out_call, out_raise, out_holes, street_slot, river,
+    )  # fmt: skip
     _play(CALL_A, spot, values, u, ranks, policies, scratch, no_trace, lazy)
 
 
