@@ -596,6 +596,41 @@ def test_uniform_hs_of_the_board_cache_equals_the_per_player_loop():
     assert rows >= 2  # the row is given again after the cache is emptied
 
 
+def test_outs_potential_rows_go_in_turn_the_oldest_board_losing_its_row():
+    """A 4-card board of the :class:`BoardCache` gets a row of outs potentials even when every row is given: rows go
+    in turn and the oldest board's row is taken (that board keeps its ranks, its potentials are then computed when
+    asked, the same floats: :func:`ppot_outs`)."""
+    from loki.simulator.playout import _board_slot, _cached_ppot, board_cache
+
+    tables = kernel_tables()
+    rng = np.random.default_rng(43)
+    cache = board_cache(64)  # 8 rows of potentials
+    n_rows = cache.pp.shape[0]
+    assert n_rows == 8
+    boards, slots = [], []
+    while len(boards) < 12:
+        board = np.zeros(5, np.int64)
+        board[:4] = rng.choice(52, 4, replace=False)
+        if any(set(board[:4]) == set(b[:4]) for b in boards):
+            continue
+        slot, _ = _board_slot(cache, board, 4, tables)
+        row = int(cache.tp[slot])
+        assert row == len(boards) % n_rows and (cache.pp[row] == -1.0).all()  # in turn, none asked yet
+        boards.append(board)
+        slots.append(slot)
+    rows = [int(cache.tp[s]) for s in slots]
+    assert rows[:4] == [-1] * 4 and sorted(rows[4:]) == list(range(n_rows))  # the four oldest lost theirs
+    for board, slot in zip(boards, slots, strict=True):
+        assert _board_slot(cache, board, 4, tables)[0] == slot  # still in the cache, ranked
+        live = np.flatnonzero((HOLDING_MASKS & np.uint64(cards_mask([int(c) for c in board[:4]]))) == 0)
+        for h in live[::97]:
+            a, b = (int(c) for c in HOLDING_CARDS[h])
+            want = ppot_outs(a, b, board, 4, tables)
+            assert _cached_ppot(cache.pp, cache.tp[slot], int(h), board, 4, tables) == want
+            if cache.tp[slot] >= 0:
+                assert cache.pp[cache.tp[slot], h] == want  # kept in the board's row
+
+
 @pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 127, 128, 129, 250, 500, 1000, 4099])
 def test_kernel_sums_are_numpys_pairwise_sums(n):
     """``_np_sum`` and ``_mean_sd`` give numpy's floats bit for bit (the cut-off must decide as numpy would)."""

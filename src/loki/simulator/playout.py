@@ -192,7 +192,8 @@ class BoardCache(NamedTuple):
     :func:`_hs_of` makes the float, :func:`_uniform_code` the number), ``tp`` ``(K,) int64`` a 4-card board's row of
     ``pp`` ``(P, 1326) float64``, the outs potential by holding (:func:`loki.assessment.outs.ppot_outs`; -1: not asked
     yet; ``tp`` -1: the board has no row, its potentials are computed when asked), ``used`` ``(2,) int64`` the filled
-    slots and ``pp`` rows.  Rows of two bytes a holding (10.6 kB a board) keep the table small and its reads in
+    slots and the ``pp`` rows given since the table was last emptied (given in turn: once all are given, a new 4-card
+    board takes the row of the oldest, whose slot in ``pp_slot`` ``(P,) int64`` then loses it).  Rows of two bytes a holding (10.6 kB a board) keep the table small and its reads in
     cache; only the rare 4-card boards have a row of floats.  It is bounded: when ``3K/4`` slots are filled the table
     is emptied (the boards of past deals do not recur).  Every entry is a pure function of its board, so whether it is
     found or recomputed never changes play.  The believed play-out reads the ranks and the outs potentials too (its
@@ -221,12 +222,14 @@ class BoardCache(NamedTuple):
     used: np.ndarray
     cls: np.ndarray
     classes: np.ndarray
+    pp_slot: np.ndarray
 
 
 #: Slots of a :func:`board_cache` (a power of two; 10.6 kB a board, 16 MB when 3/4 full).  More slots keep more
 #: boards but cost more memory and more cache misses; fewer re-rank more boards.
 BOARD_CACHE_SLOTS = 2048
-#: Rows of outs potentials per slot of a :func:`board_cache` (4-card boards are ~6 % of the new boards).
+#: Rows of outs potentials per slot of a :func:`board_cache` (a row per 4-card board, the oldest board's taken when all
+#: are given: the 47 turn boards of a flop decision keep theirs).
 PP_ROWS_PER_SLOT = 8
 
 
@@ -375,6 +378,7 @@ def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
         np.zeros(2, dtype=np.int64),
         np.zeros(slots, dtype=np.int16),
         class_rank_table(),
+        np.zeros(max(1, slots // PP_ROWS_PER_SLOT), dtype=np.int64),
     )
 
 
@@ -438,14 +442,19 @@ def _rank_holdings(cache, i, board, nb, bmask, tables):
 
 @njit(cache=True, inline="always")
 def _clear_values(cache, i, nb):
-    # no HS_1 asked yet on the new board of slot i; a 4-card board gets a row of outs potentials, none asked yet (if
-    # a row is left: else its potentials are computed when asked)
+    # no HS_1 asked yet on the new board of slot i; a 4-card board gets a row of outs potentials, none asked yet: the
+    # rows are given in turn, and once all are given the oldest board's row is taken (that board's potentials are
+    # then computed when asked)
     for h in range(N_HOLDINGS):
         cache.hs[i, h] = 0
     cache.tp[i] = -1
-    if nb == 4 and cache.used[1] < cache.pp.shape[0]:
-        row = cache.used[1]
+    if nb == 4:
+        n_rows = cache.pp.shape[0]
+        row = cache.used[1] % n_rows
+        if cache.used[1] >= n_rows and cache.tp[cache.pp_slot[row]] == row:
+            cache.tp[cache.pp_slot[row]] = -1
         cache.used[1] += 1
+        cache.pp_slot[row] = i
         cache.tp[i] = row
         for h in range(N_HOLDINGS):
             cache.pp[row, h] = -1.0
