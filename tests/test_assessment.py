@@ -627,3 +627,37 @@ def test_showdown_counts_match_the_oracle_and_range_equity_is_equity(n_board):
         range_equity(hole, board, np.zeros(N_HOLDINGS))
     with pytest.raises(CardError):
         showdown_counts(hole, [hole[0], *board[1:]])
+
+
+def test_uniform_board_values_skip_the_check_only_for_tuples_of_card_ints_checked_before(monkeypatch):
+    """A board given as a tuple of Python ints that passed the card check is not parsed again (the Simulator and the
+    re-weighting ask for the same boards at every decision): every spelling gives the same arrays, a tuple of other
+    numbers equal to those ints is checked as before, bad cards still raise, and the kept boards are bounded."""
+    import loki.assessment.hand as hand
+
+    calls = []
+    real = hand.check_cards
+
+    def counted(*a, **k):
+        calls.append(a)
+        return real(*a, **k)
+
+    monkeypatch.setattr(hand, "check_cards", counted)
+    monkeypatch.setattr(hand, "_CHECKED_BOARDS", {})
+    want = hand.uniform_board_values([0, 5, 9])
+    assert len(calls) == 1
+    for spelling in ((0, 5, 9), (0, 5, 9), "2c3d4d", (9, 0, 5)):
+        got = hand.uniform_board_values(spelling)
+        assert all(g is w for g, w in zip(got, want, strict=True))
+    assert len(calls) == 4  # the list, the first int tuple, the text, the other order: the second (0, 5, 9) was kept
+    for other in ((0.0, 5, 9), (np.int64(0), 5, 9), (False, 5, 9)):
+        n = len(calls)
+        hand.uniform_board_values(other)
+        assert len(calls) == n + 1 and calls[-1][1] is other  # equal to a kept tuple, but checked
+    with pytest.raises(CardError):
+        hand.uniform_board_values((0, 5, 52))
+    with pytest.raises(CardError):
+        hand.uniform_board_values((0, 5, 5))
+    monkeypatch.setattr(hand, "_CHECKED_BOARDS", {(i, 50, 51): (i, 50, 51) for i in range(4096)})
+    hand.uniform_board_values((1, 2, 3))
+    assert hand._CHECKED_BOARDS == {(1, 2, 3): (1, 2, 3)}  # full: emptied, then the new board kept

@@ -297,6 +297,38 @@ def test_simulation_is_reproducible_and_pt_mode_runs_on_every_street():
         assert a == b and a.trials == 100 and a.sd_call > 0
 
 
+def test_sampling_wheel_is_numpys_cumsum_and_refuses_bad_weights():
+    """The sampler's wheel (:func:`sampling_wheel`, one pass in a kernel) holds ``np.cumsum``'s floats bit for bit for
+    the drawn rows (weights of every magnitude, zeros, subnormals) and zeros elsewhere, their totals; a NaN, a negative
+    or an infinite weight in any row, drawn or not, makes it refuse, and :func:`simulate` raises then."""
+    import dataclasses
+
+    from loki.errors import RangeError
+    from loki.simulator.playout import sampling_wheel
+
+    rng = np.random.default_rng(47)
+    for k in range(6):
+        m = 2 + k
+        w = rng.random((m, N_HOLDINGS)) * 10.0 ** rng.integers(-300, 300, (m, 1))
+        w[rng.random((m, N_HOLDINGS)) < 0.3] = 0.0
+        w[0, :5] = 5e-324
+        drawn = rng.random(m) < 0.7
+        cum, totals = np.full((m, N_HOLDINGS), np.nan), np.full(m, np.nan)
+        assert sampling_wheel(w, drawn, cum, totals)
+        want = np.where(drawn[:, None], np.cumsum(w, axis=1), 0.0)
+        assert np.array_equal(cum, want) and np.array_equal(totals, want[:, -1])
+        for bad in (np.nan, -1e-300, np.inf, -np.inf):
+            for row in (0, m - 1):
+                w2 = w.copy()
+                w2[row, int(rng.integers(N_HOLDINGS))] = bad
+                assert not sampling_wheel(w2, drawn, cum, totals)
+    sp = spot2("AhKh", "2c7d9s", np.ones(N_HOLDINGS))
+    weights = np.array(sp.weights, dtype=float)
+    weights[sp.me, 3] = np.nan  # our own row, never drawn: still refused
+    with pytest.raises(RangeError):
+        simulate(dataclasses.replace(sp, weights=weights), SimConfig(trials=10))
+
+
 def test_spot_validation():
     with pytest.raises(ValueError):
         spot2("AhKh", "AhKd2c", np.ones(N_HOLDINGS))  # overlapping cards

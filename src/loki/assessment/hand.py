@@ -386,8 +386,24 @@ def uniform_board_values(board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     Raises:
         CardError: a board of other than 3, 4 or 5 distinct valid cards.
     """
+    ints = type(board) is tuple and all(type(c) is int for c in board)
+    if ints:  # a board of card ints checked before: its sorted cards without parsing it again
+        key = _CHECKED_BOARDS.get(board)
+        if key is not None:
+            return _uniform_board_values_cached(key)
     _, b, _ = check_cards(None, board)
-    return _uniform_board_values_cached(tuple(sorted(b)))
+    key = tuple(sorted(b))
+    if ints:
+        if len(_CHECKED_BOARDS) >= 4096:  # bounded: the boards of past deals do not recur
+            _CHECKED_BOARDS.clear()
+        _CHECKED_BOARDS[board] = key
+    return _uniform_board_values_cached(key)
+
+
+#: Boards given to :func:`uniform_board_values` as tuples of Python ints that passed :func:`check_cards`, with their
+#: sorted cards (at most 4,096, then emptied).  Only such tuples are looked up (a float, bool or numpy int equal to a
+#: card int would find its entry), so every other spelling of a board is checked as before.
+_CHECKED_BOARDS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def equity_against(hole, board, opponents) -> float:

@@ -69,6 +69,7 @@ from loki.simulator.playout import (
     PlayoutRanges,
     PlayoutSpot,
     board_cache,
+    sampling_wheel,
     sim_decision,
 )
 from loki.triples import TripleConfig, board_values
@@ -682,12 +683,12 @@ def simulate(spot: SimSpot, config: SimConfig = SimConfig(), seed: int = 0, retu
     m = len(spot.active)
     st0 = spot.state
     w = np.ascontiguousarray(np.asarray(spot.weights, dtype=np.float64))
-    if not (w.min() >= 0.0 and math.isfinite(w.max())):  # NaN fails the first, +inf the second
+    drawn = np.array(spot.active, dtype=np.bool_)  # the rows the sampler reads: the live opponents
+    drawn[spot.me] = False
+    cum = np.empty((m, N_HOLDINGS))
+    totals = np.empty(m)
+    if not sampling_wheel(w, drawn, cum, totals):
         raise RangeError("weights must be finite and non-negative")
-    drawn = [p for p in range(m) if spot.active[p] and p != spot.me]  # the rows the sampler reads
-    cum = np.zeros((m, N_HOLDINGS))
-    cum[drawn] = np.cumsum(w[drawn], axis=1)
-    totals = np.ascontiguousarray(cum[:, -1].copy())
     hs_uniform, pp_now, nn_now = board_values(spot.board)
     believed = (config.play_outs == "believed" or (config.play_outs == "auto" and spot.beliefs is not None)) and not (
         config.always_call

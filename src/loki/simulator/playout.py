@@ -67,6 +67,7 @@ __all__ = [
     "sim_batch",
     "sim_decision",
     "board_cache",
+    "sampling_wheel",
     "playout",
     "new_scratch",
     "KU",
@@ -358,6 +359,42 @@ def _sample_holding(weights, cum_w, p, total, used):
                 return h
             k -= 1
     return -1
+
+
+@njit(cache=True, nrt=False)
+def sampling_wheel(weights, drawn, cum, totals):
+    """The sampler's wheel of a decision (:func:`_sample_holding`): for each player ``p`` with ``drawn[p]``, ``cum[p]``
+    the running sum of its weights in holding order (``np.cumsum``'s floats: the same sequential sums) and
+    ``totals[p]`` their total; the other rows and totals 0.  One pass, no allocation.
+
+    Args:
+        weights: ``(m, 1326) float64`` weight tables.
+        drawn: ``(m,) bool`` the players whose holdings are drawn (live opponents).
+        cum: ``(m, 1326) float64`` output; totals: ``(m,) float64`` output.
+
+    Returns:
+        True when every weight (every row, drawn or not) is finite and non-negative; False otherwise (then the caller
+        raises: :func:`loki.simulator.simulate`).
+    """
+    m = weights.shape[0]
+    ok = True
+    for p in range(m):
+        for h in range(N_HOLDINGS):
+            x = weights[p, h]
+            ok &= (x >= 0.0) & (x != np.inf)  # False for NaN, negatives and +inf
+    for p in range(m):
+        if drawn[p]:
+            acc = weights[p, 0]
+            cum[p, 0] = acc
+            for h in range(1, N_HOLDINGS):
+                acc += weights[p, h]
+                cum[p, h] = acc
+            totals[p] = acc
+        else:
+            for h in range(N_HOLDINGS):
+                cum[p, h] = 0.0
+            totals[p] = 0.0
+    return ok
 
 
 def board_cache(slots: int = BOARD_CACHE_SLOTS) -> BoardCache:
