@@ -49,6 +49,19 @@ def test_every_two_character_spelling_parses_as_the_grammar_says():
     assert checked == len(alphabet) ** 2
 
 
+@pytest.mark.parametrize("bad", [9.5, float("nan"), float("inf"), -1, 52, 10**30, None, "x"])
+def test_card_ints_that_are_not_whole_numbers_0_to_51_raise_naming_them(bad):
+    """A card given as a number must be a whole number 0..51: 9.5 is not card 9, and NaN, infinities and huge ints
+    raise the card error (not ``OverflowError``) with the input in the message; 9.0 is card 9."""
+    with pytest.raises(C.CardError) as e:
+        C.parse_cards([0, 5, bad])
+    assert repr(bad) in str(e.value)
+    if not isinstance(bad, str):
+        with pytest.raises(C.CardError):
+            C.format_card(bad)
+    assert C.parse_cards([0, 5, 9.0]) == [0, 5, 9]
+
+
 def test_parse_cards_board_strings():
     assert C.format_cards(C.parse_cards("QsJd2c")) == "QsJd2c"
     assert C.parse_cards("Qs Jd, 2c") == C.parse_cards("QsJd2c")

@@ -127,9 +127,12 @@ def format_card(card: int) -> str:
     Raises:
         ValueError: not an int in 0..51.
     """
-    c = int(card)
+    try:
+        c = int(card)
+    except (TypeError, ValueError, OverflowError):
+        raise CardError(f"invalid card int {card!r}: expected an integer 0..51") from None
     if not 0 <= c < 52 or c != card:
-        raise CardError(f"invalid card int {card!r}: expected 0..51")
+        raise CardError(f"invalid card int {card!r}: expected an integer 0..51")
     return RANKS[c >> 2] + SUITS[c & 3]
 
 
@@ -162,9 +165,9 @@ def parse_cards(text: str | Iterable[str] | Iterable[int], count: int | Sequence
             else:
                 try:
                     c = int(item)
-                except (TypeError, ValueError):
+                except (TypeError, ValueError, OverflowError):
                     raise CardError(f"invalid card {item!r} in {text!r}") from None
-                format_card(c)  # range check
+                format_card(item)  # range check, and a number that is not a whole one (9.5 is not card 9)
                 cards.append(c)
     if len(set(cards)) != len(cards):
         dup = sorted({format_card(c) for c in cards if cards.count(c) > 1})

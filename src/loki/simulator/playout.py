@@ -194,8 +194,9 @@ class BoardCache(NamedTuple):
     ``pp`` ``(P, 1326) float64``, the outs potential by holding (:func:`loki.assessment.outs.ppot_outs`; -1: not asked
     yet; ``tp`` -1: the board has no row, its potentials are computed when asked), ``used`` ``(2,) int64`` the filled
     slots and the ``pp`` rows given since the table was last emptied (given in turn: once all are given, a new 4-card
-    board takes the row of the oldest, whose slot in ``pp_slot`` ``(P,) int64`` then loses it).  Rows of two bytes a holding (10.6 kB a board) keep the table small and its reads in
-    cache; only the rare 4-card boards have a row of floats.  It is bounded: when ``3K/4`` slots are filled the table
+    board takes the row of the oldest, whose slot in ``pp_slot`` ``(P,) int64`` then loses it).  Rows of two bytes a
+    holding (10.6 kB a board) keep the table small and its reads in cache; only the 4-card boards have a row of
+    floats.  It is bounded: when ``3K/4`` slots are filled the table
     is emptied (the boards of past deals do not recur).  Every entry is a pure function of its board, so whether it is
     found or recomputed never changes play.  The believed play-out reads the ranks and the outs potentials too (its
     HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
@@ -520,11 +521,8 @@ def _board_slot(cache, board, nb, tables):
     return i, bmask
 
 
-#: By the 4 bits of the suits of one rank (bit ``s`` for suit ``s``): ``_LEFT`` the suits not set (cards of that rank
-#: left), ``_FIRST`` and ``_SECOND`` the first and second suit set (-1 if none).
+#: By the 4 bits of the suits of one rank (bit ``s`` for suit ``s``): the suits not set (cards of that rank left).
 _LEFT = np.array([4 - bin(k).count("1") for k in range(16)], dtype=np.int64)
-_FIRST = np.array([next((s for s in range(4) if k >> s & 1), -1) for k in range(16)], dtype=np.int64)
-_SECOND = np.array([([s for s in range(4) if k >> s & 1] + [-1, -1])[1] for k in range(16)], dtype=np.int64)
 #: The 78 classes of two ranks ``x > y``.
 _CLASS_X = np.array([x for x in range(13) for y in range(x)], dtype=np.int64)
 _CLASS_Y = np.array([y for x in range(13) for y in range(x)], dtype=np.int64)
