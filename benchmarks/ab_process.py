@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import functools
 import json
 import os
 import statistics
@@ -72,9 +73,8 @@ def run_paired(runs: list[tuple[Path, Path, int]], preset: str, deals: int, hist
     for tree, out, cpu in runs:
         args, env = _command(tree, preset, deals, 1, out, histories)
         err = tempfile.TemporaryFile()
-        proc = subprocess.Popen(
-            args, env=env, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=lambda c=cpu: os.sched_setaffinity(0, {c})
-        )
+        pin = functools.partial(os.sched_setaffinity, 0, {cpu})  # in the child, before the command starts
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=pin)
         procs.append((proc, err))
     rows = []
     for (tree, out, cpu), (proc, err) in zip(runs, procs, strict=True):
