@@ -202,6 +202,33 @@ def parse_report(text: str) -> list[tuple[float, str, str]]:
     return rows
 
 
+def parse_dso_report(text: str) -> list[tuple[float, str]]:
+    """``(percent, shared object)`` rows of ``perf report --stdio --sort dso`` output: the shares by kind of code are
+    summed from these, not from the per-symbol rows, whose thousands of entries under 0.005 % (a process that
+    compiles its kernels) print as 0.00 % and would lose their sum."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d.]+)%\s+(\S.*?)\s*$", line)
+        if m and not line.lstrip().startswith("#"):
+            rows.append((float(m.group(1)), m.group(2)))
+    return rows
+
+
+def _report(perf: str, data: Path, sort: str) -> str:
+    """``perf report --stdio`` of ``data`` sorted by ``sort`` (its text).
+
+    Raises:
+        SystemExit: ``perf report`` failed.
+    """
+    rep = subprocess.run(
+        [perf, "report", "-i", str(data), "--stdio", "--no-children", "--sort", sort, "-g", "none"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    if rep.returncode != 0:
+        raise SystemExit(f"perf_kernels: perf report failed ({rep.returncode}):\n{rep.stderr[-2000:]}")
+    return rep.stdout
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--top", type=int, default=15, help="kernels and other symbols to list")
@@ -238,13 +265,9 @@ def main(argv: list[str] | None = None) -> None:
         )  # fmt: skip
         if rec.returncode != 0:
             raise SystemExit(f"perf_kernels: the profiled command failed ({rec.returncode}):\n{rec.stderr[-2000:]}")
-        rep = subprocess.run(
-            [perf, "report", "-i", str(data), "--stdio", "--no-children", "--sort", "dso,sym", "-g", "none"],
-            capture_output=True, text=True,
-        )  # fmt: skip
-        if rep.returncode != 0:
-            raise SystemExit(f"perf_kernels: perf report failed ({rep.returncode}):\n{rep.stderr[-2000:]}")
-        maps = [Path(f"/tmp/perf-{pid}.map") for pid in sorted(set(re.findall(r"\[JIT\] tid (\d+)", rep.stdout)))]
+        report = _report(perf, data, "dso,sym")
+        by_dso = _report(perf, data, "dso")
+        maps = [Path(f"/tmp/perf-{pid}.map") for pid in sorted(set(re.findall(r"\[JIT\] tid (\d+)", report)))]
         try:
             if keep is not None:
                 for src, dst in [(data, keep / "perf.data")] + [(m, keep / m.name) for m in maps if m.is_file()]:
@@ -256,11 +279,12 @@ def main(argv: list[str] | None = None) -> None:
             for m in maps:  # the profiled processes' maps, read: not left in /tmp
                 if m.is_file() and not m.is_symlink():
                     m.unlink()
-    rows = [(pct, kind_of(dso), dso, sym) for pct, dso, sym in parse_report(rep.stdout)]
+    rows = [(pct, kind_of(dso), dso, sym) for pct, dso, sym in parse_report(report)]
     by_kind: dict[str, float] = defaultdict(float)
     kernels: dict[str, float] = defaultdict(float)
+    for pct, dso in parse_dso_report(by_dso):
+        by_kind[kind_of(dso)] += pct
     for pct, kind, _, sym in rows:
-        by_kind[kind] += pct
         if kind == "numba kernels":
             kernels[sym if not sym.startswith("0x") else "(unnamed JIT code)"] += pct
     print(f"{' '.join(cmd)}: share of the process's samples by kind of code")
