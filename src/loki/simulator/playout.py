@@ -549,6 +549,11 @@ def _flush_suit(bmask):
 _BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(18)], dtype=np.int64)
 #: The multisets of five card ranks, ``C(17, 5)`` (five of a rank included: their rows are never read).
 N_RANK_MULTISETS = math.comb(17, 5)
+#: The holdings that can make a flush with a river board (:func:`_rank_by_class`): at most 378 (one card of the suit
+#: with four on the board), packed after the 169 class ranks of a row.
+_MAX_FLUSH_HOLDINGS = 378
+#: The holdings disjoint from a river board.
+_RIVER_LIVE = (52 - 5) * (51 - 5) // 2
 
 
 @njit(cache=True, nrt=False, inline="always")
@@ -627,7 +632,8 @@ def _rank_by_class(board, nb, bmask, fs, fc, classes, row, rk, lh, tables):
     counted zero times), then the holdings that make a flush one by one (none without three cards of a suit, the 45
     holding two of the suit with three, the 378 holding one with four), their ranks (the evaluator's flush table:
     with seven cards a flush excludes a full house) at ``row[169 + j]`` and at their holding in ``rk``, the holdings
-    in ``lh``.  ``row`` ``(>= 547,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16.  Returns the number of
+    in ``lh``.  ``row`` ``(>= 169 + 378,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16
+    (:data:`_MAX_FLUSH_HOLDINGS`).  Returns the number of
     flush holdings ``nf`` (:func:`_class_code` reads the result)."""
     src = classes[_rank_multiset(bmask)]
     for j in range(169):
@@ -674,7 +680,7 @@ def _board_slot_uniform(cache, board, nb, tables):
         return _board_slot(cache, board, nb, tables)[0]
     i = _new_slot(cache, bmask)
     nf = _rank_by_class(board, nb, bmask, fs, fc, cache.classes, cache.lr[i], cache.r[i], cache.lh[i], tables)
-    cache.n[i] = (52 - nb) * (51 - nb) // 2
+    cache.n[i] = _RIVER_LIVE
     cache.packed[i] = False
     cache.cls[i] = 1 + nf
     _clear_values(cache, i, nb)
@@ -1235,7 +1241,7 @@ def _play(forced, spot, values, u, ranks, policies, scratch, trace, lazy):  # no
                                     rmeta[0] = 1
                             if s == 3 and local_river and rmeta[0] > 0:
                                 code = _class_code(rrow, rrk, rlh, rmeta[1], 0, hh, np.uint64(rmeta[2]))
-                                hs1[p, s] = _hs_of(code, (52 - 5) * (51 - 5) // 2, 5)
+                                hs1[p, s] = _hs_of(code, _RIVER_LIVE, 5)
                                 pp[p, s] = 0.0  # none on the river (ppot_outs)
                             else:
                                 nbs = s + 2
@@ -1405,8 +1411,8 @@ def _context(spot, ranges, policies, boards):
     # holding, the flush holdings; whether it is ranked in this trial (0 no, 1 yes, -1 five of a suit: by holding,
     # in the board cache), its number of flush holdings and its card mask
     river = (
-        np.zeros((1, 169 + 378), dtype=np.int16), np.zeros((1, N_HOLDINGS), dtype=np.int16),
-        np.zeros((1, 378), dtype=np.int16), np.zeros(3, dtype=np.int64),
+        np.zeros((1, 169 + _MAX_FLUSH_HOLDINGS), dtype=np.int16), np.zeros((1, N_HOLDINGS), dtype=np.int16),
+        np.zeros((1, _MAX_FLUSH_HOLDINGS), dtype=np.int16), np.zeros(3, dtype=np.int64),
     )  # fmt: skip
     return trial, values, u, ranks, deck, scratch, ready, base_used, street_slot, river
 
