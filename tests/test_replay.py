@@ -246,9 +246,10 @@ def test_replay_skips_bad_hands_and_lists_them(tmp_path, monkeypatch):
     assert report.hands == 27 and [h for h, _ in report.skipped] == [7, 12]
     assert "invalid action '9' at position 0" in report.skipped[1][1]
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COLUMNS", raising=False)  # a pipe's width (pytest-xdist's workers set COLUMNS=80)
     r = CliRunner().invoke(app, ["replay", str(log), "--player", "calling", "--out", str(tmp_path / "h.svg")])
     assert r.exit_code == 0, r.output
-    out = " ".join(r.output.split())  # rich wraps long lines
+    out = " ".join(r.output.split())
     assert "27 hands" in out and "3 hands skipped" in out and "skipped hand 7:" in out, out
     assert f"skipped hand {log}:16" in out and f"hand 12 of {log}:13" in out
     assert f"{log}:21: ignored line" in out and (tmp_path / "h.svg").exists()
