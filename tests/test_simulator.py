@@ -848,10 +848,11 @@ def test_class_rank_table_holds_the_evaluators_rank_of_every_class_without_a_flu
     no, three and four cards of a suit; -1 only where the seven would hold five cards of a rank."""
     import itertools
 
-    from loki.simulator.playout import N_RANK_MULTISETS, _flush_suit, _rank_multiset, class_rank_table
+    from loki.simulator.playout import N_RANK_MULTISETS, _class_column, _flush_suit, _rank_multiset, class_rank_table
 
     table = class_rank_table()
-    assert table.shape == (N_RANK_MULTISETS, 169) and table.dtype == np.int16 and not table.flags.writeable
+    assert table.shape == (N_RANK_MULTISETS, 91) and table.dtype == np.int16 and not table.flags.writeable
+    assert sorted(_class_column(x, y) for x in range(13) for y in range(x + 1)) == list(range(91))  # one per class
     seen = set()
     for ranks in itertools.combinations_with_replacement(range(13), 5):
         if max(ranks.count(r) for r in ranks) > 4:
@@ -863,7 +864,7 @@ def test_class_rank_table_holds_the_evaluators_rank_of_every_class_without_a_flu
         for x in range(13):
             for y in range(x + 1):
                 five = ranks.count(x) + 1 + (x == y) > 4 or ranks.count(y) + 1 > 4
-                assert (table[idx, 13 * x + y] == -1) == five
+                assert (table[idx, _class_column(x, y)] == -1) == five
     assert len(seen) == 6175  # multisets of five ranks, at most four of each
     rng = np.random.default_rng(41)
     checked = np.zeros(5, int)
@@ -886,7 +887,7 @@ def test_class_rank_table_holds_the_evaluators_rank_of_every_class_without_a_flu
                 continue  # a flush: ranked one by one
             x, y = max(a // 4, b // 4), min(a // 4, b // 4)
             if (a + b) % 7 == 0:  # a sample of the holdings (every class is reached many times)
-                assert row[13 * x + y] == evaluate(board + [a, b]), (board, a, b)
+                assert row[_class_column(x, y)] == evaluate(board + [a, b]), (board, a, b)
     assert checked[0] >= 30 and checked[3] >= 20 and checked[4] >= 20
 
 

@@ -202,14 +202,14 @@ class BoardCache(NamedTuple):
     HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
 
     ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
-    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``13 * x + y`` the rank of the
+    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``x (x + 1) / 2 + y`` the rank of the
     holdings of card ranks ``(x >= y)`` that make no flush (:func:`_rank_by_class`), the ``nf`` holdings that
-    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 169 on, the holdings themselves in ``lh`` (the
+    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 91 on, the holdings themselves in ``lh`` (the
     rest of ``r`` and ``lh`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
     by class (:func:`_class_code`, the same integers as :func:`_uniform_code`).  :func:`_board_slot` ranks such a slot
     by holding when another reader asks for the board (and sets ``cls`` 0).
 
-    ``classes`` ``(6188, 169) int16``: :func:`class_rank_table`, the class ranks of every multiset of five card ranks
+    ``classes`` ``(6188, 91) int16``: :func:`class_rank_table`, the class ranks of every multiset of five card ranks
     (the same array in every cache of a process; read, never written)."""
 
     keys: np.ndarray
@@ -550,8 +550,11 @@ _BINOM = np.array([[math.comb(n, k) for k in range(6)] for n in range(18)], dtyp
 #: The multisets of five card ranks, ``C(17, 5)`` (five of a rank included: their rows are never read).
 N_RANK_MULTISETS = math.comb(17, 5)
 #: The holdings that can make a flush with a river board (:func:`_rank_by_class`): at most 378 (one card of the suit
-#: with four on the board), packed after the 169 class ranks of a row.
+#: with four on the board), packed after the 91 class ranks of a row.
 _MAX_FLUSH_HOLDINGS = 378
+#: The classes of two card ranks ``x >= y``: column ``x (x + 1) / 2 + y`` of :func:`class_rank_table` and of a river
+#: board's row ranked by class (:func:`_class_column`).
+N_CLASS_COLUMNS = 91
 #: The holdings disjoint from a river board.
 _RIVER_LIVE = (52 - 5) * (51 - 5) // 2
 
@@ -571,12 +574,23 @@ def _rank_multiset(bmask):
     return idx
 
 
+@njit(cache=True, inline="always")
+def _class_column(x, y):
+    """The column ``x (x + 1) / 2 + y`` (0 .. 90) of the class of two card ranks ``x >= y`` (0 = two .. 12 = ace) in
+    :func:`class_rank_table` and in a river board's row ranked by class (:func:`_rank_by_class`).
+
+    >>> _class_column(0, 0), _class_column(12, 11), _class_column(12, 12)
+    (0, 89, 90)
+    """
+    return x * (x + 1) // 2 + y
+
+
 @njit(cache=True)
 def _class_rank_rows(tables):
-    # class_rank_table's rows: for every multiset of five ranks (at most four of each), at 13 x + y (x >= y) the
-    # rank of the seven cards with two more of ranks x and y and no flush (the evaluator's rank of the rank-key sum,
-    # its suit counters left at zero), -1 where the seven would hold five of a rank
-    out = np.full((N_RANK_MULTISETS, 169), -1, dtype=np.int16)
+    # class_rank_table's rows: for every multiset of five ranks (at most four of each), at _class_column(x, y)
+    # (x >= y) the rank of the seven cards with two more of ranks x and y and no flush (the evaluator's rank of the rank-key
+    # sum, its suit counters left at zero), -1 where the seven would hold five of a rank
+    out = np.full((N_RANK_MULTISETS, N_CLASS_COLUMNS), -1, dtype=np.int16)
     cnt = np.zeros(13, dtype=np.int64)
     for r0 in range(13):
         for r1 in range(r0, 13):
@@ -604,18 +618,18 @@ def _class_rank_rows(tables):
                                 if cnt[x] + 1 + (x == y) > 4 or cnt[y] + 1 > 4:
                                     continue
                                 key = (bk + RANK_KEYS[x] + RANK_KEYS[y]) << RANK_SHIFT
-                                out[idx, 13 * x + y] = rank_from_key(key, 0, tables)
+                                out[idx, _class_column(x, y)] = rank_from_key(key, 0, tables)
     return out
 
 
 @functools.cache
 def class_rank_table() -> np.ndarray:
-    """The rank of every class of two card ranks on every multiset of five card ranks, without a flush: ``(6188, 169)
-    int16``, row :func:`_rank_multiset` of a board's card mask, column ``13 x + y`` (``x >= y``, card ranks 0 = two ..
-    12 = ace) the evaluator's rank (1..7462) of the board with two cards of ranks ``x`` and ``y`` when the seven make
-    no flush (-1 where they would hold five cards of a rank).  Without a flush a hand's rank depends on its card ranks
-    only, so a river board's 91 class ranks are read here instead of ranked (:func:`_rank_by_class`).  Made once per
-    process (~5 ms; 2.1 MB) and shared, read-only, by every :class:`BoardCache`.  Source: the evaluator's rank scale
+    """The rank of every class of two card ranks on every multiset of five card ranks, without a flush: ``(6188, 91)
+    int16``, row :func:`_rank_multiset` of a board's card mask, column ``x (x + 1) / 2 + y`` (``x >= y``, card ranks
+    0 = two .. 12 = ace) the evaluator's rank (1..7462) of the board with two cards of ranks ``x`` and ``y`` when the
+    seven make no flush (-1 where they would hold five cards of a rank).  Without a flush a hand's rank depends on its
+    card ranks only, so a river board's 91 class ranks are read here instead of ranked (:func:`_rank_by_class`).  Made
+    once per process (~5 ms; 1.1 MB) and shared, read-only, by every :class:`BoardCache`.  Source: the evaluator's rank scale
     (:mod:`loki.evaluator`)."""
     from loki.evaluator import kernel_tables
 
@@ -627,16 +641,16 @@ def class_rank_table() -> np.ndarray:
 @njit(cache=True, nrt=False)
 def _rank_by_class(board, nb, bmask, fs, fc, classes, row, rk, lh, tables):
     """Rank the river board ``board[:nb]`` (card mask ``bmask``; ``(fs, fc)`` its :func:`_flush_suit`, ``fc < 5``) by
-    rank class: ``row[13 x + y]`` the rank of the holdings of card ranks ``x >= y`` that make no flush (from the table
+    rank class: ``row[x (x + 1) / 2 + y]`` (:func:`_class_column`) the rank of the holdings of card ranks ``x >= y`` that make no flush (from the table
     ``classes``, :func:`class_rank_table`; where none is left, the rank they would have: a class without holdings is
     counted zero times), then the holdings that make a flush one by one (none without three cards of a suit, the 45
     holding two of the suit with three, the 378 holding one with four), their ranks (the evaluator's flush table:
-    with seven cards a flush excludes a full house) at ``row[169 + j]`` and at their holding in ``rk``, the holdings
-    in ``lh``.  ``row`` ``(>= 169 + 378,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16
+    with seven cards a flush excludes a full house) at ``row[91 + j]`` and at their holding in ``rk``, the holdings
+    in ``lh``.  ``row`` ``(>= 91 + 378,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16
     (:data:`_MAX_FLUSH_HOLDINGS`).  Returns the number of
     flush holdings ``nf`` (:func:`_class_code` reads the result)."""
     src = classes[_rank_multiset(bmask)]
-    for j in range(169):
+    for j in range(N_CLASS_COLUMNS):
         row[j] = src[j]
     nf = 0
     if fc >= 3:
@@ -658,7 +672,7 @@ def _rank_by_class(board, nb, bmask, fs, fc, classes, row, rk, lh, tables):
                 h = HOLDING_INDEX[a, b]
                 r = flush_table[(np.uint64(bb | card_bit[a] | card_bit[b]) >> shift) & np.uint64(0x1FFF)]
                 rk[h] = r
-                row[169 + nf] = r  # packed after the classes, with the holding, for _class_code
+                row[N_CLASS_COLUMNS + nf] = r  # packed after the classes, with the holding, for _class_code
                 lh[nf] = h
                 nf += 1
     return nf
@@ -669,7 +683,7 @@ def _board_slot_uniform(cache, board, nb, tables):
     """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
     board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
     makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
-    a flush), so 91 class ranks (at ``13 * x + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
+    a flush), so 91 class ranks (at ``x (x + 1) / 2 + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
     make a flush, which are ranked one by one (:func:`_rank_by_class`).  A board of five suited cards is ranked by
     holding.  Returns the slot."""
     bmask = np.uint64(0)
@@ -709,7 +723,7 @@ def _class_code(lr_all, r_all, lh_all, nf, slot, h, bmask):
     else:
         xa = a >> 2
         xb = b >> 2
-        rp = row[13 * xa + xb] if xa >= xb else row[13 * xb + xa]
+        rp = row[_class_column(xa, xb)] if xa >= xb else row[_class_column(xb, xa)]
     used = bmask | hm
     lw = np.uint64(0)  # L_x in the nibble of rank x (L_x - A_x with four of the flush suit)
     am = np.uint64(0)  # A_x in bit x (none with four of the flush suit: its cards are counted out of L)
@@ -728,7 +742,7 @@ def _class_code(lr_all, r_all, lh_all, nf, slot, h, bmask):
     for x in range(13):  # the pairs
         lx = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15))
         k = lx * (lx - 1) // 2
-        r = row[14 * x]
+        r = row[_class_column(x, x)]
         na += k * (r < rp)
         nt += k * (r == rp)
     for j in range(78):  # the classes of two ranks x > y
@@ -736,13 +750,13 @@ def _class_code(lr_all, r_all, lh_all, nf, slot, h, bmask):
         y = _CLASS_Y[j]
         k = np.int64((lw >> np.uint64(4 * x)) & np.uint64(15)) * np.int64((lw >> np.uint64(4 * y)) & np.uint64(15))
         k -= np.int64((am >> np.uint64(x)) & (am >> np.uint64(y)) & np.uint64(1))
-        r = row[13 * x + y]
+        r = row[_class_column(x, y)]
         na += k * (r < rp)
         nt += k * (r == rp)
     lh = lh_all[slot]
     for j in range(nf):  # the holdings that make a flush (their ranks and holdings packed), but those sharing a card
         k = np.int64((_HM[lh[j]] & hm) == 0)  # with h
-        r = row[169 + j]
+        r = row[N_CLASS_COLUMNS + j]
         na += k * (r < rp)
         nt += k * (r == rp)
     return 1 + 2 * na + nt
@@ -1411,7 +1425,7 @@ def _context(spot, ranges, policies, boards):
     # holding, the flush holdings; whether it is ranked in this trial (0 no, 1 yes, -1 five of a suit: by holding,
     # in the board cache), its number of flush holdings and its card mask
     river = (
-        np.zeros((1, 169 + _MAX_FLUSH_HOLDINGS), dtype=np.int16), np.zeros((1, N_HOLDINGS), dtype=np.int16),
+        np.zeros((1, N_CLASS_COLUMNS + _MAX_FLUSH_HOLDINGS), dtype=np.int16), np.zeros((1, N_HOLDINGS), dtype=np.int16),
         np.zeros((1, _MAX_FLUSH_HOLDINGS), dtype=np.int16), np.zeros(3, dtype=np.int64),
     )  # fmt: skip
     return trial, values, u, ranks, deck, scratch, ready, base_used, street_slot, river
