@@ -202,12 +202,12 @@ class BoardCache(NamedTuple):
     HS_1 is against weighted fields, computed per trial: :func:`_values_on_board`).
 
     ``cls`` ``(K,) int16``: 0, or ``1 + nf`` for a river board ranked by rank class (the uniform play-out's new river
-    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``x (x + 1) / 2 + y`` the rank of the
-    holdings of card ranks ``(x >= y)`` that make no flush (:func:`_rank_by_class`), the ``nf`` holdings that
-    make a flush have their ranks in ``r`` and, packed, in ``lr`` from 91 on, the holdings themselves in ``lh`` (the
-    rest of ``r`` and ``lh`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is counted
-    by class (:func:`_class_code`, the same integers as :func:`_uniform_code`).  :func:`_board_slot` ranks such a slot
-    by holding when another reader asks for the board (and sets ``cls`` 0).
+    boards but five suited cards, :func:`_board_slot_uniform`): its ``lr`` row holds at ``x (x + 1) / 2 + y`` the
+    rank of the holdings of card ranks ``(x >= y)`` that make no flush (:func:`_rank_by_class`), the ``nf`` holdings
+    that make a flush have their ranks in ``r`` and, packed, in ``lr`` from 91 on, the holdings themselves in ``lh``
+    (the rest of ``r`` and ``lh`` not filled), and ``n`` is the number of holdings disjoint from the board; HS_1 is
+    counted by class (:func:`_class_code`, the same integers as :func:`_uniform_code`).  :func:`_board_slot` ranks such
+    a slot by holding when another reader asks for the board (and sets ``cls`` 0).
 
     ``classes`` ``(6188, 91) int16``: :func:`class_rank_table`, the class ranks of every multiset of five card ranks
     (the same array in every cache of a process; read, never written)."""
@@ -588,8 +588,8 @@ def _class_column(x, y):
 @njit(cache=True)
 def _class_rank_rows(tables):
     # class_rank_table's rows: for every multiset of five ranks (at most four of each), at _class_column(x, y)
-    # (x >= y) the rank of the seven cards with two more of ranks x and y and no flush (the evaluator's rank of the rank-key
-    # sum, its suit counters left at zero), -1 where the seven would hold five of a rank
+    # (x >= y) the rank of the seven cards with two more of ranks x and y and no flush (the evaluator's rank of the
+    # rank-key sum, its suit counters left at zero), -1 where the seven would hold five of a rank
     out = np.full((N_RANK_MULTISETS, N_CLASS_COLUMNS), -1, dtype=np.int16)
     cnt = np.zeros(13, dtype=np.int64)
     for r0 in range(13):
@@ -629,8 +629,8 @@ def class_rank_table() -> np.ndarray:
     0 = two .. 12 = ace) the evaluator's rank (1..7462) of the board with two cards of ranks ``x`` and ``y`` when the
     seven make no flush (-1 where they would hold five cards of a rank).  Without a flush a hand's rank depends on its
     card ranks only, so a river board's 91 class ranks are read here instead of ranked (:func:`_rank_by_class`).  Made
-    once per process (~5 ms; 1.1 MB) and shared, read-only, by every :class:`BoardCache`.  Source: the evaluator's rank scale
-    (:mod:`loki.evaluator`)."""
+    once per process (~5 ms; 1.1 MB) and shared, read-only, by every :class:`BoardCache`.  Source: the evaluator's
+    rank scale (:mod:`loki.evaluator`)."""
     from loki.evaluator import kernel_tables
 
     out = _class_rank_rows(kernel_tables())
@@ -641,13 +641,13 @@ def class_rank_table() -> np.ndarray:
 @njit(cache=True, nrt=False)
 def _rank_by_class(board, nb, bmask, fs, fc, classes, row, rk, lh, tables):
     """Rank the river board ``board[:nb]`` (card mask ``bmask``; ``(fs, fc)`` its :func:`_flush_suit`, ``fc < 5``) by
-    rank class: ``row[x (x + 1) / 2 + y]`` (:func:`_class_column`) the rank of the holdings of card ranks ``x >= y`` that make no flush (from the table
-    ``classes``, :func:`class_rank_table`; where none is left, the rank they would have: a class without holdings is
-    counted zero times), then the holdings that make a flush one by one (none without three cards of a suit, the 45
-    holding two of the suit with three, the 378 holding one with four), their ranks (the evaluator's flush table:
-    with seven cards a flush excludes a full house) at ``row[91 + j]`` and at their holding in ``rk``, the holdings
-    in ``lh``.  ``row`` ``(>= 91 + 378,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)`` int16
-    (:data:`_MAX_FLUSH_HOLDINGS`).  Returns the number of
+    rank class: ``row[x (x + 1) / 2 + y]`` (:func:`_class_column`) the rank of the holdings of card ranks ``x >= y``
+    that make no flush (from the table ``classes``, :func:`class_rank_table`; where none is left, the rank they would
+    have: a class without holdings is counted zero times), then the holdings that make a flush one by one (none
+    without three cards of a suit, the 45 holding two of the suit with three, the 378 holding one with four), their
+    ranks (the evaluator's flush table: with seven cards a flush excludes a full house) at ``row[91 + j]`` and at their
+    holding in ``rk``, the holdings in ``lh``.  ``row`` ``(>= 91 + 378,)``, ``rk`` ``(1326,)``, ``lh`` ``(>= 378,)``
+    int16 (:data:`_MAX_FLUSH_HOLDINGS`).  Returns the number of
     flush holdings ``nf`` (:func:`_class_code` reads the result)."""
     src = classes[_rank_multiset(bmask)]
     for j in range(N_CLASS_COLUMNS):
@@ -683,8 +683,8 @@ def _board_slot_uniform(cache, board, nb, tables):
     """:func:`_board_slot` for the uniform play-out's new boards (the caller found ``board[:nb]`` missing): a river
     board with at most four cards of a suit is ranked by rank class (``cls``, :class:`BoardCache`).  A holding that
     makes no flush there has the rank of its class of two card ranks (:func:`rank_from_key` reads the suits only for
-    a flush), so 91 class ranks (at ``x (x + 1) / 2 + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those that
-    make a flush, which are ranked one by one (:func:`_rank_by_class`).  A board of five suited cards is ranked by
+    a flush), so 91 class ranks (at ``x (x + 1) / 2 + y`` of the slot's ``lr`` row) serve the 1,081 holdings but those
+    that make a flush, which are ranked one by one (:func:`_rank_by_class`).  A board of five suited cards is ranked by
     holding.  Returns the slot."""
     bmask = np.uint64(0)
     for i in range(nb):
