@@ -3,6 +3,7 @@ seats, ``--version`` and a fast start (no numba, engine or evaluator at import o
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -61,6 +62,28 @@ def test_the_command_runs_one_blas_thread_unless_asked(preset):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [preset or "1", "True"]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["tournament", "--preset", "nope"]])
+def test_a_finished_command_leaves_its_objects_frozen_for_the_shutdown(args):
+    # the process's entry point freezes what is left (the shutdown's collections then skip it), on success and on an
+    # error alike; the exit handlers still run (this one reads the count)
+    code = (
+        "import atexit, gc\nfrom loki.cli import app\n"
+        "atexit.register(lambda: print('FROZEN', gc.get_freeze_count()))\n"
+        f"app({args!r})"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == (0 if args == ["--version"] else 2), r.stderr
+    frozen = int(r.stdout.strip().splitlines()[-1].split()[1])
+    assert frozen > 10_000, r.stdout[-2000:]
+
+
+def test_a_command_run_in_process_freezes_nothing():
+    # CliRunner (tests, embedding) calls the group's main: the calling process goes on, and its objects stay collectable
+    before = gc.get_freeze_count()
+    assert _run("--version").exit_code == 0
+    assert gc.get_freeze_count() == before
 
 
 def test_entry_point_is_the_app():

@@ -1,0 +1,49 @@
+"""``benchmarks/startup.py`` splits a ``loki tournament`` process's CPU into its phases: checked on this tree with a
+small table of built-in players (the phases and the interpreter's start and end add up to the whole process)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "benchmarks" / "startup.py"
+TABLE = (
+    'name = "startup"\ndeals = 1\nseed = 4\nhistories = false\n'
+    '[[players]]\ntype = "random"\ncount = 2\n[[players]]\ntype = "calling"\ncount = 1\n'
+)
+
+
+@pytest.fixture()
+def startup(monkeypatch):
+    monkeypatch.syspath_prepend(str(SCRIPT.parent))
+    sys.modules.pop("startup", None)
+    return importlib.import_module("startup")
+
+
+def test_the_phases_add_up_to_the_whole_process(startup, tmp_path, capsys):
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(TABLE)
+    out = tmp_path / "rounds.json"
+    startup.main(["--tree", str(ROOT), "--config", str(cfg), "--rounds", "1", "--json", str(out)])
+    (rounds,) = json.loads(out.read_text()).values()
+    (run,) = rounds
+    assert set(run) == {*startup.PHASES, "total"}
+    assert all(v >= 0 for v in run.values()), run
+    parts = sum(run[p] for p in startup.PHASES)
+    assert parts <= run["total"] + 1e-6 and parts >= 0.9 * run["total"], run  # only the freeze and a few lines besides
+    table = capsys.readouterr().out
+    assert all(f"| {p} |" in table for p in (*startup.PHASES, "total"))
+
+
+def test_bad_arguments_are_named(startup, tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        startup.main(["--tree", str(tmp_path)])
+    assert "no src/loki there" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        startup.main(["--tree", str(ROOT), "--config", str(tmp_path / "none.toml")])
+    assert "none.toml: no such file" in capsys.readouterr().err
