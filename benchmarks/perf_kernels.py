@@ -99,6 +99,9 @@ def kernel_functions() -> dict[int, tuple[int, str]]:
     :func:`keep_object_code` (or is not ELF) is listed by its entry point alone (size 0: not known)."""
     from numba.core.dispatcher import Dispatcher
 
+    # at exit the ``loki`` command has frozen what is left (its shutdown then skips it), and ``gc.get_objects`` does not
+    # list frozen objects: back into the collector's generations first
+    gc.unfreeze()
     ents: dict[int, tuple[int, str]] = {}
     for disp in gc.get_objects():
         if not isinstance(disp, Dispatcher):
