@@ -277,7 +277,8 @@ class LokiGroup(TyperGroup):
         ~0.3 s of CPU in a process that loaded the compiled kernels (numba's typing objects and the tables, ~136,000
         objects; BENCHMARKS.md, "What a process costs around its deals").  The exit handlers, the flushing of the
         standard streams and the finalizers registered with :class:`weakref.finalize` still run; only cyclic garbage
-        left at the end is not collected before the process's memory is returned."""
+        left at the end is not collected before the process's memory is returned.  An exit handler that lists objects
+        (:func:`gc.get_objects` skips frozen ones) calls :func:`gc.unfreeze` first (``benchmarks/perf_kernels.py``)."""
         try:
             return self.main(*args, **kwargs)
         finally:
