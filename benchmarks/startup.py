@@ -38,6 +38,10 @@ from pathlib import Path
 
 from _trees import run_whole
 
+from loki.errors import OutputPathError
+from loki.io.files import atomic_write_text
+from loki.io.outpath import check_output_path
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = HERE / "tables" / "fig3-BRS-BRS3.toml"
 PHASES = (
@@ -95,7 +99,8 @@ def measure(tree: Path, config: Path) -> dict[str, float]:
     Raises:
         SystemExit: the process failed (the tail of its standard error in the message).
     """
-    env = dict(os.environ, PYTHONPATH=str(tree / "src"), OPENBLAS_NUM_THREADS="1")
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line sets it (the child imports numpy before it)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "phases.json"
         res = run_whole([sys.executable, "-c", CHILD, str(config), str(out)], env)
@@ -136,6 +141,11 @@ def main(argv: list[str] | None = None) -> None:
             ap.error(f"--tree {t}: no src/loki there (a loki source tree was expected)")
     if not a.config.is_file():
         ap.error(f"--config {a.config}: no such file (a tournament TOML was expected)")
+    if a.json is not None:
+        try:
+            check_output_path(a.json, "--json")
+        except OutputPathError as e:
+            ap.error(str(e))
     if a.warmup:
         for t in trees:
             measure(t, a.config)
@@ -148,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"\n{a.config.name}, {a.rounds} rounds, medians of CPU s; Python's bytecode {bytecode}\n")
     print(table(trees, runs))
     if a.json is not None:
-        a.json.write_text(json.dumps({str(t): runs[t] for t in trees}, indent=1))
+        atomic_write_text(a.json, json.dumps({str(t): runs[t] for t in trees}, indent=1))
 
 
 if __name__ == "__main__":

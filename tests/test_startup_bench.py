@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -47,3 +48,8 @@ def test_bad_arguments_are_named(startup, tmp_path, capsys):
     with pytest.raises(SystemExit):
         startup.main(["--tree", str(ROOT), "--config", str(tmp_path / "none.toml")])
     assert "none.toml: no such file" in capsys.readouterr().err
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SystemExit):
+        startup.main(["--tree", str(ROOT), "--json", str(fifo)])
+    assert "--json" in (err := capsys.readouterr().err) and "FIFO" in err.upper(), err
