@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -12,6 +13,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = "tests/test_cards.py"  # a quick file of the suite's own
+
+
+def _max_workers() -> int:
+    # the cap the project's conftest.py sets (read from it, not repeated here)
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return int(module.MAX_WORKERS)
 
 
 def _pytest(*args: str) -> subprocess.CompletedProcess:
@@ -33,7 +43,7 @@ def test_with_xdist_the_run_is_spread_a_file_to_a_worker():
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     assert "LoadFileScheduling" in res.stdout
     n_cpu = os.cpu_count() or 1
-    assert f"{min(n_cpu, 8)} workers [" in res.stdout
+    assert f"{min(n_cpu, _max_workers())} workers [" in res.stdout
 
 
 def test_an_explicit_n0_is_kept():
