@@ -4,10 +4,8 @@ own and the CPUs swapped each round, and counts each process's own CPU: checked 
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -33,10 +31,8 @@ def app():
 
 
 @pytest.fixture()
-def ab_process(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    sys.modules.pop("ab_process", None)
-    return importlib.import_module("ab_process")
+def ab_process(benchmark_script):
+    return benchmark_script("ab_process")
 
 
 def _tree(root: Path) -> Path:

@@ -3,7 +3,6 @@ replays must play the recorded games, and a recording that does not fit them is 
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import pickle
@@ -49,11 +48,10 @@ def test_every_mode_plays_the_recorded_games():
         assert f"| {mode} | " in out
 
 
-def test_a_recording_that_does_not_fit_is_refused(tmp_path, monkeypatch):
+def test_a_recording_that_does_not_fit_is_refused(tmp_path, benchmark_script):
     """A recording with one seat's last action removed runs out during the replay: the child stops with a message
     instead of timing other games; the untouched recording replays the same games (the same digest)."""
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    code = importlib.import_module("ceilings")._CHILD.format(dir=str(SCRIPT.parent))
+    code = benchmark_script("ceilings")._CHILD.format(dir=str(SCRIPT.parent))
     rec = tmp_path / "rec.pickle"
     first = _child(code, "record", rec)
     assert first.returncode == 0, first.stderr[-2000:]

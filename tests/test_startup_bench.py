@@ -3,7 +3,6 @@ small table of built-in players (the phases and the interpreter's start and end 
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
@@ -21,10 +20,8 @@ TABLE = (
 
 
 @pytest.fixture()
-def startup(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    sys.modules.pop("startup", None)
-    return importlib.import_module("startup")
+def startup(benchmark_script):
+    return benchmark_script("startup")
 
 
 def test_the_phases_add_up_to_the_whole_process(startup, tmp_path):

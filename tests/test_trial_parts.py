@@ -4,8 +4,6 @@ kernel under a variant's name), make valid Python, and a patch that no longer fi
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,10 +13,8 @@ SCRIPT = ROOT / "benchmarks" / "trial_parts.py"
 
 
 @pytest.fixture()
-def trial_parts(monkeypatch):
-    monkeypatch.syspath_prepend(str(SCRIPT.parent))
-    sys.modules.pop("trial_parts", None)
-    return importlib.import_module("trial_parts")
+def trial_parts(benchmark_script):
+    return benchmark_script("trial_parts")
 
 
 def test_every_variant_patches_the_kernel_as_it_is(trial_parts, tmp_path):
