@@ -146,3 +146,35 @@ def test_spec_of_a_loki2_config_does_not_depend_on_string_hashing():
         for h in range(1, 6)
     }
     assert outs == {'loki2{"features":"BRS","generator":"calling"}'}
+
+
+BROKEN = """
+raise ImportError("this plug-in's module cannot be imported")
+"""
+
+
+@pytest.fixture
+def broken_plugin(tmp_path, monkeypatch):
+    """A plug-in whose entry point ``broken = loki_broken_plugin:KIND`` fails to load."""
+    (tmp_path / "loki_broken_plugin").mkdir()
+    (tmp_path / "loki_broken_plugin" / "__init__.py").write_text(BROKEN)
+    info = tmp_path / "loki_broken_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loki-broken-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[loki.players]\nbroken = loki_broken_plugin:KIND\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry.reload_kinds()
+    yield
+    monkeypatch.undo()
+    sys.modules.pop("loki_broken_plugin", None)
+    registry.reload_kinds()
+
+
+def test_a_plugin_that_fails_to_load_is_named_at_every_lookup(broken_plugin):
+    # the failed discovery is not taken for a finished one: the second lookup looks again and names the plug-in again
+    # (not "unknown player type" from a half-filled table)
+    for _ in range(2):
+        with pytest.raises(
+            PlayerSpecError, match=r"player kind 'broken' \(entry point 'loki_broken_plugin:KIND'\) failed"
+        ):
+            make_player("loki1")

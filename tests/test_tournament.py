@@ -121,6 +121,31 @@ def test_same_result_whatever_the_number_of_workers():
     assert run_tournament(small(deals=10, block_deals=3, seed=1), workers=1).chips != r1.chips
 
 
+WORKER_PROBE = r"""
+import json
+from loki.tournament.runner import cut_lifeline, local_executor
+
+ex = local_executor(2)
+probe = (
+    "[m in __import__('sys').modules for m in ('loki.tournament.runner', 'loki.players.kinds', 'loki.evaluator.build',"
+    " 'scipy.linalg')] + [getattr(__import__('sys').modules.get('loki.tournament.worker_start'), 'FAILED', 'absent')]"
+)
+print(json.dumps(ex.submit(eval, probe).result()))
+ex.shutdown()
+cut_lifeline(ex)
+"""
+
+
+def test_a_pools_workers_are_forked_with_their_start_up_done():
+    # before its first task a worker already holds the tournament's modules and the built-in kinds', numba's target
+    # context (scipy's linear algebra, which its BLAS check imports) and the evaluator's tables: done once, in the
+    # forkserver (loki.tournament.worker_start).  A fresh interpreter: a forkserver an earlier test of this process
+    # started would keep its own preload
+    res = subprocess.run([sys.executable, "-c", WORKER_PROBE], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True, True, None]
+
+
 def test_loki1_blocks_are_reproducible():
     cfg = config_from_dict(
         {

@@ -47,6 +47,7 @@ __all__ = [
     "player_kinds",
     "title_of",
     "reload_kinds",
+    "builtin_kind_modules",
     "get_kind",
     "register_kind",
     "parse_player",
@@ -143,7 +144,11 @@ def _discover() -> None:
         if _LOADED:  # done, or under way in this very thread (a kind's module looking kinds up)
             return
         _LOADED = True
-        _discover_locked()
+        try:
+            _discover_locked()
+        except BaseException:
+            _LOADED = False  # not found: the next lookup looks again (and says why again), not at a half-filled table
+            raise
         _READY = True
 
 
@@ -161,6 +166,12 @@ def _discover_locked() -> None:
             if not isinstance(kind, PlayerKind):
                 raise PlayerSpecError(f"entry point {ep.value!r} of {ENTRY_POINT_GROUP!r} is not a PlayerKind")
             _KINDS[name] = kind
+
+
+def builtin_kind_modules() -> tuple[str, ...]:
+    """The modules that define the built-in kinds, in their order (importing them registers nothing: a pool's
+    forkserver imports them once so that its workers start with them, :mod:`loki.tournament.worker_start`)."""
+    return tuple(dict.fromkeys(target.partition(":")[0] for target in _BUILTIN.values()))
 
 
 def reload_kinds() -> None:

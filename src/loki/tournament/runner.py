@@ -81,6 +81,8 @@ __all__ = [
 
 #: Local worker processes at most (``--workers``); a pool never has more workers than blocks to play.
 MAX_WORKERS = 256
+#: The module a local pool's forkserver imports before forking its workers (:mod:`loki.tournament.worker_start`).
+WORKER_START = "loki.tournament.worker_start"
 
 
 class ResumeError(TournamentConfigError):
@@ -317,6 +319,9 @@ def local_executor(workers: int | None) -> Executor | None:
     ctx: mp.context.BaseContext
     try:
         ctx = mp.get_context("forkserver")
+        # the server imports the workers' start-up once, and every worker is forked from it ready (the main module
+        # as by default: a worker imports it too); no effect once this process's server runs
+        ctx.set_forkserver_preload(["__main__", WORKER_START])
     except ValueError:  # pragma: no cover
         ctx = mp.get_context("spawn")
     r, w = ctx.Pipe(duplex=False)
