@@ -124,6 +124,40 @@ def test_sigterm_and_sighup_stop_a_tournament_like_ctrl_c(tmp_path, sig, code, b
 
 
 @needs_proc
+def test_ctrl_c_while_the_pools_server_starts_is_one_error_line(tmp_path):
+    # Ctrl-C reaches the terminal's whole process group: here while the pool's forkserver imports the workers'
+    # start-up, before any worker exists.  Only the tournament's error line may follow, never a traceback from the
+    # server or from a worker forked after the tournament ended (its queues gone with it)
+    cfg = tmp_path / "long.toml"
+    cfg.write_text(LONG.format(block_deals=5))
+    cmd = [sys.executable, "-c", "from loki.cli import app; app()", "tournament", "--config", str(cfg)]
+    cmd += ["--out", str(tmp_path / "run"), "--workers", "2", "--quiet", "--no-plots"]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's (a background run ignores it)
+    )  # fmt: skip
+    deadline = time.time() + 120
+    server = []
+    while not server and time.time() < deadline and proc.poll() is None:
+        server = [p for p in _descendants(proc.pid) if "forkserver" in _cmdline(p)]
+        time.sleep(0.01)
+    assert server, "no forkserver started"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)  # the server holds the same stderr: it is read to the server's end
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("error: interrupted (SIGINT): finished blocks are kept in "), err
+    assert _all_gone(server, 10) == []
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@needs_proc
 def test_workers_exit_when_their_parent_dies(tmp_path):
     proc, out = _tournament(tmp_path, block_deals=10000)
     _wait_for_blocks(proc, out / "journal.jsonl", 0)

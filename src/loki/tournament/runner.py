@@ -293,8 +293,14 @@ class TournamentRun:
 
 def _exit_with_parent(lifeline) -> None:
     """Worker initializer: end this worker as soon as the tournament process is gone (or cuts the
-    lifeline): a daemon thread waits for the end of the pipe whose only writer is the parent."""
+    lifeline): a daemon thread waits for the end of the pipe whose only writer is the parent.  First it lets
+    Ctrl-C's SIGINT in again, which the pool's server and every fork of it held back until here
+    (:func:`_start_server`)."""
+    import signal
     import threading
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         try:
@@ -305,6 +311,34 @@ def _exit_with_parent(lifeline) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="loki-lifeline", daemon=True).start()
+
+
+def _start_server(ctx) -> None:
+    """Start this process's forkserver (``ctx``'s), if it does not run yet, and wait until it serves.
+
+    It starts with SIGINT blocked: the server and every worker forked from it hold Ctrl-C back until the worker's
+    initializer (:func:`_exit_with_parent`) lets it in, so a Ctrl-C sent to the terminal's process group while the
+    server imports the workers' start-up (about a second and a half) leaves no traceback from it beside the
+    tournament's one error line (this thread's mask is put back at once: the tournament gets the signal).  Then a
+    process that does nothing is forked from it and awaited: the pool's workers are asked for only once the server
+    answers at once.  A worker asked for while it still imports would wait in the server's queue, and, were the
+    tournament stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback);
+    the waiting process has no queue, and ends quietly whenever it is forked."""
+    import signal
+    from multiprocessing import forkserver, resource_tracker
+
+    if hasattr(signal, "pthread_sigmask"):
+        # the server's start starts the resource tracker first, if it does not run, and that unblocks SIGINT in
+        # this thread after its own spawn: it is started before
+        resource_tracker.ensure_running()
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    ready = ctx.Process(target=os.getpid, name="loki-pool-ready", daemon=True)
+    ready.start()
+    ready.join()
 
 
 def local_executor(workers: int | None) -> Executor | None:
@@ -322,6 +356,7 @@ def local_executor(workers: int | None) -> Executor | None:
         # the server imports the workers' start-up once, and every worker is forked from it ready (the main module
         # as by default: a worker imports it too); no effect once this process's server runs
         ctx.set_forkserver_preload(["__main__", WORKER_START])
+        _start_server(ctx)
     except ValueError:  # pragma: no cover
         ctx = mp.get_context("spawn")
     r, w = ctx.Pipe(duplex=False)

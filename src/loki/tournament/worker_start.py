@@ -14,6 +14,10 @@ player kinds are not looked up here: each worker still discovers them (entry poi
 ``sys.path``, which the pool gives it from the tournament's process.  If a step fails the server goes on, and a
 worker then does the step itself, as it would without this module; the failure is kept in :data:`FAILED`.
 Measured in BENCHMARKS.md ("A pool's workers forked ready").
+
+The server starts with Ctrl-C's SIGINT blocked, its workers let it in (:func:`loki.tournament.runner.local_executor`):
+a Ctrl-C to the terminal's process group while it imports leaves no traceback from it.  Its import is its work: the
+tests' doctest collection leaves it out (``conftest.py``).
 """
 
 from __future__ import annotations
@@ -31,13 +35,9 @@ def _start() -> None:
     for name in builtin_kind_modules():
         importlib.import_module(name)
 
-    from numba.core.registry import cpu_target
+    from loki.evaluator import evaluate
 
-    cpu_target.target_context.refresh()
-
-    from loki.evaluator import kernel_tables
-
-    kernel_tables()
+    evaluate("AsKsQsJsTs")  # the first kernel call: numba's target context made ready, the evaluator's tables built
 
 
 try:
