@@ -344,7 +344,9 @@ def _start_server(ctx) -> None:
 def local_executor(workers: int | None) -> Executor | None:
     """A process pool of ``workers`` (None or <= 1: play in this process).  Its workers hold the read
     end of a pipe whose write end only this process holds (``pool._loki_lifeline``): when this process
-    dies (SIGKILL included) or :func:`cut_lifeline` closes it, they exit at once."""
+    dies (SIGKILL included) or :func:`cut_lifeline` closes it, they exit at once.  They are forked from this
+    process's forkserver, which imports their start-up once (:mod:`loki.tournament.worker_start`) and is ready
+    when this returns (:func:`_start_server`)."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1:
         return None
