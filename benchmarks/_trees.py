@@ -125,3 +125,70 @@ def child_json(tree: Path, code: str, *args: object) -> Any:
         return json.loads(res.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         raise SystemExit(f"{tree}: the child printed no JSON last line:\n{res.stdout[-2000:]}") from None
+
+
+def tree_arguments(ap: Any, default_config: Path) -> None:
+    """The options of a script that measures source trees in alternating rounds: ``--tree`` (repeated; default
+    ``.``), ``--config`` (a tournament TOML, default ``default_config``), ``--rounds``, ``--warmup`` (one untimed
+    round first) and ``--json`` (every round's figures)."""
+    ap.add_argument("--tree", action="append", type=Path, help="a source tree (repeat for more; default: .)")
+    ap.add_argument("--config", type=Path, default=default_config, help="the tournament table (TOML)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--warmup", action="store_true", help="one untimed process per tree first")
+    ap.add_argument("--json", type=Path, help="write every round's figures here")
+
+
+def checked_trees(ap: Any, a: Any) -> list[Path]:
+    """The trees of :func:`tree_arguments`' options ``a``, resolved, once every option is checked (``ap.error``
+    names a bad one: no ``src/loki`` in a tree, no such config, rounds below 1, a ``--json`` path that is not a
+    file to write, e.g. a FIFO)."""
+    from loki.errors import OutputPathError
+    from loki.io.outpath import check_output_path
+
+    if a.rounds < 1:
+        ap.error("--rounds: at least 1")
+    trees = [t.resolve() for t in (a.tree or [Path(".")])]
+    for t in trees:
+        if not (t / "src" / "loki").is_dir():
+            ap.error(f"--tree {t}: no src/loki there (a loki source tree was expected)")
+    if not a.config.is_file():
+        ap.error(f"--config {a.config}: no such file (a tournament TOML was expected)")
+    if a.json is not None:
+        try:
+            check_output_path(a.json, "--json")
+        except OutputPathError as e:
+            ap.error(str(e))
+    return trees
+
+
+def alternate(trees: list[Path], rounds: int, warmup: bool, measure: Any) -> dict[Path, list[dict[str, float]]]:
+    """``measure(tree)`` for every tree in every round, the trees' order reversed every other round (after one untimed
+    call per tree with ``warmup``); each round's figures printed as they come.  Returns every tree's rounds."""
+    if warmup:
+        for t in trees:
+            measure(t)
+    runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
+    for r in range(rounds):
+        for t in trees if r % 2 == 0 else trees[::-1]:
+            runs[t].append(measure(t))
+            print(f"round {r + 1} {t}: {json.dumps({k: round(v, 3) for k, v in runs[t][-1].items()})}", flush=True)
+    return runs
+
+
+def median_table(trees: list[Path], runs: dict[Path, list[dict[str, float]]], rows: tuple[str, ...], head: str) -> str:
+    """A markdown table: one row per name of ``rows`` (first column ``head``), the median over the rounds of each tree."""
+    import statistics
+
+    lines = [f"| {head} | " + " | ".join(f"`{t}`" for t in trees) + " |", "|---|" + "---:|" * len(trees)]
+    for name in rows:
+        cells = [f"{statistics.median(r[name] for r in runs[t]):.3f}" for t in trees]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_runs(path: Path | None, runs: dict[Path, list[dict[str, float]]]) -> None:
+    """Every tree's rounds as JSON at ``path`` (atomically; nothing when ``path`` is None)."""
+    if path is not None:
+        from loki.io.files import atomic_write_text
+
+        atomic_write_text(path, json.dumps({str(t): r for t, r in runs.items()}, indent=1))

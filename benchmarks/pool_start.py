@@ -34,6 +34,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from _trees import alternate, checked_trees, median_table, tree_arguments, write_runs
+
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = HERE / "tables" / "fig3-BRS-BRS3.toml"
 PARTS = ("server", "worker before its task", "first block", "a later block", "start-up")
@@ -111,55 +113,18 @@ def measure(tree: Path, config: Path, workers: int) -> dict[str, float]:
     return parts
 
 
-def table(trees: list[Path], runs: dict[Path, list[dict[str, float]]]) -> str:
-    """A markdown table: one row per part, the median over the rounds of each tree (CPU s)."""
-    lines = ["| part | " + " | ".join(f"`{t}`" for t in trees) + " |", "|---|" + "---:|" * len(trees)]
-    for p in PARTS:
-        cells = [f"{statistics.median(r[p] for r in runs[t]):.3f}" for t in trees]
-        lines.append(f"| {p} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> None:
-    from loki.errors import OutputPathError
-    from loki.io.files import atomic_write_text
-    from loki.io.outpath import check_output_path
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", action="append", type=Path, help="a source tree (repeat for more; default: .)")
-    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the tournament table (TOML)")
+    tree_arguments(ap, DEFAULT_CONFIG)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--warmup", action="store_true", help="one untimed process per tree first")
-    ap.add_argument("--json", type=Path, help="write every round's parts here")
     a = ap.parse_args(argv)
-    if a.rounds < 1:
-        ap.error("--rounds: at least 1")
     if not 2 <= a.workers <= 64:
         ap.error("--workers: 2 to 64 (one worker is no pool: the tournament then plays in its own process)")
-    trees = [t.resolve() for t in (a.tree or [Path(".")])]
-    for t in trees:
-        if not (t / "src" / "loki").is_dir():
-            ap.error(f"--tree {t}: no src/loki there (a loki source tree was expected)")
-    if not a.config.is_file():
-        ap.error(f"--config {a.config}: no such file (a tournament TOML was expected)")
-    if a.json is not None:
-        try:
-            check_output_path(a.json, "--json")
-        except OutputPathError as e:
-            ap.error(str(e))
-    if a.warmup:
-        for t in trees:
-            measure(t, a.config, a.workers)
-    runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
-    for r in range(a.rounds):
-        for t in trees if r % 2 == 0 else trees[::-1]:
-            runs[t].append(measure(t, a.config, a.workers))
-            print(f"round {r + 1} {t}: {json.dumps({k: round(v, 3) for k, v in runs[t][-1].items()})}", flush=True)
+    trees = checked_trees(ap, a)
+    runs = alternate(trees, a.rounds, a.warmup, lambda t: measure(t, a.config, a.workers))
     print(f"\n{a.config.name}, {a.workers} workers, {a.rounds} rounds, medians of CPU s\n")
-    print(table(trees, runs))
-    if a.json is not None:
-        atomic_write_text(a.json, json.dumps({str(t): runs[t] for t in trees}, indent=1))
+    print(median_table(trees, runs, PARTS, "part"))
+    write_runs(a.json, runs)
 
 
 if __name__ == "__main__":

@@ -31,16 +31,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from _trees import run_whole
-
-from loki.errors import OutputPathError
-from loki.io.files import atomic_write_text
-from loki.io.outpath import check_output_path
+from _trees import alternate, checked_trees, median_table, run_whole, tree_arguments, write_runs
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CONFIG = HERE / "tables" / "fig3-BRS-BRS3.toml"
@@ -115,50 +110,16 @@ def measure(tree: Path, config: Path) -> dict[str, float]:
     return phases
 
 
-def table(trees: list[Path], runs: dict[Path, list[dict[str, float]]]) -> str:
-    """A markdown table: one row per phase, the median over the rounds of each tree (CPU s), and ``total``."""
-    head = "| phase | " + " | ".join(f"`{t}`" for t in trees) + " |"
-    lines = [head, "|---|" + "---:|" * len(trees)]
-    for ph in (*PHASES, "total"):
-        cells = [f"{statistics.median(r[ph] for r in runs[t]):.3f}" for t in trees]
-        lines.append(f"| {ph} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--tree", action="append", type=Path, help="a source tree (repeat for more; default: .)")
-    ap.add_argument("--config", type=Path, default=DEFAULT_CONFIG, help="the tournament table (TOML)")
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--warmup", action="store_true", help="one untimed process per tree first")
-    ap.add_argument("--json", type=Path, help="write every round's phases here")
+    tree_arguments(ap, DEFAULT_CONFIG)
     a = ap.parse_args(argv)
-    if a.rounds < 1:
-        ap.error("--rounds: at least 1")
-    trees = [t.resolve() for t in (a.tree or [Path(".")])]
-    for t in trees:
-        if not (t / "src" / "loki").is_dir():
-            ap.error(f"--tree {t}: no src/loki there (a loki source tree was expected)")
-    if not a.config.is_file():
-        ap.error(f"--config {a.config}: no such file (a tournament TOML was expected)")
-    if a.json is not None:
-        try:
-            check_output_path(a.json, "--json")
-        except OutputPathError as e:
-            ap.error(str(e))
-    if a.warmup:
-        for t in trees:
-            measure(t, a.config)
-    runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
-    for r in range(a.rounds):
-        for t in trees if r % 2 == 0 else trees[::-1]:
-            runs[t].append(measure(t, a.config))
-            print(f"round {r + 1} {t}: {json.dumps({k: round(v, 3) for k, v in runs[t][-1].items()})}", flush=True)
+    trees = checked_trees(ap, a)
+    runs = alternate(trees, a.rounds, a.warmup, lambda t: measure(t, a.config))
     bytecode = "not written (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "written"
     print(f"\n{a.config.name}, {a.rounds} rounds, medians of CPU s; Python's bytecode {bytecode}\n")
-    print(table(trees, runs))
-    if a.json is not None:
-        atomic_write_text(a.json, json.dumps({str(t): runs[t] for t in trees}, indent=1))
+    print(median_table(trees, runs, (*PHASES, "total"), "phase"))
+    write_runs(a.json, runs)
 
 
 if __name__ == "__main__":

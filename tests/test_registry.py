@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
+from collections.abc import Iterator
 
 import pytest
 
@@ -91,22 +92,27 @@ KIND = PlayerKind("folder", lambda cfg, seed, name: Folder(name or "folder"), de
 '''
 
 
-@pytest.fixture
-def plugin(tmp_path, monkeypatch):
-    """A tiny third-party package installed into a folder on sys.path: its dist-info declares the entry point
-    ``folder = loki_test_plugin:KIND`` in the group ``loki.players``."""
-    (tmp_path / "loki_test_plugin").mkdir()
-    (tmp_path / "loki_test_plugin" / "__init__.py").write_text(textwrap.dedent(PLUGIN))
-    info = tmp_path / "loki_test_plugin-0.1.dist-info"
+def _installed(tmp_path, monkeypatch, package: str, source: str, kind: str) -> Iterator[None]:
+    """A tiny third-party package ``package`` (its ``__init__.py`` is ``source``) installed into a folder on sys.path:
+    its dist-info declares the entry point ``kind = package:KIND`` in the group ``loki.players``."""
+    (tmp_path / package).mkdir()
+    (tmp_path / package / "__init__.py").write_text(textwrap.dedent(source))
+    info = tmp_path / f"{package}-0.1.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loki-test-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[loki.players]\nfolder = loki_test_plugin:KIND\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {package.replace('_', '-')}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[loki.players]\n{kind} = {package}:KIND\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     registry.reload_kinds()
     yield
     monkeypatch.undo()
-    sys.modules.pop("loki_test_plugin", None)
+    sys.modules.pop(package, None)
     registry.reload_kinds()
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """The plug-in kind ``folder`` (entry point ``folder = loki_test_plugin:KIND``)."""
+    yield from _installed(tmp_path, monkeypatch, "loki_test_plugin", PLUGIN, "folder")
 
 
 def test_plugin_kind_plays_in_tournament_worker_processes(plugin):
@@ -156,18 +162,7 @@ raise ImportError("this plug-in's module cannot be imported")
 @pytest.fixture
 def broken_plugin(tmp_path, monkeypatch):
     """A plug-in whose entry point ``broken = loki_broken_plugin:KIND`` fails to load."""
-    (tmp_path / "loki_broken_plugin").mkdir()
-    (tmp_path / "loki_broken_plugin" / "__init__.py").write_text(BROKEN)
-    info = tmp_path / "loki_broken_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: loki-broken-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[loki.players]\nbroken = loki_broken_plugin:KIND\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    registry.reload_kinds()
-    yield
-    monkeypatch.undo()
-    sys.modules.pop("loki_broken_plugin", None)
-    registry.reload_kinds()
+    yield from _installed(tmp_path, monkeypatch, "loki_broken_plugin", BROKEN, "broken")
 
 
 def test_a_plugin_that_fails_to_load_is_named_at_every_lookup(broken_plugin):
