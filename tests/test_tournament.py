@@ -122,15 +122,25 @@ def test_same_result_whatever_the_number_of_workers():
 
 
 WORKER_PROBE = r"""
-import json
+import json, multiprocessing, os
 from loki.tournament.runner import cut_lifeline, local_executor
 
+os.environ.pop("PYTHONSAFEPATH", None)
 ex = local_executor(2)
 probe = (
     "[m in __import__('sys').modules for m in ('loki.tournament.runner', 'loki.players.kinds', 'loki.evaluator.build',"
-    " 'scipy.linalg')] + [getattr(__import__('sys').modules.get('loki.tournament.worker_start'), 'FAILED', 'absent')]"
+    " 'scipy.linalg')] + [getattr(__import__('sys').modules.get('loki._worker_start'), 'FAILED', 'absent')]"
+    " + [k in __import__('os').environ for k in ('LOKI_POOL_SYS_PATH', 'PYTHONSAFEPATH')]"
 )
-print(json.dumps(ex.submit(eval, probe).result()))
+# a process of other code forked from the same server: exit code 1 if SIGINT is blocked in it, 2 if Python's handler
+# is not SIGINT's, 3 both
+other = multiprocessing.get_context("forkserver").Process(target=eval, args=(
+    "__import__('sys').exit(int(__import__('signal').SIGINT in __import__('signal').pthread_sigmask(0, []))"
+    " + 2 * int(__import__('signal').getsignal(2) is not __import__('signal').default_int_handler))",
+))
+other.start()
+other.join()
+print(json.dumps(ex.submit(eval, probe).result() + [other.exitcode]))
 ex.shutdown()
 cut_lifeline(ex)
 """
@@ -139,11 +149,31 @@ cut_lifeline(ex)
 def test_a_pools_workers_are_forked_with_their_start_up_done():
     # before its first task a worker already holds the tournament's modules and the built-in kinds', numba's target
     # context (scipy's linear algebra, which its BLAS check imports) and the evaluator's tables: done once, in the
-    # forkserver (loki.tournament.worker_start).  A fresh interpreter: a forkserver an earlier test of this process
-    # started would keep its own preload
+    # forkserver (loki._worker_start), which takes its own variables out of the environment the workers inherit and
+    # lets Ctrl-C's SIGINT in again for whatever it forks.  A fresh interpreter: a forkserver an earlier test of this
+    # process started would keep its own preload
     res = subprocess.run([sys.executable, "-c", WORKER_PROBE], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True, True, None]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True, True, None, False, False, 0]
+
+
+def test_a_pools_server_imports_the_loki_its_process_finds(tmp_path):
+    # the server's own sys.path finds this tree's loki (PYTHONPATH), the pool's process puts another copy first: the
+    # server takes the process's (and imports nothing of this one's start-up), so its workers run the same code
+    decoy = tmp_path / "decoy" / "loki"
+    decoy.mkdir(parents=True)
+    (decoy / "__init__.py").write_text("DECOY = True\n")
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env = dict(os.environ, PYTHONPATH=src)
+    env["LOKI_POOL_SYS_PATH"] = json.dumps({"sys_path": [str(decoy.parent), src, *sys.path], "unset": []})
+    code = (
+        "import json, sys\nimport loki._worker_start as w\n"
+        "print(json.dumps([w.FAILED is not None, getattr(sys.modules['loki'], 'DECOY', False),"
+        " 'loki.tournament' in sys.modules]))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, False]
 
 
 def test_loki1_blocks_are_reproducible():

@@ -40,6 +40,7 @@ walked lazily (never listed), at most ``2 x workers`` blocks are in flight, and 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -81,8 +82,8 @@ __all__ = [
 
 #: Local worker processes at most (``--workers``); a pool never has more workers than blocks to play.
 MAX_WORKERS = 256
-#: The module a local pool's forkserver imports before forking its workers (:mod:`loki.tournament.worker_start`).
-WORKER_START = "loki.tournament.worker_start"
+#: The module a local pool's forkserver imports before forking its workers (:mod:`loki._worker_start`).
+WORKER_START = "loki._worker_start"
 
 
 class ResumeError(TournamentConfigError):
@@ -294,8 +295,8 @@ class TournamentRun:
 def _exit_with_parent(lifeline) -> None:
     """Worker initializer: end this worker as soon as the tournament process is gone (or cuts the
     lifeline): a daemon thread waits for the end of the pipe whose only writer is the parent.  First it lets
-    Ctrl-C's SIGINT in again, which the pool's server and every fork of it held back until here
-    (:func:`_start_server`)."""
+    Ctrl-C's SIGINT in, in case the pool's server still holds it back (one whose start-up module could not be
+    imported, :func:`_start_server`)."""
     import signal
     import threading
 
@@ -313,40 +314,62 @@ def _exit_with_parent(lifeline) -> None:
     threading.Thread(target=watch, name="loki-lifeline", daemon=True).start()
 
 
-def _start_server(ctx) -> None:
-    """Start this process's forkserver (``ctx``'s), if it does not run yet, and wait until it serves.
+def _start_server(ctx) -> bool:
+    """Start this process's forkserver (``ctx``'s), if it does not run yet, importing the workers' start-up
+    (:mod:`loki._worker_start`), and wait until it serves; False if it cannot start (the pool then spawns its workers).
 
-    It starts with SIGINT blocked: the server and every worker forked from it hold Ctrl-C back until the worker's
-    initializer (:func:`_exit_with_parent`) lets it in, so a Ctrl-C sent to the terminal's process group while the
-    server imports the workers' start-up (about a second and a half) leaves no traceback from it beside the
-    tournament's one error line (this thread's mask is put back at once: the tournament gets the signal).  Then a
-    process that does nothing is forked from it and awaited: the pool's workers are asked for only once the server
-    answers at once.  A worker asked for while it still imports would wait in the server's queue, and, were the
-    tournament stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback);
-    the waiting process has no queue, and ends quietly whenever it is forked."""
+    The server gets this process's ``sys.path`` in its environment (:data:`loki.POOL_SYS_PATH`; Python 3.11's
+    forkserver does not apply it), without its working folder first (``PYTHONSAFEPATH``), and starts with SIGINT
+    blocked, which it lets in again once it has imported: a Ctrl-C
+    sent to the terminal's process group meanwhile (about a second) leaves no traceback from it beside the tournament's
+    one error line (this thread's mask is put back at once: the tournament gets the signal).  Then a process that does
+    nothing is forked from it and awaited (a few milliseconds): the pool's workers are asked for only once the server
+    answers at once.  A worker asked for while it still imports would wait in its queue, and, were the tournament
+    stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback); the waiting
+    process has no queue and ends quietly whenever it is forked.  A server that other code of this process started
+    before is used as it is (its preload is its own)."""
+    import json
     import signal
     from multiprocessing import forkserver, resource_tracker
 
-    if hasattr(signal, "pthread_sigmask"):
-        # the server's start starts the resource tracker first, if it does not run, and that unblocks SIGINT in
-        # this thread after its own spawn: it is started before
-        resource_tracker.ensure_running()
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            forkserver.ensure_running()
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    from loki import POOL_SYS_PATH
+
+    ctx.set_forkserver_preload(["__main__", WORKER_START])  # the main module as by default (a worker imports it too)
+    # the server's start starts the resource tracker first if it does not run, which unblocks SIGINT in this thread
+    # after its own spawn: it is started before
+    resource_tracker.ensure_running()
+    # the server's environment: this sys.path, and no working folder first on its own (PYTHONSAFEPATH, unset
+    # there again if this process has none)
+    server_env = {POOL_SYS_PATH: "", "PYTHONSAFEPATH": "1"}
+    unset = [k for k in server_env if k not in os.environ and k != POOL_SYS_PATH]
+    server_env[POOL_SYS_PATH] = json.dumps({"sys_path": sys.path, "unset": unset})
+    before = {k: os.environ.get(k) for k in server_env}
+    os.environ.update(server_env)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for k, v in before.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     ready = ctx.Process(target=os.getpid, name="loki-pool-ready", daemon=True)
-    ready.start()
-    ready.join()
+    try:
+        ready.start()
+        ready.join()
+    except (EOFError, OSError):  # the server died while importing
+        return False
+    return ready.exitcode == 0
 
 
 def local_executor(workers: int | None) -> Executor | None:
     """A process pool of ``workers`` (None or <= 1: play in this process).  Its workers hold the read
     end of a pipe whose write end only this process holds (``pool._loki_lifeline``): when this process
     dies (SIGKILL included) or :func:`cut_lifeline` closes it, they exit at once.  They are forked from this
-    process's forkserver, which imports their start-up once (:mod:`loki.tournament.worker_start`) and is ready
-    when this returns (:func:`_start_server`)."""
+    process's forkserver, which on Linux imports their start-up once (:mod:`loki._worker_start`) and serves when
+    this returns (:func:`_start_server`)."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1:
         return None
@@ -355,12 +378,11 @@ def local_executor(workers: int | None) -> Executor | None:
     ctx: mp.context.BaseContext
     try:
         ctx = mp.get_context("forkserver")
-        # the server imports the workers' start-up once, and every worker is forked from it ready (the main module
-        # as by default: a worker imports it too); no effect once this process's server runs
-        ctx.set_forkserver_preload(["__main__", WORKER_START])
-        _start_server(ctx)
     except ValueError:  # pragma: no cover
         ctx = mp.get_context("spawn")
+    else:  # on Linux the workers are forked from a server that imported their start-up once (elsewhere, as they come)
+        if sys.platform.startswith("linux") and not _start_server(ctx):
+            ctx = mp.get_context("spawn")
     r, w = ctx.Pipe(duplex=False)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_exit_with_parent, initargs=(r,))
     pool._loki_lifeline = (r, w)  # type: ignore[attr-defined]
