@@ -326,15 +326,17 @@ def _start_server(ctx) -> bool:
     nothing is forked from it and awaited (a few milliseconds): the pool's workers are asked for only once the server
     answers at once.  A worker asked for while it still imports would wait in its queue, and, were the tournament
     stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback); the waiting
-    process has no queue and ends quietly whenever it is forked.  A server that other code of this process started
-    before is used as it is (its preload is its own)."""
+    process has no queue and ends quietly whenever it is forked.  A preload list other code of this process set is
+    kept (this module added to it); a server it started before is used as it is."""
     import json
     import signal
     from multiprocessing import forkserver, resource_tracker
 
     from loki import POOL_SYS_PATH
 
-    ctx.set_forkserver_preload(["__main__", WORKER_START])  # the main module as by default (a worker imports it too)
+    # added to what the server imports already (by default the main module, which a worker imports too)
+    preload = list(getattr(forkserver._forkserver, "_preload_modules", ["__main__"]))
+    ctx.set_forkserver_preload([*preload, WORKER_START] if WORKER_START not in preload else preload)
     # the server's start starts the resource tracker first if it does not run, which unblocks SIGINT in this thread
     # after its own spawn: it is started before
     resource_tracker.ensure_running()
