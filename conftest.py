@@ -12,7 +12,7 @@ import pytest
 
 #: modules the doctest collection (``--doctest-modules`` over ``src/loki``) does not import: the start-up a local
 #: pool's forkserver imports (its import is the work; it has no doctest), not to be done in every test worker
-collect_ignore = ["src/loki/_worker_start.py"]
+collect_ignore = ["src/loki/tournament/worker_start.py"]
 
 #: the most workers a run starts: each loads its own compiled kernels (~250 MB), and the suite's files, not its cores,
 #: bound the gain beyond that

@@ -129,8 +129,9 @@ os.environ.pop("PYTHONSAFEPATH", None)
 ex = local_executor(2)
 probe = (
     "[m in __import__('sys').modules for m in ('loki.tournament.runner', 'loki.players.kinds', 'loki.evaluator.build',"
-    " 'scipy.linalg')] + [getattr(__import__('sys').modules.get('loki._worker_start'), 'FAILED', 'absent')]"
+    " 'scipy.linalg')] + [getattr(__import__('sys').modules.get('loki.tournament.worker_start'), 'FAILED', 'absent')]"
     " + [k in __import__('os').environ for k in ('LOKI_POOL_SYS_PATH', 'PYTHONSAFEPATH')]"
+    " + [__import__('os').environ.get('PYTHONPATH')]"
 )
 # a process of other code forked from the same server: exit code 1 if SIGINT is blocked in it, 2 if Python's handler
 # is not SIGINT's, 3 both
@@ -140,7 +141,7 @@ other = multiprocessing.get_context("forkserver").Process(target=eval, args=(
 ))
 other.start()
 other.join()
-print(json.dumps(ex.submit(eval, probe).result() + [other.exitcode]))
+print(json.dumps(ex.submit(eval, probe).result() + [os.environ.get("PYTHONPATH"), other.exitcode]))
 ex.shutdown()
 cut_lifeline(ex)
 """
@@ -149,31 +150,42 @@ cut_lifeline(ex)
 def test_a_pools_workers_are_forked_with_their_start_up_done():
     # before its first task a worker already holds the tournament's modules and the built-in kinds', numba's target
     # context (scipy's linear algebra, which its BLAS check imports) and the evaluator's tables: done once, in the
-    # forkserver (loki._worker_start), which takes its own variables out of the environment the workers inherit and
-    # lets Ctrl-C's SIGINT in again for whatever it forks.  A fresh interpreter: a forkserver an earlier test of this
+    # forkserver (loki.tournament.worker_start), which puts back the environment the workers inherit and lets
+    # Ctrl-C's SIGINT in again for whatever it forks.  A fresh interpreter: a forkserver an earlier test of this
     # process started would keep its own preload
     res = subprocess.run([sys.executable, "-c", WORKER_PROBE], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True, True, None, False, False, 0]
+    *got, pythonpath, parents, other = json.loads(res.stdout.strip().splitlines()[-1])
+    assert got == [True, True, True, True, None, False, False] and pythonpath == parents and other == 0
 
 
-def test_a_pools_server_imports_the_loki_its_process_finds(tmp_path):
+def test_a_pools_server_that_finds_another_loki_does_nothing_and_says_so(tmp_path):
     # the server's own sys.path finds this tree's loki (PYTHONPATH), the pool's process puts another copy first: the
-    # server takes the process's (and imports nothing of this one's start-up), so its workers run the same code
+    # server's start-up stops before importing anything more, and the check the pool runs in a process forked from the
+    # server (exit code 1: another loki) makes the pool spawn its workers instead
+    from loki.tournament.runner import same_loki_check
+
     decoy = tmp_path / "decoy" / "loki"
     decoy.mkdir(parents=True)
-    (decoy / "__init__.py").write_text("DECOY = True\n")
+    (decoy / "__init__.py").write_text("")
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = dict(os.environ, PYTHONPATH=src)
-    env["LOKI_POOL_SYS_PATH"] = json.dumps({"sys_path": [str(decoy.parent), src, *sys.path], "unset": []})
+    env["LOKI_POOL_SYS_PATH"] = json.dumps({"sys_path": [str(decoy.parent), src, *sys.path], "restore": {}})
     code = (
-        "import json, sys\nimport loki._worker_start as w\n"
-        "print(json.dumps([w.FAILED is not None, getattr(sys.modules['loki'], 'DECOY', False),"
-        " 'loki.tournament' in sys.modules]))"
+        "import importlib, json, sys\nw = importlib.import_module('loki.tournament.worker_start')\n"
+        "print(json.dumps([w.FAILED, 'loki.players.kinds' in sys.modules]))"
     )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, False]
+    failed, imported = json.loads(res.stdout.strip().splitlines()[-1])
+    assert str(decoy) in failed and not imported
+    check = same_loki_check()
+    for path, code in [(str(decoy.parent), 1), (src, 0)]:  # the process holds the decoy, then this tree's loki
+        held = subprocess.run(
+            [sys.executable, "-c", f"import loki\neval({check!r})"], env=dict(os.environ, PYTHONPATH=path)
+        )
+        assert held.returncode == code, path
+    assert subprocess.run([sys.executable, "-c", f"eval({check!r})"]).returncode == 0  # no loki held
 
 
 def test_loki1_blocks_are_reproducible():

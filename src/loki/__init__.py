@@ -6,7 +6,3 @@ AAAI-99; Papp, "Dealing with Imperfect Information in Poker", MSc thesis, 1998; 
 """
 
 __version__ = "0.1.0"
-
-#: The environment variable in which a process gives its ``sys.path`` (a JSON list) to the server of its worker pool
-#: (:func:`loki.tournament.runner.local_executor`, read by :mod:`loki._worker_start`).
-POOL_SYS_PATH = "LOKI_POOL_SYS_PATH"

@@ -170,7 +170,7 @@ def _discover_locked() -> None:
 
 def builtin_kind_modules() -> tuple[str, ...]:
     """The modules that define the built-in kinds, in their order (importing them registers nothing: a pool's
-    forkserver imports them once so that its workers start with them, :mod:`loki._worker_start`)."""
+    forkserver imports them once so that its workers start with them, :mod:`loki.tournament.worker_start`)."""
     return tuple(dict.fromkeys(target.partition(":")[0] for target in _BUILTIN.values()))
 
 

@@ -82,8 +82,11 @@ __all__ = [
 
 #: Local worker processes at most (``--workers``); a pool never has more workers than blocks to play.
 MAX_WORKERS = 256
-#: The module a local pool's forkserver imports before forking its workers (:mod:`loki._worker_start`).
-WORKER_START = "loki._worker_start"
+#: The module a local pool's forkserver imports before forking its workers (:mod:`loki.tournament.worker_start`).
+WORKER_START = "loki.tournament.worker_start"
+#: The environment variable in which this process gives the server of its pool its ``sys.path`` and the variables to
+#: put back there (JSON; :func:`_start_server`, read by :mod:`loki.tournament.worker_start`).
+POOL_SYS_PATH = "LOKI_POOL_SYS_PATH"
 
 
 class ResumeError(TournamentConfigError):
@@ -316,23 +319,22 @@ def _exit_with_parent(lifeline) -> None:
 
 def _start_server(ctx) -> bool:
     """Start this process's forkserver (``ctx``'s), if it does not run yet, importing the workers' start-up
-    (:mod:`loki._worker_start`), and wait until it serves; False if it cannot start (the pool then spawns its workers).
+    (:mod:`loki.tournament.worker_start`), and wait until it serves; False if it cannot start or holds another copy of
+    loki (the pool then spawns its workers).
 
-    The server gets this process's ``sys.path`` in its environment (:data:`loki.POOL_SYS_PATH`; Python 3.11's
-    forkserver does not apply it), without its working folder first (``PYTHONSAFEPATH``), and starts with SIGINT
-    blocked, which it lets in again once it has imported: a Ctrl-C
-    sent to the terminal's process group meanwhile (about a second) leaves no traceback from it beside the tournament's
-    one error line (this thread's mask is put back at once: the tournament gets the signal).  Then a process that does
-    nothing is forked from it and awaited (a few milliseconds): the pool's workers are asked for only once the server
-    answers at once.  A worker asked for while it still imports would wait in its queue, and, were the tournament
-    stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback); the waiting
-    process has no queue and ends quietly whenever it is forked.  A preload list other code of this process set is
-    kept (this module added to it); a server it started before is used as it is."""
+    The server starts with this process's ``sys.path`` (Python 3.11's forkserver does not apply the one it is given:
+    ``PYTHONPATH``, ``PYTHONSAFEPATH`` and :data:`POOL_SYS_PATH`, put back in the server) and with SIGINT blocked,
+    which it lets in again once it has imported: a Ctrl-C sent to the terminal's process group meanwhile (about a
+    second) leaves no traceback from it beside the tournament's one error line (this thread's mask is put back at
+    once: the tournament gets the signal).  Then a process that only checks the server's ``loki``
+    (:func:`same_loki_check`) is forked from it and awaited (a few milliseconds): the pool's workers are asked for only
+    once the server answers at once.  A worker asked for while it still imports would wait in its queue and, were the
+    tournament stopped meanwhile, be forked after its end and fail on the pool's queues, gone with it (a traceback);
+    the checking process has no queue and ends quietly whenever it is forked.  A preload list other code of this
+    process set is kept (this module added to it); a server it started before is used as it is."""
     import json
     import signal
     from multiprocessing import forkserver, resource_tracker
-
-    from loki import POOL_SYS_PATH
 
     # added to what the server imports already (by default the main module, which a worker imports too)
     preload = list(getattr(forkserver._forkserver, "_preload_modules", ["__main__"]))
@@ -340,11 +342,14 @@ def _start_server(ctx) -> bool:
     # the server's start starts the resource tracker first if it does not run, which unblocks SIGINT in this thread
     # after its own spawn: it is started before
     resource_tracker.ensure_running()
-    # the server's environment: this sys.path, and no working folder first on its own (PYTHONSAFEPATH, unset
-    # there again if this process has none)
-    server_env = {POOL_SYS_PATH: "", "PYTHONSAFEPATH": "1"}
-    unset = [k for k in server_env if k not in os.environ and k != POOL_SYS_PATH]
-    server_env[POOL_SYS_PATH] = json.dumps({"sys_path": sys.path, "unset": unset})
+    # the server's environment: this sys.path first and no working folder of its own, and the values to put back
+    # there (the workers inherit its environment)
+    restore = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    server_env = {
+        "PYTHONPATH": os.pathsep.join(sys.path),
+        "PYTHONSAFEPATH": "1",
+        POOL_SYS_PATH: json.dumps({"sys_path": sys.path, "restore": restore}),
+    }
     before = {k: os.environ.get(k) for k in server_env}
     os.environ.update(server_env)
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -357,7 +362,7 @@ def _start_server(ctx) -> bool:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    ready = ctx.Process(target=os.getpid, name="loki-pool-ready", daemon=True)
+    ready = ctx.Process(target=eval, args=(same_loki_check(),), name="loki-pool-ready", daemon=True)
     try:
         ready.start()
         ready.join()
@@ -366,12 +371,26 @@ def _start_server(ctx) -> bool:
     return ready.exitcode == 0
 
 
+def same_loki_check() -> str:
+    """A Python expression that ends its process with exit code 0 when the ``loki`` package it holds, if any, is this
+    process's, 1 otherwise: evaluated in a process forked from the pool's server, it says whether the workers would
+    run this process's loki (:func:`_start_server`)."""
+    import loki
+
+    here = os.path.realpath(os.path.dirname(os.path.abspath(loki.__file__)))
+    held = "__import__('sys').modules['loki'].__file__"
+    return (
+        "__import__('sys').exit(int('loki' in __import__('sys').modules and "
+        f"__import__('os').path.realpath(__import__('os').path.dirname({held})) != {here!r}))"
+    )
+
+
 def local_executor(workers: int | None) -> Executor | None:
     """A process pool of ``workers`` (None or <= 1: play in this process).  Its workers hold the read
     end of a pipe whose write end only this process holds (``pool._loki_lifeline``): when this process
     dies (SIGKILL included) or :func:`cut_lifeline` closes it, they exit at once.  They are forked from this
-    process's forkserver, which on Linux imports their start-up once (:mod:`loki._worker_start`) and serves when
-    this returns (:func:`_start_server`)."""
+    process's forkserver, which on Linux imports their start-up once (:mod:`loki.tournament.worker_start`) and
+    serves when this returns (:func:`_start_server`)."""
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers <= 1:
         return None

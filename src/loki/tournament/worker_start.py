@@ -11,22 +11,19 @@ are still loaded from numba's cache by each worker, as it first calls them.
 Nothing here changes a block's play, nor which code a worker runs: the tables and the target context are the same
 whoever builds them, a block builds its own players and seeds (:func:`loki.tournament.runner.play_block`), and the
 player kinds are not looked up here (each worker still discovers them, entry points included).  The server is a fresh
-``python -c`` process whose ``sys.path`` is not the tournament's (Python 3.11's forkserver does not apply the one it
-is given; its working folder comes first): it starts without it (``PYTHONSAFEPATH``), the tournament's ``sys.path``
-comes in the environment (:data:`loki.POOL_SYS_PATH`) and is set first, and both variables leave the environment
-before anything is forked.  If the ``loki`` package found then is not this module's copy, the one found is imported
-in its place and nothing more: the workers import their own modules from it, as without this module.  If a step
-fails, the server goes on and a worker does the step itself; why is kept in :data:`FAILED`.  Measured in
-BENCHMARKS.md ("A pool's workers forked ready").
+``python -c`` process, and Python 3.11's forkserver does not give it the tournament's ``sys.path`` (its working folder
+would come first): it starts with the tournament's ``sys.path`` as ``PYTHONPATH`` and none first of its own
+(``PYTHONSAFEPATH``), and receives it whole in the environment (:data:`loki.tournament.runner.POOL_SYS_PATH`, with
+the variables to put back); this module sets it, puts those variables back before anything is forked, and checks
+that the ``loki`` found there is its own copy: if not, it imports nothing more, and the pool, which asks the server
+which ``loki`` it holds, spawns its workers instead (each imports its own, as without this module).  If a step fails,
+the server goes on and a worker does the step itself; why is kept in :data:`FAILED`.  Measured in BENCHMARKS.md ("A
+pool's workers forked ready").
 
 The server starts with Ctrl-C's SIGINT blocked (:func:`loki.tournament.runner.local_executor`), so that a Ctrl-C to
 the terminal's process group while it imports leaves no traceback from it; at the end this module lets SIGINT in again
-(ignored first: one pending is dropped), and the processes the server forks get it as usual.
-
-A module of the tournament box kept outside its package: importing ``loki.tournament`` is most of the work, and the
-check of ``sys.path`` must come before it, so the module is reached without running any package's ``__init__`` but
-``loki``'s (which imports nothing).  Its import is its work: the tests' doctest collection leaves it out
-(``conftest.py``).
+(ignored first: one pending is dropped), and the processes the server forks get it as usual.  Its import is its work:
+the tests' doctest collection leaves it out (``conftest.py``).
 """
 
 from __future__ import annotations
@@ -37,24 +34,28 @@ import json
 import os
 import sys
 
-from loki import POOL_SYS_PATH
+from loki.tournament.runner import POOL_SYS_PATH
 
 #: Why the start-up was not done in this process (None: it was done, or the module was not imported).
 FAILED: str | None = None
 
 
 def _own_loki() -> str | None:
-    """Set ``sys.path`` to the pool's process's (and take this server's start-up variables out of the environment the
-    workers inherit); None if the ``loki`` package found there is this module's, else why not: then the one found
-    there is imported in place of every ``loki`` module imported so far, and nothing more."""
+    """Set ``sys.path`` to the pool's process's and put back the environment variables changed for the server's start
+    (the workers inherit the environment); None if the ``loki`` package found there is this module's, else why not
+    (then nothing more is imported, and the pool, which checks the server's ``loki``, spawns its workers instead:
+    :func:`loki.tournament.runner.local_executor`)."""
     raw = os.environ.pop(POOL_SYS_PATH, None)
     if raw is None:
         return f"no {POOL_SYS_PATH} in the environment: the pool's sys.path is not known"
     given = json.loads(raw)
-    for name in given["unset"]:
-        os.environ.pop(name, None)
+    for name, value in given["restore"].items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     sys.path[:] = [str(p) for p in given["sys_path"]]
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the loki package of this module
     mine = sys.modules.pop("loki")  # find_spec would answer from sys.modules
     try:
         spec = importlib.util.find_spec("loki")
@@ -63,11 +64,7 @@ def _own_loki() -> str | None:
     found = None if spec is None or spec.origin is None else os.path.dirname(os.path.abspath(spec.origin))
     if found is not None and os.path.realpath(found) == os.path.realpath(here):
         return None
-    for name in [m for m in sys.modules if (m == "loki" or m.startswith("loki.")) and m != __name__]:
-        del sys.modules[name]
-    if found is not None:
-        importlib.import_module("loki")  # the pool's own (the forkserver's import of this module returns it)
-    return f"the pool's sys.path finds loki at {found}, this server found {here}"
+    return f"the pool's sys.path finds loki at {found}, this server imported {here}"
 
 
 def _start() -> None:
