@@ -4,7 +4,7 @@ trees.
 Each round runs one fresh process per tree (``PYTHONPATH=<tree>/src``, in turn, the trees' order alternating from one
 round to the next).  The process makes the tree's local pool (``local_executor(workers)``, the one ``loki tournament``
 and ``loki tune`` use) and gives each worker one task: two one-deal blocks of the table, each worker timing itself
-with ``getrusage`` (user + system CPU of its own process, from its fork on):
+with ``time.process_time`` (user + system CPU of its own process, from its fork on):
 
 - ``worker before its task``: what the worker spent from its start to the task's first line (with the ``forkserver``
   method a worker is a fork of the pool's server; it unpickles its task and, without a preload, imports what the task
@@ -28,10 +28,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from _trees import alternate, checked_trees, median_table, tree_arguments, write_runs
@@ -65,21 +65,16 @@ with open(sys.argv[4], "w") as f:
 """
 
 
-def _cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
 def worker_task(cfg, block: int) -> dict[str, float]:
     """In a pool's worker: its CPU before this task, then blocks ``block`` and ``block + 1`` of ``cfg`` timed
     (CPU seconds), and its process id."""
-    t0 = _cpu()
+    t0 = time.process_time()  # user + system CPU of this process, all its threads
     from loki.tournament.runner import play_block
 
     play_block(cfg, block)
-    t1 = _cpu()
+    t1 = time.process_time()
     play_block(cfg, block + 1)
-    t2 = _cpu()
+    t2 = time.process_time()
     return {"worker before its task": t0, "first block": t1 - t0, "a later block": t2 - t1, "pid": os.getpid()}
 
 
