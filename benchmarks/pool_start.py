@@ -43,7 +43,7 @@ PARTS = ("server", "worker before its task", "first block", "a later block", "st
 # The child: makes the tree's pool, one task per worker (worker_task, imported from this file by the workers, whose
 # sys.path the pool gives them from the child), and writes the parts as JSON to the file its last argument names.
 CHILD = r"""
-import json, os, sys, time
+import json, os, sys
 sys.path.insert(0, sys.argv[1])
 import multiprocessing.forkserver as forkserver
 from loki.tournament.config import load_config

@@ -344,14 +344,15 @@ def _start_server(ctx) -> bool:
     resource_tracker.ensure_running()
     # the server's environment: this sys.path first and no working folder of its own, and the values to put back
     # there (the workers inherit its environment)
-    restore = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
-    server_env = {
-        "PYTHONPATH": os.pathsep.join(sys.path),
-        "PYTHONSAFEPATH": "1",
-        POOL_SYS_PATH: json.dumps({"sys_path": sys.path, "restore": restore}),
-    }
-    before = {k: os.environ.get(k) for k in server_env}
-    os.environ.update(server_env)
+    before = {k: os.environ.get(k) for k in ("PYTHONPATH", "PYTHONSAFEPATH", POOL_SYS_PATH)}
+    restore = {k: before[k] for k in ("PYTHONPATH", "PYTHONSAFEPATH")}
+    os.environ.update(
+        {
+            "PYTHONPATH": os.pathsep.join(sys.path),
+            "PYTHONSAFEPATH": "1",
+            POOL_SYS_PATH: json.dumps({"sys_path": sys.path, "restore": restore}),
+        }
+    )
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         forkserver.ensure_running()
