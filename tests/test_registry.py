@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -173,3 +174,56 @@ def test_a_plugin_that_fails_to_load_is_named_at_every_lookup(broken_plugin):
             PlayerSpecError, match=r"player kind 'broken' \(entry point 'loki_broken_plugin:KIND'\) failed"
         ):
             make_player("loki1")
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "lbr:" * 300 + "random",  # an LBR of an LBR of ... (300 deep): was a RecursionError
+        "frozen:" * 40 + "random",
+        "table form",  # frozen{"player": "frozen{\"player\": ...}"}, 20 deep
+    ],
+)
+def test_specs_nested_too_deep_are_refused_with_that_reason_alone(spec):
+    if spec == "table form":
+        spec = "random"
+        for _ in range(20):
+            spec = "frozen" + json.dumps({"player": spec})
+    with pytest.raises(PlayerSpecError) as e:
+        parse_player(spec)
+    msg = str(e.value)
+    assert f"nested more than {registry.MAX_SPEC_DEPTH} deep" in msg
+    assert len(msg) < 200 and "\n" not in msg  # one line, not the chain of wrapped messages
+
+
+def test_the_deepest_sensible_spec_of_the_built_in_kinds_is_within_the_limit(tmp_path):
+    # an LBR against a frozen, warmed-up Loki-2 given as JSON in a player file: the deepest nesting the kinds use
+    inner = spec_of(parse_player({"kind": "frozen", "player": "loki2:BR", "warmup": 2, "warmup_opponent": "calling"}))
+    f = tmp_path / "best.toml"
+    f.write_text(f"[player]\nkind = 'lbr'\nopponent = {json.dumps(inner)}\n")
+    cfg = parse_player(str(f))
+    assert cfg.kind == "lbr" and parse_player(cfg.opponent).player == "loki2:BR"
+
+
+def test_a_player_file_that_names_itself_is_refused_at_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "self.toml").write_text("[player]\nkind = 'lbr'\nopponent = 'self.toml'\n")
+    (tmp_path / "a.toml").write_text("[player]\nkind = 'frozen'\nplayer = 'b.toml'\n")
+    (tmp_path / "b.toml").write_text(f"[player]\nkind = 'lbr'\nopponent = {str(tmp_path / 'a.toml')!r}\n")
+    for name, looping in (("self.toml", "self.toml"), ("a.toml", "a.toml")):
+        with pytest.raises(PlayerSpecError) as e:
+            parse_player(name)
+        msg = str(e.value)
+        assert "names itself" in msg and looping in msg and len(msg) < 300, msg
+    # the same file twice side by side is no loop
+    (tmp_path / "pair.toml").write_text("[player]\nkind = 'frozen'\nplayer = 'calling'\nwarmup_opponent = 'c.toml'\n")
+    (tmp_path / "c.toml").write_text("[player]\nkind = 'calling'\n")
+    assert parse_player("pair.toml").warmup_opponent == "calling"
+
+
+@pytest.mark.parametrize("spec", ["lbr:lbr:random", "lbr:frozen:lbr:random", 'lbr{"opponent": "lbr:calling"}'])
+def test_an_lbr_cannot_measure_an_lbr(spec):
+    # each LBR keeps a copy of the measured player per holding: an LBR inside would multiply them (~1.7 M a hand)
+    with pytest.raises(PlayerSpecError, match="an LBR cannot measure an LBR"):
+        parse_player(spec)
+    assert parse_player("lbr:frozen:loki1").kind == "lbr"  # one level is the measurement itself

@@ -60,6 +60,8 @@ class LBRConfig(PlayerConfig):
     Attributes:
         opponent: the measured player: a spec of a frozen player (:class:`~loki.players.frozen.FrozenConfig`), or of
             any player, frozen as built (``loki2:BR`` is ``frozen:loki2:BR``); stored as the frozen player's spec.
+            Not an LBR itself, frozen or not: the look-ahead keeps a copy of the measured player per holding
+            (:mod:`loki.lbr.oracle`), and an LBR's copies would each keep theirs (~1.7 million players a hand).
         preflop: ``"lbr"`` (the look-ahead pre-flop too, with exact pre-flop equities) or ``"call"`` (check or call
             pre-flop: the paper's cheaper variant).
         called_range: the bet's ``WP'`` against the range that does not fold to it (True) or the whole range (the
@@ -85,6 +87,12 @@ class LBRConfig(PlayerConfig):
             cfg = parse_player(v)
             if cfg.kind != "frozen":
                 cfg = FrozenConfig(player=spec_of(cfg))
+            assert isinstance(cfg, FrozenConfig)
+            if parse_player(cfg.player).kind == "lbr":
+                raise ValueError(
+                    f"{cfg.player}: an LBR cannot measure an LBR (it keeps a copy of the measured player per "
+                    "holding, and each copy would keep its own)"
+                )
         except (PlayerSpecError, ConfigError) as e:
             raise ValueError(str(e)) from None
         return spec_of(cfg)

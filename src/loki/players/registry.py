@@ -31,6 +31,7 @@ import contextlib
 import contextvars
 import importlib
 import json
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ __all__ = [
     "read_player_file",
     "built_in_specs_only",
     "MAX_PLAYER_FILE",
+    "MAX_SPEC_DEPTH",
     "NoOptions",
     "PlayerConfig",
 ]
@@ -211,6 +213,27 @@ def get_kind(name: str) -> PlayerKind:
     return k
 
 
+#: The deepest :func:`parse_player` calls may nest (a frozen player's ``player``, an LBR's ``opponent``, each a spec
+#: that may name another; a table form or a player file adds a level): the built-in kinds' deepest sensible spec,
+#: an LBR against a frozen player given as JSON in a player file, needs 7.
+MAX_SPEC_DEPTH = 16
+
+
+class _Nesting:
+    """What the outermost :func:`parse_player` of a spec knows about the specs parsed within it: the player files
+    being read (their real paths, outermost first) and the first reason the nesting itself was refused (a spec
+    nested deeper than :data:`MAX_SPEC_DEPTH`, a player file naming itself), reported instead of the chain of
+    wrapped messages that leads to it."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.files: list[str] = []
+        self.refused: str | None = None
+
+
+_NESTING: contextvars.ContextVar[_Nesting | None] = contextvars.ContextVar("loki_spec_nesting", default=None)
+
+
 def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
     """The typed, frozen configuration of a player spec or configuration table.
 
@@ -220,15 +243,61 @@ def parse_player(spec: str | Mapping[str, Any] | PlayerConfig) -> PlayerConfig:
             configuration (returned as it is).
 
     Raises:
-        PlayerSpecError: an empty spec, an unknown kind or option, a bad value; one line naming the spec.
+        PlayerSpecError: an empty spec, an unknown kind or option, a bad value; one line naming the spec.  A spec
+            that names specs nested deeper than :data:`MAX_SPEC_DEPTH`, or a player file that names itself (at any
+            depth), is refused with that reason alone.
+
+    >>> parse_player("frozen:" * 40 + "random")
+    Traceback (most recent call last):
+    ...
+    loki.errors.PlayerSpecError: player spec 'frozen:frozen:...': specs nested more than 16 deep ...
     """
     if isinstance(spec, PlayerConfig):
         return spec
+    nesting = _NESTING.get()
+    outermost = nesting is None
+    if nesting is None:
+        nesting = _Nesting()
+        token = _NESTING.set(nesting)
+    try:
+        if nesting.depth >= MAX_SPEC_DEPTH:
+            if nesting.refused is None:
+                nesting.refused = f"specs nested more than {MAX_SPEC_DEPTH} deep (a player within a player ...)"
+            raise PlayerSpecError(nesting.refused)
+        nesting.depth += 1
+        try:
+            return _parse_player(spec, nesting)
+        finally:
+            nesting.depth -= 1
+    except PlayerSpecError:
+        if outermost and nesting.refused is not None:
+            text = spec if isinstance(spec, str) else repr(spec)
+            raise PlayerSpecError(
+                f"player spec {text[:48] + '...' if len(text) > 48 else text!r}: {nesting.refused}"
+            ) from None
+        raise
+    finally:
+        if outermost:
+            _NESTING.reset(token)
+
+
+def _parse_player(spec: str | Mapping[str, Any], nesting: _Nesting) -> PlayerConfig:
+    """:func:`parse_player` within its nesting (``nesting``: the player files being read)."""
     if isinstance(spec, str):
         if not spec.strip():
             raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
         if spec.strip().endswith(".toml"):  # a player file, e.g. the best.toml of loki tune
-            return parse_player(read_player_file(spec.strip()))
+            path = spec.strip()
+            real = os.path.realpath(path)
+            if real in nesting.files:
+                if nesting.refused is None:
+                    nesting.refused = f"player file {path!r} names itself (through its own player specs)"
+                raise PlayerSpecError(nesting.refused)
+            nesting.files.append(real)
+            try:
+                return parse_player(read_player_file(path))
+            finally:
+                nesting.files.pop()
         if "{" in spec:  # the table form spec_of writes: kind{json}
             name, brace, text = spec.strip().partition("{")
             from loki.io.limits import loads_json
