@@ -330,3 +330,18 @@ def test_phhs_bad_tables_binary_and_skipping(tmp_path):
         read_phh(two)
     skipped = []
     assert [r.hand_id for r in read_phh(two, skipped)] == [4] and [h for h, _ in skipped] == [5]
+
+
+def test_a_log_whose_betting_goes_past_its_board_names_the_hand(tmp_path):
+    # the betting reaches the river, the log gives four board cards: an error naming the hand and its line, in the
+    # log's terms (not the engine's "no rng")
+    from loki.errors import HandHistoryError
+
+    f = tmp_path / "short.log"
+    f.write_text("STATE:3:cc/crc/cc/cc:5d5c|9hQd/8dAs8s/4h:20|-20:p1|p2\n")
+    (rec,) = read_acpc_log(f).hands
+    with pytest.raises(HandHistoryError) as e:
+        rec.replay()
+    msg = str(e.value)
+    assert msg.startswith(f"hand 3 of {f}:1: ") and "goes on past the board given (4 cards)" in msg, msg
+    assert "rng" not in msg

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from loki.engine import GameConfig, HandState, new_hand
-from loki.errors import HandHistoryError
+from loki.errors import CardError, HandHistoryError
 from loki.io.gamedef import AcpcGame, bundled_gamedef
 from loki.io.limits import (
     MAX_LINE_BYTES,
@@ -99,9 +99,20 @@ def _street(r: int) -> str:
 
 
 def apply_betting(state: HandState, betting: str, where: str = "the hand") -> HandState:
-    """Apply a whole ACPC betting string with the checks of :func:`betting_steps`; returns ``state``."""
+    """Apply a whole ACPC betting string with the checks of :func:`betting_steps`; returns ``state``.
+
+    Raises:
+        HandHistoryError: an illegal betting string, or betting that reaches a street whose board cards the
+            hand does not give (the message names ``where``).
+    """
     for _, a in betting_steps(state, betting, where):
-        state.apply(a)
+        before = len(state.view(0).board)
+        try:
+            state.apply(a)
+        except CardError:
+            raise HandHistoryError(
+                f"{where}: the betting {betting!r} goes on past the board given ({before} cards)"
+            ) from None
     return state
 
 
