@@ -345,3 +345,17 @@ def test_a_log_whose_betting_goes_past_its_board_names_the_hand(tmp_path):
     msg = str(e.value)
     assert msg.startswith(f"hand 3 of {f}:1: ") and "goes on past the board given (4 cards)" in msg, msg
     assert "rng" not in msg
+
+
+def test_a_log_of_unreadable_state_lines_says_so_and_names_the_first(tmp_path):
+    from loki.errors import HandHistoryError
+
+    f = tmp_path / "one.log"
+    f.write_text("STATE:0:c:AsKd:0:p1\n")  # a STATE line of one player
+    with pytest.raises(
+        HandHistoryError, match=r"no readable STATE line \(.*one\.log:1: n_players=1: expected 2\.\.10\)"
+    ):
+        read_acpc_log(f, strict=False)
+    f.write_text("# only a comment\n")
+    with pytest.raises(HandHistoryError, match="no STATE lines"):
+        read_acpc_log(f, strict=False)

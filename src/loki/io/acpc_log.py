@@ -343,11 +343,10 @@ def read_acpc_log(  # noqa: C901 - one pass over the lines, a branch per kind of
     if unskipped:
         skipped.append((str(p), f"{unskipped} more malformed STATE lines, not listed"))
     if game is None:
-        raise HandHistoryError(
-            f"{p}: no STATE lines"
-            + (f" ({warnings[0]})" if warnings else "")
-            + (f" ({skipped[0][1]})" if skipped else "")
-        )
+        if skipped:  # STATE lines, none readable: the first one's fault
+            where, why = skipped[0]
+            raise HandHistoryError(f"{p}: no readable STATE line ({where}: {why})")
+        raise HandHistoryError(f"{p}: no STATE lines" + (f" ({warnings[0]})" if warnings else ""))
     return AcpcLog(hands, score, comments, game, warnings, skipped)
 
 
