@@ -136,3 +136,35 @@ def test_the_summary_record_writes_the_bytes_of_the_plain_dict(tmp_path):
     assert back.to_json() == record.to_json() and back.players[1].type == "random"
     with pytest.raises(ValidationError):  # an int where a float belongs is refused, not re-typed
         TournamentSummary.model_validate({**record.to_dict(), "confidence": 1})
+
+
+def test_a_player_whose_table_sizes_leave_out_the_table_is_refused_before_any_deal(monkeypatch):
+    # heads-up-only players (the LBR's look-ahead, a frozen player warmed up heads-up) at a table of three, and a
+    # plug-in kind that says it needs three or more at a heads-up table: refused by the configuration, naming the
+    # player, before a results folder exists
+    from loki.players import registry
+    from loki.players.base import Player
+
+    with pytest.raises(
+        TournamentConfigError, match=r"^t\.toml: lbr:random plays heads-up only, and this table seats 3"
+    ):
+        cfg({"type": "lbr:random"}, {"type": "random", "count": 2})
+    warmed = 'frozen{"player": "calling", "warmup": 2}'
+    with pytest.raises(TournamentConfigError, match="plays heads-up only, and this table seats 3"):
+        cfg({"type": warmed}, {"type": "random", "count": 2})
+    assert cfg({"type": warmed}, {"type": "random"}).seats  # heads-up: played
+    assert cfg({"type": 'frozen{"player": "calling"}'}, {"type": "random", "count": 2}).seats  # no warm-up: any table
+
+    class Ring(Player):
+        table_sizes = (3, 10)
+
+        def act(self, view, legal_actions):  # never asked: the configuration is only checked
+            return legal_actions[0]
+
+    registry.player_kinds()  # discover the installed kinds first
+    monkeypatch.setitem(registry._KINDS, "ring-only", registry.PlayerKind("ring-only", lambda c, seed, name: Ring()))
+    with pytest.raises(
+        TournamentConfigError, match="ring-only plays at tables of 3 to 10 players, and this table seats 2"
+    ):
+        cfg({"type": "ring-only"}, {"type": "random"})
+    assert cfg({"type": "ring-only"}, {"type": "random", "count": 2}).seats

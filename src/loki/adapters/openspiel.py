@@ -311,6 +311,8 @@ class OpenSpielRandom(Player):
         ConfigError: OpenSpiel is not installed.
     """
 
+    table_sizes = (2, 2)  # OpenSpiel's universal_poker game is loaded heads-up here
+
     def __init__(self, seed: int = 0, name: str | None = None):
         ps = pyspiel_module()
         self.game = load_game()

@@ -178,6 +178,8 @@ class LBRPlayer(Player):
             holding it may hold).
     """
 
+    table_sizes = (2, 2)  # the look-ahead is heads-up (Lisý & Bowling 2017)
+
     def __init__(self, config: LBRConfig, seed: int = 0, name: str | None = None):
         self.config = config
         fz = config.frozen

@@ -54,6 +54,10 @@ class Player:
     """Base class of all players: no-op hooks; subclasses implement :meth:`act`."""
 
     name: str = "player"
+    #: The fewest and the most players at a table this player plays, ``(2, 10)`` unless it says otherwise (``(2, 2)``:
+    #: heads-up only).  A tournament's configuration is refused before any deal when a player's range leaves out its
+    #: table (:mod:`loki.tournament.config`); the player's own :meth:`begin_hand` may still refuse.
+    table_sizes: tuple[int, int] = (2, 10)
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards: tuple[int, int], button: int) -> None:
         """A new hand starts; this player sits at ``seat`` holding ``hole_cards``."""

@@ -227,6 +227,8 @@ class FrozenPlayer(Player):
         self.inner: Any = self.snapshot.restore(0)
         base = getattr(self.inner, "name", config.player)
         self.name = name or f"{base} (frozen{f' after {config.warmup} hands' if config.warmup else ''})"
+        # a heads-up warm-up's models are of one opponent (restored): heads-up only; else the player's own range
+        self.table_sizes = (2, 2) if config.warmup else getattr(self.inner, "table_sizes", Player.table_sizes)
 
     def hand_seed(self) -> int:
         """The seed of the next hand's copy (drawn from the player's own stream)."""

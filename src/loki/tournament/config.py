@@ -395,18 +395,25 @@ def _describe(err: Mapping[str, Any], source: str) -> str:
     return f"{where}: '{key}': {err['msg'][:1].lower()}{err['msg'][1:]} (got {value!r})"
 
 
-def _check_player(player: str | dict[str, Any], where: str) -> None:
-    """Build ``player`` once (a spec or a table).
+def _check_player(player: str | dict[str, Any], where: str, n_players: int) -> None:
+    """Build ``player`` once (a spec or a table) and check that it plays at a table of ``n_players``.
 
     Raises:
-        TournamentConfigError: the registry refuses it (first line of its message, after ``where``).
+        TournamentConfigError: the registry refuses it (first line of its message, after ``where``), or the
+            player's :attr:`~loki.players.base.Player.table_sizes` leave out ``n_players``.
     """
     from loki.players.registry import make_player
 
     try:
-        make_player(player, seed=0, oracles=True)
+        built = make_player(player, seed=0, oracles=True)
     except ValueError as e:
         raise TournamentConfigError(f"{where}: {str(e).splitlines()[0]}") from None
+    lo, hi = built.table_sizes
+    if not lo <= n_players <= hi:
+        sizes = "heads-up only" if (lo, hi) == (2, 2) else f"at tables of {lo} to {hi} players"
+        raise TournamentConfigError(
+            f"{where}: {shown(str(player), 80)} plays {sizes}, and this table seats {n_players}"
+        )
 
 
 def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
@@ -514,7 +521,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         estimator=f.estimator,
     )
     try:
-        cfg.game_config()
+        n_players = cfg.game_config().n_players
     except ValueError as e:
         raise TournamentConfigError(f"{source} [game]: {e}") from None
     if check_players:
@@ -522,7 +529,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         for p in players:
             if p.player not in checked:
                 checked.append(p.player)
-                _check_player(p.player, source)
+                _check_player(p.player, source, n_players)
     return cfg
 
 
