@@ -41,7 +41,7 @@ from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
 from loki.io.limits import MAX_REPLAY_PLAYERS
-from loki.io.names import shown
+from loki.io.names import shown, shown_markup
 from loki.io.tableview import plural
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.tournament.handstats import HandCounts, hand_counts
@@ -474,12 +474,13 @@ def replay_hands(
 def render_report(report: ReplayReport, console=None, title: str = "replay") -> None:
     """Print the report as rich tables."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
     console = console or Console()
-    t = Table(title=escape(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}"))
+    t = Table(
+        title=shown_markup(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}", None)
+    )
     for col in ("player", "bot", "hands", "VPIP %", "PFR %", "aggression", "decisions", "bot agrees %", "chips",
                 "sb/hand"):  # fmt: skip
         t.add_column(col, justify="left" if col in ("player", "bot") else "right")

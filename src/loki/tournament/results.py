@@ -38,6 +38,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictSt
 
 from loki.errors import InputError
 from loki.io.files import atomic_target, atomic_write_text
+from loki.io.names import shown_markup
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize
@@ -523,7 +524,8 @@ LEGEND = (
 
 
 def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
-    """Rich tables of the summary (player types and comparisons)."""
+    """Rich tables of the summary (player types and comparisons); the tournament's name, its labels and its
+    comparisons' names are printed as written (:func:`loki.io.names.shown_markup`)."""
     from rich.table import Table
 
     if isinstance(summary, TournamentSummary):
@@ -531,7 +533,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
 
     pct = lambda v: _fmt(None if v is None else 100 * v, ".1f")  # noqa: E731
     t = Table(
-        title=f"{summary['name']}: {summary['deals']} deals x {summary['n_players']} seatings = "
+        title=f"{shown_markup(summary['name'], None)}: {summary['deals']} deals x {summary['n_players']} seatings = "
         f"{summary['hands']} games, seed {summary['seed']}"
     )
     for col, j in (
@@ -548,7 +550,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         t.add_column(col, justify="left" if j == "left" else "right")
     for e in summary["types"]:
         t.add_row(
-            e["type"],
+            shown_markup(e["type"], None),
             str(e["players"]),
             _fmt(e["sb_per_hand"]),
             _fmt(e["ci"], ".3f"),
@@ -573,7 +575,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         types = {e["type"]: e for e in (av["types"] if av else summary["types"])}
         for i, e in enumerate(summary["comparisons"]):
             sig = "-" if e["ci"] is None else ("yes" if abs(e["sb_per_hand"]) > e["ci"] else "no")
-            cells = [e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
+            cells = [shown_markup(e["name"], None), _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
             if av:
                 a = av["comparisons"][i]
                 asig = "-" if a["ci"] is None else ("yes" if abs(a["sb_per_hand"]) > a["ci"] else "no")
@@ -587,7 +589,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
             a_t.add_column(col, justify="left" if col == "player type" else "right")
         for e, a in zip(summary["types"], av["types"]):
             a_t.add_row(
-                a["type"],
+                shown_markup(a["type"], None),
                 _fmt(a["sb_per_hand"]),
                 _fmt(a["ci"], ".3f"),
                 _fmt(e["ci"], ".3f"),
@@ -606,7 +608,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         for e in mq:
             cr = e["collapse_rate"]
             q_t.add_row(
-                e["type"],
+                shown_markup(e["type"], None),
                 str(e["showdowns"]),
                 _fmt(e["median_percentile"], ".1f"),
                 _fmt(e["mean_percentile"], ".1f"),
