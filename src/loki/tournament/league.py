@@ -162,28 +162,29 @@ def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> N
     atomic_write_text(out / "league.json", json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
     if not plots:
         return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    n = len(result.labels)
-    m = np.array([[np.nan if v is None else v for v in row] for row in result.value])
-    lim = float(np.nanmax(np.abs(m))) if np.isfinite(m).any() else 1.0
-    fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
-    im = ax.imshow(m, cmap="RdYlGn", vmin=-lim, vmax=lim)
-    for i in range(n):
-        for j in range(n):
-            if i != j and result.value[i][j] is not None:
-                c = result.ci[i][j]
-                ax.text(j, i, f"{m[i, j]:+.2f}\n±{c:.2f}" if c is not None else f"{m[i, j]:+.2f}", ha="center",
-                        va="center", fontsize=7)  # fmt: skip
-    ax.set_xticks(range(n), result.labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(n), [f"{lab} ({result.row_mean(i):+.2f})" for i, lab in enumerate(result.labels)], fontsize=8)
-    ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
-    fig.colorbar(im, ax=ax, label="sb/hand")
-    fig.tight_layout()
-    with atomic_target(out / "cross.png") as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
+    from loki.io.plots import figures
+
+    with figures() as plt:
+        n = len(result.labels)
+        m = np.array([[np.nan if v is None else v for v in row] for row in result.value])
+        lim = float(np.nanmax(np.abs(m))) if np.isfinite(m).any() else 1.0
+        fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
+        im = ax.imshow(m, cmap="RdYlGn", vmin=-lim, vmax=lim)
+        for i in range(n):
+            for j in range(n):
+                if i != j and result.value[i][j] is not None:
+                    c = result.ci[i][j]
+                    ax.text(j, i, f"{m[i, j]:+.2f}\n±{c:.2f}" if c is not None else f"{m[i, j]:+.2f}", ha="center",
+                            va="center", fontsize=7)  # fmt: skip
+        ax.set_xticks(range(n), result.labels, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(
+            range(n), [f"{lab} ({result.row_mean(i):+.2f})" for i, lab in enumerate(result.labels)], fontsize=8
+        )
+        ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
+        fig.colorbar(im, ax=ax, label="sb/hand")
+        fig.tight_layout()
+        with atomic_target(out / "cross.png") as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
+        plt.close(fig)

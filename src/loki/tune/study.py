@@ -41,6 +41,7 @@ from loki.config import TunableParam, tunable_params
 from loki.errors import ConfigError, LokiError, OutputPathError
 from loki.io.files import atomic_target, atomic_write_text
 from loki.io.outpath import make_folder, not_a_file
+from loki.io.plots import figures
 from loki.stats import mean_ci
 from loki.tournament.config import (
     MAX_SEED,
@@ -930,51 +931,48 @@ IMPORTANCE_TRIALS = 4
 
 
 def _plots(study, out: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from optuna.trial import TrialState
 
-    files = []
-    done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
-    if done:
-        fig, ax = plt.subplots(figsize=(7, 4))
-        xs = [t.number for t in done]
-        ys = [t.value for t in done]
-        es = [t.user_attrs.get("ci") or 0.0 for t in done]
-        ax.errorbar(xs, ys, yerr=es, fmt="o", ms=3, lw=0.8, label="trial (AIVAT, 95 % interval)")
-        best = np.maximum.accumulate(ys)
-        ax.step(xs, best, where="post", label="best so far")
-        ax.axhline(0.0, color="grey", lw=0.5)
-        ax.set_xlabel("trial")
-        ax.set_ylabel("enhanced minus control (sb/hand)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        with atomic_target(out / "history.png") as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
-        files.append("history.png")
-    if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
-        import optuna
-
-        try:
-            imp = optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
-            )
-        except (ValueError, RuntimeError):
-            imp = {}
-        if imp:
-            fig, ax = plt.subplots(figsize=(6, 0.4 * len(imp) + 1))
-            names = list(imp)[::-1]
-            ax.barh(names, [imp[n] for n in names])
-            ax.set_xlabel("importance (PED-ANOVA)")
+    with figures() as plt:
+        files = []
+        done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+        if done:
+            fig, ax = plt.subplots(figsize=(7, 4))
+            xs = [t.number for t in done]
+            ys = [t.value for t in done]
+            es = [t.user_attrs.get("ci") or 0.0 for t in done]
+            ax.errorbar(xs, ys, yerr=es, fmt="o", ms=3, lw=0.8, label="trial (AIVAT, 95 % interval)")
+            best = np.maximum.accumulate(ys)
+            ax.step(xs, best, where="post", label="best so far")
+            ax.axhline(0.0, color="grey", lw=0.5)
+            ax.set_xlabel("trial")
+            ax.set_ylabel("enhanced minus control (sb/hand)")
+            ax.legend(fontsize=8)
             fig.tight_layout()
-            with atomic_target(out / "importances.png") as tmp:
+            with atomic_target(out / "history.png") as tmp:
                 fig.savefig(tmp, dpi=110, format="png")
             plt.close(fig)
-            files.append("importances.png")
-    return files
+            files.append("history.png")
+        if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
+            import optuna
+
+            try:
+                imp = optuna.importance.get_param_importances(
+                    study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+                )
+            except (ValueError, RuntimeError):
+                imp = {}
+            if imp:
+                fig, ax = plt.subplots(figsize=(6, 0.4 * len(imp) + 1))
+                names = list(imp)[::-1]
+                ax.barh(names, [imp[n] for n in names])
+                ax.set_xlabel("importance (PED-ANOVA)")
+                fig.tight_layout()
+                with atomic_target(out / "importances.png") as tmp:
+                    fig.savefig(tmp, dpi=110, format="png")
+                plt.close(fig)
+                files.append("importances.png")
+        return files
 
 
 def validation_seeds(spec: StudySpec, k: int = 2) -> tuple[int, ...]:
