@@ -555,14 +555,18 @@ def list_presets() -> list[str]:
 
 
 def load_preset(name: str, *, check_players: bool = True) -> TournamentConfig:
-    """A shipped preset by name.
+    """A shipped preset by name: one of :func:`list_presets` (a path, ``../x``, is no preset's name), read with the
+    cap of a tournament file (:data:`loki.io.limits.MAX_CONFIG_BYTES`).
 
     Raises:
         TournamentConfigError: unknown preset (the message lists the known ones) or invalid file.
     """
-    f = _preset_dir() / f"{name}.toml"
-    if not f.is_file():
-        raise TournamentConfigError(f"unknown preset {name!r}: expected one of {list_presets()}")
-    d = parse_toml(f.read_text("utf-8"), f"preset {name!r}", TournamentConfigError)
+    known = list_presets()
+    if name not in known:
+        raise TournamentConfigError(f"unknown preset {name!r}: expected one of {known}")
+    source = f"preset {name!r}"
+    with resources.as_file(_preset_dir() / f"{name}.toml") as f:
+        data = read_capped(f, MAX_CONFIG_BYTES, source, TournamentConfigError)
+    d = parse_toml(data.decode("utf-8"), source, TournamentConfigError)
     d.setdefault("name", name)
     return config_from_dict(d, f"preset {name!r}", check_players=check_players)
