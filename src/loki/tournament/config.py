@@ -513,6 +513,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         compare=tuple(comps),
         estimator=f.estimator,
     )
+    _check_seat_names(cfg, source)
     try:
         cfg.game_config()
     except ValueError as e:
@@ -524,6 +525,24 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
                 checked.append(p.player)
                 _check_player(p.player, source)
     return cfg
+
+
+def _check_seat_names(cfg: TournamentConfig, source: str) -> None:
+    """Every seat of ``cfg`` has a name of its own (the name deals.csv and the hand histories give it).
+
+    Raises:
+        TournamentConfigError: two seats share a name: a label ``x`` of count 2 (seats ``x #1``, ``x #2``) beside a
+            label ``x #1``, or one label of count 1 in two entries.
+    """
+    first: dict[str, int] = {}
+    for seat in cfg.seats:
+        other = first.setdefault(seat.name, seat.index)
+        if other != seat.index:
+            raise TournamentConfigError(
+                f"{source}: seats {other + 1} and {seat.index + 1} are both named {shown(repr(seat.name))} (a label of "
+                "count n names its seats '<label> #1' to '<label> #n'); expected a name of its own for every seat: "
+                "change a label"
+            )
 
 
 def load_config(path: str | Path, *, check_players: bool = True) -> TournamentConfig:
