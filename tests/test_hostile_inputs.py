@@ -582,6 +582,7 @@ def test_the_readme_states_the_limits():
     from loki.cli._common import MAX_HANDS, MAX_SEED
     from loki.cli.tournament import MAX_WORKERS
     from loki.tournament import config as tc
+    from loki.tournament.league import MAX_LEAGUE_PLAYERS
     from loki.tournament.runner import MAX_WORKERS as RUNNER_WORKERS
 
     assert MAX_WORKERS == RUNNER_WORKERS and MAX_SEED == tc.MAX_SEED
@@ -592,6 +593,7 @@ def test_the_readme_states_the_limits():
         f"{tc.MAX_BLOCK_DEALS:,}",
         f"{MAX_HANDS:,}",
         f"{MAX_WORKERS}",
+        f"2 to {MAX_LEAGUE_PLAYERS} players",
         f"{tc.MAX_CHIPS:,}",
         f"{tc.MAX_BETS}",
         limits.size_text(limits.MAX_CONFIG_BYTES),

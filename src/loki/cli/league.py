@@ -81,11 +81,13 @@ def league(
     from loki.io.names import check_name, shown, shown_markup
     from loki.io.outpath import check_output_folder
     from loki.players.registry import parse_player
-    from loki.tournament.league import run_league, write_league
+    from loki.tournament.league import check_league_players, run_league, write_league
 
+    try:
+        check_league_players(len(player))
+    except ConfigError as e:
+        raise tagged("--player", e) from None
     labels = list(label) if label else list(player)
-    if len(player) < 2:
-        fail("--player: give at least two players")
     if len(labels) != len(player):
         fail(f"--label given {len(labels)} times for {len(player)} players (one per --player)")
     if len(set(labels)) != len(labels):

@@ -21,7 +21,26 @@ from typing import Any
 from loki.errors import ConfigError
 from loki.tournament.config import TournamentConfig, config_from_dict
 
-__all__ = ["LeagueResult", "pair_config", "run_league", "write_league"]
+__all__ = ["LeagueResult", "MAX_LEAGUE_PLAYERS", "check_league_players", "pair_config", "run_league", "write_league"]
+
+#: Players in one league at most.  A league of ``n`` players plays ``n (n - 1) / 2`` pairs, each a duplicate match in
+#: a folder of its own: 64 players are 2,016 pairs, where 3,000 would be 4.5 million.
+MAX_LEAGUE_PLAYERS = 64
+
+
+def check_league_players(n: int) -> None:
+    """Refuse a league of ``n`` players: it needs at least two, at most :data:`MAX_LEAGUE_PLAYERS`.
+
+    Raises:
+        ConfigError: ``n`` out of that range (the message names the number of pairs it would play).
+    """
+    if n < 2:
+        raise ConfigError(f"{n} player{'' if n == 1 else 's'}: a league needs at least two")
+    if n > MAX_LEAGUE_PLAYERS:
+        raise ConfigError(
+            f"{n:,} players ({n * (n - 1) // 2:,} pairs): a league has at most {MAX_LEAGUE_PLAYERS} players "
+            f"({MAX_LEAGUE_PLAYERS * (MAX_LEAGUE_PLAYERS - 1) // 2:,} pairs)"
+        )
 
 
 def pair_config(
@@ -119,14 +138,16 @@ def run_league(
         overwrite: play every pair again, discarding the pairs an earlier league left in ``out``.
 
     Raises:
-        ConfigError: fewer than two players, labels not distinct or not one per player.
+        ConfigError: fewer than two players or more than :data:`MAX_LEAGUE_PLAYERS`, labels not distinct or not one
+            per player.
     """
     from loki.tournament.results import write_results
     from loki.tournament.runner import run_tournament
 
     n = len(players)
-    if n < 2 or len(labels) != n or len(set(labels)) != n:
-        raise ConfigError(f"a league needs at least two players with distinct labels, got {list(labels)}")
+    check_league_players(n)
+    if len(labels) != n or len(set(labels)) != n:
+        raise ConfigError(f"a league needs one distinct label per player, got {list(labels)}")
     out = Path(out)
     value: list[list[float | None]] = [[None] * n for _ in range(n)]
     ci: list[list[float | None]] = [[None] * n for _ in range(n)]
