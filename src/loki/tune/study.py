@@ -792,6 +792,8 @@ def run_study(
         OutputPathError: ``out``'s ``study.db`` is not a study that can be opened (:func:`open_study`), or fails
             during the study (a database error: the message names the file; its trials are kept).
         TournamentConfigError: the target does not load.
+        KeyboardInterrupt: Ctrl-C (or a stop signal raised as one) during a trial, once the trial is queued to be
+            played again; Optuna logs nothing about it (no "Trial N failed" warning, no traceback).
     """
     import optuna
     from optuna.trial import TrialState
@@ -806,6 +808,15 @@ def run_study(
     warmup = _warmup_deals(spec)
 
     def objective(trial) -> float:
+        try:
+            return play_trial(trial)
+        except KeyboardInterrupt:
+            # Ctrl-C, or SIGTERM/SIGHUP as loki.cli._common.Stopped: the caller reports the stop in one line, so
+            # Optuna's log of the failed trial (a warning with the interrupt's traceback) is not printed before it
+            optuna.logging.set_verbosity(optuna.logging.ERROR)
+            raise
+
+    def play_trial(trial) -> float:
         # who runs it, in one write: a process killed between two writes would leave a trial that only its age could
         # tell dead (CI met a kill between "host" and "pid" when they were two attributes)
         trial.set_user_attr("owner", [socket.gethostname(), os.getpid()])
@@ -847,11 +858,14 @@ def run_study(
             recover_stale(study, storage)
             if counted(study) >= n_trials:
                 return study
+            verbosity = optuna.logging.get_verbosity()
             try:
                 study.optimize(objective, n_trials=1, catch=())
             except KeyboardInterrupt:
                 recover_stale(study, storage)  # the interrupted trial is failed by Optuna: queue it again now
                 raise
+            finally:
+                optuna.logging.set_verbosity(verbosity)
             if progress is not None:
                 progress(study)
     except (
