@@ -2,7 +2,8 @@
 log are escaped wherever they are printed (one function, :func:`loki.io.names.shown`, also behind every ``error:``
 line); names and labels loki is given to use (tournament labels and names, league labels, web names) are checked
 (:func:`loki.io.names.check_name`: printable, bounded); a replay models at most
-:data:`loki.io.limits.MAX_REPLAY_PLAYERS` player names and counts a hand number once; ``--who ''`` names nobody.
+:data:`loki.io.limits.MAX_REPLAY_PLAYERS` player names and counts a hand number once; ``--who ''`` names nobody;
+names, labels and output paths printed through rich markup are printed as written (:func:`loki.io.names.shown_markup`).
 
 The spaces of names are fuzzed with Hypothesis (derandomized, as in ``tests/test_fuzz_inputs.py``)."""
 
