@@ -163,6 +163,28 @@ def test_dev_zero_is_refused_without_reading_it_whole(args, needle):
     assert line.startswith("error: ") and needle in line
 
 
+def test_a_preset_is_one_of_the_shipped_names_read_under_the_cap(tmp_path, monkeypatch):
+    """`loki tournament --preset ../../some/file` read a tournament file outside the presets folder, whole and
+    without a size cap; a preset is now one of the shipped names, and a shipped file is read with the cap of a
+    tournament file."""
+    import os
+
+    import loki.tournament.config as config
+
+    outside = tmp_path / "outside.toml"
+    outside.write_text('name = "outside"\n' + TOML_PLAYERS)
+    presets = Path(str(config._preset_dir()))
+    escape = os.path.relpath(outside.with_suffix(""), presets)  # ../../.../outside
+    with pytest.raises(TournamentConfigError, match=r"unknown preset '.*outside': expected one of \[.*'quick'\]"):
+        config.load_preset(escape)
+    r = CliRunner().invoke(app, ["tournament", "--preset", escape, "-q", "-w", "0", "-o", str(tmp_path / "o")])
+    assert "unknown preset" in _one_error_line(r) and not (tmp_path / "o").exists()
+    assert config.load_preset("quick").name == "quick"
+    monkeypatch.setattr(config, "MAX_CONFIG_BYTES", 16)
+    with pytest.raises(TournamentConfigError, match="quick.toml: larger than 16 bytes, the limit for preset 'quick'"):
+        config.load_preset("quick")
+
+
 def test_logs_and_phh_files_are_streamed_under_a_size_cap(tmp_path, monkeypatch):
     """ACPC logs and PHH files are read a line (a hand) at a time and stop at the size cap, naming it."""
     import loki.io.acpc_log
@@ -560,6 +582,7 @@ def test_the_readme_states_the_limits():
     from loki.cli._common import MAX_HANDS, MAX_SEED
     from loki.cli.tournament import MAX_WORKERS
     from loki.tournament import config as tc
+    from loki.tournament.league import MAX_LEAGUE_PLAYERS
     from loki.tournament.runner import MAX_WORKERS as RUNNER_WORKERS
 
     assert MAX_WORKERS == RUNNER_WORKERS and MAX_SEED == tc.MAX_SEED
@@ -570,6 +593,7 @@ def test_the_readme_states_the_limits():
         f"{tc.MAX_BLOCK_DEALS:,}",
         f"{MAX_HANDS:,}",
         f"{MAX_WORKERS}",
+        f"2 to {MAX_LEAGUE_PLAYERS} players",
         f"{tc.MAX_CHIPS:,}",
         f"{tc.MAX_BETS}",
         limits.size_text(limits.MAX_CONFIG_BYTES),

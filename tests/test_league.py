@@ -45,6 +45,26 @@ def test_a_league_needs_distinct_players():
         run_league(["random", "random"], ["a", "a"], 2, 0, "x")
 
 
+def test_a_league_has_a_bounded_number_of_players(tmp_path):
+    """`loki league` took 3,000 --player entries: 4.5 million pairs.  Past MAX_LEAGUE_PLAYERS a league is refused
+    before any player is built or any folder made, naming the cap."""
+    from typer.testing import CliRunner
+
+    from loki.cli import app
+    from loki.tournament.league import MAX_LEAGUE_PLAYERS
+
+    too_many = [f"random{i}" for i in range(MAX_LEAGUE_PLAYERS + 1)]
+    with pytest.raises(ConfigError, match=f"65 players \\(2,080 pairs\\): a league has at most {MAX_LEAGUE_PLAYERS}"):
+        run_league(too_many, too_many, 2, 0, tmp_path / "lib")
+    args = [a for _ in range(3000) for a in ("--player", "random")]
+    r = CliRunner().invoke(app, ["league", *args, "--out", str(tmp_path / "cli")])
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.output[-500:]
+    assert r.stderr.startswith("error: --player: 3,000 players (4,498,500 pairs): a league has at most 64 players")
+    assert not (tmp_path / "lib").exists() and not (tmp_path / "cli").exists()
+    r = CliRunner().invoke(app, ["league", "--player", "random", "--out", str(tmp_path / "cli")])
+    assert r.exit_code == 2 and "error: --player: 1 player: a league needs at least two" in r.stderr
+
+
 def test_blocks_bound_what_a_player_learns(tmp_path):
     """Each block is played by fresh players: memoryless players (equity, calling: pure functions of the cards) give
     the same match whatever the block size, a learning one (Loki-1's frequencies) does not; a league run again in the

@@ -2,7 +2,8 @@
 log are escaped wherever they are printed (one function, :func:`loki.io.names.shown`, also behind every ``error:``
 line); names and labels loki is given to use (tournament labels and names, league labels, web names) are checked
 (:func:`loki.io.names.check_name`: printable, bounded); a replay models at most
-:data:`loki.io.limits.MAX_REPLAY_PLAYERS` player names and counts a hand number once; ``--who ''`` names nobody.
+:data:`loki.io.limits.MAX_REPLAY_PLAYERS` player names and counts a hand number once; ``--who ''`` names nobody;
+names, labels and output paths printed through rich markup are printed as written (:func:`loki.io.names.shown_markup`).
 
 The spaces of names are fuzzed with Hypothesis (derandomized, as in ``tests/test_fuzz_inputs.py``)."""
 
@@ -257,3 +258,135 @@ def test_explain_who_empty_names_nobody(tmp_path):
     assert r.exit_code == 2 and "--who ''" in r.stderr, r.output
     r = CliRunner().invoke(app, ["explain", str(log), "--who", "   ", "--player", "calling"])
     assert r.exit_code == 2 and "expected a player name" in r.stderr, r.output
+
+
+# ------------------------------------------------------------------ names and paths printed through rich markup
+
+#: Labels and names rich would take for markup: a closing tag (a MarkupError after the run), a style tag (swallowed).
+MARKUP_LABELS = ("x[/]", "[x] = 'y'")
+
+
+def _printed(renderable) -> str:
+    from rich.console import Console
+
+    buf = io.StringIO()
+    Console(file=buf, color_system=None, width=200).print(renderable)
+    return buf.getvalue()
+
+
+def test_shown_markup_prints_text_as_written():
+    from loki.io.names import shown_markup
+
+    for text in ("x[/]", "[x] = 'y'", "[bold]b[/bold]", "a\\[b]", "out/r[/].png", HOSTILE):
+        assert _printed(shown_markup(text, None)).rstrip("\n") == shown(text, None)
+
+
+def test_labels_in_the_result_tables_are_printed_as_written():
+    """A config label "x[/]" ended `loki tournament` with a MarkupError after the run; "[x] = 'y'" was shown as
+    " = 'y'"; so were the league's labels in its cross table."""
+    from loki.cli.league import league_table
+    from loki.tournament.results import results_table
+
+    types = [
+        {"type": lab, "players": 1, "sb_per_hand": 0.5, "ci": 0.1, "vpip": 0.2, "pfr": 0.1, "af": 1.0, "wtsd": 0.3,
+         "wsd": 0.5} for lab in MARKUP_LABELS
+    ]  # fmt: skip
+    comparison = {"name": "[bold]c[/]", "sb_per_hand": 1.0, "ci": 0.5, "enhanced": ["x[/]"], "control": ["[x] = 'y'"]}
+    summary = {"name": "t[x]", "deals": 2, "n_players": 2, "hands": 4, "seed": 0, "types": types,
+               "comparisons": [comparison]}  # fmt: skip
+    out = "".join(_printed(t) for t in results_table(summary))
+    assert "t[x]: 2 deals" in out and "[bold]c[/]" in out
+    out = _printed(league_table("league", list(MARKUP_LABELS), [[None, 0.5], [-0.5, None]], [[None, 0.1], [0.1, None]]))
+    for lab in MARKUP_LABELS:
+        assert out.count(lab) == 2, out  # a column and a row
+
+
+def _replay_log(folder: Path) -> Path:
+    return _log(folder / "evil\x1b]0;PWNED\x07.log", [("p1", "p2")] * 3)
+
+
+@pytest.mark.parametrize(
+    "command, printed",
+    [
+        (
+            lambda out, tmp: ["tournament", "-c", str(tmp / "t.toml"), "-w", "0", "-q", "--no-plots", "-o", str(out)],
+            "results in ",
+        ),
+        (
+            lambda out, tmp: ["lbr", "random", "--deals", "2", "--block-deals", "1", "-w", "0", "-q", "-o", str(out)],
+            "results in ",
+        ),
+        (
+            lambda out, tmp: [
+                "league",
+                "--player",
+                "calling",
+                "--player",
+                "random",
+                "--label",
+                MARKUP_LABELS[0],
+                "--label",
+                MARKUP_LABELS[1],
+                "--deals",
+                "2",
+                "-w",
+                "0",
+                "-q",
+                "--no-plots",
+                "-o",
+                str(out),
+            ],
+            "pairs and league.json in ",
+        ),
+        (
+            lambda out, tmp: ["replay", str(_replay_log(tmp)), "--player", "random", "-o", f"{out}.png"],
+            "histogram written to ",
+        ),
+        (
+            lambda out, tmp: ["play", "--opponents", "1", "--hands", "1", "--player", "random", "-o", f"{out}.phh"],
+            "hand history written to ",
+        ),
+    ],
+    ids=["tournament", "lbr", "league", "replay", "play"],
+)
+def test_output_paths_and_labels_are_printed_as_written(tmp_path, monkeypatch, command, printed):
+    """`loki tournament -o 'x[/]'` wrote its results, then ended with a MarkupError (exit 1), as did lbr, league and
+    replay; `-o $'res\\e[2J'` cleared the screen in the "results in ..." line."""
+    (tmp_path / "t.toml").write_text(
+        'name = "t"\ndeals = 2\n[[players]]\ntype = "calling"\nlabel = "x[/]"\n'
+        '[[players]]\ntype = "random"\nlabel = "[x] = \'y\'"\n'
+    )
+    (tmp_path / "o[").mkdir()
+    monkeypatch.setenv("COLUMNS", "1000")  # each line whole
+    out = tmp_path / "o[" / "]\x1b[2J[bold]"
+    args = command(out, tmp_path)
+    r = CliRunner().invoke(app, args, input="c\n" * 20)
+    assert r.exit_code == 0 and r.exception is None, (r.exception, r.output[-2000:])
+    text = r.stdout + r.stderr
+    assert not _raw_controls(text), sorted(_raw_controls(text))
+    target = shown(args[-1], None)
+    assert f"{printed}{target}" in text, text[-2000:]
+    if args[0] in ("tournament", "league"):
+        for lab in MARKUP_LABELS:
+            assert f" {lab} " in text, text
+
+
+def test_tune_prints_its_folder_as_written(tmp_path, monkeypatch):
+    """`loki tune ... -o 'tu2[/]'` played its study, then ended with a MarkupError in its last line."""
+    import loki.cli.tune as tune_cli
+
+    target = tmp_path / "t.toml"
+    target.write_text(
+        'name = "t"\ndeals = 2\nblock_deals = 1\nhistories = false\n[[players]]\ntype = "loki2:B"\nlabel = "B"\n'
+        '[[players]]\ntype = "loki1"\nlabel = "L1"\n[[compare]]\nenhanced = ["B"]\ncontrol = ["L1"]\n'
+    )
+    record = {"best": {"trial": 0, "params": {"a[/]": 1.0}, "search_value": 0.1, "search_ci": None},
+              "files": ["tune.json"]}  # fmt: skip
+    monkeypatch.setattr(tune_cli, "_run", lambda *a, **k: record)  # the study itself is not what is tested
+    monkeypatch.setenv("COLUMNS", "1000")
+    (tmp_path / "o[").mkdir()
+    out = tmp_path / "o[" / "]\x1b[2J"
+    r = CliRunner().invoke(app, ["tune", str(target), "-q", "--trials", "1", "--validate-deals", "0", "-o", str(out)])
+    assert r.exit_code == 0 and r.exception is None, (r.exception, r.output[-2000:])
+    assert not _raw_controls(r.stdout) and f"study and outputs in {shown(out, None)}: tune.json" in r.stdout
+    assert '{"a[/]": 1.0}' in r.stdout

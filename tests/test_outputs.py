@@ -166,3 +166,29 @@ def test_fig4_plots_draw_each_styles_loki1_and_loki2_as_a_pair(tmp_path, monkeyp
     patches = {c.get_label(): c.patches[0] for c in bars.axes[0].containers if isinstance(c, BarContainer)}
     one, two = patches["Loki-1 LA"], patches["Loki-2 LA"]
     assert one.get_facecolor() == two.get_facecolor() and one.get_hatch() != two.get_hatch()
+
+
+def test_dollar_signs_in_names_and_labels_are_drawn_as_written(tmp_path, monkeypatch):
+    """A label "$\\frac{$" ended a finished tournament or league with a ParseSyntaxException in its plots (matplotlib
+    read it as mathtext), a name "x$a^b^c$" with a ParseFatalException; both are drawn as plain text."""
+    import matplotlib.pyplot as plt
+    from matplotlib.text import Text
+
+    figs = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig=None: (figs.append(fig), real_close(fig)))
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(
+        'name = "x$a^b^c$"\ndeals = 2\n[[players]]\ntype = "calling"\nlabel = "$\\\\frac{$"\n'
+        '[[players]]\ntype = "random"\nlabel = "y$"\n'
+    )
+    r = _run("tournament", "-c", str(cfg), "-w", "0", "-q", "-o", str(tmp_path / "t"))
+    assert r.exit_code == 0 and r.exception is None, (r.exception, r.output[-2000:])
+    assert (tmp_path / "t" / "sb_per_hand.png").exists() and (tmp_path / "t" / "cumulative.png").exists()
+    r = _run("league", "--player", "calling", "--player", "random", "--label", "$\\frac{$", "--label", "b",
+             "--deals", "2", "-w", "0", "-q", "-o", str(tmp_path / "l"))  # fmt: skip
+    assert r.exit_code == 0 and r.exception is None, (r.exception, r.output[-2000:])
+    assert (tmp_path / "l" / "cross.png").exists()
+    texts = [t for f in figs for t in f.findobj(Text) if "$" in t.get_text()]
+    assert {"x$a^b^c$: 2 deals, 4 games (95% CI)", "$\\frac{$", "y$"} <= {t.get_text() for t in texts}
+    assert not any(t.get_parse_math() for t in texts)  # plain text, not a formula

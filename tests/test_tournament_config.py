@@ -98,6 +98,33 @@ def test_shape_errors_name_file_key_and_problem(extra, needle):
     assert needle in str(e.value) and "\n" not in str(e.value)
 
 
+@pytest.mark.parametrize(
+    "players, needle",
+    [
+        (
+            [{"type": "calling", "count": 2, "label": "x"}, {"type": "random", "label": "x #1"}],
+            "t.toml: seats 1 and 3 are both named 'x #1'",
+        ),
+        (
+            [{"type": "random", "label": "x #2"}, {"type": "calling", "count": 2, "label": "x"}],
+            "t.toml: seats 1 and 3 are both named 'x #2'",
+        ),
+        (
+            [{"type": "calling", "label": "x"}, {"type": "random"}, {"type": "calling", "label": "x"}],
+            "t.toml: seats 1 and 3 are both named 'x'",
+        ),
+    ],
+)
+def test_two_seats_never_share_a_name(tmp_path, players, needle):
+    """A label "x" of count 2 (seats "x #1", "x #2") beside a label "x #1" gave two seats one name in deals.csv and
+    the hand histories."""
+    with pytest.raises(TournamentConfigError) as e:
+        cfg(*players)
+    assert str(e.value).startswith(needle) and "change a label" in str(e.value) and "\n" not in str(e.value)
+    ok = cfg({"type": "calling", "count": 2, "label": "x"}, {"type": "random", "label": "x #3"})
+    assert [s.name for s in ok.seats] == ["x #1", "x #2", "x #3"]
+
+
 def test_configs_are_frozen_and_round_trip():
     c = load_preset("fig4", check_players=False)
     with pytest.raises(ValidationError):

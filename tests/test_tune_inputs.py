@@ -202,3 +202,38 @@ def test_a_study_file_failing_mid_study_is_one_error(tmp_path, monkeypatch):
     r = _tune(tmp_path, TUNABLE, "--trials", "3", "--validate-deals", "0", "-o", str(out))
     line = _refused(r, "study.db failed during the study", "database is locked")
     assert "run the same command to continue" in line
+
+
+@pytest.mark.parametrize("stop", ["KeyboardInterrupt", "Stopped"])
+def test_a_stopped_trial_is_not_logged_by_optuna(tmp_path, monkeypatch, stop):
+    """Ctrl-C or SIGTERM during `loki tune` printed Optuna's "Trial 0 failed" warning with the interrupt's traceback
+    before loki's own `error: interrupted ...` line.  The trial is queued again and nothing is logged."""
+    import logging
+    import signal
+
+    import optuna
+
+    import loki.tune.study as study
+    from loki.cli._common import Stopped
+    from loki.tune import StudySpec, run_study
+
+    def interrupted(*a, **k):
+        raise KeyboardInterrupt() if stop == "KeyboardInterrupt" else Stopped(signal.SIGTERM)
+
+    monkeypatch.setattr(study, "evaluate", interrupted)
+    (tmp_path / "t.toml").write_text(TUNABLE)
+    spec = StudySpec(target=str(tmp_path / "t.toml"), label="B", params=("make_width",), deals=1, block_deals=1)
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    optuna_log = logging.getLogger("optuna")
+    optuna_log.addHandler(handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_study(spec, tmp_path / "s", 1)
+    finally:
+        optuna_log.removeHandler(handler)
+    assert optuna.logging.get_verbosity() == optuna.logging.WARNING  # Optuna's warnings are not left silenced
+    assert not [r for r in records if r.levelno >= logging.WARNING or r.exc_info], [r.getMessage() for r in records]
+    trials = study.open_study(tmp_path / "s", spec)[0].get_trials(deepcopy=False)
+    assert [t.state.name for t in trials] == ["FAIL", "WAITING"]  # the stopped trial, queued again

@@ -25,6 +25,7 @@ from loki.cli._common import (
     players_option,
     seed_option,
 )
+from loki.io.names import shown
 from loki.io.netlines import MAX_TIMEOUT
 
 __all__ = [
@@ -153,7 +154,7 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
         from loki.io.tableview import plural
 
         done = f"{r.hands_played} of {plural(r.n_hands, 'hand')}" if not r.complete else plural(r.hands_played, "hand")
-        typer.echo(f"{done}, {r.seconds:.1f} s" + (f"; log: {log}" if log else ""))
+        typer.echo(f"{done}, {r.seconds:.1f} s" + (f"; log: {shown(log, None)}" if log else ""))
     from loki.io.tableview import plural
 
     if r.warning_count:
@@ -169,7 +170,7 @@ def exit_if_ended(r: Any, log: Path | None) -> None:
     if r.abort is not None:
         typer.echo(
             f"error: match ended after {r.hands_played} of {plural(r.n_hands, 'hand')}: {r.abort.message}"
-            + (f" (finished hands in {log})" if log and not r.log_error else ""),
+            + (f" (finished hands in {shown(log, None)})" if log and not r.log_error else ""),
             err=True,
         )
     if r.log_error is not None:

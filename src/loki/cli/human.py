@@ -33,6 +33,7 @@ from loki.engine import (
 )
 from loki.errors import ConfigError
 from loki.io.limits import digits
+from loki.io.names import shown_markup
 from loki.io.tableview import HandLog, describe_pots, position_names, pot_results
 from loki.players.base import Player
 
@@ -100,7 +101,7 @@ class HumanPlayer(Player):
     def _who(self, seat: int) -> str:
         if seat == self.seat:
             return "[bold]you[/]"
-        return self.names[seat] if self.names else f"seat {seat + 1}"
+        return shown_markup(self.names[seat], None) if self.names else f"seat {seat + 1}"
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards, button: int) -> None:
         from rich.table import Table
@@ -158,7 +159,7 @@ class HumanPlayer(Player):
             ]
             results, _ = pot_results(event.pots, self._ranks if event.showdown else {})
             for text in describe_pots(results, names):
-                c.print(f"  {text}")
+                c.print(f"  {shown_markup(text, None)}")
             won = event.payoffs[self.seat]
             style = "green" if won > 0 else "red" if won < 0 else "white"
             if self._folded:
@@ -357,7 +358,10 @@ def play_human_session(
             try:
                 write_phh(phh_path, [(s, names, i + 1) for i, s in enumerate(summary.states)])
             except OSError as e:  # tried again at the end of the session (then a fallback file)
-                console.print(f"[red]cannot write {phh_path}: {e}[/] (the hands are kept; tried again at the end)")
+                console.print(
+                    f"[red]cannot write {shown_markup(phh_path, None)}: {shown_markup(e, None)}[/] "
+                    "(the hands are kept; tried again at the end)"
+                )
 
     for h in range(hands):
         try:
@@ -384,7 +388,7 @@ def play_human_session(
     for col in ("player", "chips", "sb/hand"):
         t.add_column(col, justify="left" if col == "player" else "right")
     for nm, x, r in zip(names, summary.chips, summary.sb_per_hand):
-        t.add_row(nm, f"{x:+g}", f"{r:+.3f}")
+        t.add_row(shown_markup(nm, None), f"{x:+g}", f"{r:+.3f}")
     console.print(t)
     if phh_path and summary.states:
         from loki.io.phh import write_phh
@@ -398,9 +402,9 @@ def play_human_session(
             from loki.io.outpath import free_path
 
             fallback = free_path(Path(tempfile.gettempdir()) / "loki-session.phhs")
-            console.print(f"[red]cannot write {phh_path}: {e}[/]")
+            console.print(f"[red]cannot write {shown_markup(phh_path, None)}: {shown_markup(e, None)}[/]")
             write_phh(fallback, hands_)
             phh_path = fallback
-        console.print(f"hand history written to {phh_path}")
+        console.print(f"hand history written to {shown_markup(phh_path, None)}")
         summary.history = Path(phh_path)
     return summary

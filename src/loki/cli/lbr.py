@@ -76,6 +76,7 @@ def lbr(
     from loki.cli._console import make_console
     from loki.cli.tournament import run_with_progress
     from loki.errors import LokiError, OutputPathError, tagged
+    from loki.io.names import shown, shown_markup
     from loki.lbr.run import frozen_config, lbr_report, lbr_tournament
 
     if preflop not in ("lbr", "call"):
@@ -122,7 +123,7 @@ def lbr(
         signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
             f"error: interrupted ({signal.Signals(signum).name}): finished blocks are kept in "
-            f"{folder}/journal.jsonl; run the same command with --resume",
+            f"{shown(folder / 'journal.jsonl', None)}; run the same command with --resume",
             err=True,
         )
         raise typer.Exit(128 + signum) from None
@@ -136,9 +137,9 @@ def lbr(
     v, c = report["lbr_sb_per_hand"], report["ci"]
     ci = f" ± {c:.3f}" if c is not None else ""
     console.print(
-        f"LBR wins [bold]{v:+.3f}{ci}[/] sb/hand against {sigma.player} (AIVAT, 95 %; plain "
+        f"LBR wins [bold]{v:+.3f}{ci}[/] sb/hand against {shown_markup(sigma.player, None)} (AIVAT, 95 %; plain "
         f"{report['plain_sb_per_hand']:+.3f}), {report['deals']} deals x 2 seats, seed {report['seed']}: a lower bound "
         "on its exploitability",
         highlight=False,
     )
-    console.print(f"results in [bold]{folder}[/]", highlight=False)
+    console.print(f"results in [bold]{shown_markup(folder, None)}[/]", highlight=False)

@@ -20,14 +20,17 @@ LEAGUE_MARKS = ("league.json", "pairs")
 
 def league_table(title: str, labels: list[str], value: list[list[Any]], ci: list[list[Any]]) -> Any:
     """The cross table (a :class:`rich.table.Table`): cell (row, column) the row player's sb/hand against the column
-    player ± its 95 % interval, and the row's mean; ``value``/``ci`` ``(n, n)`` lists (None on the diagonal).  Printed
-    by :func:`loki.cli._console.make_console`'s console it folds a cell at a narrow width, never cuts it."""
+    player ± its 95 % interval, and the row's mean; ``value``/``ci`` ``(n, n)`` lists (None on the diagonal).  The
+    labels are printed as written (:func:`loki.io.names.shown_markup`).  Printed by
+    :func:`loki.cli._console.make_console`'s console it folds a cell at a narrow width, never cuts it."""
     from rich.table import Table
+
+    from loki.io.names import shown_markup
 
     t = Table(title=title)
     t.add_column("player")
     for lab in labels:
-        t.add_column(lab, justify="right")
+        t.add_column(shown_markup(lab, None), justify="right")
     t.add_column("mean", justify="right")
     n = len(labels)
     for i, lab in enumerate(labels):
@@ -36,7 +39,7 @@ def league_table(title: str, labels: list[str], value: list[list[Any]], ci: list
             v, c = value[i][j], ci[i][j]
             cells.append("" if v is None or i == j else f"{v:+.3f} ± {c:.3f}" if c is not None else f"{v:+.3f}")
         others = [value[i][j] for j in range(n) if j != i and value[i][j] is not None]
-        t.add_row(lab, *cells, f"{sum(others) / len(others):+.3f}" if others else "")
+        t.add_row(shown_markup(lab, None), *cells, f"{sum(others) / len(others):+.3f}" if others else "")
     return t
 
 
@@ -75,14 +78,16 @@ def league(
     from loki.cli.warmup import ensure_warm
     from loki.errors import ConfigError, LokiError, OutputPathError, tagged
     from loki.io.files import folder_lock
-    from loki.io.names import check_name
+    from loki.io.names import check_name, shown, shown_markup
     from loki.io.outpath import check_output_folder
     from loki.players.registry import parse_player
-    from loki.tournament.league import run_league, write_league
+    from loki.tournament.league import check_league_players, run_league, write_league
 
+    try:
+        check_league_players(len(player))
+    except ConfigError as e:
+        raise tagged("--player", e) from None
     labels = list(label) if label else list(player)
-    if len(player) < 2:
-        fail("--player: give at least two players")
     if len(labels) != len(player):
         fail(f"--label given {len(labels)} times for {len(player)} players (one per --player)")
     if len(set(labels)) != len(labels):
@@ -101,7 +106,7 @@ def league(
 
     def progress(k: int, total: int, name: str) -> None:
         if not quiet:
-            err.print(f"pair {k + 1}/{total}: {name}", highlight=False)
+            err.print(f"pair {k + 1}/{total}: {shown_markup(name, None)}", highlight=False)
 
     try:
         with folder_lock(folder):
@@ -123,8 +128,8 @@ def league(
         raise tagged("league", e) from None
     if res.reused:  # a re-run into a league's folder: say what was not played
         err.print(
-            f"{res.reused} of {len(res.pairs)} pairs were finished in {folder}: reported again from their journals "
-            "(nothing played; --overwrite plays them again)",
+            f"{res.reused} of {len(res.pairs)} pairs were finished in {shown(folder, None)}: reported again from their "
+            "journals (nothing played; --overwrite plays them again)",
             highlight=False,
             markup=False,
         )
@@ -134,4 +139,4 @@ def league(
     console = make_console()
     title = f"heads-up league, {deals} deals x 2 seats per pair, seed {seed}: row's sb/hand against column"
     console.print(league_table(title, labels, res.value, res.ci))
-    console.print(f"pairs and league.json in [bold]{folder}[/]", highlight=False)
+    console.print(f"pairs and league.json in [bold]{shown_markup(folder, None)}[/]", highlight=False)

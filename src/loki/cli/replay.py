@@ -57,6 +57,7 @@ def replay(
     from loki.cli._common import echo_json
     from loki.cli._console import make_console
     from loki.errors import HandHistoryError, LokiError, OutputPathError, tagged
+    from loki.io.names import shown_markup
     from loki.io.outpath import check_output_path, user_data_dir
     from loki.players.registry import make_player
     from loki.tournament.replay import PLOT_SUFFIXES, load_log, plot_percentiles, render_report, replay_hands
@@ -100,7 +101,7 @@ def replay(
     if json_out:  # the report even when the plot failed (its error then follows)
         echo_json({"file": str(file), **report.to_dict(), "histogram": None if plot_error else str(target)})
     elif plot_error is None:
-        console.print(f"histogram written to {target}", highlight=False)
+        console.print(f"histogram written to {shown_markup(target, None)}", highlight=False)
     if plot_error is not None:
         raise plot_error
 

@@ -62,4 +62,6 @@ def ir_tables(
         raise OutputPathError(f"--out {e}") from None
     except OSError as e:
         raise OutputPathError(f"--out {target}: cannot write it: {e.strerror or e}") from None
-    typer.echo(f"wrote {target} (loki's shipped tables are unchanged)")
+    from loki.io.names import shown
+
+    typer.echo(f"wrote {shown(target, None)} (loki's shipped tables are unchanged)")

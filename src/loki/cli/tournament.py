@@ -85,6 +85,7 @@ def tournament(
     """
     from loki.cli._console import make_console
     from loki.errors import OutputPathError, TournamentConfigError
+    from loki.io.names import shown, shown_markup
     from loki.tournament.config import list_presets, load_config, load_preset
 
     console = make_console()
@@ -125,7 +126,7 @@ def tournament(
         signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
             f"error: interrupted ({signal.Signals(signum).name}): finished blocks are kept in "
-            f"{folder}/journal.jsonl; run the same command with --resume",
+            f"{shown(folder / 'journal.jsonl', None)}; run the same command with --resume",
             err=True,
         )
         raise typer.Exit(128 + signum) from None
@@ -139,7 +140,8 @@ def tournament(
         console.print(t)
     rate = _run_rate(folder)
     console.print(
-        f"results in [bold]{folder}[/]" + (f" ({rate:,.2f} hands/s, as run.json)" if rate else ""), highlight=False
+        f"results in [bold]{shown_markup(folder, None)}[/]" + (f" ({rate:,.2f} hands/s, as run.json)" if rate else ""),
+        highlight=False,
     )
     for line in LEGEND:
         console.print(line, highlight=False, markup=False)
@@ -178,6 +180,7 @@ def run_with_progress(
         OutputPathError: ``folder`` is a symbolic link, a file, or a folder of other files than a tournament's
             without ``overwrite`` (:func:`loki.io.outpath.check_output_folder`), before anything else.
     """
+    from loki.io.names import shown, shown_markup
     from loki.io.outpath import check_output_folder
 
     # a real folder: new, empty, an earlier run's, or --overwrite (never a symbolic link, never a folder of other files)
@@ -227,7 +230,7 @@ def run_with_progress(
         nonlocal task
         if task is None:
             progress.start()
-            task = progress.add_task(cfg.name, total=total, completed=done, resumed_at=done)
+            task = progress.add_task(shown_markup(cfg.name, None), total=total, completed=done, resumed_at=done)
         else:
             progress.update(task, completed=done)
 
@@ -272,8 +275,8 @@ def run_with_progress(
             run.extra["scheduler"] = scheduler
         if run.played_blocks == 0 and run.blocks:  # a re-run into a finished run's folder: nothing was played
             console.print(
-                f"{folder} holds this run, finished: its results are reported again from its journal (nothing was "
-                "played; --overwrite plays it again)",
+                f"{shown(folder, None)} holds this run, finished: its results are reported again from its journal "
+                "(nothing was played; --overwrite plays it again)",
                 highlight=False,
                 markup=False,
             )

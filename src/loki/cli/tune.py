@@ -30,6 +30,7 @@ from loki.cli._common import (
     signals_stop_the_run,
     workers_option,
 )
+from loki.io.names import shown, shown_markup
 
 __all__ = ["tune", "TUNE_MARKS"]
 
@@ -184,7 +185,8 @@ def tune(
     except KeyboardInterrupt as e:
         signum = getattr(e, "signum", signal.SIGINT)
         typer.echo(
-            f"error: interrupted ({signal.Signals(signum).name}): the study is kept in {folder}/study.db; run the "
+            f"error: interrupted ({signal.Signals(signum).name}): the study is kept in "
+            f"{shown(folder / 'study.db', None)}; run the "
             "same command to continue it",
             err=True,
         )
@@ -222,7 +224,7 @@ def _list(spec: str, json_out: bool) -> None:
                  "default": p.default, "source": p.source}
             )  # fmt: skip
         return
-    t = Table(title=f"tunable fields of {spec}")
+    t = Table(title=f"tunable fields of {shown_markup(spec, None)}")
     # the names whole (--param needs them): the source column wraps instead
     t.add_column("param", no_wrap=True, min_width=max((len(p.path) for p in space), default=5))
     for c in ("range", "scale", "value", "source"):
@@ -280,9 +282,9 @@ def _run(
             from loki.io.tableview import plural
 
             typer.echo(
-                f"note: the study in {folder} already has {plural(counted(study), 'trial')} (--trials {trials}): no trial is "
-                "played; its best values are validated and its outputs written again (--trials N for more, "
-                "--overwrite to start again)",
+                f"note: the study in {shown(folder, None)} already has {plural(counted(study), 'trial')} "
+                f"(--trials {trials}): no trial is played; its best values are validated and its outputs written "
+                "again (--trials N for more, --overwrite to start again)",
                 err=True,
             )
         return _run_locked(spec, folder, trials, workers, scheduler, validate_deals, vseeds, quiet)
@@ -330,7 +332,9 @@ def _run_locked(spec, folder: Path, trials: int, workers, scheduler, validate_de
         return f"best {b.value:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + f" sb/hand (trial {b.number})"
 
     with owned_pool(own), progress:
-        task = progress.add_task(f"tune {spec.target} [{spec.label}], trials", total=trials, best="")
+        task = progress.add_task(
+            shown_markup(f"tune {spec.target} [{spec.label}], trials", None), total=trials, best=""
+        )
 
         def report(study) -> None:
             progress.update(task, completed=min(trials, counted(study)), best=best_text(study))
@@ -355,7 +359,7 @@ def _print(record: dict[str, Any], folder: Path) -> None:
 
     c = Console()
     b = record["best"]
-    c.print(f"[bold]best trial {b['trial']}[/]: " + json.dumps(b["params"]), highlight=False)
+    c.print(f"[bold]best trial {b['trial']}[/]: " + shown_markup(json.dumps(b["params"]), None), highlight=False)
     ci = b["search_ci"]
     c.print(
         f"search: {b['search_value']:+.4f}" + (f" ± {ci:.4f}" if ci is not None else "") + " sb/hand (optimistic)",
@@ -372,4 +376,6 @@ def _print(record: dict[str, Any], folder: Path) -> None:
         c.print(
             f"tuned minus default: {d['value']:+.4f}{h} sb/hand (paired by deal): {record['verdict']}", highlight=False
         )
-    c.print(f"study and outputs in [bold]{folder}[/]: {', '.join(record['files'])}", highlight=False)
+    c.print(
+        f"study and outputs in [bold]{shown_markup(folder, None)}[/]: {', '.join(record['files'])}", highlight=False
+    )

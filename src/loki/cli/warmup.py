@@ -92,6 +92,7 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
     from rich.console import Console
 
     from loki.engine import GameConfig
+    from loki.io.names import shown, shown_markup
     from loki.players.warmup import cold_specs, warm_specs
 
     cold = cold_specs(specs)
@@ -103,11 +104,12 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
         warm_specs(cold, cfg)
         return
     loaded = compiled_before(cold)  # numba's cache holds them: a load, not a first-run compile
+    names = ", ".join(shown(s, None) for s in cold)
     if loaded:
-        head = f"loading numba kernels for {', '.join(cold)} (compiled before: {LOAD_COST}, once)"
+        head = f"loading numba kernels for {names} (compiled before: {LOAD_COST}, once)"
     else:
         head = (
-            f"compiling numba kernels for {', '.join(cold)} (first run of this loki build: {FIRST_RUN_COST}, "
+            f"compiling numba kernels for {names} (first run of this loki build: {FIRST_RUN_COST}, "
             "once; 'loki warmup' does it ahead of time)"
         )
     done = "loaded" if loaded else "compiled"
@@ -124,7 +126,7 @@ def ensure_warm(specs: Sequence[Any], n_players: int = 2, quiet: bool = False) -
     with _progress(console, transient=True) as progress:
         task = progress.add_task("loading" if loaded else "compiling", total=len(cold), note="")
         for k, spec in enumerate(cold):
-            progress.update(task, description=spec, note="")
+            progress.update(task, description=shown_markup(spec, None), note="")
             warm_specs(
                 [spec],
                 cfg,
@@ -159,6 +161,7 @@ def warmup(
 
     from loki.engine import GameConfig
     from loki.errors import LokiError, tagged
+    from loki.io.names import shown_markup
     from loki.players.registry import parse_player
     from loki.players.warmup import DEFAULT_SPECS, kernel_signatures, mark_warm, warm_up
 
@@ -172,13 +175,13 @@ def warmup(
     from loki import _jit  # for the cache folder only (this module defines no kernel)
 
     console = Console(stderr=True)
-    console.print(f"numba kernels cache: {_jit.cache_dir()}", highlight=False)
+    console.print(f"numba kernels cache: {shown_markup(_jit.cache_dir(), None)}", highlight=False)
     t0 = time.perf_counter()
     steps = [(s, n) for s in specs for n in sizes]
     with _progress(console) as progress:
         task = progress.add_task("warming up", total=len(steps), note="")
         for k, (spec, n) in enumerate(steps):
-            progress.update(task, description=f"{spec} ({n} players)", note="")
+            progress.update(task, description=shown_markup(f"{spec} ({n} players)", None), note="")
             rep = warm_up(
                 spec,
                 GameConfig(n_players=n),

@@ -65,6 +65,7 @@ def web(
     import uvicorn
 
     from loki.cli.warmup import ensure_warm
+    from loki.io.names import shown
     from loki.web.app import MAX_BODY, WebPolicy, create_app
 
     folder = out if out is not None else Path("loki-web-sessions")
@@ -83,8 +84,10 @@ def web(
         sock.close()
         raise
     actual = sock.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
-    typer.echo(f"loki web: serving http://{shown}:{actual}/ (hand histories in {folder}/; Ctrl-C stops)", err=False)
+    addr = f"[{host}]" if ":" in host else host
+    typer.echo(
+        f"loki web: serving http://{addr}:{actual}/ (hand histories in {shown(folder, None)}/; Ctrl-C stops)", err=False
+    )
     # WebSocket messages beyond the app's body limit are refused by the server itself (close 1009)
     config = uvicorn.Config(app, log_level="warning", lifespan="off", ws_max_size=MAX_BODY + 1024)
     server = uvicorn.Server(config)

@@ -10,7 +10,7 @@ from typing import Any
 
 from loki.explain.grids import GRID_NAMES
 from loki.explain.records import DecisionExplanation, Grid
-from loki.io.names import MAX_SHOWN_CHARS, shown
+from loki.io.names import shown_markup
 
 __all__ = ["render_explanation", "grid_text", "pretty_cards", "STREETS"]
 
@@ -53,14 +53,6 @@ def grid_text(grid: Grid) -> Any:
     return t
 
 
-def _name(text: object, limit: int | None = MAX_SHOWN_CHARS) -> str:
-    """A name (or hand id, or a text that holds one) from a hand history as rich markup: escaped for the terminal
-    (:func:`loki.io.names.shown`) and for rich (its ``[`` never opens a tag)."""
-    from rich.markup import escape
-
-    return escape(shown(text, limit))
-
-
 def _f(x: float | None, d: int = 3) -> str:
     return "-" if x is None else f"{x:.{d}f}"
 
@@ -68,15 +60,17 @@ def _f(x: float | None, d: int = 3) -> str:
 def _header(e: DecisionExplanation) -> list[Any]:
     played = ""
     if e.played and e.played != e.action:
-        played = f" (played: {e.played}" + (f": {_name(e.played_why, None)}" if e.played_why else "") + ")"
+        played = f" (played: {e.played}" + (f": {shown_markup(e.played_why, None)}" if e.played_why else "") + ")"
     parts: list[Any] = [
-        f"[bold]hand {_name(e.hand)}[/] · seat {e.seat} [bold]{_name(e.player)}[/] · {STREETS[e.street]} · "
+        f"[bold]hand {shown_markup(e.hand)}[/] · seat {e.seat} [bold]{shown_markup(e.player)}[/] · "
+        f"{STREETS[e.street]} · "
         f"{pretty_cards(e.hole)} | {pretty_cards(e.board)} · pot {e.pot:g} · to call {e.to_call:g} → "
         f"[bold cyan]{e.action}[/]{played}",
-        f"[italic]{_name(e.summary, None)}[/]",  # it names the bot, whose name holds the log's name of the player
+        # it names the bot, whose name holds the log's name of the player
+        f"[italic]{shown_markup(e.summary, None)}[/]",
     ]
     if e.error:
-        parts.append(f"[red]explanation incomplete: {_name(e.error, None)}[/]")
+        parts.append(f"[red]explanation incomplete: {shown_markup(e.error, None)}[/]")
     return parts
 
 
@@ -256,7 +250,7 @@ def _opponents_part(opponents: Any, grids: bool) -> list[Any]:
     live = [o for o in opponents if o.live]  # a folded opponent is out of the field: not shown (the JSON keeps it)
     for o in live:
         likely = ", ".join(f"{c} {100 * s:.1f}%" for c, s in o.likely[:5])
-        t.add_row(str(o.seat), _name(o.name), likely, _reweight_text(o.reweight))
+        t.add_row(str(o.seat), shown_markup(o.name), likely, _reweight_text(o.reweight))
     folded = len(opponents) - len(live)
     head = "[bold]opponents in the hand, as modelled[/] (weight tables)" + (
         f"; {folded} folded not shown" if folded else ""
@@ -266,7 +260,7 @@ def _opponents_part(opponents: Any, grids: bool) -> list[Any]:
         for o in opponents:
             if not o.live:
                 continue
-            parts.append(f"[bold]seat {o.seat} {_name(o.name)}[/]: weight table now (mean weight per class)")
+            parts.append(f"[bold]seat {o.seat} {shown_markup(o.name)}[/]: weight table now (mean weight per class)")
             parts.append(grid_text(o.weights))
             if o.reweight is not None and o.reweight.changed:
                 parts.append(f"before its {o.reweight.action}:")

@@ -9,6 +9,9 @@ for every output: terminals, error lines, CSV files, file names.  One rule, two 
   character a terminal could act on as a Python escape (``\\x1b``, ``\\x07``, ``\\u202e``, ``\\n``) and cut to
   :data:`MAX_SHOWN_CHARS` characters, so an OSC window title, a clear-screen or a colour in a log never reaches the
   terminal.  :func:`loki.cli._common.error_line` passes every error message through it too.
+- :func:`shown_markup`: the same, as rich markup: a name or a path printed by a rich console (a table, a title, a
+  progress bar, a line with styles of its own) keeps its ``[`` and ``]`` as written, never taken for a tag (``x[/]``
+  would end the command with a ``MarkupError``, ``[red]`` would vanish).
 
 "Printable" is :meth:`str.isprintable`: no control characters (C0, C1: ``ESC``, ``BEL``, ``NUL``), no format
 characters (the bidirectional overrides ``U+202E``...), no line or paragraph separators, no lone surrogates, no
@@ -18,6 +21,8 @@ unassigned code points; the space is the only printable white space.
 '\\\\x1b]0;PWNED\\\\x07\\\\x1b[2Jevil'
 >>> shown("x" * 100)[-3:], len(shown("x" * 100))
 ('xx…', 65)
+>>> print(shown_markup("out/x[/] [bold]\\x1b]0;PWNED\\x07", None))
+out/x\\[/] \\[bold]\\x1b]0;PWNED\\x07
 >>> name_problem("loki2:BR"), name_problem("a\\x00b"), name_problem(" x")
 (None, 'not printable text (a control or format character)', 'spaces at its ends')
 """
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["MAX_NAME_CHARS", "MAX_SHOWN_CHARS", "name_problem", "check_name", "shown"]
+__all__ = ["MAX_NAME_CHARS", "MAX_SHOWN_CHARS", "name_problem", "check_name", "shown", "shown_markup"]
 
 #: A name or label loki is given to use, at most (characters).
 MAX_NAME_CHARS = 100
@@ -95,3 +100,17 @@ def shown(text: object, limit: int | None = MAX_SHOWN_CHARS) -> str:
     if limit is not None and len(s) > limit:
         return s[:limit] + "…"
     return s
+
+
+def shown_markup(text: object, limit: int | None = MAX_SHOWN_CHARS) -> str:
+    """``text`` safe to print (:func:`shown`) as rich markup: every ``[`` that could open a tag escaped too, so a rich
+    console prints the text as written (``x[/]``, ``[bold]``, ``[x] = 'y'`` literally) inside markup of its own
+    (``f"results in [bold]{shown_markup(folder, None)}[/]"``).
+
+    Args:
+        text: a name, a label or a path (anything: ``str()`` of it).
+        limit: as :func:`shown` (None: no cut, e.g. a path that must be printed whole).
+    """
+    from rich.markup import escape
+
+    return escape(shown(text, limit))

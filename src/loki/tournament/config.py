@@ -520,6 +520,7 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
         compare=tuple(comps),
         estimator=f.estimator,
     )
+    _check_seat_names(cfg, source)
     try:
         n_players = cfg.game_config().n_players
     except ValueError as e:
@@ -531,6 +532,24 @@ def config_from_dict(d: Any, source: str = "config", *, check_players: bool = Tr
                 checked.append(p.player)
                 _check_player(p.player, source, n_players)
     return cfg
+
+
+def _check_seat_names(cfg: TournamentConfig, source: str) -> None:
+    """Every seat of ``cfg`` has a name of its own (the name deals.csv and the hand histories give it).
+
+    Raises:
+        TournamentConfigError: two seats share a name: a label ``x`` of count 2 (seats ``x #1``, ``x #2``) beside a
+            label ``x #1``, or one label of count 1 in two entries.
+    """
+    first: dict[str, int] = {}
+    for seat in cfg.seats:
+        other = first.setdefault(seat.name, seat.index)
+        if other != seat.index:
+            raise TournamentConfigError(
+                f"{source}: seats {other + 1} and {seat.index + 1} are both named {shown(repr(seat.name))} (a label of "
+                "count n names its seats '<label> #1' to '<label> #n'); expected a name of its own for every seat: "
+                "change a label"
+            )
 
 
 def load_config(path: str | Path, *, check_players: bool = True) -> TournamentConfig:
@@ -562,14 +581,18 @@ def list_presets() -> list[str]:
 
 
 def load_preset(name: str, *, check_players: bool = True) -> TournamentConfig:
-    """A shipped preset by name.
+    """A shipped preset by name: one of :func:`list_presets` (a path, ``../x``, is no preset's name), read with the
+    cap of a tournament file (:data:`loki.io.limits.MAX_CONFIG_BYTES`).
 
     Raises:
         TournamentConfigError: unknown preset (the message lists the known ones) or invalid file.
     """
-    f = _preset_dir() / f"{name}.toml"
-    if not f.is_file():
-        raise TournamentConfigError(f"unknown preset {name!r}: expected one of {list_presets()}")
-    d = parse_toml(f.read_text("utf-8"), f"preset {name!r}", TournamentConfigError)
+    known = list_presets()
+    if name not in known:
+        raise TournamentConfigError(f"unknown preset {name!r}: expected one of {known}")
+    source = f"preset {name!r}"
+    with resources.as_file(_preset_dir() / f"{name}.toml") as f:
+        data = read_capped(f, MAX_CONFIG_BYTES, source, TournamentConfigError)
+    d = parse_toml(data.decode("utf-8"), source, TournamentConfigError)
     d.setdefault("name", name)
     return config_from_dict(d, f"preset {name!r}", check_players=check_players)

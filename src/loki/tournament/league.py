@@ -21,7 +21,26 @@ from typing import Any
 from loki.errors import ConfigError
 from loki.tournament.config import TournamentConfig, config_from_dict
 
-__all__ = ["LeagueResult", "pair_config", "run_league", "write_league"]
+__all__ = ["LeagueResult", "MAX_LEAGUE_PLAYERS", "check_league_players", "pair_config", "run_league", "write_league"]
+
+#: Players in one league at most.  A league of ``n`` players plays ``n (n - 1) / 2`` pairs, each a duplicate match in
+#: a folder of its own: 64 players are 2,016 pairs, where 3,000 would be 4.5 million.
+MAX_LEAGUE_PLAYERS = 64
+
+
+def check_league_players(n: int) -> None:
+    """Refuse a league of ``n`` players: it needs at least two, at most :data:`MAX_LEAGUE_PLAYERS`.
+
+    Raises:
+        ConfigError: ``n`` out of that range (the message names the number of pairs it would play).
+    """
+    if n < 2:
+        raise ConfigError(f"{n} player{'' if n == 1 else 's'}: a league needs at least two")
+    if n > MAX_LEAGUE_PLAYERS:
+        raise ConfigError(
+            f"{n:,} players ({n * (n - 1) // 2:,} pairs): a league has at most {MAX_LEAGUE_PLAYERS} players "
+            f"({MAX_LEAGUE_PLAYERS * (MAX_LEAGUE_PLAYERS - 1) // 2:,} pairs)"
+        )
 
 
 def pair_config(
@@ -119,14 +138,16 @@ def run_league(
         overwrite: play every pair again, discarding the pairs an earlier league left in ``out``.
 
     Raises:
-        ConfigError: fewer than two players, labels not distinct or not one per player.
+        ConfigError: fewer than two players or more than :data:`MAX_LEAGUE_PLAYERS`, labels not distinct or not one
+            per player.
     """
     from loki.tournament.results import write_results
     from loki.tournament.runner import run_tournament
 
     n = len(players)
-    if n < 2 or len(labels) != n or len(set(labels)) != n:
-        raise ConfigError(f"a league needs at least two players with distinct labels, got {list(labels)}")
+    check_league_players(n)
+    if len(labels) != n or len(set(labels)) != n:
+        raise ConfigError(f"a league needs one distinct label per player, got {list(labels)}")
     out = Path(out)
     value: list[list[float | None]] = [[None] * n for _ in range(n)]
     ci: list[list[float | None]] = [[None] * n for _ in range(n)]
@@ -162,28 +183,29 @@ def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> N
     atomic_write_text(out / "league.json", json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
     if not plots:
         return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    n = len(result.labels)
-    m = np.array([[np.nan if v is None else v for v in row] for row in result.value])
-    lim = float(np.nanmax(np.abs(m))) if np.isfinite(m).any() else 1.0
-    fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
-    im = ax.imshow(m, cmap="RdYlGn", vmin=-lim, vmax=lim)
-    for i in range(n):
-        for j in range(n):
-            if i != j and result.value[i][j] is not None:
-                c = result.ci[i][j]
-                ax.text(j, i, f"{m[i, j]:+.2f}\n±{c:.2f}" if c is not None else f"{m[i, j]:+.2f}", ha="center",
-                        va="center", fontsize=7)  # fmt: skip
-    ax.set_xticks(range(n), result.labels, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(n), [f"{lab} ({result.row_mean(i):+.2f})" for i, lab in enumerate(result.labels)], fontsize=8)
-    ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
-    fig.colorbar(im, ax=ax, label="sb/hand")
-    fig.tight_layout()
-    with atomic_target(out / "cross.png") as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
+    from loki.io.plots import figures
+
+    with figures() as plt:
+        n = len(result.labels)
+        m = np.array([[np.nan if v is None else v for v in row] for row in result.value])
+        lim = float(np.nanmax(np.abs(m))) if np.isfinite(m).any() else 1.0
+        fig, ax = plt.subplots(figsize=(1.1 * n + 3, 0.8 * n + 2))
+        im = ax.imshow(m, cmap="RdYlGn", vmin=-lim, vmax=lim)
+        for i in range(n):
+            for j in range(n):
+                if i != j and result.value[i][j] is not None:
+                    c = result.ci[i][j]
+                    ax.text(j, i, f"{m[i, j]:+.2f}\n±{c:.2f}" if c is not None else f"{m[i, j]:+.2f}", ha="center",
+                            va="center", fontsize=7)  # fmt: skip
+        ax.set_xticks(range(n), result.labels, rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(
+            range(n), [f"{lab} ({result.row_mean(i):+.2f})" for i, lab in enumerate(result.labels)], fontsize=8
+        )
+        ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
+        fig.colorbar(im, ax=ax, label="sb/hand")
+        fig.tight_layout()
+        with atomic_target(out / "cross.png") as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
+        plt.close(fig)

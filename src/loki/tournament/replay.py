@@ -41,7 +41,8 @@ from loki.engine import Action, new_hand
 from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
 from loki.io.limits import MAX_REPLAY_PLAYERS
-from loki.io.names import shown
+from loki.io.names import shown, shown_markup
+from loki.io.plots import figures
 from loki.io.tableview import plural
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.tournament.handstats import HandCounts, hand_counts
@@ -474,12 +475,13 @@ def replay_hands(
 def render_report(report: ReplayReport, console=None, title: str = "replay") -> None:
     """Print the report as rich tables."""
     from rich.console import Console
-    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
     console = console or Console()
-    t = Table(title=escape(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}"))
+    t = Table(
+        title=shown_markup(f"{shown(title)}: {plural(report.hands, 'hand')}, decisions by {report.player_spec}", None)
+    )
     for col in ("player", "bot", "hands", "VPIP %", "PFR %", "aggression", "decisions", "bot agrees %", "chips",
                 "sb/hand"):  # fmt: skip
         t.add_column(col, justify="left" if col in ("player", "bot") else "right")
@@ -555,27 +557,23 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
 
 def plot_percentiles(report: ReplayReport, path) -> Path:
     """Histogram of the showdown percentiles (matplotlib, Agg) saved to ``path``."""
-    import matplotlib
+    with figures() as plt:
+        fig, ax = plt.subplots(figsize=(6, 4))
+        v = report.percentile_values
+        ax.hist(v, bins=20, range=(0, 100), color="tab:blue", edgecolor="white")
+        ax.axvline(50, color="gray", ls="--", lw=1)
+        ax.set_xlabel("percentile of the shown holding in the weight table")
+        ax.set_ylabel("showdown hands")
+        ax.set_title(
+            f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})"
+        )
+        fig.tight_layout()
+        p = Path(path)
+        from loki.io.files import atomic_target
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    v = report.percentile_values
-    ax.hist(v, bins=20, range=(0, 100), color="tab:blue", edgecolor="white")
-    ax.axvline(50, color="gray", ls="--", lw=1)
-    ax.set_xlabel("percentile of the shown holding in the weight table")
-    ax.set_ylabel("showdown hands")
-    ax.set_title(
-        f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})"
-    )
-    fig.tight_layout()
-    p = Path(path)
-    from loki.io.files import atomic_target
-
-    try:
-        with atomic_target(p) as tmp:
-            fig.savefig(tmp, dpi=100, format=p.suffix.lstrip(".").lower() or "png")
-    finally:
-        plt.close(fig)
-    return p
+        try:
+            with atomic_target(p) as tmp:
+                fig.savefig(tmp, dpi=100, format=p.suffix.lstrip(".").lower() or "png")
+        finally:
+            plt.close(fig)
+        return p

@@ -38,6 +38,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictSt
 
 from loki.errors import InputError
 from loki.io.files import atomic_target, atomic_write_text
+from loki.io.names import shown_markup
+from loki.io.plots import figures
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize
@@ -443,55 +445,51 @@ def _cumulative(ax: Any, k: np.ndarray, type_x: dict[str, np.ndarray], n: int, l
 def plot_results(run, out: Path, summary: dict) -> None:
     """``sb_per_hand.png`` and ``cumulative.png`` (matplotlib, Agg backend); each playing style has one colour, so
     the Loki-1 and Loki-2 of a style read as a pair (:func:`pair_styles`)."""
-    import matplotlib
+    with figures() as plt:
+        cfg = run.config
+        types = summary["types"]
+        look = pair_styles(types)
+        fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
+        _bars(ax, types, look)
+        ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
+        fig.tight_layout()
+        with atomic_target(out / "sb_per_hand.png") as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
+        plt.close(fig)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    cfg = run.config
-    types = summary["types"]
-    look = pair_styles(types)
-    fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
-    _bars(ax, types, look)
-    ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
-    fig.tight_layout()
-    with atomic_target(out / "sb_per_hand.png") as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
-
-    x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
-    D = x.shape[0]
-    k = np.arange(1, D + 1)
-    ncomp = len(cfg.compare)
-    fig, axes = plt.subplots(1, 1 + (ncomp > 0), figsize=(11 if ncomp else 6, 4), squeeze=False)
-    seats = cfg.seats
-    type_x = {}
-    for lab in cfg.labels:
-        idx = [s.index for s in seats if s.label == lab]
-        type_x[lab] = x[:, idx].mean(axis=1)
-    _cumulative(axes[0, 0], k, type_x, cfg.n_players, look)
-    if ncomp:
-        ax = axes[0, 1]
-        tq = t_quantile(0.975, max(D - 1, 1))
-        for c in cfg.compare:
-            d = (
-                np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)
-            ) * cfg.n_players
-            cum = np.cumsum(d)
-            sd = float(d.std(ddof=1)) if D > 1 else 0.0
-            band = tq * sd * np.sqrt(k)
-            named = [w for w in c.name.replace(":", " ").split() if w in PLAY_STYLES]  # "TC: B+R minus Loki-1"
-            (line,) = ax.plot(k, cum, label=c.name, color=_STYLE_COLORS[named[0]] if named else None)
-            ax.fill_between(k, cum - band, cum + band, color=line.get_color(), alpha=0.2)
-        ax.axhline(0, color="black", lw=0.8)
-        ax.set_xlabel("deals")
-        ax.set_ylabel("cumulative difference (small bets)")
-        ax.set_title("enhanced minus control (95% band)")
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    with atomic_target(out / "cumulative.png") as tmp:
-        fig.savefig(tmp, dpi=110, format="png")
-    plt.close(fig)
+        x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
+        D = x.shape[0]
+        k = np.arange(1, D + 1)
+        ncomp = len(cfg.compare)
+        fig, axes = plt.subplots(1, 1 + (ncomp > 0), figsize=(11 if ncomp else 6, 4), squeeze=False)
+        seats = cfg.seats
+        type_x = {}
+        for lab in cfg.labels:
+            idx = [s.index for s in seats if s.label == lab]
+            type_x[lab] = x[:, idx].mean(axis=1)
+        _cumulative(axes[0, 0], k, type_x, cfg.n_players, look)
+        if ncomp:
+            ax = axes[0, 1]
+            tq = t_quantile(0.975, max(D - 1, 1))
+            for c in cfg.compare:
+                d = (
+                    np.mean([type_x[t] for t in c.enhanced], axis=0) - np.mean([type_x[t] for t in c.control], axis=0)
+                ) * cfg.n_players
+                cum = np.cumsum(d)
+                sd = float(d.std(ddof=1)) if D > 1 else 0.0
+                band = tq * sd * np.sqrt(k)
+                named = [w for w in c.name.replace(":", " ").split() if w in PLAY_STYLES]  # "TC: B+R minus Loki-1"
+                (line,) = ax.plot(k, cum, label=c.name, color=_STYLE_COLORS[named[0]] if named else None)
+                ax.fill_between(k, cum - band, cum + band, color=line.get_color(), alpha=0.2)
+            ax.axhline(0, color="black", lw=0.8)
+            ax.set_xlabel("deals")
+            ax.set_ylabel("cumulative difference (small bets)")
+            ax.set_title("enhanced minus control (95% band)")
+            ax.legend(fontsize=8)
+        fig.tight_layout()
+        with atomic_target(out / "cumulative.png") as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
+        plt.close(fig)
 
 
 def played_now(run: Any) -> tuple[int, float | None]:
@@ -523,7 +521,8 @@ LEGEND = (
 
 
 def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
-    """Rich tables of the summary (player types and comparisons)."""
+    """Rich tables of the summary (player types and comparisons); the tournament's name, its labels and its
+    comparisons' names are printed as written (:func:`loki.io.names.shown_markup`)."""
     from rich.table import Table
 
     if isinstance(summary, TournamentSummary):
@@ -531,7 +530,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
 
     pct = lambda v: _fmt(None if v is None else 100 * v, ".1f")  # noqa: E731
     t = Table(
-        title=f"{summary['name']}: {summary['deals']} deals x {summary['n_players']} seatings = "
+        title=f"{shown_markup(summary['name'], None)}: {summary['deals']} deals x {summary['n_players']} seatings = "
         f"{summary['hands']} games, seed {summary['seed']}"
     )
     for col, j in (
@@ -548,7 +547,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         t.add_column(col, justify="left" if j == "left" else "right")
     for e in summary["types"]:
         t.add_row(
-            e["type"],
+            shown_markup(e["type"], None),
             str(e["players"]),
             _fmt(e["sb_per_hand"]),
             _fmt(e["ci"], ".3f"),
@@ -573,7 +572,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         types = {e["type"]: e for e in (av["types"] if av else summary["types"])}
         for i, e in enumerate(summary["comparisons"]):
             sig = "-" if e["ci"] is None else ("yes" if abs(e["sb_per_hand"]) > e["ci"] else "no")
-            cells = [e["name"], _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
+            cells = [shown_markup(e["name"], None), _fmt(e["sb_per_hand"]), _fmt(e["ci"], ".3f"), sig]
             if av:
                 a = av["comparisons"][i]
                 asig = "-" if a["ci"] is None else ("yes" if abs(a["sb_per_hand"]) > a["ci"] else "no")
@@ -587,7 +586,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
             a_t.add_column(col, justify="left" if col == "player type" else "right")
         for e, a in zip(summary["types"], av["types"]):
             a_t.add_row(
-                a["type"],
+                shown_markup(a["type"], None),
                 _fmt(a["sb_per_hand"]),
                 _fmt(a["ci"], ".3f"),
                 _fmt(e["ci"], ".3f"),
@@ -606,7 +605,7 @@ def results_table(summary: TournamentSummary | Mapping[str, Any]) -> list[Any]:
         for e in mq:
             cr = e["collapse_rate"]
             q_t.add_row(
-                e["type"],
+                shown_markup(e["type"], None),
                 str(e["showdowns"]),
                 _fmt(e["median_percentile"], ".1f"),
                 _fmt(e["mean_percentile"], ".1f"),

@@ -41,6 +41,7 @@ from loki.config import TunableParam, tunable_params
 from loki.errors import ConfigError, LokiError, OutputPathError
 from loki.io.files import atomic_target, atomic_write_text
 from loki.io.outpath import make_folder, not_a_file
+from loki.io.plots import figures
 from loki.stats import mean_ci
 from loki.tournament.config import (
     MAX_SEED,
@@ -791,6 +792,8 @@ def run_study(
         OutputPathError: ``out``'s ``study.db`` is not a study that can be opened (:func:`open_study`), or fails
             during the study (a database error: the message names the file; its trials are kept).
         TournamentConfigError: the target does not load.
+        KeyboardInterrupt: Ctrl-C (or a stop signal raised as one) during a trial, once the trial is queued to be
+            played again; Optuna logs nothing about it (no "Trial N failed" warning, no traceback).
     """
     import optuna
     from optuna.trial import TrialState
@@ -805,6 +808,15 @@ def run_study(
     warmup = _warmup_deals(spec)
 
     def objective(trial) -> float:
+        try:
+            return play_trial(trial)
+        except KeyboardInterrupt:
+            # Ctrl-C, or SIGTERM/SIGHUP as loki.cli._common.Stopped: the caller reports the stop in one line, so
+            # Optuna's log of the failed trial (a warning with the interrupt's traceback) is not printed before it
+            optuna.logging.set_verbosity(optuna.logging.ERROR)
+            raise
+
+    def play_trial(trial) -> float:
         # who runs it, in one write: a process killed between two writes would leave a trial that only its age could
         # tell dead (CI met a kill between "host" and "pid" when they were two attributes)
         trial.set_user_attr("owner", [socket.gethostname(), os.getpid()])
@@ -846,11 +858,14 @@ def run_study(
             recover_stale(study, storage)
             if counted(study) >= n_trials:
                 return study
+            verbosity = optuna.logging.get_verbosity()
             try:
                 study.optimize(objective, n_trials=1, catch=())
             except KeyboardInterrupt:
                 recover_stale(study, storage)  # the interrupted trial is failed by Optuna: queue it again now
                 raise
+            finally:
+                optuna.logging.set_verbosity(verbosity)
             if progress is not None:
                 progress(study)
     except (
@@ -930,51 +945,48 @@ IMPORTANCE_TRIALS = 4
 
 
 def _plots(study, out: Path) -> list[str]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     from optuna.trial import TrialState
 
-    files = []
-    done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
-    if done:
-        fig, ax = plt.subplots(figsize=(7, 4))
-        xs = [t.number for t in done]
-        ys = [t.value for t in done]
-        es = [t.user_attrs.get("ci") or 0.0 for t in done]
-        ax.errorbar(xs, ys, yerr=es, fmt="o", ms=3, lw=0.8, label="trial (AIVAT, 95 % interval)")
-        best = np.maximum.accumulate(ys)
-        ax.step(xs, best, where="post", label="best so far")
-        ax.axhline(0.0, color="grey", lw=0.5)
-        ax.set_xlabel("trial")
-        ax.set_ylabel("enhanced minus control (sb/hand)")
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        with atomic_target(out / "history.png") as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
-        files.append("history.png")
-    if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
-        import optuna
-
-        try:
-            imp = optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
-            )
-        except (ValueError, RuntimeError):
-            imp = {}
-        if imp:
-            fig, ax = plt.subplots(figsize=(6, 0.4 * len(imp) + 1))
-            names = list(imp)[::-1]
-            ax.barh(names, [imp[n] for n in names])
-            ax.set_xlabel("importance (PED-ANOVA)")
+    with figures() as plt:
+        files = []
+        done = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+        if done:
+            fig, ax = plt.subplots(figsize=(7, 4))
+            xs = [t.number for t in done]
+            ys = [t.value for t in done]
+            es = [t.user_attrs.get("ci") or 0.0 for t in done]
+            ax.errorbar(xs, ys, yerr=es, fmt="o", ms=3, lw=0.8, label="trial (AIVAT, 95 % interval)")
+            best = np.maximum.accumulate(ys)
+            ax.step(xs, best, where="post", label="best so far")
+            ax.axhline(0.0, color="grey", lw=0.5)
+            ax.set_xlabel("trial")
+            ax.set_ylabel("enhanced minus control (sb/hand)")
+            ax.legend(fontsize=8)
             fig.tight_layout()
-            with atomic_target(out / "importances.png") as tmp:
+            with atomic_target(out / "history.png") as tmp:
                 fig.savefig(tmp, dpi=110, format="png")
             plt.close(fig)
-            files.append("importances.png")
-    return files
+            files.append("history.png")
+        if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
+            import optuna
+
+            try:
+                imp = optuna.importance.get_param_importances(
+                    study, evaluator=optuna.importance.PedAnovaImportanceEvaluator()
+                )
+            except (ValueError, RuntimeError):
+                imp = {}
+            if imp:
+                fig, ax = plt.subplots(figsize=(6, 0.4 * len(imp) + 1))
+                names = list(imp)[::-1]
+                ax.barh(names, [imp[n] for n in names])
+                ax.set_xlabel("importance (PED-ANOVA)")
+                fig.tight_layout()
+                with atomic_target(out / "importances.png") as tmp:
+                    fig.savefig(tmp, dpi=110, format="png")
+                plt.close(fig)
+                files.append("importances.png")
+        return files
 
 
 def validation_seeds(spec: StudySpec, k: int = 2) -> tuple[int, ...]:
