@@ -158,7 +158,7 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
     from loki.io.tableview import plural
 
     if r.warning_count:
-        typer.echo(f"{plural(r.warning_count, 'warning')} (first: {r.warnings[0]})", err=True)
+        typer.echo(f"{plural(r.warning_count, 'warning')} (first: {shown(r.warnings[0], 200)})", err=True)
     exit_if_ended(r, log)
 
 
