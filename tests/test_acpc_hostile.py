@@ -484,7 +484,7 @@ def test_matchstates_follow_the_grammar(bad):
 
 def test_canonical_form_round_trips():
     ms = parse_matchstate("MATCHSTATE:0:007:rrc/:TdAs|/8c2c3h", 2)
-    assert ms.key == (0, 7, "rrc/") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
+    assert ms.key == (0, 7, "rrc/", "TdAs|/2c3h8c") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
     again = parse_matchstate(ms.canonical, 2)
     assert again.canonical == ms.canonical and again.key == ms.key
 
@@ -515,6 +515,19 @@ def _send_all(lines, tail: bytes = b""):
         c.sendall(tail)
 
     return behaviour
+
+
+def test_a_hand_number_dealt_again_is_a_protocol_error():
+    """After the final state of a hand only that state again is silent; any other state with its hand number (a
+    dealer dealing hand 0 again) is a protocol error naming the line, answered 'c' when it is our turn."""
+    hand0 = _check_down(0, 1)
+    again = ["MATCHSTATE:1:0::|AsKs", "MATCHSTATE:1:0:cr:|AsKs", hand0[0]]
+    out, c = _answers([*hand0, hand0[-1], "MATCHSTATE:1:00:cc/cc/cc/cc:5c5d|Qd9h/As8d8s/4h/6d", *again])
+    assert c.hands_played == 1 and c.error_count == 3, c.errors  # the final state twice (spelled two ways): silent
+    assert out[-3:] == ["MATCHSTATE:1:0::|AsKs:c", "MATCHSTATE:1:0:cr:|AsKs:c", None]
+    for line, e in zip(again[:2], c.errors):
+        assert f"state '{line}' after the final state 'MATCHSTATE:1:0:cc/cc/cc/cc:5d5c|9hQd" in e, e
+    assert "came again: it was answered already" in c.errors[2]  # hand 0's first state, that very state again
 
 
 def test_client_reports_a_line_cut_off_by_the_dealer_hanging_up():
