@@ -517,6 +517,26 @@ def _send_all(lines, tail: bytes = b""):
     return behaviour
 
 
+def test_a_showdown_without_the_opponents_cards_is_a_protocol_error_and_not_counted():
+    """The protocol shows every non-folded player's cards at a showdown: a final state without them is refused (the
+    player never sees a showdown of stand-in cards), the hand is not counted, and the match goes on."""
+    from loki.engine.events import Showdown
+
+    hidden = _check_down(1, 1)
+    hidden[-1] = hidden[-1].replace("5d5c|9hQd", "|9hQd")  # the river check-down, position 0's cards not shown
+    port, _, th = _dealer_side(_send_all([*_check_down(0, 0, "2c3c|KhKd"), *hidden]))
+    c = _client(port, timeout=5)
+    seen: list = []
+    observe = c.player.observe
+    c.player.observe = lambda ev: (seen.append(ev), observe(ev))
+    c.run()  # the dealer hangs up after hand 1's final state: the hand is over (no "middle of hand 1")
+    assert c.error_count == 1 and "showdown without the hole cards of position 0" in c.errors[0]
+    assert "hand 1 is not counted" in c.errors[0] and "MATCHSTATE:1:1:cc/cc/cc/cc:|9hQd/8dAs8s/4h/6d" in c.errors[0]
+    assert c.hands_played == 1 and c.total == -10  # hand 0 only (2c3c loses to KhKd); hand 1 would be -10 more
+    shown = [ev for ev in seen if isinstance(ev, Showdown)]
+    assert len(shown) == 1  # hand 0's
+
+
 def test_a_hand_number_dealt_again_is_a_protocol_error():
     """After the final state of a hand only that state again is silent; any other state with its hand number (a
     dealer dealing hand 0 again) is a protocol error naming the line, answered 'c' when it is our turn."""

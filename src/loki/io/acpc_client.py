@@ -3,7 +3,8 @@
 The dealer sends ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` for every change of the
 hand's state; when it is our turn we answer ``<the same state>:<f|c|r>``.  The client rebuilds
 each hand on the engine from the betting string and the cards it can see (unknown opponent cards
-are stand-ins that never reach a computation: they are only used until shown), and drives the
+are stand-ins that never reach a computation: they are only used until shown, and a showdown that
+does not show them is a protocol error, its hand not counted), and drives the
 player exactly as :func:`loki.players.table.play_hand` does (``begin_hand``, ``observe`` for every event,
 ``act`` on our turns, ``end_hand``).  The same player object is kept for the whole match.
 
@@ -257,6 +258,23 @@ class HandTracker:
         if set(parse_cards(old[:6])) != set(parse_cards(new[:6])) or old[6:] != new[6:]:
             raise ProtocolError(f"board changed within hand {ms.hand}: {self.board}, then {ms.board} ({clip(ms.text)})")
 
+    def _check_showdown(self, ms: MatchState, s: HandState) -> None:
+        """At a showdown every player still in the hand shows their cards (the protocol's rule).
+
+        Raises:
+            ProtocolError: a showdown without the hole cards of some player still in the hand (their stand-in
+                cards would decide the pots).
+        """
+        if not s.went_to_showdown:
+            return
+        missing = [pos for pos, h in enumerate(ms.hole_cards) if not h and not s.folded[self._seat(pos)]]
+        if missing:
+            which = ("position " if len(missing) == 1 else "positions ") + ", ".join(map(str, missing))
+            raise ProtocolError(
+                f"showdown without the hole cards of {which} in {clip(ms.text)}: every player still in the hand "
+                f"shows their cards at a showdown; hand {ms.hand} is not counted"
+            )
+
     def remember_cards(self, ms: MatchState) -> None:
         """Keep the cards ``ms`` shows (for :meth:`check_same_hand`)."""
         for pos, h in enumerate(ms.hole_cards):
@@ -271,8 +289,9 @@ class HandTracker:
 
         Raises:
             ProtocolError: ``ms`` does not follow from the hand so far (:meth:`check_same_hand`, betting that does
-                not extend the last state's), or comes after the final state of its hand number (the same final
-                state again is no error).
+                not extend the last state's), comes after the final state of its hand number (the same final state
+                again is no error), or is a showdown without the hole cards of a player still in the hand (the hand
+                ends there and is not counted: its payoffs cannot be known).
         """
         n = self.game.n_players
         if ms.hand != self.hand:
@@ -311,6 +330,7 @@ class HandTracker:
             raise ProtocolError(f"betting {ms.betting!r} does not extend {self.state.history!r}: {ms.text!r}")
         if s.is_terminal:
             self.finished, self.final = True, ms
+            self._check_showdown(ms, s)
         self.state = s
         events = s.events
         while self.seen < len(events):
@@ -494,9 +514,9 @@ class AcpcClient:
         (position, hand number as a number, betting, cards in sorted order), so ``...:5::|AsKs``, ``...:05::|AsKs``
         and ``...:+5::|KsAs`` are one state (the last is not even well-formed).  A message that breaks the grammar
         or the hand so far (hole cards or board that change within a hand, a board sent before its round, betting
-        that does not extend the last state's, any other state after the final state of its hand number) is a
-        protocol error in :attr:`errors`; when it is our turn and that state was not answered yet, it is answered
-        ``c`` (:meth:`_untrusted`).
+        that does not extend the last state's, any other state after the final state of its hand number, a showdown
+        without the cards of a player still in the hand) is a protocol error in :attr:`errors`; when it is our turn
+        and that state was not answered yet, it is answered ``c`` (:meth:`_untrusted`).
         """
         line = line.rstrip("\r\n")
         if not line or line[0] in "#;":
