@@ -217,6 +217,66 @@ def test_websocket(client):
         assert ws.receive_json()["status"] == 404
 
 
+def test_a_session_busy_with_a_bot_answers_503_and_the_rest_still_answers(client, monkeypatch):
+    """While a bot decides, a request to its session waits at most LOCK_WAIT seconds, holding no server thread, then
+    answers 503 having changed nothing: a crowd of such requests (more than the thread pool's 40 threads) does not
+    slow other sessions or /api/health down."""
+    import threading
+    import time
+
+    import loki.web.session as session
+
+    monkeypatch.setattr(session, "LOCK_WAIT", 1.5)
+    sid = client.post("/api/sessions", json={"players": ["calling"], "seed": 2}).json()["id"]
+    other = client.post("/api/sessions", json={"players": ["calling"], "seed": 3}).json()["id"]
+    bot = client.app.state.sessions.get(sid).bots[0]
+    deciding, decide = threading.Event(), threading.Event()
+    act = bot.act
+
+    def slow(view, legal):  # a bot that thinks until told
+        deciding.set()
+        decide.wait(10)
+        return act(view, legal)
+
+    bot.act = slow
+    threading.Timer(6.0, decide.set).start()  # at the latest: a request that waits for the bot fails its check
+    done: list = []
+
+    def post_call():
+        done.append(client.post(f"/api/sessions/{sid}/action", json={"action": "c"}))
+
+    acting = threading.Thread(target=post_call)
+    acting.start()  # the person calls; the bot (the big blind) decides
+    crowd = [threading.Thread(target=lambda: client.get(f"/api/sessions/{sid}")) for _ in range(45)]
+    try:
+        assert deciding.wait(5)
+        for th in crowd:
+            th.start()
+        time.sleep(0.3)  # the crowd is waiting for the session
+        t0 = time.monotonic()
+        assert client.get(f"/api/sessions/{other}").status_code == 200
+        assert client.get("/api/health").json()["ok"] is True
+        assert time.monotonic() - t0 < 1.0  # not behind the crowd
+        t0 = time.monotonic()
+        r = client.get(f"/api/sessions/{sid}")
+        assert r.status_code == 503 and "is busy: a bot is still deciding, try again" in r.json()["error"], r.text
+        assert time.monotonic() - t0 < 4.0
+        r = client.post(f"/api/sessions/{sid}/action", json={"action": "c"})
+        assert r.status_code == 503 and "busy" in r.json()["error"]
+        with client.websocket_connect(f"{WS}/ws/{sid}?token={client.headers[TOKEN_HEADER]}") as ws:
+            ws.send_json({"type": "state"})
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["status"] == 503 and "busy" in m["error"]
+    finally:
+        decide.set()
+        acting.join(10)
+        for th in crowd:
+            th.join(10)
+    assert done[0].status_code == 200  # the person's call went through once: the refused one changed nothing
+    assert [ln["text"] for ln in done[0].json()["log"] if ln["seat"] == 1] == ["posts the small blind 5", "calls 5"]
+    assert client.get(f"/api/sessions/{sid}").status_code == 200
+
+
 def test_unwritable_out_dir(tmp_path):
     from loki.errors import OutputPathError
 
@@ -315,30 +375,41 @@ def test_deep_json_is_a_clear_error_over_http_and_websocket(client):
         assert m["type"] == "error" and f"at most {MAX_BODY}" in m["error"]
 
 
+class _Served:
+    """The app on a real loopback socket, served as ``loki web`` serves it (its uvicorn config) in a thread."""
+
+    def __init__(self):
+        import threading
+        import time
+
+        import uvicorn
+
+        from loki.cli.web import bind_socket, server_config
+
+        self.sock = bind_socket("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.app = create_app(None, host="127.0.0.1", port=self.port)
+        self.token = self.app.state.policy.token
+        self.server = uvicorn.Server(server_config(self.app))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
 @pytest.fixture()
-def served(tmp_path):
-    """The app on a real loopback socket (uvicorn in a thread), for raw HTTP."""
-    import threading
-    import time
-
-    import uvicorn
-
-    from loki.cli.web import bind_socket
-
-    sock = bind_socket("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    app = create_app(None, host="127.0.0.1", port=port)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield port, app.state.policy.token
-    srv.should_exit = True
-    t.join(10)
-    sock.close()
+def served():
+    """The app on a real loopback socket (uvicorn in a thread), for raw HTTP: ``(port, token)``."""
+    s = _Served()
+    yield s.port, s.token
+    s.stop()
 
 
 def _raw(port: int, head: bytes, chunks=(), timeout: float = 20.0) -> bytes:
@@ -471,3 +542,41 @@ def test_the_setup_page_names_the_fitted_set_each_spec_plays():
         assert f"(fitted: {name}" in title_of(spec), (spec, name, title_of(spec))
     hint = re.search(r"the adaptive Loki, playing the fitted\s+set (\w+)", page)
     assert hint and f"(fitted: {hint.group(1)}" in title_of("loki2:BRS:adaptive")
+
+
+def test_a_stop_ends_the_requests_still_waiting_for_a_bot(monkeypatch):
+    """Told to stop (SIGTERM, Ctrl-C), the server ends after SHUTDOWN_GRACE seconds even while a bot is still
+    deciding for a request."""
+    import http.client
+    import json
+    import threading
+    import time
+
+    import loki.cli.web as cli_web
+
+    monkeypatch.setattr(cli_web, "SHUTDOWN_GRACE", 1)
+    srv = _Served()
+    decide = threading.Event()
+    try:
+        headers = {"Host": f"127.0.0.1:{srv.port}", TOKEN_HEADER: srv.token, "Content-Type": "application/json"}
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=20)
+        conn.request("POST", "/api/sessions", json.dumps({"players": ["calling"], "seed": 2}), headers)
+        sid = json.loads(conn.getresponse().read())["id"]
+        bot = srv.app.state.sessions.get(sid).bots[0]
+        deciding, act = threading.Event(), bot.act
+
+        def slow(view, legal):  # a bot that thinks until told (15 s at most)
+            deciding.set()
+            decide.wait(15)
+            return act(view, legal)
+
+        bot.act = slow
+        conn.request("POST", f"/api/sessions/{sid}/action", json.dumps({"action": "c"}), headers)
+        assert deciding.wait(5)
+        t0 = time.monotonic()
+        srv.server.should_exit = True
+        srv.thread.join(12)
+        assert not srv.thread.is_alive() and time.monotonic() - t0 < 5, time.monotonic() - t0
+    finally:
+        decide.set()
+        srv.stop()

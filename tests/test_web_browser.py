@@ -53,14 +53,14 @@ def server(tmp_path_factory):
     _need_browser()
     import uvicorn
 
-    from loki.cli.web import bind_socket
+    from loki.cli.web import bind_socket, server_config
     from loki.web.app import create_app
 
     out = tmp_path_factory.mktemp("web-out")
     sock = bind_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
     app = create_app(out, host="127.0.0.1", port=port)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(server_config(app))  # as loki web serves it
     t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     t.start()
     for _ in range(100):
