@@ -199,6 +199,40 @@ def test_reload_resumes_the_session(server, page):
     assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 3")
 
 
+def test_a_busy_session_is_tried_again_not_dropped(server, page):
+    """A session busy with a bot's decision answers 503: the page says so and tries again (reopening the session's
+    address keeps the session, not the setup form)."""
+    import json
+
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "1")
+    page.fill("[data-testid=spec-2]", "calling")
+    page.click("[data-testid=start]")
+    _wait_ready(page)
+    sid = page.evaluate("location.hash.slice(1)")
+    busy = {"left": 2, "notes": []}
+
+    def answer(route):
+        if route.request.method == "GET" and busy["left"] > 0:
+            busy["left"] -= 1
+            message = f"session {sid} is busy: a bot is still deciding, try again"
+            route.fulfill(status=503, content_type="application/json", body=json.dumps({"error": message}))
+        else:
+            route.continue_()
+
+    page.route(f"**/api/sessions/{sid}", answer)
+    try:
+        page.reload()
+        page.wait_for_function("document.getElementById('error').textContent.includes('trying again')")
+        _wait_ready(page)
+        assert busy["left"] == 0 and page.evaluate("location.hash.slice(1)") == sid
+        assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 1")
+        assert not page.locator("[data-testid=error]").is_visible()  # the note goes once the session answers
+    finally:
+        page.unroute(f"**/api/sessions/{sid}")
+
+
 # ------------------------------------------------------------------ the setup form, other origins, teaching
 
 

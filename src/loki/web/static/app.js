@@ -58,6 +58,7 @@ async function http(method, path, body) {
     const msg = data && data.error ? data.error : `${res.status}`;
     if (res.status === 503 && tries < BUSY_TRIES) { busyNote(msg, tries); await sleep(BUSY_WAIT_MS); continue; }
     if (!res.ok) throw new Error(msg);
+    if (tries > 1) showError("");  // the busy note
     return data;
   }
 }
