@@ -384,7 +384,8 @@ class _Served:
 
         import uvicorn
 
-        from loki.cli.web import bind_socket, server_config
+        from loki.cli.web import bind_socket
+        from loki.web.server import server_config
 
         self.sock = bind_socket("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
@@ -459,6 +460,89 @@ def test_a_huge_body_is_refused_before_it_is_read(served):
         tracemalloc.stop()
     assert answer.startswith(b"HTTP/1.1 413") and b"at most 65536" in answer
     assert peak < 16 << 20, peak
+
+
+def _closed_within(s, seconds: float) -> float:
+    """Seconds until the server closes socket ``s`` (reading what it sends); fails after ``seconds``."""
+    import time
+
+    t0 = time.monotonic()
+    s.settimeout(seconds)
+    while s.recv(4096):
+        pass
+    return time.monotonic() - t0
+
+
+def test_idle_and_slow_connections_are_closed_and_their_number_capped(served, monkeypatch):
+    """A connection that sends nothing, or trickles a request head (also after an answer on a kept-alive connection),
+    is closed REQUEST_TIMEOUT seconds on; a body that does not come whole in time is answered 408; a request while
+    MAX_CONNECTIONS connections are open is answered 503; an open WebSocket is not closed by the head deadline."""
+    import json
+    import socket
+    import threading
+    import time
+
+    import loki.web.app as web_app
+    import loki.web.server as web_server
+
+    port, token = served
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 0.5)
+    host = f"Host: 127.0.0.1:{port}\r\n".encode()
+    get = b"GET /api/health HTTP/1.1\r\n" + host + b"\r\n"
+
+    def trickle(s, stop):  # one header byte at a time
+        try:
+            while not stop.is_set():
+                s.sendall(b"X")
+                time.sleep(0.05)
+        except OSError:
+            pass
+
+    idle = socket.create_connection(("127.0.0.1", port))
+    slow = socket.create_connection(("127.0.0.1", port))
+    kept = socket.create_connection(("127.0.0.1", port))
+    stop = threading.Event()
+    try:
+        slow.sendall(b"GET /api/health HTTP/1.1\r\n" + host + b"X-Slow: ")
+        kept.sendall(get)
+        assert kept.recv(4096).startswith(b"HTTP/1.1 200")  # answered; the connection is kept alive
+        kept.sendall(b"GET /api/health HTTP/1.1\r\nX-Slow: ")
+        threads = [threading.Thread(target=trickle, args=(s, stop)) for s in (slow, kept)]
+        for th in threads:
+            th.start()
+        for s in (idle, slow, kept):
+            assert _closed_within(s, 5) < 3
+    finally:
+        stop.set()
+        for s in (idle, slow, kept):
+            s.close()
+    post = (
+        f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{TOKEN_HEADER}: {token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    ).encode()
+    t0 = time.monotonic()
+    answer = _raw(port, post, timeout=5)
+    assert answer.startswith(b"HTTP/1.1 408") and b"not received whole within 0.5 s" in answer, answer
+    assert time.monotonic() - t0 < 3
+    # the cap: with MAX_CONNECTIONS connections open (the asking one included), a request is answered 503 at once
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 30)
+    crowd = [socket.create_connection(("127.0.0.1", port)) for _ in range(web_server.MAX_CONNECTIONS - 1)]
+    try:
+        time.sleep(0.3)
+        assert _raw(port, get, timeout=5).startswith(b"HTTP/1.1 503")
+    finally:
+        for s in crowd:
+            s.close()
+    time.sleep(0.3)
+    assert _raw(port, get, timeout=5).startswith(b"HTTP/1.1 200")
+    # a WebSocket outlives the head deadline
+    from websockets.sync.client import connect
+
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 0.5)
+    with connect(f"ws://127.0.0.1:{port}/ws/nope?token={token}", open_timeout=5) as ws:
+        time.sleep(1.5)
+        ws.send('{"type": "state"}')
+        assert json.loads(ws.recv(timeout=5))["status"] == 404  # no such session, and the socket still open
 
 
 def test_showdowns_name_the_kicker_that_decides():
@@ -552,9 +636,9 @@ def test_a_stop_ends_the_requests_still_waiting_for_a_bot(monkeypatch):
     import threading
     import time
 
-    import loki.cli.web as cli_web
+    import loki.web.server as web_server
 
-    monkeypatch.setattr(cli_web, "SHUTDOWN_GRACE", 1)
+    monkeypatch.setattr(web_server, "SHUTDOWN_GRACE", 1)
     srv = _Served()
     decide = threading.Event()
     try:

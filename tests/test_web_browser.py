@@ -53,8 +53,9 @@ def server(tmp_path_factory):
     _need_browser()
     import uvicorn
 
-    from loki.cli.web import bind_socket, server_config
+    from loki.cli.web import bind_socket
     from loki.web.app import create_app
+    from loki.web.server import server_config
 
     out = tmp_path_factory.mktemp("web-out")
     sock = bind_socket("127.0.0.1", 0)

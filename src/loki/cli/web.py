@@ -8,14 +8,11 @@ import typer
 
 from loki.cli._common import out_option
 
-__all__ = ["web", "bind_socket", "server_config", "WEB_DEFAULT_SPECS", "SHUTDOWN_GRACE"]
+__all__ = ["web", "bind_socket", "WEB_DEFAULT_SPECS"]
 
 #: The bot kinds of the page's default table (``static/app.js``: the adaptive Loki and Loki-1), warmed up
 #: before serving.
 WEB_DEFAULT_SPECS = ("loki2:BRS:adaptive", "loki1")
-#: Seconds the server gives the requests in progress once told to stop (Ctrl-C, SIGTERM) before it ends them
-#: (a bot's decision can take minutes).
-SHUTDOWN_GRACE = 3
 
 
 def bind_socket(host: str, port: int):
@@ -46,19 +43,6 @@ def bind_socket(host: str, port: int):
     return sock
 
 
-def server_config(app):
-    """The ``uvicorn.Config`` ``loki web`` serves ``app`` with: WebSocket messages beyond the app's body limit
-    refused by the server itself (close 1009), and a stop (Ctrl-C, SIGTERM) that ends the requests still in progress
-    after :data:`SHUTDOWN_GRACE` seconds."""
-    import uvicorn
-
-    from loki.web.app import MAX_BODY
-
-    return uvicorn.Config(
-        app, log_level="warning", lifespan="off", ws_max_size=MAX_BODY + 1024, timeout_graceful_shutdown=SHUTDOWN_GRACE
-    )
-
-
 def web(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0: any free port; the port is printed)."),
@@ -77,11 +61,14 @@ def web(
 
     Only pages served by this server may use it: Host and Origin are checked against the bound address (and each
     --allow-origin), every POST and WebSocket carries the page's token, request bodies and WebSocket messages are
-    at most 64 KiB and JSON at most 32 levels deep."""
+    at most 64 KiB and JSON at most 32 levels deep.  A request must come whole within 10 s (an idle connection is
+    closed then), at most 64 connections are served at once (a request beyond them is answered 503), and a request
+    to a table whose bot is still deciding is answered 503 after 3 s (the page tries again)."""
     import uvicorn
 
     from loki.cli.warmup import ensure_warm
     from loki.web.app import WebPolicy, create_app
+    from loki.web.server import server_config
 
     folder = out if out is not None else Path("loki-web-sessions")
     WebPolicy(host, port, allow_origin)  # a bad --allow-origin is an error before anything starts

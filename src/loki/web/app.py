@@ -32,7 +32,9 @@ request gets 403 and a JSON error; a refused WebSocket is closed before it opens
 
 **Limits.**  Request bodies: at most :data:`MAX_BODY` bytes, refused from ``Content-Length`` before reading and by
 counting while streaming (a body without a length, or longer than it said), so a huge POST never grows the
-server; WebSocket messages: the same size.  JSON: at most :data:`MAX_JSON_DEPTH` nested arrays/objects, checked
+server, and whole within :data:`REQUEST_TIMEOUT` seconds (408); WebSocket messages: the same size.  Connections
+(idle ones, request heads sent slowly, how many at once) are bounded by how the app is served
+(:mod:`loki.web.server`).  JSON: at most :data:`MAX_JSON_DEPTH` nested arrays/objects, checked
 before parsing (deeper JSON is a clear 400 error, or an error message on the WebSocket, which stays open).
 
 **A busy session.**  A session does one thing at a time, and a bot's decision can take long (a spec such as
@@ -66,13 +68,25 @@ from loki.io.limits import digits
 from loki.web import session as web_session
 from loki.web.session import SessionBusy, TableSession
 
-__all__ = ["create_app", "WebPolicy", "parse_json", "MAX_SESSIONS", "MAX_BODY", "MAX_JSON_DEPTH", "TOKEN_HEADER"]
+__all__ = [
+    "create_app",
+    "WebPolicy",
+    "parse_json",
+    "MAX_SESSIONS",
+    "MAX_BODY",
+    "MAX_JSON_DEPTH",
+    "REQUEST_TIMEOUT",
+    "TOKEN_HEADER",
+]
 
 MAX_SESSIONS = 32
 #: Largest request body or WebSocket message accepted, in bytes.
 MAX_BODY = 64 * 1024
 #: Deepest nesting of JSON arrays and objects accepted (the API's own messages nest 2 deep).
 MAX_JSON_DEPTH = 32
+#: Seconds a client has to send a whole request head (from connecting, or from its last answer) and, once the head
+#: came, a whole request body (:mod:`loki.web.server`, :func:`_body`).
+REQUEST_TIMEOUT = 10
 #: The header that carries the page token on a POST.
 TOKEN_HEADER = "X-Loki-Token"
 _STATIC = Path(__file__).parent / "static"
@@ -81,7 +95,7 @@ log = logging.getLogger("loki.web")
 
 
 class _Refused(LokiError):
-    """A request refused before any route (403, or 413 for a body too large)."""
+    """A request refused before any route (403), or for its body (413: too large, 408: too slow)."""
 
     def __init__(self, message: str, status: int = 403):
         super().__init__(message)
@@ -296,7 +310,8 @@ async def _body(request: Any) -> dict[str, Any]:
     """The request's JSON object, refused by ``Content-Length`` before reading and by count while streaming.
 
     Raises:
-        _Refused: more than :data:`MAX_BODY` bytes (413).
+        _Refused: more than :data:`MAX_BODY` bytes (413), or not received whole within :data:`REQUEST_TIMEOUT`
+            seconds (408).
         ConfigError: not a JSON object (:func:`parse_json`).
     """
     length = request.headers.get("content-length")
@@ -307,10 +322,14 @@ async def _body(request: Any) -> dict[str, Any]:
         if int(length) > MAX_BODY:
             raise _Refused(too_big, 413)
     buf = bytearray()
-    async for chunk in request.stream():
-        buf += chunk
-        if len(buf) > MAX_BODY:
-            raise _Refused(too_big, 413)
+    try:
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            async for chunk in request.stream():
+                buf += chunk
+                if len(buf) > MAX_BODY:
+                    raise _Refused(too_big, 413)
+    except TimeoutError:
+        raise _Refused(f"request body: not received whole within {REQUEST_TIMEOUT} s", 408) from None
     return parse_json(bytes(buf))
 
 

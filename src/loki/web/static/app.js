@@ -41,7 +41,7 @@ function fmt(x, d = 3) { return x === null || x === undefined ? "–" : Number(x
 function chips(x) { return (x > 0 ? "+" : "") + Number(x).toLocaleString("en", { maximumFractionDigits: 2 }); }
 
 // ------------------------------------------------------------------ server calls
-// 503: the session is busy (a bot still deciding for another request); nothing was done,
+// 503: the session is busy (a bot still deciding for another request) or the server is full; nothing was done,
 // so the same request is sent again, BUSY_TRIES times at most, BUSY_WAIT_MS apart
 const BUSY_TRIES = 20, BUSY_WAIT_MS = 1000;
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
