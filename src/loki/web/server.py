@@ -52,22 +52,26 @@ class DeadlineH11Protocol(H11Protocol):
     _head_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
+        """A new connection: its first request head is due within the deadline."""
         super().connection_made(transport)
         self._await_head()
 
     def data_received(self, data: bytes) -> None:
+        """Bytes from the client; the deadline is met once they complete a request head."""
         scope = self.scope
         super().data_received(data)
         if self.scope is not scope:  # a whole request head came (a request, or a WebSocket upgrade)
             self._stop_head_timer()
 
     def on_response_complete(self) -> None:
+        """An answer sent: on a kept-alive connection the next request head is due within the deadline."""
         scope = self.scope
         super().on_response_complete()
         if self.scope is scope and not self.transport.is_closing():  # no pipelined request began: wait for one
             self._await_head()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """The connection closed: no deadline left."""
         self._stop_head_timer()
         super().connection_lost(exc)
 
