@@ -484,7 +484,7 @@ def test_matchstates_follow_the_grammar(bad):
 
 def test_canonical_form_round_trips():
     ms = parse_matchstate("MATCHSTATE:0:007:rrc/:TdAs|/8c2c3h", 2)
-    assert ms.key == (0, 7, "rrc/") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
+    assert ms.key == (0, 7, "rrc/", "TdAs|/2c3h8c") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
     again = parse_matchstate(ms.canonical, 2)
     assert again.canonical == ms.canonical and again.key == ms.key
 
@@ -515,6 +515,39 @@ def _send_all(lines, tail: bytes = b""):
         c.sendall(tail)
 
     return behaviour
+
+
+def test_a_showdown_without_the_opponents_cards_is_a_protocol_error_and_not_counted():
+    """The protocol shows every non-folded player's cards at a showdown: a final state without them is refused (the
+    player never sees a showdown of stand-in cards), the hand is not counted, and the match goes on."""
+    from loki.engine.events import Showdown
+
+    hidden = _check_down(1, 1)
+    hidden[-1] = hidden[-1].replace("5d5c|9hQd", "|9hQd")  # the river check-down, position 0's cards not shown
+    port, _, th = _dealer_side(_send_all([*_check_down(0, 0, "2c3c|KhKd"), *hidden]))
+    c = _client(port, timeout=5)
+    seen: list = []
+    observe = c.player.observe
+    c.player.observe = lambda ev: (seen.append(ev), observe(ev))
+    c.run()  # the dealer hangs up after hand 1's final state: the hand is over (no "middle of hand 1")
+    assert c.error_count == 1 and "showdown without the hole cards of position 0" in c.errors[0]
+    assert "hand 1 is not counted" in c.errors[0] and "MATCHSTATE:1:1:cc/cc/cc/cc:|9hQd/8dAs8s/4h/6d" in c.errors[0]
+    assert c.hands_played == 1 and c.total == -10  # hand 0 only (2c3c loses to KhKd); hand 1 would be -10 more
+    shown = [ev for ev in seen if isinstance(ev, Showdown)]
+    assert len(shown) == 1  # hand 0's
+
+
+def test_a_hand_number_dealt_again_is_a_protocol_error():
+    """After the final state of a hand only that state again is silent; any other state with its hand number (a
+    dealer dealing hand 0 again) is a protocol error naming the line, answered 'c' when it is our turn."""
+    hand0 = _check_down(0, 1)
+    again = ["MATCHSTATE:1:0::|AsKs", "MATCHSTATE:1:0:cr:|AsKs", hand0[0]]
+    out, c = _answers([*hand0, hand0[-1], "MATCHSTATE:1:00:cc/cc/cc/cc:5c5d|Qd9h/As8d8s/4h/6d", *again])
+    assert c.hands_played == 1 and c.error_count == 3, c.errors  # the final state twice (spelled two ways): silent
+    assert out[-3:] == ["MATCHSTATE:1:0::|AsKs:c", "MATCHSTATE:1:0:cr:|AsKs:c", None]
+    for line, e in zip(again[:2], c.errors):
+        assert f"state '{line}' after the final state 'MATCHSTATE:1:0:cc/cc/cc/cc:5d5c|9hQd" in e, e
+    assert "came again: it was answered already" in c.errors[2]  # hand 0's first state, that very state again
 
 
 def test_client_reports_a_line_cut_off_by_the_dealer_hanging_up():

@@ -217,6 +217,66 @@ def test_websocket(client):
         assert ws.receive_json()["status"] == 404
 
 
+def test_a_session_busy_with_a_bot_answers_503_and_the_rest_still_answers(client, monkeypatch):
+    """While a bot decides, a request to its session waits at most LOCK_WAIT seconds, holding no server thread, then
+    answers 503 having changed nothing: a crowd of such requests (more than the thread pool's 40 threads) does not
+    slow other sessions or /api/health down."""
+    import threading
+    import time
+
+    import loki.web.session as session
+
+    monkeypatch.setattr(session, "LOCK_WAIT", 1.5)
+    sid = client.post("/api/sessions", json={"players": ["calling"], "seed": 2}).json()["id"]
+    other = client.post("/api/sessions", json={"players": ["calling"], "seed": 3}).json()["id"]
+    bot = client.app.state.sessions.get(sid).bots[0]
+    deciding, decide = threading.Event(), threading.Event()
+    act = bot.act
+
+    def slow(view, legal):  # a bot that thinks until told
+        deciding.set()
+        decide.wait(10)
+        return act(view, legal)
+
+    bot.act = slow
+    threading.Timer(6.0, decide.set).start()  # at the latest: a request that waits for the bot fails its check
+    done: list = []
+
+    def post_call():
+        done.append(client.post(f"/api/sessions/{sid}/action", json={"action": "c"}))
+
+    acting = threading.Thread(target=post_call)
+    acting.start()  # the person calls; the bot (the big blind) decides
+    crowd = [threading.Thread(target=lambda: client.get(f"/api/sessions/{sid}")) for _ in range(45)]
+    try:
+        assert deciding.wait(5)
+        for th in crowd:
+            th.start()
+        time.sleep(0.3)  # the crowd is waiting for the session
+        t0 = time.monotonic()
+        assert client.get(f"/api/sessions/{other}").status_code == 200
+        assert client.get("/api/health").json()["ok"] is True
+        assert time.monotonic() - t0 < 1.0  # not behind the crowd
+        t0 = time.monotonic()
+        r = client.get(f"/api/sessions/{sid}")
+        assert r.status_code == 503 and "is busy: a bot is still deciding, try again" in r.json()["error"], r.text
+        assert time.monotonic() - t0 < 4.0
+        r = client.post(f"/api/sessions/{sid}/action", json={"action": "c"})
+        assert r.status_code == 503 and "busy" in r.json()["error"]
+        with client.websocket_connect(f"{WS}/ws/{sid}?token={client.headers[TOKEN_HEADER]}") as ws:
+            ws.send_json({"type": "state"})
+            m = ws.receive_json()
+            assert m["type"] == "error" and m["status"] == 503 and "busy" in m["error"]
+    finally:
+        decide.set()
+        acting.join(10)
+        for th in crowd:
+            th.join(10)
+    assert done[0].status_code == 200  # the person's call went through once: the refused one changed nothing
+    assert [ln["text"] for ln in done[0].json()["log"] if ln["seat"] == 1] == ["posts the small blind 5", "calls 5"]
+    assert client.get(f"/api/sessions/{sid}").status_code == 200
+
+
 def test_unwritable_out_dir(tmp_path):
     from loki.errors import OutputPathError
 
@@ -315,30 +375,42 @@ def test_deep_json_is_a_clear_error_over_http_and_websocket(client):
         assert m["type"] == "error" and f"at most {MAX_BODY}" in m["error"]
 
 
+class _Served:
+    """The app on a real loopback socket, served as ``loki web`` serves it (its uvicorn config) in a thread."""
+
+    def __init__(self):
+        import threading
+        import time
+
+        import uvicorn
+
+        from loki.cli.web import bind_socket
+        from loki.web.server import server_config
+
+        self.sock = bind_socket("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.app = create_app(None, host="127.0.0.1", port=self.port)
+        self.token = self.app.state.policy.token
+        self.server = uvicorn.Server(server_config(self.app))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
 @pytest.fixture()
-def served(tmp_path):
-    """The app on a real loopback socket (uvicorn in a thread), for raw HTTP."""
-    import threading
-    import time
-
-    import uvicorn
-
-    from loki.cli.web import bind_socket
-
-    sock = bind_socket("127.0.0.1", 0)
-    port = sock.getsockname()[1]
-    app = create_app(None, host="127.0.0.1", port=port)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    t.start()
-    for _ in range(200):
-        if srv.started:
-            break
-        time.sleep(0.05)
-    yield port, app.state.policy.token
-    srv.should_exit = True
-    t.join(10)
-    sock.close()
+def served():
+    """The app on a real loopback socket (uvicorn in a thread), for raw HTTP: ``(port, token)``."""
+    s = _Served()
+    yield s.port, s.token
+    s.stop()
 
 
 def _raw(port: int, head: bytes, chunks=(), timeout: float = 20.0) -> bytes:
@@ -388,6 +460,89 @@ def test_a_huge_body_is_refused_before_it_is_read(served):
         tracemalloc.stop()
     assert answer.startswith(b"HTTP/1.1 413") and b"at most 65536" in answer
     assert peak < 16 << 20, peak
+
+
+def _closed_within(s, seconds: float) -> float:
+    """Seconds until the server closes socket ``s`` (reading what it sends); fails after ``seconds``."""
+    import time
+
+    t0 = time.monotonic()
+    s.settimeout(seconds)
+    while s.recv(4096):
+        pass
+    return time.monotonic() - t0
+
+
+def test_idle_and_slow_connections_are_closed_and_their_number_capped(served, monkeypatch):
+    """A connection that sends nothing, or trickles a request head (also after an answer on a kept-alive connection),
+    is closed REQUEST_TIMEOUT seconds on; a body that does not come whole in time is answered 408; a request while
+    MAX_CONNECTIONS connections are open is answered 503; an open WebSocket is not closed by the head deadline."""
+    import json
+    import socket
+    import threading
+    import time
+
+    import loki.web.app as web_app
+    import loki.web.server as web_server
+
+    port, token = served
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 0.5)
+    host = f"Host: 127.0.0.1:{port}\r\n".encode()
+    get = b"GET /api/health HTTP/1.1\r\n" + host + b"\r\n"
+
+    def trickle(s, stop):  # one header byte at a time
+        try:
+            while not stop.is_set():
+                s.sendall(b"X")
+                time.sleep(0.05)
+        except OSError:
+            pass
+
+    idle = socket.create_connection(("127.0.0.1", port))
+    slow = socket.create_connection(("127.0.0.1", port))
+    kept = socket.create_connection(("127.0.0.1", port))
+    stop = threading.Event()
+    try:
+        slow.sendall(b"GET /api/health HTTP/1.1\r\n" + host + b"X-Slow: ")
+        kept.sendall(get)
+        assert kept.recv(4096).startswith(b"HTTP/1.1 200")  # answered; the connection is kept alive
+        kept.sendall(b"GET /api/health HTTP/1.1\r\nX-Slow: ")
+        threads = [threading.Thread(target=trickle, args=(s, stop)) for s in (slow, kept)]
+        for th in threads:
+            th.start()
+        for s in (idle, slow, kept):
+            assert _closed_within(s, 5) < 3
+    finally:
+        stop.set()
+        for s in (idle, slow, kept):
+            s.close()
+    post = (
+        f"POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{TOKEN_HEADER}: {token}\r\n"
+        "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+    ).encode()
+    t0 = time.monotonic()
+    answer = _raw(port, post, timeout=5)
+    assert answer.startswith(b"HTTP/1.1 408") and b"not received whole within 0.5 s" in answer, answer
+    assert time.monotonic() - t0 < 3
+    # the cap: with MAX_CONNECTIONS connections open (the asking one included), a request is answered 503 at once
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 30)
+    crowd = [socket.create_connection(("127.0.0.1", port)) for _ in range(web_server.MAX_CONNECTIONS - 1)]
+    try:
+        time.sleep(0.3)
+        assert _raw(port, get, timeout=5).startswith(b"HTTP/1.1 503")
+    finally:
+        for s in crowd:
+            s.close()
+    time.sleep(0.3)
+    assert _raw(port, get, timeout=5).startswith(b"HTTP/1.1 200")
+    # a WebSocket outlives the head deadline
+    from websockets.sync.client import connect
+
+    monkeypatch.setattr(web_app, "REQUEST_TIMEOUT", 0.5)
+    with connect(f"ws://127.0.0.1:{port}/ws/nope?token={token}", open_timeout=5) as ws:
+        time.sleep(1.5)
+        ws.send('{"type": "state"}')
+        assert json.loads(ws.recv(timeout=5))["status"] == 404  # no such session, and the socket still open
 
 
 def test_showdowns_name_the_kicker_that_decides():
@@ -471,3 +626,41 @@ def test_the_setup_page_names_the_fitted_set_each_spec_plays():
         assert f"(fitted: {name}" in title_of(spec), (spec, name, title_of(spec))
     hint = re.search(r"the adaptive Loki, playing the fitted\s+set (\w+)", page)
     assert hint and f"(fitted: {hint.group(1)}" in title_of("loki2:BRS:adaptive")
+
+
+def test_a_stop_ends_the_requests_still_waiting_for_a_bot(monkeypatch):
+    """Told to stop (SIGTERM, Ctrl-C), the server ends after SHUTDOWN_GRACE seconds even while a bot is still
+    deciding for a request."""
+    import http.client
+    import json
+    import threading
+    import time
+
+    import loki.web.server as web_server
+
+    monkeypatch.setattr(web_server, "SHUTDOWN_GRACE", 1)
+    srv = _Served()
+    decide = threading.Event()
+    try:
+        headers = {"Host": f"127.0.0.1:{srv.port}", TOKEN_HEADER: srv.token, "Content-Type": "application/json"}
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=20)
+        conn.request("POST", "/api/sessions", json.dumps({"players": ["calling"], "seed": 2}), headers)
+        sid = json.loads(conn.getresponse().read())["id"]
+        bot = srv.app.state.sessions.get(sid).bots[0]
+        deciding, act = threading.Event(), bot.act
+
+        def slow(view, legal):  # a bot that thinks until told (15 s at most)
+            deciding.set()
+            decide.wait(15)
+            return act(view, legal)
+
+        bot.act = slow
+        conn.request("POST", f"/api/sessions/{sid}/action", json.dumps({"action": "c"}), headers)
+        assert deciding.wait(5)
+        t0 = time.monotonic()
+        srv.server.should_exit = True
+        srv.thread.join(12)
+        assert not srv.thread.is_alive() and time.monotonic() - t0 < 5, time.monotonic() - t0
+    finally:
+        decide.set()
+        srv.stop()

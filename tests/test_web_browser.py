@@ -55,12 +55,13 @@ def server(tmp_path_factory):
 
     from loki.cli.web import bind_socket
     from loki.web.app import create_app
+    from loki.web.server import server_config
 
     out = tmp_path_factory.mktemp("web-out")
     sock = bind_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
     app = create_app(out, host="127.0.0.1", port=port)
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    srv = uvicorn.Server(server_config(app))  # as loki web serves it
     t = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     t.start()
     for _ in range(100):
@@ -197,6 +198,40 @@ def test_reload_resumes_the_session(server, page):
     page.reload()
     _wait_ready(page)
     assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 3")
+
+
+def test_a_busy_session_is_tried_again_not_dropped(server, page):
+    """A session busy with a bot's decision answers 503: the page says so and tries again (reopening the session's
+    address keeps the session, not the setup form)."""
+    import json
+
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "1")
+    page.fill("[data-testid=spec-2]", "calling")
+    page.click("[data-testid=start]")
+    _wait_ready(page)
+    sid = page.evaluate("location.hash.slice(1)")
+    busy = {"left": 2, "notes": []}
+
+    def answer(route):
+        if route.request.method == "GET" and busy["left"] > 0:
+            busy["left"] -= 1
+            message = f"session {sid} is busy: a bot is still deciding, try again"
+            route.fulfill(status=503, content_type="application/json", body=json.dumps({"error": message}))
+        else:
+            route.continue_()
+
+    page.route(f"**/api/sessions/{sid}", answer)
+    try:
+        page.reload()
+        page.wait_for_function("document.getElementById('error').textContent.includes('trying again')")
+        _wait_ready(page)
+        assert busy["left"] == 0 and page.evaluate("location.hash.slice(1)") == sid
+        assert page.locator("[data-testid=hand-counter]").inner_text().startswith("hand 1")
+        assert not page.locator("[data-testid=error]").is_visible()  # the note goes once the session answers
+    finally:
+        page.unroute(f"**/api/sessions/{sid}")
 
 
 # ------------------------------------------------------------------ the setup form, other origins, teaching

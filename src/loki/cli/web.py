@@ -61,12 +61,15 @@ def web(
 
     Only pages served by this server may use it: Host and Origin are checked against the bound address (and each
     --allow-origin), every POST and WebSocket carries the page's token, request bodies and WebSocket messages are
-    at most 64 KiB and JSON at most 32 levels deep."""
+    at most 64 KiB and JSON at most 32 levels deep.  A request must come whole within 10 s (an idle connection is
+    closed then), at most 64 connections are served at once (a request beyond them is answered 503), and a request
+    to a table whose bot is still deciding is answered 503 after 3 s (the page tries again)."""
     import uvicorn
 
     from loki.cli.warmup import ensure_warm
     from loki.io.names import shown
-    from loki.web.app import MAX_BODY, WebPolicy, create_app
+    from loki.web.app import WebPolicy, create_app
+    from loki.web.server import server_config
 
     folder = out if out is not None else Path("loki-web-sessions")
     WebPolicy(host, port, allow_origin)  # a bad --allow-origin is an error before anything starts
@@ -88,9 +91,7 @@ def web(
     typer.echo(
         f"loki web: serving http://{addr}:{actual}/ (hand histories in {shown(folder, None)}/; Ctrl-C stops)", err=False
     )
-    # WebSocket messages beyond the app's body limit are refused by the server itself (close 1009)
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws_max_size=MAX_BODY + 1024)
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(server_config(app))
     try:
         server.run(sockets=[sock])
     finally:

@@ -3,7 +3,8 @@
 The dealer sends ``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` for every change of the
 hand's state; when it is our turn we answer ``<the same state>:<f|c|r>``.  The client rebuilds
 each hand on the engine from the betting string and the cards it can see (unknown opponent cards
-are stand-ins that never reach a computation: they are only used until shown), and drives the
+are stand-ins that never reach a computation: they are only used until shown, and a showdown that
+does not show them is a protocol error, its hand not counted), and drives the
 player exactly as :func:`loki.players.table.play_hand` does (``begin_hand``, ``observe`` for every event,
 ``act`` on our turns, ``end_hand``).  The same player object is kept for the whole match.
 
@@ -44,6 +45,7 @@ __all__ = [
     "MatchState",
     "parse_matchstate",
     "format_matchstate",
+    "canonical_cards",
     "AcpcClient",
     "HandTracker",
     "ProtocolError",
@@ -81,25 +83,38 @@ class MatchState:
     text: str
 
     @property
-    def key(self) -> tuple[int, int, str]:
-        """What identifies the state: ``(position, hand, betting)`` (within a hand the cards follow from these, so
-        two messages with equal keys are the same state however they are spelled)."""
-        return self.position, self.hand, self.betting
+    def key(self) -> tuple[int, int, str, str]:
+        """What identifies the state: ``(position, hand, betting, cards)``, the cards in :func:`canonical_cards`
+        spelling.  Two messages with equal keys are the same state however they are spelled (``05`` and ``5``,
+        ``KsAs`` and ``AsKs``); a dealer that deals a hand number again with other cards sends other states."""
+        return self.position, self.hand, self.betting, canonical_cards(self.text.split(":")[4])
 
     @property
     def canonical(self) -> str:
         """The state in canonical spelling: numbers without leading zeros, each player's hole cards and the flop
         in :func:`loki.cards.format_cards` order of the sorted cards (``parse_matchstate(ms.canonical).canonical
         == ms.canonical``)."""
+        return "MATCHSTATE:{}:{}:{}:{}".format(*self.key)
 
-        def norm(cards: str) -> str:
-            return format_cards(sorted(parse_cards(cards))) if cards else ""
 
-        rounds = self.betting.count("/")
-        board = [norm(self.board[0:6]), self.board[6:8], self.board[8:10]][:rounds]
-        return format_matchstate(
-            self.position, self.hand, self.betting, [norm(h) for h in self.hole_cards], "".join(board)
-        )
+def _sorted_cards(cards: str) -> str:
+    """``cards`` in :func:`loki.cards.format_cards` order of the sorted cards; text that is not cards unchanged."""
+    try:
+        return format_cards(sorted(parse_cards(cards))) if cards else ""
+    except ValueError:
+        return cards
+
+
+def canonical_cards(cards: str) -> str:
+    """The ``<cards>`` field of a ``MATCHSTATE`` in canonical spelling: each player's hole cards and each board
+    section in :func:`loki.cards.format_cards` order of the sorted cards; a section that is not cards is kept as it
+    is (so that the field of a malformed message has a spelling too).
+
+    >>> canonical_cards("AsKs|/8c3h2c/4d")
+    'KsAs|/2c3h8c/4d'
+    """
+    segs = cards.split("/")
+    return "/".join(["|".join(map(_sorted_cards, segs[0].split("|"))), *map(_sorted_cards, segs[1:])])
 
 
 #: Digits a position or hand number may have (an unsigned 64-bit integer has at most 20; the ACPC dealer's are 32-bit).
@@ -180,6 +195,10 @@ class HandTracker:
     """Rebuilds the hand of one :class:`MatchState` on the engine and feeds a player its events.
 
     ``update(ms)`` returns the action to send (an :class:`Action`) when it is our turn, else None.
+
+    A hand ends with its final state (:attr:`final`); after it only the same state again is accepted (silently)
+    until a new hand number begins.  A hand given up after an untrusted message (``finished`` without a
+    :attr:`final`) is followed again from the next hand number.
     """
 
     def __init__(self, game: AcpcGame, player, fixed_seats: bool = True):
@@ -196,6 +215,7 @@ class HandTracker:
         self.position = -1
         self.cards: dict[int, str] = {}  # hole cards seen in this hand, per position
         self.board = ""  # board seen in this hand
+        self.final: MatchState | None = None  # the final state of this hand, once it came
 
     def _seat(self, position: int) -> int:
         return (position + self.offset) % self.game.n_players
@@ -238,6 +258,23 @@ class HandTracker:
         if set(parse_cards(old[:6])) != set(parse_cards(new[:6])) or old[6:] != new[6:]:
             raise ProtocolError(f"board changed within hand {ms.hand}: {self.board}, then {ms.board} ({clip(ms.text)})")
 
+    def _check_showdown(self, ms: MatchState, s: HandState) -> None:
+        """At a showdown every player still in the hand shows their cards (the protocol's rule).
+
+        Raises:
+            ProtocolError: a showdown without the hole cards of some player still in the hand (their stand-in
+                cards would decide the pots).
+        """
+        if not s.went_to_showdown:
+            return
+        missing = [pos for pos, h in enumerate(ms.hole_cards) if not h and not s.folded[self._seat(pos)]]
+        if missing:
+            which = ("position " if len(missing) == 1 else "positions ") + ", ".join(map(str, missing))
+            raise ProtocolError(
+                f"showdown without the hole cards of {which} in {clip(ms.text)}: every player still in the hand "
+                f"shows their cards at a showdown; hand {ms.hand} is not counted"
+            )
+
     def remember_cards(self, ms: MatchState) -> None:
         """Keep the cards ``ms`` shows (for :meth:`check_same_hand`)."""
         for pos, h in enumerate(ms.hole_cards):
@@ -247,6 +284,15 @@ class HandTracker:
             self.board = ms.board
 
     def update(self, ms: MatchState) -> Action | None:
+        """Follow ``ms`` (the next state from the dealer): feed the player the hand's new events, and return our
+        action when it is our turn (else None).
+
+        Raises:
+            ProtocolError: ``ms`` does not follow from the hand so far (:meth:`check_same_hand`, betting that does
+                not extend the last state's), comes after the final state of its hand number (the same final state
+                again is no error), or is a showdown without the hole cards of a player still in the hand (the hand
+                ends there and is not counted: its payoffs cannot be known).
+        """
         n = self.game.n_players
         if ms.hand != self.hand:
             if not self.finished:
@@ -258,6 +304,7 @@ class HandTracker:
             self.state = None
             self.position = ms.position
             self.cards, self.board = {}, ""
+            self.final = None
             seat = self._seat(ms.position)
             self.seat = seat
             self.player.begin_hand(
@@ -266,21 +313,30 @@ class HandTracker:
                 tuple(parse_cards(ms.hole_cards[ms.position])),
                 (self.game.button + self.offset) % n,
             )
+        elif self.final is not None:
+            if ms.key == self.final.key:
+                return None  # the final state again
+            raise ProtocolError(
+                f"state {clip(ms.text)} after the final state {clip(self.final.text)} of hand {ms.hand}: "
+                "a hand number is not dealt twice"
+            )
         elif self.finished:
-            return None  # a repeated final state
+            return None  # a hand given up: followed again from the next hand
         else:
             self.check_same_hand(ms)
         s = self.rebuild(ms)
         self.remember_cards(ms)
         if self.state is not None and not s.history.startswith(self.state.history.rstrip("/")):
             raise ProtocolError(f"betting {ms.betting!r} does not extend {self.state.history!r}: {ms.text!r}")
+        if s.is_terminal:
+            self.finished, self.final = True, ms
+            self._check_showdown(ms, s)
         self.state = s
         events = s.events
         while self.seen < len(events):
             self.player.observe(events[self.seen])
             self.seen += 1
         if s.is_terminal:
-            self.finished = True
             self.hands_played += 1
             self.total += s.payoffs[self.seat]
             self.player.end_hand(s.view(self.seat))
@@ -455,10 +511,12 @@ class AcpcClient:
         """Process one line from the dealer; return the response to send (without ``\\r\\n``) or None.
 
         A state is answered at most once, whatever its spelling: states are compared by :attr:`MatchState.key`
-        (position, hand number as a number, betting), so ``...:5::|AsKs``, ``...:05::|AsKs`` and ``...:+5::|KsAs``
-        are one state (the last is not even well-formed).  A message that breaks the grammar or the hand so far
-        (hole cards or board that change within a hand, a board sent before its round, betting that does not
-        extend the last state's) is a protocol error in :attr:`errors`.
+        (position, hand number as a number, betting, cards in sorted order), so ``...:5::|AsKs``, ``...:05::|AsKs``
+        and ``...:+5::|KsAs`` are one state (the last is not even well-formed).  A message that breaks the grammar
+        or the hand so far (hole cards or board that change within a hand, a board sent before its round, betting
+        that does not extend the last state's, any other state after the final state of its hand number, a showdown
+        without the cards of a player still in the hand) is a protocol error in :attr:`errors`; when it is our turn
+        and that state was not answered yet, it is answered ``c`` (:meth:`_untrusted`).
         """
         line = line.rstrip("\r\n")
         if not line or line[0] in "#;":
@@ -590,7 +648,7 @@ def _loose_key(line: str) -> tuple | None:
         except ValueError:
             return x
 
-    return num(parts[1]), num(parts[2]), parts[3]
+    return num(parts[1]), num(parts[2]), parts[3], canonical_cards(":".join(parts[4:]))
 
 
 def _is_state(line: str) -> bool:

@@ -32,8 +32,17 @@ request gets 403 and a JSON error; a refused WebSocket is closed before it opens
 
 **Limits.**  Request bodies: at most :data:`MAX_BODY` bytes, refused from ``Content-Length`` before reading and by
 counting while streaming (a body without a length, or longer than it said), so a huge POST never grows the
-server; WebSocket messages: the same size.  JSON: at most :data:`MAX_JSON_DEPTH` nested arrays/objects, checked
+server, and whole within :data:`REQUEST_TIMEOUT` seconds (408); WebSocket messages: the same size.  Connections
+(idle ones, request heads sent slowly, how many at once) are bounded by how the app is served
+(:mod:`loki.web.server`).  JSON: at most :data:`MAX_JSON_DEPTH` nested arrays/objects, checked
 before parsing (deeper JSON is a clear 400 error, or an error message on the WebSocket, which stays open).
+
+**A busy session.**  A session does one thing at a time, and a bot's decision can take long (a spec such as
+``loki2:BRS:trials=100000``).  A request to a session that another request is using waits for it at most
+:data:`loki.web.session.LOCK_WAIT` seconds, then answers 503 ``session ... is busy: a bot is still deciding, try
+again`` (on the WebSocket: an error message with ``"status": 503``) having changed nothing, so that waiting
+requests never hold the server's worker threads: other sessions and ``/api/health`` keep answering.  The page
+tries again by itself.
 
 Sessions live in the server's memory (at most :data:`MAX_SESSIONS`, the oldest dropped); each one's finished
 hands are written to ``<out>/loki-web-<id>.phhs`` after every hand, so a closed tab never loses a finished hand,
@@ -42,6 +51,7 @@ and reopening the page's address (``/#<id>``) resumes the session while the serv
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -55,15 +65,28 @@ from urllib.parse import parse_qs, urlsplit
 
 from loki.errors import ConfigError, IllegalActionError, InputError, LokiError
 from loki.io.limits import digits
-from loki.web.session import TableSession
+from loki.web import session as web_session
+from loki.web.session import SessionBusy, TableSession
 
-__all__ = ["create_app", "WebPolicy", "parse_json", "MAX_SESSIONS", "MAX_BODY", "MAX_JSON_DEPTH", "TOKEN_HEADER"]
+__all__ = [
+    "create_app",
+    "WebPolicy",
+    "parse_json",
+    "MAX_SESSIONS",
+    "MAX_BODY",
+    "MAX_JSON_DEPTH",
+    "REQUEST_TIMEOUT",
+    "TOKEN_HEADER",
+]
 
 MAX_SESSIONS = 32
 #: Largest request body or WebSocket message accepted, in bytes.
 MAX_BODY = 64 * 1024
 #: Deepest nesting of JSON arrays and objects accepted (the API's own messages nest 2 deep).
 MAX_JSON_DEPTH = 32
+#: Seconds a client has to send a whole request head (from connecting, or from its last answer) and, once the head
+#: came, a whole request body (:mod:`loki.web.server`, :func:`_body`).
+REQUEST_TIMEOUT = 10
 #: The header that carries the page token on a POST.
 TOKEN_HEADER = "X-Loki-Token"
 _STATIC = Path(__file__).parent / "static"
@@ -72,7 +95,7 @@ log = logging.getLogger("loki.web")
 
 
 class _Refused(LokiError):
-    """A request refused before any route (403, or 413 for a body too large)."""
+    """A request refused before any route (403), or for its body (413: too large, 408: too slow)."""
 
     def __init__(self, message: str, status: int = 403):
         super().__init__(message)
@@ -287,7 +310,8 @@ async def _body(request: Any) -> dict[str, Any]:
     """The request's JSON object, refused by ``Content-Length`` before reading and by count while streaming.
 
     Raises:
-        _Refused: more than :data:`MAX_BODY` bytes (413).
+        _Refused: more than :data:`MAX_BODY` bytes (413), or not received whole within :data:`REQUEST_TIMEOUT`
+            seconds (408).
         ConfigError: not a JSON object (:func:`parse_json`).
     """
     length = request.headers.get("content-length")
@@ -298,10 +322,14 @@ async def _body(request: Any) -> dict[str, Any]:
         if int(length) > MAX_BODY:
             raise _Refused(too_big, 413)
     buf = bytearray()
-    async for chunk in request.stream():
-        buf += chunk
-        if len(buf) > MAX_BODY:
-            raise _Refused(too_big, 413)
+    try:
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            async for chunk in request.stream():
+                buf += chunk
+                if len(buf) > MAX_BODY:
+                    raise _Refused(too_big, 413)
+    except TimeoutError:
+        raise _Refused(f"request body: not received whole within {REQUEST_TIMEOUT} s", 408) from None
     return parse_json(bytes(buf))
 
 
@@ -312,6 +340,7 @@ class _Sessions:
     def __init__(self, out_dir: Path | None):
         self.out_dir = out_dir
         self.items: OrderedDict[str, TableSession] = OrderedDict()
+        self.turns: dict[str, asyncio.Lock] = {}  # per session: the request using it (see run)
 
     def create(self, body: dict[str, Any]) -> TableSession:
         allowed = {"players", "seed", "name", "teaching"}
@@ -345,7 +374,7 @@ class _Sessions:
             s.save()
         self.items[s.id] = s
         while len(self.items) > MAX_SESSIONS:
-            self.items.popitem(last=False)
+            self.turns.pop(self.items.popitem(last=False)[0], None)
         return s
 
     def get(self, sid: str) -> TableSession:
@@ -353,6 +382,27 @@ class _Sessions:
         if s is None:
             raise KeyError(sid)
         return s
+
+    async def run(self, s: TableSession, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the thread pool once no other request is using session ``s``.  A request waits for its
+        turn at most :data:`~loki.web.session.LOCK_WAIT` seconds, on the event loop: a waiting request holds no
+        thread, so requests to a busy session never starve the others.
+
+        Raises:
+            SessionBusy: another request used the session all that time (``fn`` was not run).
+        """
+        from starlette.concurrency import run_in_threadpool
+
+        turn = self.turns.setdefault(s.id, asyncio.Lock())
+        try:
+            async with asyncio.timeout(web_session.LOCK_WAIT):
+                await turn.acquire()
+        except TimeoutError:
+            raise SessionBusy.of(s.id) from None
+        try:
+            return await run_in_threadpool(fn, *args)
+        finally:
+            turn.release()
 
 
 def _error(status: int, message: str) -> Any:
@@ -368,6 +418,8 @@ def _status(e: BaseException) -> int:
         return 404
     if isinstance(e, IllegalActionError):
         return 409
+    if isinstance(e, SessionBusy):
+        return 503
     if isinstance(e, (LokiError, ValueError)):
         return 400
     return 500
@@ -423,16 +475,17 @@ def _phh(s: TableSession, body: dict, request: Any) -> Any:
 
 
 def _session_route(fn: Callable[[TableSession, dict, Any], Any]) -> Callable:
-    """An endpoint running ``fn(session, body, request)`` in the thread pool; every error becomes JSON."""
+    """An endpoint running ``fn(session, body, request)`` in the thread pool in the session's turn
+    (:meth:`_Sessions.run`); every error becomes JSON."""
 
     async def handler(request: Any) -> Any:
-        from starlette.concurrency import run_in_threadpool
         from starlette.responses import JSONResponse, Response
 
         try:
-            s = request.app.state.sessions.get(request.path_params["sid"])
+            sessions = request.app.state.sessions
+            s = sessions.get(request.path_params["sid"])
             body = await _body(request) if request.method == "POST" else {}
-            result = await run_in_threadpool(fn, s, body, request)
+            result = await sessions.run(s, fn, s, body, request)
         except Exception as e:  # noqa: BLE001 - every error is a JSON answer, never a traceback
             return _error(_status(e), _message(e))
         return result if isinstance(result, Response) else JSONResponse(result)
@@ -465,10 +518,17 @@ async def _health(request: Any) -> Any:
     return JSONResponse({"ok": True, "sessions": len(request.app.state.sessions.items)})
 
 
+#: What each WebSocket message ``type`` runs (each returns the snapshot).
+_WS_KINDS: dict[str, Callable[[TableSession, dict, Any], Any]] = {
+    "act": _act,
+    "next": _next_hand,
+    "teaching": _teaching,
+    "state": _get_state,
+}
+
+
 async def _ws_answer(sessions: _Sessions, sid: str, message: dict) -> dict[str, Any]:
     """The answer to one WebSocket message: ``{"type": "state", ...}`` or ``{"type": "error", ...}``."""
-    from starlette.concurrency import run_in_threadpool
-
     try:
         text = message.get("text")
         if text is None:
@@ -478,15 +538,10 @@ async def _ws_answer(sessions: _Sessions, sid: str, message: dict) -> dict[str, 
         msg = parse_json(data, "message")
         s = sessions.get(sid)
         kind = msg.get("type")
-        if kind == "act":
-            await run_in_threadpool(_act, s, msg, None)
-        elif kind == "next":
-            await run_in_threadpool(s.next_hand)
-        elif kind == "teaching":
-            await run_in_threadpool(_teaching, s, msg, None)
-        elif kind != "state":
+        fn = _WS_KINDS.get(kind) if isinstance(kind, str) else None
+        if fn is None:
             raise ConfigError(f"type {str(kind)[:40]!r}: expected act, next, teaching or state")
-        return {"type": "state", "state": await run_in_threadpool(s.snapshot)}
+        return {"type": "state", "state": await sessions.run(s, fn, s, msg, None)}
     except Exception as e:  # noqa: BLE001 - an error answers the message; the socket stays open
         return {"type": "error", "status": _status(e), "error": _message(e)}
 

@@ -8,6 +8,9 @@ JSON-ready data, its seats numbered from 1 as in all of loki's output (the perso
 appear only once shown at the showdown, and bot explanations (which reveal the bot's cards) only after the hand,
 or live in teaching mode.
 
+Calls on one session are made one at a time (its lock); a call waits at most :data:`LOCK_WAIT` seconds for another
+one (a bot deciding) to finish, then raises :class:`SessionBusy` having done nothing.
+
 Finished hands are written to the session's PHH file after every hand (appended: a hand costs the same whatever came
 before), so closing the browser never loses a finished hand.  A session keeps each finished hand as its PHH text (for
 the download and a retry after a failed write) and plays at most :data:`MAX_HANDS` hands.
@@ -22,7 +25,8 @@ from __future__ import annotations
 import os
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +34,7 @@ import numpy as np
 
 from loki.cards import format_cards
 from loki.engine import Action, GameConfig, HandState, new_hand
-from loki.errors import ConfigError, IllegalActionError
+from loki.errors import ConfigError, IllegalActionError, LokiError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
 from loki.io.names import check_name, shown
@@ -39,13 +43,26 @@ from loki.io.tableview import HandLog, describe_pots, hand_results, position_nam
 from loki.players.base import Player
 from loki.tournament.config import MAX_SEED
 
-__all__ = ["TableSession", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS"]
+__all__ = ["TableSession", "SessionBusy", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS", "LOCK_WAIT"]
 
 MAX_BOTS = 9
 #: Finished hands whose explanations a session keeps in memory (the PHH file keeps every hand).
 HISTORY_KEEP = 50
 #: Hands one session plays at most (each kept as its PHH text, about 0.6 kB: a person plays ~100 an hour).
 MAX_HANDS = 20_000
+#: Seconds a call waits for a session another call is using (a bot deciding can take long) before it raises
+#: :class:`SessionBusy`: no caller, and no server thread, waits longer than this for a session.
+LOCK_WAIT = 3.0
+
+
+class SessionBusy(LokiError):
+    """The session is in use by another call (a bot is still deciding) for longer than :data:`LOCK_WAIT`: nothing
+    was done, the same call may be made again (``loki web`` answers it 503)."""
+
+    @classmethod
+    def of(cls, session_id: str) -> SessionBusy:
+        """The error for session ``session_id`` (its message says to try again)."""
+        return cls(f"session {session_id} is busy: a bot is still deciding, try again")
 
 
 def _button(st: HandState) -> int:
@@ -114,7 +131,7 @@ class TableSession:
         self.seed = seed
         self.teaching = bool(teaching)
         self.phh_path = Path(phh_path) if phh_path is not None else None
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # taken through _locked (a bounded wait), never waited on for ever
         self.human_seat = 0
         self.bots: list[ExplainedPlayer] = []
         for i, spec in enumerate(specs, start=1):
@@ -225,15 +242,30 @@ class TableSession:
                 except OSError:
                     pass
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold :attr:`lock`, waiting at most :data:`LOCK_WAIT` seconds for it.
+
+        Raises:
+            SessionBusy: another call held it all that time.
+        """
+        if not self.lock.acquire(timeout=LOCK_WAIT):
+            raise SessionBusy.of(self.id)
+        try:
+            yield
+        finally:
+            self.lock.release()
+
     def act(self, action: str | int | Action) -> None:
         """The person's action.
 
         Raises:
+            SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds (nothing was done).
             IllegalActionError: not the person's turn, the hand is over, or the action is not legal now (the
                 message says which actions are).
             ValueError: not an action (``"f"``, ``"c"``, ``"r"``, ``"fold"``, ``"check"``, …).
         """
-        with self.lock:
+        with self._locked():
             st = self.state
             if st.is_terminal:
                 raise IllegalActionError("the hand is over: start the next hand", self.human_seat, action, ())
@@ -259,8 +291,9 @@ class TableSession:
 
         Raises:
             IllegalActionError: the current hand is not over, or the session has played :data:`MAX_HANDS` hands.
+            SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds (nothing was done).
         """
-        with self.lock:
+        with self._locked():
             if not self.state.is_terminal:
                 raise IllegalActionError("the hand is not over yet", self.human_seat, None, ())
             if self.hands_done >= MAX_HANDS:
@@ -318,8 +351,12 @@ class TableSession:
         return out
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-ready (module docstring for what is hidden)."""
-        with self.lock:
+        """Everything the page shows, JSON-ready (module docstring for what is hidden).
+
+        Raises:
+            SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds.
+        """
+        with self._locked():
             st = self.state
             n = self.n
             pos = position_names(n, _button(st))
@@ -409,8 +446,9 @@ class TableSession:
 
         Raises:
             ConfigError: no such hand kept (only the last :data:`HISTORY_KEEP` are).
+            SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds.
         """
-        with self.lock:
+        with self._locked():
             for h in self.history:
                 if h["hand"] == number:
                     return h
@@ -420,10 +458,14 @@ class TableSession:
             )
 
     def phh_text(self) -> str:
-        """The finished hands as PHH text (``.phhs``)."""
+        """The finished hands as PHH text (``.phhs``).
+
+        Raises:
+            SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds.
+        """
         from loki.io.phh import phhs_text
 
-        with self.lock:
+        with self._locked():
             if not self._texts:
                 return ""
             return phhs_text(self._texts)

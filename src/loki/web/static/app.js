@@ -41,16 +41,29 @@ function fmt(x, d = 3) { return x === null || x === undefined ? "–" : Number(x
 function chips(x) { return (x > 0 ? "+" : "") + Number(x).toLocaleString("en", { maximumFractionDigits: 2 }); }
 
 // ------------------------------------------------------------------ server calls
+// 503: the session is busy (a bot still deciding for another request) or the server is full; nothing was done,
+// so the same request is sent again, BUSY_TRIES times at most, BUSY_WAIT_MS apart
+const BUSY_TRIES = 20, BUSY_WAIT_MS = 1000;
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+function busyNote(msg, n) { showError(`${msg} (trying again, ${n}/${BUSY_TRIES})`); }
+
 async function http(method, path, body) {
-  const res = await fetch(path, {
-    method, headers: { "Content-Type": "application/json", "X-Loki-Token": TOKEN },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
-  if (!res.ok) throw new Error(data && data.error ? data.error : `${res.status}`);
-  return data;
+  for (let tries = 1; ; tries++) {
+    const res = await fetch(path, {
+      method, headers: { "Content-Type": "application/json", "X-Loki-Token": TOKEN },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
+    const msg = data && data.error ? data.error : `${res.status}`;
+    if (res.status === 503 && tries < BUSY_TRIES) { busyNote(msg, tries); await sleep(BUSY_WAIT_MS); continue; }
+    if (!res.ok) throw new Error(msg);
+    if (tries > 1) showError("");  // the busy note
+    return data;
+  }
 }
+
+let lastSent = null, busyTries = 0;  // the last WebSocket message, and how often it came back busy
 
 function connect(id) {
   if (ws) { try { ws.close(); } catch (e) { /* ignore */ } }
@@ -58,6 +71,16 @@ function connect(id) {
   ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(id)}?token=${encodeURIComponent(TOKEN)}`);
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    if (msg.type === "error" && msg.status === 503 && lastSent && busyTries + 1 < BUSY_TRIES) {
+      busyNote(msg.error, ++busyTries);
+      const again = lastSent;
+      setTimeout(() => {
+        if (lastSent !== again) return;  // the person sent something else meanwhile
+        if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(again));
+        else { lastSent = null; send(again); }  // the socket closed: over HTTP, which tries again by itself
+      }, BUSY_WAIT_MS);
+      return;
+    }
     if (msg.type === "error") { showError(msg.error); setBusy(false); return; }
     showError("");
     render(msg.state);
@@ -72,7 +95,7 @@ function setBusy(b) {
 
 async function send(msg) {
   setBusy(true);
-  if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return; }
+  if (ws && ws.readyState === WebSocket.OPEN) { lastSent = msg; busyTries = 0; ws.send(JSON.stringify(msg)); return; }
   // fallback: the same over HTTP
   try {
     const id = session.id;
