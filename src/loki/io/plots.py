@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-__all__ = ["figures"]
+__all__ = ["figures", "save_figure"]
 
 
 @contextlib.contextmanager
@@ -33,3 +34,33 @@ def figures() -> Iterator[Any]:
 
     with matplotlib.rc_context({"text.parse_math": False}):
         yield plt
+
+
+def save_figure(fig: Any, path: str | Path, dpi: int = 110) -> Path:
+    """Lay out ``fig``, write it to ``path`` whole or not at all (:func:`loki.io.files.atomic_target`: a temporary
+    file renamed over it; a device, FIFO or symlink is refused there) in the format of its suffix (PNG when it has
+    none), and close it, written or not.
+
+    Args:
+        fig: a matplotlib figure (made inside :func:`figures`).
+        path: the file.
+        dpi: dots per inch.
+
+    Returns:
+        the path written.
+
+    Raises:
+        OutputPathError: ``path`` cannot be written (:func:`loki.io.files.atomic_target`).
+    """
+    import matplotlib.pyplot as plt
+
+    from loki.io.files import atomic_target
+
+    p = Path(path)
+    try:
+        fig.tight_layout()
+        with atomic_target(p) as tmp:
+            fig.savefig(tmp, dpi=dpi, format=p.suffix.lstrip(".").lower() or "png")
+    finally:
+        plt.close(fig)
+    return p

@@ -177,7 +177,7 @@ def run_league(
 
 def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> None:
     """``league.json`` and (with ``plots``) ``cross.png``: the cross table as a heat map, each cell annotated."""
-    from loki.io.files import atomic_target, atomic_write_text
+    from loki.io.files import atomic_write_text
 
     out = Path(out)
     atomic_write_text(out / "league.json", json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n")
@@ -185,7 +185,7 @@ def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> N
         return
     import numpy as np
 
-    from loki.io.plots import figures
+    from loki.io.plots import figures, save_figure
 
     with figures() as plt:
         n = len(result.labels)
@@ -205,7 +205,4 @@ def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> N
         )
         ax.set_title(f"heads-up league: row's sb/hand against column (AIVAT, 95 %), {result.deals} deals × 2 seats")
         fig.colorbar(im, ax=ax, label="sb/hand")
-        fig.tight_layout()
-        with atomic_target(out / "cross.png") as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
+        save_figure(fig, out / "cross.png")

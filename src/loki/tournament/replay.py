@@ -42,7 +42,7 @@ from loki.errors import HandHistoryError
 from loki.io.acpc_log import HandRecord
 from loki.io.limits import MAX_REPLAY_PLAYERS
 from loki.io.names import shown, shown_markup
-from loki.io.plots import figures
+from loki.io.plots import figures, save_figure
 from loki.io.tableview import plural
 from loki.modeler.quality import ModelQuality, holding_percentile
 from loki.tournament.handstats import HandCounts, hand_counts
@@ -567,13 +567,4 @@ def plot_percentiles(report: ReplayReport, path) -> Path:
         ax.set_title(
             f"model quality ({report.player_spec}, {v.size} cases, mean {v.mean() if v.size else float('nan'):.1f})"
         )
-        fig.tight_layout()
-        p = Path(path)
-        from loki.io.files import atomic_target
-
-        try:
-            with atomic_target(p) as tmp:
-                fig.savefig(tmp, dpi=100, format=p.suffix.lstrip(".").lower() or "png")
-        finally:
-            plt.close(fig)
-        return p
+        return save_figure(fig, path, dpi=100)

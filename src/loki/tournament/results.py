@@ -37,9 +37,9 @@ import numpy as np
 from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, StrictStr, field_serializer
 
 from loki.errors import InputError
-from loki.io.files import atomic_target, atomic_write_text
+from loki.io.files import atomic_write_text
 from loki.io.names import shown_markup
-from loki.io.plots import figures
+from loki.io.plots import figures, save_figure
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
 from loki.tournament.stats import per_deal_sb, summarize
@@ -452,10 +452,7 @@ def plot_results(run, out: Path, summary: dict) -> None:
         fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
         _bars(ax, types, look)
         ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
-        fig.tight_layout()
-        with atomic_target(out / "sb_per_hand.png") as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
+        save_figure(fig, out / "sb_per_hand.png")
 
         x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
         D = x.shape[0]
@@ -486,10 +483,7 @@ def plot_results(run, out: Path, summary: dict) -> None:
             ax.set_ylabel("cumulative difference (small bets)")
             ax.set_title("enhanced minus control (95% band)")
             ax.legend(fontsize=8)
-        fig.tight_layout()
-        with atomic_target(out / "cumulative.png") as tmp:
-            fig.savefig(tmp, dpi=110, format="png")
-        plt.close(fig)
+        save_figure(fig, out / "cumulative.png")
 
 
 def played_now(run: Any) -> tuple[int, float | None]:

@@ -39,9 +39,9 @@ import numpy as np
 
 from loki.config import TunableParam, tunable_params
 from loki.errors import ConfigError, LokiError, OutputPathError
-from loki.io.files import atomic_target, atomic_write_text
+from loki.io.files import atomic_write_text
 from loki.io.outpath import make_folder, not_a_file
-from loki.io.plots import figures
+from loki.io.plots import figures, save_figure
 from loki.stats import mean_ci
 from loki.tournament.config import (
     MAX_SEED,
@@ -962,10 +962,7 @@ def _plots(study, out: Path) -> list[str]:
             ax.set_xlabel("trial")
             ax.set_ylabel("enhanced minus control (sb/hand)")
             ax.legend(fontsize=8)
-            fig.tight_layout()
-            with atomic_target(out / "history.png") as tmp:
-                fig.savefig(tmp, dpi=110, format="png")
-            plt.close(fig)
+            save_figure(fig, out / "history.png")
             files.append("history.png")
         if len(done) >= IMPORTANCE_TRIALS and len(study.best_trial.params) > 1:
             import optuna
@@ -981,10 +978,7 @@ def _plots(study, out: Path) -> list[str]:
                 names = list(imp)[::-1]
                 ax.barh(names, [imp[n] for n in names])
                 ax.set_xlabel("importance (PED-ANOVA)")
-                fig.tight_layout()
-                with atomic_target(out / "importances.png") as tmp:
-                    fig.savefig(tmp, dpi=110, format="png")
-                plt.close(fig)
+                save_figure(fig, out / "importances.png")
                 files.append("importances.png")
         return files
 
