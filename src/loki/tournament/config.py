@@ -440,8 +440,8 @@ def _entry(p: _PlayerTable, where: str) -> PlayerEntry:
     if not label:
         raise TournamentConfigError(f"{where}: 'label' must be a non-empty string")
     # a label reaches the terminal, deals.csv and summary.json: printable and bounded (the default, the spec, too)
-    check_name(label, f"{where}: 'label'" if p.label is not None else f"{where}: the label (its 'type'; give a "
-               "shorter 'label')", TournamentConfigError)  # fmt: skip
+    check_name(label, f"{where}: 'label'" if p.label is not None else f"{where}: the label (its 'type', which a 'label' "
+               "would replace)", TournamentConfigError)  # fmt: skip
     return PlayerEntry(type=spec, count=p.count, label=label, config=table)
 
 
