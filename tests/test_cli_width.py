@@ -4,6 +4,7 @@ the same in ``loki explain --legend`` and docs/GLOSSARY.md."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,20 @@ def test_the_progress_bar_ends_on_the_rate_run_json_records(tmp_path):
     rate = json.loads((tmp_path / "q" / "run.json").read_text())["hands_per_second"]
     shown = re.findall(r"([\d,]+\.\d+) hands/s", out)
     assert shown and all(float(s.replace(",", "")) == pytest.approx(rate, abs=0.005) for s in shown[-2:]), (shown, rate)
+
+
+def test_a_tuning_runs_best_values_are_printed_on_one_line_in_a_pipe(capsys, monkeypatch):
+    # the best trial's values are one JSON line: in a pipe (no COLUMNS) it is printed whole, not wrapped at 80
+    from loki.cli.tune import _print
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    params = {f"bettor.make{i}": 0.123456789 + i for i in range(8)}
+    record = {
+        "best": {"trial": 7, "params": params, "search_value": 0.05, "search_ci": 0.02},
+        "validation": None,
+        "files": ["best.toml", "study.db"],
+    }
+    _print(record, Path("out") / ("study-" + "x" * 90))
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "best trial 7: " + json.dumps(params)
+    assert out[-1].startswith("study and outputs in out/study-" + "x" * 90 + ": best.toml, study.db")

@@ -355,9 +355,9 @@ def _run_locked(spec, folder: Path, trials: int, workers, scheduler, validate_de
 
 
 def _print(record: dict[str, Any], folder: Path) -> None:
-    from rich.console import Console
+    from loki.cli._console import make_console
 
-    c = Console()
+    c = make_console()
     b = record["best"]
     c.print(f"[bold]best trial {b['trial']}[/]: " + shown_markup(json.dumps(b["params"]), None), highlight=False)
     ci = b["search_ci"]
