@@ -484,7 +484,7 @@ def test_matchstates_follow_the_grammar(bad):
 
 def test_canonical_form_round_trips():
     ms = parse_matchstate("MATCHSTATE:0:007:rrc/:TdAs|/8c2c3h", 2)
-    assert ms.key == (0, 7, "rrc/", "TdAs|/2c3h8c") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
+    assert ms.key == (0, 7, "rrc/") and ms.canonical == "MATCHSTATE:0:7:rrc/:TdAs|/2c3h8c"
     again = parse_matchstate(ms.canonical, 2)
     assert again.canonical == ms.canonical and again.key == ms.key
 
@@ -539,15 +539,23 @@ def test_a_showdown_without_the_opponents_cards_is_a_protocol_error_and_not_coun
 
 def test_a_hand_number_dealt_again_is_a_protocol_error():
     """After the final state of a hand only that state again is silent; any other state with its hand number (a
-    dealer dealing hand 0 again) is a protocol error naming the line, answered 'c' when it is our turn."""
+    dealer dealing hand 0 again) is a protocol error naming the line, answered 'c' when it is our turn and its
+    decision (position, hand, betting) was not answered yet: a decision is never answered twice."""
     hand0 = _check_down(0, 1)
     again = ["MATCHSTATE:1:0::|AsKs", "MATCHSTATE:1:0:cr:|AsKs", hand0[0]]
     out, c = _answers([*hand0, hand0[-1], "MATCHSTATE:1:00:cc/cc/cc/cc:5c5d|Qd9h/As8d8s/4h/6d", *again])
     assert c.hands_played == 1 and c.error_count == 3, c.errors  # the final state twice (spelled two ways): silent
-    assert out[-3:] == ["MATCHSTATE:1:0::|AsKs:c", "MATCHSTATE:1:0:cr:|AsKs:c", None]
-    for line, e in zip(again[:2], c.errors):
-        assert f"state '{line}' after the final state 'MATCHSTATE:1:0:cc/cc/cc/cc:5d5c|9hQd" in e, e
+    assert out[-3:] == [None, "MATCHSTATE:1:0:cr:|AsKs:c", None]
+    assert f"state '{again[0]}' asks again for the decision of '{hand0[0]}' with other cards" in c.errors[0]
+    assert f"state '{again[1]}' after the final state 'MATCHSTATE:1:0:cc/cc/cc/cc:5d5c|9hQd" in c.errors[1]
     assert "came again: it was answered already" in c.errors[2]  # hand 0's first state, that very state again
+
+
+def test_a_decision_asked_again_with_other_cards_is_not_answered_twice():
+    out, c = _answers(["MATCHSTATE:1:0::|AsKs", "MATCHSTATE:1:0::|2c3c", "MATCHSTATE:1:0::|KsAs"])
+    assert out == ["MATCHSTATE:1:0::|AsKs:c", None, None], c.errors
+    assert "asks again for the decision of 'MATCHSTATE:1:0::|AsKs' with other cards" in c.errors[0]
+    assert "came again" in c.errors[1]  # the same state, its cards spelled in another order
 
 
 def test_client_reports_a_line_cut_off_by_the_dealer_hanging_up():

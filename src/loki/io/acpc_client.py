@@ -83,18 +83,19 @@ class MatchState:
     text: str
 
     @property
-    def key(self) -> tuple[int, int, str, str]:
-        """What identifies the state: ``(position, hand, betting, cards)``, the cards in :func:`canonical_cards`
-        spelling.  Two messages with equal keys are the same state however they are spelled (``05`` and ``5``,
-        ``KsAs`` and ``AsKs``); a dealer that deals a hand number again with other cards sends other states."""
-        return self.position, self.hand, self.betting, canonical_cards(self.text.split(":")[4])
+    def key(self) -> tuple[int, int, str]:
+        """The decision the state asks for: ``(position, hand, betting)``, answered at most once (within a deal the
+        cards follow from these; a message with the same key and other cards is no new decision but a broken one:
+        :meth:`AcpcClient.handle_line`)."""
+        return self.position, self.hand, self.betting
 
     @property
     def canonical(self) -> str:
-        """The state in canonical spelling: numbers without leading zeros, each player's hole cards and the flop
-        in :func:`loki.cards.format_cards` order of the sorted cards (``parse_matchstate(ms.canonical).canonical
-        == ms.canonical``)."""
-        return "MATCHSTATE:{}:{}:{}:{}".format(*self.key)
+        """The state in canonical spelling: numbers without leading zeros, each player's hole cards and each board
+        section in :func:`loki.cards.format_cards` order of the sorted cards (:func:`canonical_cards`); two messages
+        are the same state when their canonical spellings are equal (``05`` and ``5``, ``KsAs`` and ``AsKs``), and
+        ``parse_matchstate(ms.canonical).canonical == ms.canonical``."""
+        return "MATCHSTATE:{}:{}:{}:{}".format(*self.key, canonical_cards(self.text.split(":")[4]))
 
 
 def _sorted_cards(cards: str) -> str:
@@ -314,7 +315,7 @@ class HandTracker:
                 (self.game.button + self.offset) % n,
             )
         elif self.final is not None:
-            if ms.key == self.final.key:
+            if ms.canonical == self.final.canonical:
                 return None  # the final state again
             raise ProtocolError(
                 f"state {clip(ms.text)} after the final state {clip(self.final.text)} of hand {ms.hand}: "
@@ -474,7 +475,8 @@ class AcpcClient:
         self.error_count = 0
         self.messages = 0
         self.seconds: float | None = None  # wall time of the match (set by play_acpc_match)
-        self._answered: set[tuple] = set()  # keys of the states answered in the current hand
+        #: the states answered in the current hand: key (position, hand, betting) -> (canonical spelling, the line)
+        self._answered: dict[tuple, tuple[str, str]] = {}
         self._hand: int | None = None  # the highest hand number seen
 
     @property
@@ -534,7 +536,14 @@ class AcpcClient:
             return None
         self._enter_hand(ms.hand)
         if ms.key in self._answered:
-            self._error(f"state {clip(ms.text)} came again: it was answered already and is not answered twice")
+            canonical, first = self._answered[ms.key]
+            if canonical == ms.canonical:
+                self._error(f"state {clip(ms.text)} came again: it was answered already and is not answered twice")
+            else:
+                self._error(
+                    f"state {clip(ms.text)} asks again for the decision of {clip(first)} with other "
+                    "cards: that decision was answered already and is not answered twice"
+                )
             return None
         try:
             a = self.tracker.update(ms)
@@ -544,7 +553,7 @@ class AcpcClient:
             return self._untrusted(line, f"cannot rebuild the hand: {e}", broken=True)
         if a is None:
             return None
-        self._answered.add(ms.key)
+        self._answered[ms.key] = (ms.canonical, ms.text)
         return f"{ms.text}:{a.char}"
 
     def _enter_hand(self, hand: int) -> None:
@@ -567,7 +576,11 @@ class AcpcClient:
                 self._enter_hand(key[1])
             if key not in self._answered and _our_turn_without_cards(self.game, line):
                 log.error("answering 'c' to the untrusted state %s", shown)
-                self._answered.add(key)
+                # its spelling as a state's canonical one (the cards sorted where they are cards)
+                self._answered[key] = (
+                    "MATCHSTATE:{}:{}:{}:{}".format(*key, canonical_cards(line.split(":", 4)[4])),
+                    line,
+                )
                 answer = f"{line}:c"
         if broken or answer is not None:
             self.tracker.finished = True  # re-synchronise at the next hand
@@ -648,7 +661,7 @@ def _loose_key(line: str) -> tuple | None:
         except ValueError:
             return x
 
-    return num(parts[1]), num(parts[2]), parts[3], canonical_cards(":".join(parts[4:]))
+    return num(parts[1]), num(parts[2]), parts[3]
 
 
 def _is_state(line: str) -> bool:
