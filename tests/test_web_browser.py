@@ -234,6 +234,46 @@ def test_a_busy_session_is_tried_again_not_dropped(server, page):
         page.unroute(f"**/api/sessions/{sid}")
 
 
+def test_a_session_busy_past_every_retry_keeps_its_address(server, page):
+    """A bot deciding for longer than the page's retries: the page gives up with a note but keeps the session's
+    address (a reload later resumes it); only a session the server no longer has (404) is forgotten."""
+    import json
+
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "1")
+    page.fill("[data-testid=spec-2]", "calling")
+    page.click("[data-testid=start]")
+    _wait_ready(page)
+    sid = page.evaluate("location.hash.slice(1)")
+    tries = page.evaluate("BUSY_TRIES")
+
+    def busy(route):
+        if route.request.method == "GET":
+            body = json.dumps({"error": f"session {sid} is busy: a bot is still deciding, try again"})
+            route.fulfill(status=503, content_type="application/json", body=body)
+        else:
+            route.continue_()
+
+    page.clock.install()
+    page.route(f"**/api/sessions/{sid}", busy)
+    try:
+        page.reload()
+        for k in range(1, tries):  # every retry waits its second on the page's clock
+            page.wait_for_function(f"document.getElementById('error').textContent.includes('{k}/{tries}')")
+            page.clock.run_for(1000)
+        page.wait_for_function("document.getElementById('error').textContent.includes('reload the page')")
+        assert page.evaluate("location.hash.slice(1)") == sid
+    finally:
+        page.unroute(f"**/api/sessions/{sid}")
+    page.reload()
+    _wait_ready(page)
+    assert page.evaluate("location.hash.slice(1)") == sid
+    page.evaluate("location.hash = 'nosuchsession'")
+    page.reload()
+    page.wait_for_function("location.hash === ''")  # a session the server does not have is forgotten
+
+
 # ------------------------------------------------------------------ the setup form, other origins, teaching
 
 

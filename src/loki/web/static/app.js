@@ -57,7 +57,7 @@ async function http(method, path, body) {
     try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
     const msg = data && data.error ? data.error : `${res.status}`;
     if (res.status === 503 && tries < BUSY_TRIES) { busyNote(msg, tries); await sleep(BUSY_WAIT_MS); continue; }
-    if (!res.ok) throw new Error(msg);
+    if (!res.ok) { const err = new Error(msg); err.status = res.status; throw err; }
     if (tries > 1) showError("");  // the busy note
     return data;
   }
@@ -417,7 +417,12 @@ async function resume() {
     const snap = await http("GET", `/api/sessions/${encodeURIComponent(id)}`);
     connect(id);
     render(snap);
-  } catch (e) { showError(e.message); location.hash = ""; }
+  } catch (e) {
+    // only a session the server no longer has is forgotten; a busy one (a bot deciding for minutes) keeps its
+    // address, to be reloaded
+    if (e.status === 404) { showError(e.message); location.hash = ""; }
+    else showError(`${e.message} (reload the page to try again)`);
+  }
 }
 
 function init() {
