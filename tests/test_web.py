@@ -385,14 +385,14 @@ class _Served:
         import uvicorn
 
         from loki.cli.web import bind_socket
-        from loki.web.server import server_config
+        from loki.web.server import serve, server_config
 
         self.sock = bind_socket("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         self.app = create_app(None, host="127.0.0.1", port=self.port)
         self.token = self.app.state.policy.token
         self.server = uvicorn.Server(server_config(self.app))
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread = threading.Thread(target=serve, args=(self.server, self.sock), daemon=True)
         self.thread.start()
         for _ in range(200):
             if self.server.started:
@@ -630,37 +630,79 @@ def test_the_setup_page_names_the_fitted_set_each_spec_plays():
 
 def test_a_stop_ends_the_requests_still_waiting_for_a_bot(monkeypatch):
     """Told to stop (SIGTERM, Ctrl-C), the server ends after SHUTDOWN_GRACE seconds even while a bot is still
-    deciding for a request."""
+    deciding for a request, logs no error for the request it ended, and closes the tables: the bot finishes its
+    decision and no bot acts after it (no worker thread plays on)."""
     import http.client
     import json
+    import logging
     import threading
     import time
 
     import loki.web.server as web_server
 
     monkeypatch.setattr(web_server, "SHUTDOWN_GRACE", 1)
-    srv = _Served()
+    records: list[logging.LogRecord] = []
+    keep = logging.Handler()
+    keep.emit = records.append  # type: ignore[method-assign]
+    srv = _Served()  # (its uvicorn config sets up uvicorn's loggers: the handler goes on after it)
+    logging.getLogger("uvicorn.error").addHandler(keep)
     decide = threading.Event()
     try:
         headers = {"Host": f"127.0.0.1:{srv.port}", TOKEN_HEADER: srv.token, "Content-Type": "application/json"}
         conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=20)
-        conn.request("POST", "/api/sessions", json.dumps({"players": ["calling"], "seed": 2}), headers)
+        # three-handed, the person on the button acts first; then both bots, one after the other
+        conn.request("POST", "/api/sessions", json.dumps({"players": ["calling", "calling"], "seed": 2}), headers)
         sid = json.loads(conn.getresponse().read())["id"]
-        bot = srv.app.state.sessions.get(sid).bots[0]
-        deciding, act = threading.Event(), bot.act
+        session = srv.app.state.sessions.get(sid)
+        first, second = session.bots
+        deciding, done, act = threading.Event(), threading.Event(), first.act
+        later: list[str] = []
 
         def slow(view, legal):  # a bot that thinks until told (15 s at most)
             deciding.set()
             decide.wait(15)
-            return act(view, legal)
+            try:
+                return act(view, legal)
+            finally:
+                done.set()
 
-        bot.act = slow
+        first.act = slow
+        second.act = lambda view, legal: later.append("acted") or legal[0]
         conn.request("POST", f"/api/sessions/{sid}/action", json.dumps({"action": "c"}), headers)
         assert deciding.wait(5)
         t0 = time.monotonic()
         srv.server.should_exit = True
         srv.thread.join(12)
         assert not srv.thread.is_alive() and time.monotonic() - t0 < 5, time.monotonic() - t0
+        decide.set()
+        assert done.wait(5) and session.lock.acquire(timeout=5)  # the worker thread left the table
+        session.lock.release()
+        assert later == []  # no bot acted after the stop
+        # uvicorn's one line that it ended a request, and no traceback of the ended request
+        assert [r.getMessage() for r in records if r.levelno >= logging.ERROR] == [
+            "Cancel 1 running task(s), timeout graceful shutdown exceeded"
+        ]
+        assert not [r for r in records if r.exc_info], [r.getMessage() for r in records]
     finally:
+        logging.getLogger("uvicorn.error").removeHandler(keep)
         decide.set()
         srv.stop()
+
+
+def test_a_request_to_a_session_dropped_meanwhile_finds_it_gone(monkeypatch):
+    """A request that found its session before the session was dropped (the oldest of more than MAX_SESSIONS) runs
+    nothing on it: 404, and no turn is made again for the dropped session."""
+    import asyncio
+
+    import loki.web.app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_SESSIONS", 2)
+    sessions = create_app(None, host="127.0.0.1").state.sessions
+    first = sessions.create({"players": ["calling"]})
+    for _ in range(2):
+        sessions.create({"players": ["calling"]})
+    assert first.id not in sessions.items and first.id not in sessions.turns and len(sessions.turns) == 2
+    ran: list[str] = []
+    with pytest.raises(KeyError):
+        asyncio.run(sessions.run(first, ran.append, "snapshot"))
+    assert ran == [] and first.id not in sessions.turns

@@ -69,7 +69,7 @@ def web(
     from loki.cli.warmup import ensure_warm
     from loki.io.names import shown
     from loki.web.app import WebPolicy, create_app
-    from loki.web.server import server_config
+    from loki.web.server import serve, server_config
 
     folder = out if out is not None else Path("loki-web-sessions")
     WebPolicy(host, port, allow_origin)  # a bad --allow-origin is an error before anything starts
@@ -91,8 +91,7 @@ def web(
     typer.echo(
         f"loki web: serving http://{addr}:{actual}/ (hand histories in {shown(folder, None)}/; Ctrl-C stops)", err=False
     )
-    server = uvicorn.Server(server_config(app))
     try:
-        server.run(sockets=[sock])
+        serve(uvicorn.Server(server_config(app)), sock)
     finally:
         sock.close()

@@ -373,9 +373,15 @@ class _Sessions:
             s.phh_path = self.out_dir / f"loki-web-{s.id}.phhs"
             s.save()
         self.items[s.id] = s
+        self.turns[s.id] = asyncio.Lock()
         while len(self.items) > MAX_SESSIONS:
             self.turns.pop(self.items.popitem(last=False)[0], None)
         return s
+
+    def close_all(self) -> None:
+        """Close every table (:meth:`TableSession.close`): the server is stopping."""
+        for s in list(self.items.values()):
+            s.close()
 
     def get(self, sid: str) -> TableSession:
         s = self.items.get(sid)
@@ -390,10 +396,14 @@ class _Sessions:
 
         Raises:
             SessionBusy: another request used the session all that time (``fn`` was not run).
+            KeyError: the session was dropped (the oldest of more than :data:`MAX_SESSIONS`) since the request
+                found it (404).
         """
         from starlette.concurrency import run_in_threadpool
 
-        turn = self.turns.setdefault(s.id, asyncio.Lock())
+        turn = self.turns.get(s.id)
+        if turn is None:
+            raise KeyError(s.id)
         try:
             async with asyncio.timeout(web_session.LOCK_WAIT):
                 await turn.acquire()

@@ -18,7 +18,9 @@ What a client can hold, and for how long:
 * an open WebSocket is held for as long as its peer answers uvicorn's pings (a page that stays open keeps its
   socket), and counts towards :data:`MAX_CONNECTIONS`;
 * once told to stop (Ctrl-C, SIGTERM), the server ends the requests still in progress after :data:`SHUTDOWN_GRACE`
-  seconds (a bot's decision can take minutes).
+  seconds (a bot's decision can take minutes), quietly (an ended request is no error to log), and :func:`serve`
+  closes every table: a bot deciding finishes that decision (it cannot be cut short) and no bot acts after it, so
+  the process ends once that decision does.
 
 The head deadline relies on the internals of uvicorn's h11 protocol (``scope``, ``transport``,
 ``on_response_complete``); ``tests/test_web.py`` checks it against the uvicorn installed.
@@ -27,6 +29,8 @@ The head deadline relies on the internals of uvicorn's h11 protocol (``scope``, 
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
 from typing import Any
 
 import uvicorn
@@ -34,7 +38,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from loki.web import app as web_app
 
-__all__ = ["server_config", "DeadlineH11Protocol", "MAX_CONNECTIONS", "KEEP_ALIVE", "SHUTDOWN_GRACE"]
+__all__ = ["serve", "server_config", "DeadlineH11Protocol", "MAX_CONNECTIONS", "KEEP_ALIVE", "SHUTDOWN_GRACE"]
 
 #: Connections, and requests in progress, the server takes at once; a request beyond them is answered 503.
 MAX_CONNECTIONS = 64
@@ -106,3 +110,23 @@ def server_config(app: Any) -> uvicorn.Config:
         timeout_keep_alive=KEEP_ALIVE,
         timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
+
+
+def _not_an_ended_request(record: logging.LogRecord) -> bool:
+    """uvicorn logs a request its stop ended (cancelled after :data:`SHUTDOWN_GRACE`) as an "Exception in ASGI
+    application" with its traceback: no error, so not logged."""
+    exc = record.exc_info[1] if record.exc_info else None
+    return not isinstance(exc, asyncio.CancelledError)
+
+
+def serve(server: uvicorn.Server, sock: socket.socket) -> None:
+    """Run ``server`` (made with :func:`server_config`) on the bound socket ``sock`` until it is told to stop, then
+    close every table of its app (``app.state.sessions``, :meth:`loki.web.session.TableSession.close`), so that no
+    bot plays on in a worker thread after the server ended.  ``sock`` is left open (the caller's)."""
+    errors = logging.getLogger("uvicorn.error")
+    errors.addFilter(_not_an_ended_request)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        errors.removeFilter(_not_an_ended_request)
+        server.config.app.state.sessions.close_all()

@@ -132,6 +132,8 @@ class TableSession:
         self.teaching = bool(teaching)
         self.phh_path = Path(phh_path) if phh_path is not None else None
         self.lock = threading.RLock()  # taken through _locked (a bounded wait), never waited on for ever
+        #: set by :meth:`close`: no bot acts after the decision in progress
+        self.closed = threading.Event()
         self.human_seat = 0
         self.bots: list[ExplainedPlayer] = []
         for i, spec in enumerate(specs, start=1):
@@ -184,15 +186,21 @@ class TableSession:
             for pl in self.players:
                 pl.observe(ev)
 
+    def close(self) -> None:
+        """Stop the table (the server is stopping): a bot deciding finishes its decision (it cannot be cut short),
+        and no bot acts after it; the hand in progress is left unfinished (unwritten, as every hand is until it
+        ends).  Thread-safe; the session is not used after it."""
+        self.closed.set()
+
     def _advance(self) -> None:
-        """Bots act until it is the person's turn or the hand is over."""
+        """Bots act until it is the person's turn, the hand is over, or the table is closed (:meth:`close`)."""
         while True:
             self._feed()
             actor = self.state.current_player
             if actor is None:
                 self._finish()
                 return
-            if actor == self.human_seat:
+            if actor == self.human_seat or self.closed.is_set():
                 return
             legal = self.state.legal_actions()
             a = self.players[actor].act(self.state.view(actor), legal)
