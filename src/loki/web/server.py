@@ -129,4 +129,5 @@ def serve(server: uvicorn.Server, sock: socket.socket) -> None:
         server.run(sockets=[sock])
     finally:
         errors.removeFilter(_not_an_ended_request)
-        server.config.app.state.sessions.close_all()
+        app: Any = server.config.app  # the app server_config was given (create_app's)
+        app.state.sessions.close_all()
