@@ -227,3 +227,13 @@ def test_an_lbr_cannot_measure_an_lbr(spec):
     with pytest.raises(PlayerSpecError, match="an LBR cannot measure an LBR"):
         parse_player(spec)
     assert parse_player("lbr:frozen:loki1").kind == "lbr"  # one level is the measurement itself
+
+
+def test_a_refused_player_file_is_not_even_resolved_on_disk(monkeypatch):
+    # within built_in_specs_only (a web page's specs) a player file's path is refused before anything looks at it
+    def no_disk(path):
+        raise AssertionError(f"resolved {path!r}")
+
+    monkeypatch.setattr(registry.os.path, "realpath", no_disk)
+    with registry.built_in_specs_only(), pytest.raises(PlayerSpecError, match="not opened: built-in player specs"):
+        parse_player('lbr{"opponent": "/x/y.toml"}')

@@ -195,3 +195,12 @@ def test_a_player_whose_table_sizes_leave_out_the_table_is_refused_before_any_de
     ):
         cfg({"type": "ring-only"}, {"type": "random"})
     assert cfg({"type": "ring-only"}, {"type": "random", "count": 2}).seats
+
+    class Plain:  # a plug-in's player need not be a Player: it plays at every table the engine deals
+        name = "plain"
+
+        def act(self, view, legal_actions):
+            return legal_actions[0]
+
+    monkeypatch.setitem(registry._KINDS, "plain", registry.PlayerKind("plain", lambda c, seed, name: Plain()))
+    assert cfg({"type": "plain"}, {"type": "random", "count": 9}).seats

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rich.markup import escape
 
 from loki.cards import format_cards
 from loki.engine import (
@@ -54,7 +53,7 @@ def pretty(cards) -> str:
 
 def _shown(text: str, limit: int = 40) -> str:
     """What a person typed, quoted back: at most ``limit`` characters, its rich markup escaped."""
-    return escape(repr(text if len(text) <= limit else text[:limit] + "..."))
+    return shown_markup(repr(text if len(text) <= limit else text[:limit] + "..."), None)
 
 
 class HumanPlayer(Player):

@@ -26,7 +26,7 @@ from typing import Any
 
 from loki.engine import Action, GameConfig, PlayerView, legalise
 
-__all__ = ["Player", "legal_probabilities", "one_hot"]
+__all__ = ["Player", "legal_probabilities", "one_hot", "table_sizes"]
 
 
 def legal_probabilities(probs: Sequence[float], legal: Sequence[Action]) -> tuple[float, float, float]:
@@ -54,8 +54,9 @@ class Player:
     """Base class of all players: no-op hooks; subclasses implement :meth:`act`."""
 
     name: str = "player"
-    #: The fewest and the most players at a table this player plays, ``(2, 10)`` unless it says otherwise (``(2, 2)``:
-    #: heads-up only).  A tournament's configuration is refused before any deal when a player's range leaves out its
+    #: The fewest and the most players at a table this player plays, ``(2, 10)`` (every table the engine deals:
+    #: :class:`loki.engine.GameConfig`) unless it says otherwise (``(2, 2)``: heads-up only; read through
+    #: :func:`table_sizes`).  A tournament's configuration is refused before any deal when a player's range leaves out its
     #: table (:mod:`loki.tournament.config`); the player's own :meth:`begin_hand` may still refuse.
     table_sizes: tuple[int, int] = (2, 10)
 
@@ -104,3 +105,14 @@ class Player:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def table_sizes(player: Any) -> tuple[int, int]:
+    """The fewest and the most players at a table ``player`` plays: its :attr:`Player.table_sizes`, or the default
+    ``(2, 10)`` for a player that does not say (a plug-in kind's player need not be a :class:`Player`).
+
+    >>> table_sizes(Player()), table_sizes(object())
+    ((2, 10), (2, 10))
+    """
+    lo, hi = getattr(player, "table_sizes", Player.table_sizes)
+    return int(lo), int(hi)

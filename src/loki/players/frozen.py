@@ -38,7 +38,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from loki.engine import Action, GameConfig, PlayerView
 from loki.errors import ConfigError, PlayerSpecError
-from loki.players.base import Player
+from loki.players.base import Player, table_sizes
 from loki.players.registry import PlayerConfig, PlayerKind, make_player, parse_player, spec_of
 
 __all__ = ["Snapshot", "FrozenConfig", "FrozenPlayer", "frozen_snapshot", "FROZEN", "MAX_WARMUP"]
@@ -228,7 +228,7 @@ class FrozenPlayer(Player):
         base = getattr(self.inner, "name", config.player)
         self.name = name or f"{base} (frozen{f' after {config.warmup} hands' if config.warmup else ''})"
         # a heads-up warm-up's models are of one opponent (restored): heads-up only; else the player's own range
-        self.table_sizes = (2, 2) if config.warmup else getattr(self.inner, "table_sizes", Player.table_sizes)
+        self.table_sizes = (2, 2) if config.warmup else table_sizes(self.inner)
 
     def hand_seed(self) -> int:
         """The seed of the next hand's copy (drawn from the player's own stream)."""

@@ -288,6 +288,8 @@ def _parse_player(spec: str | Mapping[str, Any], nesting: _Nesting) -> PlayerCon
             raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
         if spec.strip().endswith(".toml"):  # a player file, e.g. the best.toml of loki tune
             path = spec.strip()
+            if not _PLAYER_FILES.get():  # refused before the path is even resolved (read_player_file says why)
+                return parse_player(read_player_file(path))
             real = os.path.realpath(path)
             if real in nesting.files:
                 if nesting.refused is None:

@@ -402,13 +402,14 @@ def _check_player(player: str | dict[str, Any], where: str, n_players: int) -> N
         TournamentConfigError: the registry refuses it (first line of its message, after ``where``), or the
             player's :attr:`~loki.players.base.Player.table_sizes` leave out ``n_players``.
     """
+    from loki.players.base import table_sizes
     from loki.players.registry import make_player
 
     try:
         built = make_player(player, seed=0, oracles=True)
     except ValueError as e:
         raise TournamentConfigError(f"{where}: {str(e).splitlines()[0]}") from None
-    lo, hi = built.table_sizes
+    lo, hi = table_sizes(built)
     if not lo <= n_players <= hi:
         sizes = "heads-up only" if (lo, hi) == (2, 2) else f"at tables of {lo} to {hi} players"
         raise TournamentConfigError(
