@@ -95,6 +95,16 @@ def _wait_ready(pg) -> str:
     return "next" if pg.locator("[data-testid=next-hand]").count() else "act"
 
 
+def _heads_up_calling(pg, url: str) -> str:
+    """Start a heads-up table against a calling station and wait for the person's turn; returns the session id."""
+    pg.goto(url + "/")
+    pg.select_option("[data-testid=bots-count]", "1")
+    pg.fill("[data-testid=spec-2]", "calling")
+    pg.click("[data-testid=start]")
+    _wait_ready(pg)
+    return pg.evaluate("location.hash.slice(1)")
+
+
 def test_the_default_bot_is_the_adaptive_loki(server, page):
     """The page's default table seats the adaptive Loki first (heads-up it is the only bot), then Loki-1,
     the specs the server warms up before serving (``WEB_DEFAULT_SPECS``)."""
@@ -206,12 +216,7 @@ def test_a_busy_session_is_tried_again_not_dropped(server, page):
     import json
 
     url, _ = server
-    page.goto(url + "/")
-    page.select_option("[data-testid=bots-count]", "1")
-    page.fill("[data-testid=spec-2]", "calling")
-    page.click("[data-testid=start]")
-    _wait_ready(page)
-    sid = page.evaluate("location.hash.slice(1)")
+    sid = _heads_up_calling(page, url)
     busy = {"left": 2, "notes": []}
 
     def answer(route):
@@ -240,12 +245,7 @@ def test_a_session_busy_past_every_retry_keeps_its_address(server, page):
     import json
 
     url, _ = server
-    page.goto(url + "/")
-    page.select_option("[data-testid=bots-count]", "1")
-    page.fill("[data-testid=spec-2]", "calling")
-    page.click("[data-testid=start]")
-    _wait_ready(page)
-    sid = page.evaluate("location.hash.slice(1)")
+    sid = _heads_up_calling(page, url)
     tries = page.evaluate("BUSY_TRIES")
 
     def busy(route):
