@@ -106,12 +106,11 @@ def apply_betting(state: HandState, betting: str, where: str = "the hand") -> Ha
             hand does not give (the message names ``where``).
     """
     for _, a in betting_steps(state, betting, where):
-        before = len(state.view(0).board)
         try:
             state.apply(a)
         except CardError:
             raise HandHistoryError(
-                f"{where}: the betting {betting!r} goes on past the board given ({before} cards)"
+                f"{where}: the betting {betting!r} goes on past the board given ({len(state.full_board)} cards)"
             ) from None
     return state
 
