@@ -230,6 +230,28 @@ class _Nesting:
         self.files: list[str] = []
         self.refused: str | None = None
 
+    @contextlib.contextmanager
+    def reading(self, path: str) -> Iterator[None]:
+        """Within it the player file ``path`` is being read.  Its real path is looked at only where player files may
+        be read at all (within :func:`built_in_specs_only`, :func:`read_player_file` refuses it unresolved).
+
+        Raises:
+            PlayerSpecError: ``path`` is being read already (a file that names itself, through its own specs).
+        """
+        if not _PLAYER_FILES.get():
+            yield
+            return
+        real = os.path.realpath(path)
+        if real in self.files:
+            if self.refused is None:
+                self.refused = f"player file {path!r} names itself (through its own player specs)"
+            raise PlayerSpecError(self.refused)
+        self.files.append(real)
+        try:
+            yield
+        finally:
+            self.files.pop()
+
 
 _NESTING: contextvars.ContextVar[_Nesting | None] = contextvars.ContextVar("loki_spec_nesting", default=None)
 
@@ -288,18 +310,8 @@ def _parse_player(spec: str | Mapping[str, Any], nesting: _Nesting) -> PlayerCon
             raise PlayerSpecError(f"player spec must be a non-empty string, got {spec!r}")
         if spec.strip().endswith(".toml"):  # a player file, e.g. the best.toml of loki tune
             path = spec.strip()
-            if not _PLAYER_FILES.get():  # refused before the path is even resolved (read_player_file says why)
+            with nesting.reading(path):
                 return parse_player(read_player_file(path))
-            real = os.path.realpath(path)
-            if real in nesting.files:
-                if nesting.refused is None:
-                    nesting.refused = f"player file {path!r} names itself (through its own player specs)"
-                raise PlayerSpecError(nesting.refused)
-            nesting.files.append(real)
-            try:
-                return parse_player(read_player_file(path))
-            finally:
-                nesting.files.pop()
         if "{" in spec:  # the table form spec_of writes: kind{json}
             name, brace, text = spec.strip().partition("{")
             from loki.io.limits import loads_json
