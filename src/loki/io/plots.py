@@ -50,7 +50,8 @@ def save_figure(fig: Any, path: str | Path, dpi: int = 110) -> Path:
         the path written.
 
     Raises:
-        OutputPathError: ``path`` cannot be written (:func:`loki.io.files.atomic_target`).
+        OutputPathError: something other than a regular file is at ``path`` (never replaced).
+        OSError: the file cannot be written (a full disk, a read-only folder); nothing is left at ``path``.
     """
     import matplotlib.pyplot as plt
 
