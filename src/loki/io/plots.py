@@ -51,7 +51,7 @@ def save_figure(fig: Any, path: str | Path, dpi: int = 110) -> Path:
 
     Raises:
         OutputPathError: something other than a regular file is at ``path`` (never replaced).
-        OSError: the file cannot be written (a full disk, a read-only folder); nothing is left at ``path``.
+        OSError: the file cannot be written (a full disk, a read-only folder); ``path`` is left as it was.
     """
     import matplotlib.pyplot as plt
 
