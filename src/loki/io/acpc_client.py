@@ -95,7 +95,7 @@ class MatchState:
         section in :func:`loki.cards.format_cards` order of the sorted cards (:func:`canonical_cards`); two messages
         are the same state when their canonical spellings are equal (``05`` and ``5``, ``KsAs`` and ``AsKs``), and
         ``parse_matchstate(ms.canonical).canonical == ms.canonical``."""
-        return "MATCHSTATE:{}:{}:{}:{}".format(*self.key, canonical_cards(self.text.split(":")[4]))
+        return _canonical(self.key, self.text)
 
 
 def _sorted_cards(cards: str) -> str:
@@ -116,6 +116,12 @@ def canonical_cards(cards: str) -> str:
     """
     segs = cards.split("/")
     return "/".join(["|".join(map(_sorted_cards, segs[0].split("|"))), *map(_sorted_cards, segs[1:])])
+
+
+def _canonical(key: tuple, line: str) -> str:
+    """The canonical spelling of the state ``line`` whose key (position, hand, betting) is ``key``: the key's numbers
+    as read, its cards field in :func:`canonical_cards` spelling (a malformed line's too)."""
+    return "MATCHSTATE:{}:{}:{}:{}".format(*key, canonical_cards(line.split(":", 4)[4]))
 
 
 #: Digits a position or hand number may have (an unsigned 64-bit integer has at most 20; the ACPC dealer's are 32-bit).
@@ -576,11 +582,7 @@ class AcpcClient:
                 self._enter_hand(key[1])
             if key not in self._answered and _our_turn_without_cards(self.game, line):
                 log.error("answering 'c' to the untrusted state %s", shown)
-                # its spelling as a state's canonical one (the cards sorted where they are cards)
-                self._answered[key] = (
-                    "MATCHSTATE:{}:{}:{}:{}".format(*key, canonical_cards(line.split(":", 4)[4])),
-                    line,
-                )
+                self._answered[key] = (_canonical(key, line), line)
                 answer = f"{line}:c"
         if broken or answer is not None:
             self.tracker.finished = True  # re-synchronise at the next hand
