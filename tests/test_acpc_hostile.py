@@ -672,3 +672,34 @@ def test_dealer_names_must_be_printable_ascii():
             AcpcDealer(GAME, 3, names=bad)
     r = _cli_run(["dealer", "--player", "é", "--player", "è", "--hands", "1"])
     assert r.exit_code == 2 and "printable ASCII" in r.stderr
+
+
+def test_a_hand_given_up_still_answers_our_turns_and_the_next_hand_is_followed():
+    """After an untrusted message the player stops following the hand, but the dealer still waits for our actions:
+    every later state of that hand that is our turn is answered 'c' (once), the others are ignored, and the next hand
+    number is followed and played by the player again."""
+    lines = [
+        "MATCHSTATE:1:3::|AsKs",
+        "MATCHSTATE:1:3:cr:|QdQc",  # hole cards changed: a protocol error, our turn: 'c', the hand given up
+        "MATCHSTATE:1:3:crc/:|AsKs/2c3d4h",  # position 0 acts first after the flop: not our turn
+        "MATCHSTATE:1:3:crc/r:|AsKs/2c3d4h",  # our turn in the given-up hand
+        "MATCHSTATE:1:3:crc/r:|KsAs/2c3d4h",  # the same state again: not answered twice
+        "MATCHSTATE:1:3:crc/rc/:|AsKs/2c3d4h/5s",
+        "MATCHSTATE:1:3:crc/rc/c:|AsKs/2c3d4h/5s",  # our turn
+        "MATCHSTATE:1:3:crc/rc/cc/cc:8d8c|AsKs/2c3d4h/5s/7s",  # the final state: not counted, not answered
+        "MATCHSTATE:1:4::|9hQd",  # the next hand: followed again
+    ]
+    out, c = _answers(lines)
+    assert out == [
+        "MATCHSTATE:1:3::|AsKs:c",
+        "MATCHSTATE:1:3:cr:|QdQc:c",
+        None,
+        "MATCHSTATE:1:3:crc/r:|AsKs/2c3d4h:c",
+        None,
+        None,
+        "MATCHSTATE:1:3:crc/rc/c:|AsKs/2c3d4h/5s:c",
+        None,
+        "MATCHSTATE:1:4::|9hQd:c",
+    ], c.errors
+    assert c.error_count == 2 and "hole cards of position 1 changed" in c.errors[0] and "came again" in c.errors[1]
+    assert c.hands_played == 0 and c.tracker.hand == 4 and not c.tracker.gave_up(4)

@@ -224,6 +224,11 @@ class HandTracker:
         self.board = ""  # board seen in this hand
         self.final: MatchState | None = None  # the final state of this hand, once it came
 
+    def gave_up(self, hand: int) -> bool:
+        """Whether hand number ``hand`` is the current hand and was given up after an untrusted message (its states
+        are no longer followed; the next hand number is)."""
+        return hand == self.hand and self.finished and self.final is None
+
     def _seat(self, position: int) -> int:
         return (position + self.offset) % self.game.n_players
 
@@ -328,7 +333,7 @@ class HandTracker:
                 "a hand number is not dealt twice"
             )
         elif self.finished:
-            return None  # a hand given up: followed again from the next hand
+            return None  # a hand given up (the client answers its states, AcpcClient._given_up)
         else:
             self.check_same_hand(ms)
         s = self.rebuild(ms)
@@ -524,7 +529,8 @@ class AcpcClient:
         or the hand so far (hole cards or board that change within a hand, a board sent before its round, betting
         that does not extend the last state's, any other state after the final state of its hand number, a showdown
         without the cards of a player still in the hand) is a protocol error in :attr:`errors`; when it is our turn
-        and that state was not answered yet, it is answered ``c`` (:meth:`_untrusted`).
+        and that state was not answered yet, it is answered ``c`` (:meth:`_untrusted`), and so are the later states of
+        a hand given up after such a message that are our turn (:meth:`_given_up`).
         """
         line = line.rstrip("\r\n")
         if not line or line[0] in "#;":
@@ -551,6 +557,8 @@ class AcpcClient:
                     "cards: that decision was answered already and is not answered twice"
                 )
             return None
+        if self.tracker.gave_up(ms.hand):
+            return self._given_up(ms)
         try:
             a = self.tracker.update(ms)
         except ProtocolError as e:
@@ -567,6 +575,15 @@ class AcpcClient:
         if hand != self._hand:
             self._hand = hand
             self._answered.clear()
+
+    def _given_up(self, ms: MatchState) -> str | None:
+        """A well-formed state of a hand given up after an untrusted message: answered ``c`` when it is our turn (the
+        player no longer follows the hand, and the dealer would time us out), else ignored."""
+        if not _our_turn_without_cards(self.game, ms.text):
+            return None
+        log.warning("hand %s was given up after an untrusted message: answering 'c' to %s", ms.hand, clip(ms.text))
+        self._answered[ms.key] = (ms.canonical, ms.text)
+        return f"{ms.text}:c"
 
     def _untrusted(self, line: str, why: str, broken: bool = False) -> str | None:
         """Report a message that cannot be trusted; answer ``c`` if it is a state, our turn, not answered yet (so
