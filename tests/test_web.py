@@ -13,6 +13,7 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2; httpx works 
 
 from loki.errors import ConfigError, IllegalActionError, PlayerSpecError
 from loki.io.phh import read_phh
+from loki.players.registry import make_player
 from loki.web.app import MAX_BODY, MAX_JSON_DEPTH, TOKEN_HEADER, create_app
 from loki.web.session import TableSession
 
@@ -190,6 +191,27 @@ def test_api_flow_and_errors(client, tmp_path):
     r = client.post(f"/api/sessions/{sid}/teaching", json={"on": "yes"})
     assert r.status_code == 400 and "on" in r.json()["error"]
     assert client.post(f"/api/sessions/{sid}/teaching", json={"on": True}).json()["teaching"] is True
+
+
+def test_a_page_seats_only_bots_a_person_can_wait_for(client):
+    """An LBR, a Simulator of more trials than LIVE_MAX_TRIALS (at any depth of a spec) and a frozen player's long
+    warm-up are refused with a 400 naming the seat and the reason; the same kinds within the limits sit down."""
+    from loki.players.frozen import LIVE_MAX_WARMUP
+    from loki.players.kinds import LIVE_MAX_TRIALS
+
+    refused = [
+        ("loki2:BRS:trials=100000", "at most 5000 Simulator trials at a live table"),
+        ("lbr:loki1", "an LBR plays out every holding"),
+        (f"frozen:loki2:S:trials={LIVE_MAX_TRIALS + 1}", f"trials={LIVE_MAX_TRIALS + 1}: at most"),
+        (f'frozen{{"player": "loki1", "warmup": {LIVE_MAX_WARMUP + 1}}}', f"at most {LIVE_MAX_WARMUP} warm-up hands"),
+    ]
+    for spec, why in refused:
+        r = client.post("/api/sessions", json={"players": ["calling", spec]})
+        assert r.status_code == 400 and "players[1]" in r.json()["error"] and why in r.json()["error"], r.text
+    r = client.post("/api/sessions", json={"players": [f"loki2:BRS:trials={LIVE_MAX_TRIALS}", "frozen:loki1"]})
+    assert r.status_code == 201, r.text
+    # the limit is the web table's: the same spec is a player anywhere else
+    assert make_player("lbr:loki1").name and make_player("loki2:BRS:trials=100000").name
 
 
 def test_websocket(client):

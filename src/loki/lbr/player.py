@@ -323,4 +323,8 @@ LBR = PlayerKind(
     options=_lbr_options,
     spec=_lbr_spec,
     description="local best response against a frozen player (heads-up; a lower bound on its exploitability)",
+    live_table=lambda cfg: (
+        "an LBR plays out every holding of its opponent at each decision (seconds to minutes): not at a live "
+        "table; use loki lbr, tournaments or matches"
+    ),
 )

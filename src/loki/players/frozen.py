@@ -41,10 +41,15 @@ from loki.errors import ConfigError, PlayerSpecError
 from loki.players.base import Player, table_sizes
 from loki.players.registry import PlayerConfig, PlayerKind, make_player, parse_player, spec_of
 
-__all__ = ["Snapshot", "FrozenConfig", "FrozenPlayer", "frozen_snapshot", "FROZEN", "MAX_WARMUP"]
+__all__ = ["Snapshot", "FrozenConfig", "FrozenPlayer", "frozen_snapshot", "FROZEN", "MAX_WARMUP", "LIVE_MAX_WARMUP"]
 
 #: The most warm-up hands a frozen player plays (a warm-up is played in every process that builds the player).
 MAX_WARMUP = 100_000
+
+#: The most warm-up hands of a frozen player at a live table (:func:`loki.players.registry.live_table_specs`, the web
+#: table, whose page waits for the players to be built): DEFAULT, a few seconds of a Loki-2's play (200 hands of
+#: ``loki2:BRS`` take ~3 s of CPU).
+LIVE_MAX_WARMUP = 200
 
 
 #: Types pickled as they are, never shared nor re-seeded (the fast path of :meth:`_Pickler.persistent_id`).
@@ -301,4 +306,9 @@ FROZEN = PlayerKind(
     options=_frozen_options,
     spec=_frozen_spec,
     description="a player restored every hand from its state after a warm-up (a fixed strategy)",
+    live_table=lambda cfg: (
+        f"warmup={cfg.warmup}: at most {LIVE_MAX_WARMUP} warm-up hands at a live table (the page waits for them)"
+        if cfg.warmup > LIVE_MAX_WARMUP
+        else None
+    ),
 )

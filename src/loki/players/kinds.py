@@ -187,6 +187,21 @@ def _loki2_fitted(cfg: Loki2Config) -> str | None:
     return ADAPTIVE_SET if cfg.opponent_model == "adaptive" else None
 
 
+#: The most Simulator trials a player may use at a live table (:func:`loki.players.registry.live_table_specs`, the
+#: web table): DEFAULT, the top of the trials' tuning range (``SimConfig.trials``), a decision of some tens of
+#: milliseconds; the configuration allows 100,000, seconds a decision.
+LIVE_MAX_TRIALS = 5000
+
+
+def _loki2_live_table(cfg: Loki2Config) -> str | None:
+    if "S" in cfg.features_text and cfg.sim.trials > LIVE_MAX_TRIALS:
+        return (
+            f"trials={cfg.sim.trials}: at most {LIVE_MAX_TRIALS} Simulator trials at a live table (a person waits "
+            "for every decision); more in loki play, tournaments and matches"
+        )
+    return None
+
+
 LOKI2 = PlayerKind(
     name="loki2",
     build=build_loki2,
@@ -194,5 +209,6 @@ LOKI2 = PlayerKind(
     options=_loki2_options,
     spec=_loki2_spec,
     fitted=_loki2_fitted,
+    live_table=_loki2_live_table,
     description="Loki-2 (AAAI99): Loki-1 plus B (triples), R (triple re-weighting), S (Simulator)",
 )

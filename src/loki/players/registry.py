@@ -56,6 +56,7 @@ __all__ = [
     "spec_of",
     "read_player_file",
     "built_in_specs_only",
+    "live_table_specs",
     "MAX_PLAYER_FILE",
     "MAX_SPEC_DEPTH",
     "NoOptions",
@@ -113,6 +114,9 @@ class PlayerKind:
         description: one line for listings.
         fitted: ``config -> the name of the fitted set it plays`` (``loki tune``'s sets, explicit or implied by an
             option), or None: what :func:`title_of` adds to a spec.  Default: none.
+        live_table: ``config -> why`` a player of this configuration cannot sit at a live table (one decision longer
+            than a person waits for, e.g. an LBR's or a Simulator's of 100,000 trials), or None.  Read within
+            :func:`live_table_specs` only.  Default: every configuration may.
     """
 
     name: str
@@ -122,6 +126,7 @@ class PlayerKind:
     spec: Callable[[Any], str | None] = field(default=lambda cfg: None)
     description: str = ""
     fitted: Callable[[Any], str | None] = field(default=lambda cfg: None)
+    live_table: Callable[[Any], str | None] = field(default=lambda cfg: None)
 
 
 _KINDS: dict[str, PlayerKind] = {}
@@ -326,17 +331,19 @@ def _parse_player(spec: str | Mapping[str, Any], nesting: _Nesting) -> PlayerCon
         try:
             data = dict(kind.options(opts))
             data["kind"] = kind.name
-            return kind.config.model_validate(data)
+            cfg = kind.config.model_validate(data)
         except (ValueError, ConfigError) as e:
             raise PlayerSpecError(f"{spec!r}: {e}") from None
+        return _seatable(kind, cfg, repr(spec))
     if isinstance(spec, Mapping):
         if "kind" not in spec or not isinstance(spec["kind"], str):
             raise PlayerSpecError(f"player configuration {dict(spec)!r}: needs a 'kind' (e.g. 'loki2')")
         kind = get_kind(spec["kind"])
         try:
-            return kind.config.model_validate({**spec, "kind": kind.name})
+            cfg = kind.config.model_validate({**spec, "kind": kind.name})
         except ConfigError as e:
             raise PlayerSpecError(f"player configuration of kind {kind.name!r}: {e}") from None
+        return _seatable(kind, cfg, f"player configuration of kind {kind.name!r}")
     raise PlayerSpecError(f"player spec must be a string or a configuration table, got {spec!r}")
 
 
@@ -365,6 +372,42 @@ def built_in_specs_only() -> Iterator[None]:
         yield
     finally:
         _PLAYER_FILES.reset(token)
+
+
+#: True within :func:`live_table_specs`: every configuration parsed must pass its kind's ``live_table``.
+_LIVE_TABLE: contextvars.ContextVar[bool] = contextvars.ContextVar("loki_live_table", default=False)
+
+
+@contextlib.contextmanager
+def live_table_specs() -> Iterator[None]:
+    """Within it, a spec whose player (or a player named inside it, at any depth) cannot sit at a live table is
+    refused, with its kind's reason (:attr:`PlayerKind.live_table`): for tables where a person waits for every bot's
+    decision (``loki web``), where a decision must not take minutes.
+
+    >>> with live_table_specs():
+    ...     parse_player("loki2:BRS:trials=100000")
+    Traceback (most recent call last):
+    ...
+    loki.errors.PlayerSpecError: 'loki2:BRS:trials=100000': trials=100000: at most 5000 Simulator trials at a live table ...
+    """
+    token = _LIVE_TABLE.set(True)
+    try:
+        yield
+    finally:
+        _LIVE_TABLE.reset(token)
+
+
+def _seatable(kind: PlayerKind, cfg: PlayerConfig, what: str) -> PlayerConfig:
+    """``cfg``, unless :func:`live_table_specs` is in force and its kind says it cannot sit at a live table.
+
+    Raises:
+        PlayerSpecError: naming ``what`` (the spec as given) and the kind's reason.
+    """
+    if _LIVE_TABLE.get():
+        why = kind.live_table(cfg)
+        if why:
+            raise PlayerSpecError(f"{what}: {why}")
+    return cfg
 
 
 def read_player_file(path: str) -> dict[str, Any]:

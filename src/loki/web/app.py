@@ -37,8 +37,13 @@ server, and whole within :data:`REQUEST_TIMEOUT` seconds (408); WebSocket messag
 (:mod:`loki.web.server`).  JSON: at most :data:`MAX_JSON_DEPTH` nested arrays/objects, checked
 before parsing (deeper JSON is a clear 400 error, or an error message on the WebSocket, which stays open).
 
-**A busy session.**  A session does one thing at a time, and a bot's decision can take long (a spec such as
-``loki2:BRS:trials=100000``).  A request to a session that another request is using waits for it at most
+**Bots a person can wait for.**  A page seats built-in player specs whose decisions are short
+(:func:`loki.players.registry.live_table_specs`): an LBR, a Simulator of more than
+:data:`loki.players.kinds.LIVE_MAX_TRIALS` trials or a frozen player's warm-up of more than
+:data:`loki.players.frozen.LIVE_MAX_WARMUP` hands is refused with a 400 naming the spec.
+
+**A busy session.**  A session does one thing at a time, and a bot's decision can take a moment (a Simulator of
+thousands of trials at a full table).  A request to a session that another request is using waits for it at most
 :data:`loki.web.session.LOCK_WAIT` seconds, then answers 503 ``session ... is busy: a bot is still deciding, try
 again`` (on the WebSocket: an error message with ``"status": 503``) having changed nothing, so that waiting
 requests never hold the server's worker threads: other sessions and ``/api/health`` keep answering.  The page
@@ -365,9 +370,11 @@ class _Sessions:
         teaching = body.get("teaching", False)
         if not isinstance(teaching, bool):
             raise ConfigError("teaching: expected true or false")
-        from loki.players.registry import built_in_specs_only
+        from loki.players.registry import built_in_specs_only, live_table_specs
 
-        with built_in_specs_only():  # nor a player file named inside a spec (a frozen player's, an LBR's opponent)
+        # nor a player file named inside a spec (a frozen player's, an LBR's opponent), nor a player a person cannot
+        # wait for (an LBR, a Simulator of more than LIVE_MAX_TRIALS trials, a long warm-up)
+        with built_in_specs_only(), live_table_specs():
             s = TableSession([p.strip() for p in players], seed=seed, name=name, teaching=teaching)
         if self.out_dir is not None:
             s.phh_path = self.out_dir / f"loki-web-{s.id}.phhs"
