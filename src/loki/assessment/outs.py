@@ -13,6 +13,10 @@ every sampled hand at every new card would be too slow (see :mod:`loki.simulator
 >>> c0, c1 = parse_cards("AhKh")
 >>> round(ppot_outs(c0, c1, board, 3, kernel_tables()) * 47, 6)  # flush draw 9 + two overcards 3
 12.0
+>>> board[:3] = parse_cards("7h7s2c")  # a paired board: our cards make a pair, no overcards count
+>>> c0, c1 = parse_cards("AcKd")
+>>> float(ppot_outs(c0, c1, board, 3, kernel_tables()))
+0.0
 """
 
 from __future__ import annotations
@@ -35,8 +39,13 @@ def ppot_outs(c0, c1, board, nb, tables):  # noqa: C901 - one pass over the outs
 
     Outs: flush draw 9 (with one suited hole card and 3 suited board cards: 9 × (0.5 + 0.5·rank/12) of
     the suited hole card); open-ended straight draw 8, gutshot 4 (4 per missing rank that completes
-    a straight using a hole card); overcards 1.5 each (6 × 0.5 for two) when we hold no pair; 2 for a
-    pair made with a hole card (set/trips up); 4 for two pair made with both hole cards (full house).
+    a straight using a hole card); overcards 1.5 each (6 × 0.5 for two) when our cards with the board
+    make no pair (high card); 2 when they make one pair with a hole card in it (a pocket pair, or a hole
+    card paired on the board: set/trips up); 4 for two pair made with both hole cards (full house).
+    The last three go by the made hand of all the cards, board pairs included (DEFAULT: the sources do
+    not give the feature list): on a paired board, overcards count nothing (A♣K♦ on 7♥7♠2♣ makes a
+    pair: 0 outs, where its exact PPot1 against a uniform range is 0.084), nor does a hole card paired
+    there (K♦2♣ on K♥7♠7♣ makes two pair with one hole card: 0, exact 0.132).
     Capped at 20 outs; 0 on the river (``nb`` = 5).
 
     Args:
