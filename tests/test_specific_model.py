@@ -493,3 +493,19 @@ def test_deck_ranking_places_holdings_among_all_possible_ones():
             else:
                 assert np.array_equal(cols[0][live], cols[1][live])
     assert differ >= 6
+
+
+@pytest.mark.parametrize("prior", [(0.0, 0.0, 1.0), (0.5, 0.5, 0.0), (1.0, 0.0, 0.0)])
+def test_a_certain_card_blind_prior_plays_with_the_evidence_rule(prior):
+    """``card_blindness = "evidence"`` with a prior that is certain either way (``prior[2]`` 0 or 1): the posterior
+    stays where the prior puts it, whatever the showdowns say, and the experts' weights stay a distribution (before,
+    a prior of (0, 0, 1) ended the session on a math domain error at the first re-weighting)."""
+    spec = {"kind": "loki2", "features": "BR", "opponent_model": "specific"}
+    spec["specific_model"] = {"prior": list(prior), "card_blindness": "evidence"}
+    p = make_player(spec, seed=1)
+    play_session(GameConfig(n_players=2), [p, make_player("maniac", seed=2)], 40, seed=3)
+    modeler, (model,) = p.modeler, list(p.models.values())
+    assert model.stats.get("blind_lbf", 0.0) != 0.0  # showdowns gave evidence
+    assert modeler.blind_posterior(model) == prior[2]
+    pi = modeler.weights(model)
+    assert min(pi) >= 0.0 and sum(pi) == pytest.approx(1.0) and pi[2] == pytest.approx(prior[2])

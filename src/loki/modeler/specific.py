@@ -306,6 +306,8 @@ class SpecificModeler:
         if c.card_blindness == "evidence":
             b = self.blind_posterior(model)
             driven = r[0] + r[1]
+            if driven <= 0.0:  # a prior of (0, 0, 1): card-blind for certain (b is 1), no share to split
+                return 0.0, 0.0, 1.0
             pr, pm = (1.0 - b) * r[0] / driven, (1.0 - b) * r[1] / driven
             return pr, pm, max(1.0 - pr - pm, 0.0)
         total = sum(r)
@@ -319,14 +321,14 @@ class SpecificModeler:
         in their learned proportion) or they do not (its context frequencies whatever it holds).  Every post-flop
         action of a hand it showed down adds ``log((ε + P_driven(a | h)) / (ε + F(a)))`` (``ε = evidence_floor``) to
         the log Bayes factor in favour of the first; the posterior is
-        ``1 / (1 + (1 − p_B)/p_B · exp(log Bayes factor))``.  Unlike the mixture's weights (an EM step per showdown,
+        ``1 / (1 + (1 − p_B)/p_B · exp(log Bayes factor))`` (0 or 1 whatever the evidence when ``p_B`` is).  Unlike the mixture's weights (an EM step per showdown,
         whose likelihood is flat near a card-blind opponent), the factor moves by a few units per showdown either
         way: after a handful of a maniac's showdowns it is near 1, after a handful of Loki-1's near 0.  DEFAULT
         beyond the sources (reference/tuning-and-adaptation.md: Bayesian model comparison, Southey et al. 2005).
         """
         p = self.config.prior[2]
-        if p <= 0.0:
-            return 0.0
+        if p <= 0.0 or p >= 1.0:  # a certain prior: no evidence moves it
+            return 0.0 if p <= 0.0 else 1.0
         x = float(model.stats.get("blind_lbf", 0.0)) + math.log((1.0 - p) / p)
         return 1.0 / (1.0 + math.exp(min(x, 700.0))) if x > -700.0 else 1.0
 
