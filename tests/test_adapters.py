@@ -17,9 +17,11 @@ import os
 import numpy as np
 import pytest
 
+from loki.engine import Action
 from loki.errors import ConfigError, InputError
 from loki.io.acpc_match import parse_seat, player_seed, run_match
 from loki.io.gamedef import bundled_gamedef
+from loki.players.base import Player
 from loki.players.registry import make_player
 
 HANDS = 200 if os.environ.get("CI") else 1000
@@ -128,6 +130,74 @@ def test_rlcard_cards_and_bad_states():
         agent.step(bad)
 
 
+class _Recording(Player):
+    """Calls (raises on a draw below 0.3) and keeps every number it draws: what its random generator gave when."""
+
+    def __init__(self):
+        self.rng = np.random.default_rng(0)
+        self.name = "recording"
+        self.draws: list[float] = []
+
+    def act(self, view, legal):
+        self.draws.append(float(self.rng.random()))
+        return Action.RAISE if self.draws[-1] < 0.3 and Action.RAISE in legal else Action.CALL
+
+
+class _Steps:
+    """An RLCard agent around a LokiRLCardAgent that keeps, at each of its decisions, the hand and the draws of the
+    copy of the player that decided."""
+
+    use_raw = True
+
+    def __init__(self, inner):
+        self.inner, self.steps = inner, []
+
+    def step(self, state):
+        a = self.inner.step(state)
+        self.steps.append((self.inner.hands, list(self.inner._copy.draws)))
+        return a
+
+    def eval_step(self, state):
+        return self.step(state), {}
+
+
+class _RawCalling:
+    """RLCard's calling station (raw actions)."""
+
+    use_raw = True
+
+    def step(self, state):
+        return "call" if "call" in state["raw_legal_actions"] else "check"
+
+    def eval_step(self, state):
+        return self.step(state), {}
+
+
+def test_loki_in_rlcard_draws_its_next_random_numbers_at_each_decision_of_a_hand():
+    """The agent replays the hand on a copy of the player restored with the hand's seed at every decision; the copy
+    decides again at its earlier turns, so each decision of a hand draws the player's next numbers (the first ones
+    again before: every Simulator decision of a hand had one seed, every check-raise coin one draw)."""
+    rlcard = pytest.importorskip("rlcard", reason='RLCard not installed: pip install "loki-poker[rlcard]"')
+    from loki.adapters.rlcard import LokiRLCardAgent
+
+    env = rlcard.make("limit-holdem", config={"seed": 3})
+    agent = _Steps(LokiRLCardAgent(_Recording(), seed=1))
+    env.set_agents([agent, _RawCalling()])
+    for _ in range(30):
+        env.run(is_training=False)
+    by_hand: dict[int, list[list[float]]] = {}
+    for hand, draws in agent.steps:
+        by_hand.setdefault(hand, []).append(draws)
+    new = again = 0
+    for steps in by_hand.values():
+        longest = max(steps, key=len)
+        assert all(d == longest[: len(d)] for d in steps)  # one sequence a hand: the hand's seed, replayed
+        for before, now in zip(steps, steps[1:]):
+            new += len(now) > len(before)
+            again += len(now) <= len(before)
+    assert new >= 30 and again <= new / 4, (new, again)  # a decision the translation moves may repeat a draw
+
+
 # ------------------------------------------------------------------------------------------------ PettingZoo
 def test_loki_in_pettingzoo_against_its_random_agent(tmp_path):
     pytest.importorskip("pettingzoo.classic", reason='PettingZoo not installed: pip install "loki-poker[pettingzoo]"')
@@ -154,6 +224,25 @@ def test_loki_in_pettingzoo_against_its_random_agent(tmp_path):
     here = _match(["loki1", "pettingzoo:random"], HANDS, 11, tmp_path)[:, 0] / 10.0
     (a, ca), (b, cb) = _mean_ci(there), _mean_ci(here)
     assert abs(a - b) < 1.5 * math.hypot(ca, cb), (a, ca, b, cb)
+
+
+def test_pettingzoos_random_agent_samples_the_legal_actions_at_lokis_table():
+    """The agent samples uniformly the actions legal at Loki's table (PettingZoo's mask but for the fold RLCard allows
+    when checking is free), and says so to AIVAT."""
+    pytest.importorskip("pettingzoo.classic", reason='PettingZoo not installed: pip install "loki-poker[pettingzoo]"')
+    pytest.importorskip("pygame", reason='PettingZoo classic needs pygame: pip install "loki-poker[pettingzoo]"')
+    from loki.engine import GameConfig, new_hand
+
+    p = make_player("pettingzoo:random", seed=5)
+    for limp, probs in ((True, (0.0, 0.5, 0.5)), (False, (1 / 3, 1 / 3, 1 / 3))):
+        st = new_hand(GameConfig(n_players=2), 1, hole_cards=[[0, 1], [2, 3]], board=[10, 11, 12, 13, 14])
+        if limp:
+            st.apply(Action.CALL)  # the small blind limps: the big blind's check is free
+        view, legal = st.view(st.current_player), st.legal_actions()
+        drawn = [p.act(view, legal) for _ in range(3000)]
+        assert p.action_probabilities() == pytest.approx(probs)
+        for a, q in zip((Action.FOLD, Action.CALL, Action.RAISE), probs, strict=True):
+            assert abs(drawn.count(a) / 3000 - q) < 4 * math.sqrt(q * (1 - q) / 3000) + 1e-9, (limp, a)
 
 
 def test_a_bad_pettingzoo_observation_is_a_clear_error():

@@ -15,9 +15,11 @@ disagreement or an observation of another shape is an :class:`~loki.errors.Input
 :class:`loki.adapters.rlcard.LokiRLCardAgent`'s.
 
 The player kind ``pettingzoo`` (``pettingzoo:random``) is PettingZoo's random agent at a Loki table: at each
-decision the environment's action space (``Discrete(4)``, seeded) samples under the mask of the legal actions
-(``action_space.sample(mask)``, the policy of PettingZoo's AEC examples); a fold when checking is free is played as a
-check, as the ACPC dealer plays it.
+decision the environment's action space (``Discrete(4)``, seeded) samples under the mask of the legal actions at
+Loki's table (``action_space.sample(mask)``, the policy of PettingZoo's AEC examples).  That mask is PettingZoo's but
+for one action: RLCard's game lets a player fold when checking is free, Loki's does not (the ACPC dealer plays such a
+fold as a check), so where PettingZoo's agent would fold, check or raise a third of the time each, this one checks
+or raises half of the time each.
 """
 
 from __future__ import annotations

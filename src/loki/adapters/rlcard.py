@@ -23,7 +23,8 @@ match through ``loki match`` within their intervals.
   by the big blind's check, and a small blind still to open such a round after the big blind's check; then Loki
   decides on that hand as ``loki acpc`` would (:class:`loki.io.acpc_client.HandTracker`), replayed at each decision on
   a copy of the player as it was when the hand began (the translation need not extend itself: RLCard's small blind
-  that checks first moves behind the big blind).  A hand Loki's game cannot hold (a fifth pre-flop bet) is checked or
+  that checks first moves behind the big blind), which decides again at its earlier turns of the hand, so that each
+  decision draws the player's next random numbers (a Simulator's seed, a check-raise coin), as at Loki's table.  A hand Loki's game cannot hold (a fifth pre-flop bet) is checked or
   called and counted.  It never sees the end of a hand (RLCard does not show an agent the final state), so its models
   learn from the actions before its last decision, not from showdowns.
 * RLCard's rule agent at Loki's table (:class:`RLCardRuleAgent`, kind ``rlcard``: ``rlcard:limit-holdem-rule-v1``): each
@@ -212,8 +213,11 @@ class LokiRLCardAgent:
         """The action name for RLCard's raw ``state`` (its ``raw_obs``, ``raw_legal_actions``, ``action_record``).
 
         The hand is replayed in Loki's game at every decision, on a copy of the player as it was when the hand began
-        (a translated history need not extend the last one: a check that opens a round in RLCard may move); the copy of
-        the hand's last decision is what the player is when the next hand begins (:class:`~loki.players.frozen.Snapshot`).
+        (a translated history need not extend the last one: a check that opens a round in RLCard may move), restored
+        with the hand's seed; the copy decides again at each of its earlier turns of the translated hand (each turn's
+        state in order, as a dealer sends them: :func:`_our_turns`), so that every decision of a hand draws the
+        player's next random numbers, as at Loki's table, not the first ones again.  The copy of the hand's last
+        decision is what the player is when the next hand begins (:class:`~loki.players.frozen.Snapshot`).
         """
         from loki.io.acpc_client import HandTracker, parse_matchstate
         from loki.io.gamedef import bundled_gamedef
@@ -238,14 +242,15 @@ class LokiRLCardAgent:
         position = 1 if me == small else 0  # ACPC 2p: position 1 posts the small blind
         cards = ["", ""]
         cards[position] = format_cards(hole)
-        segs = [format_cards(board[:3])] if len(board) >= 3 else []
-        segs += [format_cards(board[k : k + 1]) for k in (3, 4) if len(board) > k]
-        line = f"MATCHSTATE:{position}:{self.hands - 1}:{betting}:{'|'.join(cards)}" + "".join("/" + s for s in segs)
         from loki.errors import ProtocolError
 
+        game = bundled_gamedef(2)
         self._copy = self._base.restore(self._hand_seed)
+        tracker = HandTracker(game, self._copy, fixed_seats=False)
         try:
-            a = HandTracker(bundled_gamedef(2), self._copy, fixed_seats=False).update(parse_matchstate(line, 2))
+            a = None
+            for line in _our_turns(game, position, self.hands - 1, betting, "|".join(cards), board):
+                a = tracker.update(parse_matchstate(line, 2))
         except ProtocolError:  # a hand Loki's game cannot hold (a fifth pre-flop bet)
             a = None
         if a is None:  # checked or called, counted
@@ -260,6 +265,22 @@ class LokiRLCardAgent:
     def eval_step(self, state: dict) -> tuple[str, dict]:
         """:meth:`step`, and no action probabilities (RLCard's evaluation interface)."""
         return self.step(state), {}
+
+
+def _our_turns(game: Any, position: int, hand: int, betting: str, cards: str, board: Sequence[int]) -> list[str]:
+    """The ACPC states of our turns in a hand whose betting so far is ``betting`` (ours now): a state for every prefix
+    of it at which ``position`` was to act, and the whole of it last, each with the board of its rounds (``board``:
+    the card ints dealt so far; ``cards``: the hole cards field, ours only)."""
+    from loki.io.acpc_client import _our_turn_without_cards
+
+    def line(prefix: str) -> str:
+        rounds = prefix.count("/")
+        segs = [format_cards(board[:3])] if rounds >= 1 else []
+        segs += [format_cards(board[k : k + 1]) for k in (3, 4) if rounds >= k - 1]
+        return f"MATCHSTATE:{position}:{hand}:{prefix}:{cards}" + "".join("/" + s for s in segs)
+
+    turns = [line(betting[:i]) for i in range(len(betting)) if betting[i] != "/"]
+    return [t for t in turns if _our_turn_without_cards(game, t)] + [line(betting)]
 
 
 def _read_state(state: Any) -> tuple[dict, list[str], list[tuple[int, str]]]:
