@@ -423,3 +423,21 @@ def test_loki_lbr_refuses_an_empty_out_and_a_bad_variant(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "--preflop" in res.output
     res = CliRunner().invoke(app, ["lbr", "frozen:loki1", "-n", "2", "--warmup", "5"])
     assert res.exit_code == 2 and "frozen already" in res.output
+
+
+def test_a_sample_of_one_holding_is_drawn_again_when_its_copy_is_lost():
+    """``holdings=1``: when σ's action leaves the sampled holding without weight, a new holding is drawn and brought
+    up to date (before, ``1 // 2`` is 0 and the sample was never refilled: every later decision of the hand read an
+    empty range and a fold probability of 0)."""
+    from loki.engine import GameConfig
+    from loki.lbr import LBRConfig, LBRPlayer
+    from loki.players.table import play_hand
+
+    lbr = LBRPlayer(LBRConfig(opponent="loki1", holdings=1), seed=1)
+    sigma = make_player("frozen:loki1", seed=2)
+    rng = np.random.default_rng(1)
+    for h in range(30):
+        play_hand(GameConfig(n_players=2), [lbr, sigma] if h % 2 else [sigma, lbr], 0, rng)
+    decisions = lbr.counts["fold"] + lbr.counts["call"] + lbr.counts["raise"]
+    assert lbr.oracle.stats["replayed"] > 0  # holdings drawn anew, their hands replayed
+    assert lbr.counts["empty"] < decisions / 4, (lbr.counts, decisions)  # 31 of 64 decisions before

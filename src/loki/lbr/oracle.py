@@ -24,8 +24,9 @@ holding.  :class:`StrategyOracle` gets them from σ itself, without peeking at �
 
 **Sampling holdings** (``holdings=K``): instead of every holding, ``K`` holdings drawn uniformly from those σ may
 hold get copies (importance sampling with the prior as proposal: each carries the likelihood of σ's actions as its
-weight).  When fewer than ``K/2`` of them still carry weight, new holdings are drawn and brought up to date by
-replaying the hand's events and σ's decisions so far (their weights are the likelihoods of those decisions).  Every
+weight).  When fewer than ``K/2`` of them (none, for ``K`` = 1) still carry weight, new holdings are drawn and brought
+up to date by replaying the hand's events and σ's decisions so far (their weights are the likelihoods of those
+decisions); none is drawn twice in a hand, so a range can still empty.  Every
 estimate is sound for the bound (what the best response does is still a function of public information and its own
 random draws); sampling only makes the range coarser.
 
@@ -254,7 +255,7 @@ class StrategyOracle:
             return
         for h in [h for h in self.copies if self.weight[h] <= 0.0]:
             del self.copies[h]
-        if self.holdings and len(self.copies) < self.holdings // 2:
+        if self.holdings and len(self.copies) < max(1, self.holdings // 2):  # a sample of one: when it is lost
             self._top_up()
 
     def _top_up(self) -> None:

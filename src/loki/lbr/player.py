@@ -271,7 +271,9 @@ class LBRPlayer(Player):
 
     def _answer_to_raise(self, w: np.ndarray, tot: float, eq: np.ndarray, wp: float) -> tuple[float, float]:
         """``(fp, WP')``: σ's fold probability to a raise of ours now, and our chance against the range that does not
-        fold (or ``WP`` without ``called_range``), from σ's answers for every holding or for a sample."""
+        fold (or ``WP`` without ``called_range``), from σ's answers for every holding or for a sample.  With the range
+        emptied (no copy of σ left to ask: :meth:`range_weights` counts it) ``fp`` is 0: the response then plays as if
+        σ never folded, a weaker response and still a lower bound."""
         k = self.config.fold_samples
         live = np.flatnonzero(w)
         if k and live.size > k:
