@@ -227,6 +227,11 @@ def test_text_parses_back(tmp_path):
     one = tmp_path / "one.phh"
     write_phh(one, hands[:1])
     assert one.read_text() == oracle_text(*hands[0]) + "\n"
+    assert [r.betting for r in read_phh(one)] == [hands[0][0].history]
+    # several hands under another name than .phhs (loki play --out x.phh writes every hand of its session) read back
+    for name in ("session.phh", "session.txt"):
+        assert write_phh(tmp_path / name, hands[:5]) == 5
+        assert [r.betting for r in read_phh(tmp_path / name)] == [h[0].history for h in hands[:5]]
 
 
 HOSTILE = [

@@ -44,7 +44,6 @@ from loki.io.limits import (
     iter_lines,
     open_input,
     parse_toml,
-    read_capped,
     size_text,
 )
 from loki.io.phh_pokerkit import PHH_STACK, state_to_phh
@@ -423,12 +422,10 @@ def _parse_hand(text: str, where: str, name: str | None):
 
 
 def _phh_chunks(p: Path) -> Iterator[tuple[str | None, str, str]]:
-    """``(table name, where, text)`` for each hand of a PHH file, read as a stream: a ``.phhs`` file hand by hand
-    (a new hand at each ``[name]`` line), anything else as one hand (``name`` None)."""
-    if p.suffix != ".phhs":
-        data = read_capped(p, MAX_PHH_HAND_BYTES, "a PHH file of one hand (.phh)", HandHistoryError)
-        yield None, str(p), _decode(data, p)
-        return
+    """``(table name, where, text)`` for each hand of a PHH file, read as a stream, hand by hand: a new hand at each
+    ``[name]`` line (a ``.phhs`` file), or the whole file as one hand (``name`` None) when it has none (a ``.phh``
+    file).  The suffix does not decide: a file of several hands under another name (``loki play --out x.phh``, which
+    wrote every hand of a session) is read as they are."""
     name: str | None = None
     start, size = 1, 0
     lines: list[str] = []
