@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -359,3 +360,29 @@ def test_a_log_of_unreadable_state_lines_says_so_and_names_the_first(tmp_path):
     f.write_text("# only a comment\n")
     with pytest.raises(HandHistoryError, match="no STATE lines"):
         read_acpc_log(f, strict=False)
+
+
+@pytest.mark.parametrize(
+    "field, value, expected",
+    [
+        ("antes", "[2, 2, 2]", "antes = [2, 2, 2]: loki's game has no antes"),
+        ("blinds_or_straddles", "[5, 10, 20]", "a straddle (a third forced bet)"),
+    ],
+)
+def test_a_phh_hand_with_antes_or_a_straddle_is_refused_by_name(tmp_path, field, value, expected):
+    # pokerkit reads both; loki's game has neither, and an ante counted as nothing gave the engine's payoffs for a
+    # hand whose record paid otherwise
+    from loki.errors import HandHistoryError
+
+    text = (
+        "variant = 'FT'\nante_trimming_status = false\nantes = [0, 0, 0]\nblinds_or_straddles = [5, 10, 0]\n"
+        "small_bet = 10\nbig_bet = 20\nstarting_stacks = [1000, 1000, 1000]\n"
+        "actions = ['d dh p1 AsKs', 'd dh p2 2c7d', 'd dh p3 QhQd', 'p3 f', 'p1 f']\n"
+    )
+    f = tmp_path / "h.phh"
+    f.write_text(text)
+    assert tuple(read_phh(f)[0].replay().payoffs) == (-5, 5, 0)  # p1, p2, p3: the small blind folds to the big blind
+    default = "antes = [0, 0, 0]" if field == "antes" else "blinds_or_straddles = [5, 10, 0]"
+    f.write_text(text.replace(default, f"{field} = {value}"))
+    with pytest.raises(HandHistoryError, match=re.escape(expected)):
+        read_phh(f)

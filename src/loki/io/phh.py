@@ -207,7 +207,16 @@ def _phh_game(hh, where: str) -> GameConfig:
     stacks = _chip_list(hh, "starting_stacks", where)
     assert stacks is not None
     n = len(stacks)
-    blinds = (_chip_list(hh, "blinds_or_straddles", where, required=False) or []) + [0, 0]
+    raw = _chip_list(hh, "blinds_or_straddles", where, required=False) or []
+    if any(raw[2:]):
+        raise HandHistoryError(
+            f"{where}: blinds_or_straddles = {_short(raw)}: a straddle (a third forced bet); loki's game has a small "
+            "and a big blind only"
+        )
+    antes = getattr(hh, "antes", None)
+    if any(_chips(x, "antes", where) for x in (antes if isinstance(antes, list) else [] if antes is None else [antes])):
+        raise HandHistoryError(f"{where}: antes = {_short(antes)}: loki's game has no antes (blinds only)")
+    blinds = raw + [0, 0]
     for field in ("small_bet", "big_bet"):
         if getattr(hh, field, None) is None:
             raise HandHistoryError(
