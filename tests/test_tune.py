@@ -506,3 +506,21 @@ def test_a_trial_left_before_its_objective_began_is_recovered_by_its_age(tmp_pat
     assert recover_stale(study, storage, grace=0.0) == [t.number]
     states = sorted(x.state.name for x in study.get_trials())
     assert states == ["FAIL", "WAITING"]  # failed, and queued again
+
+
+@pytest.mark.parametrize("field", ["sim.temperature", "bettor.make1", "make_width"])
+def test_a_player_file_over_a_tuned_set_reads_back_a_value_equal_to_the_class_default(tmp_path, field):
+    """A trial over ``tuned=BRS3`` whose value is the class default (BRS3 changes it): the player file keeps it (left
+    out as a default, the set's value came back when the file was read)."""
+    from operator import attrgetter
+
+    from loki.players.loki import Loki2Config
+    from loki.tune.study import apply_values, player_toml
+
+    default = attrgetter(field)(Loki2Config())
+    base = parse_player("loki2:BRS:tuned=BRS3")
+    assert attrgetter(field)(base) != default  # BRS3 changes it
+    trial = apply_values(base, {field: default})
+    path = tmp_path / "best.toml"
+    path.write_text(player_toml(trial, {"study": "x"}))
+    assert parse_player(str(path)) == trial

@@ -54,6 +54,7 @@ __all__ = [
     "parse_player",
     "make_player",
     "spec_of",
+    "config_table",
     "read_player_file",
     "built_in_specs_only",
     "live_table_specs",
@@ -443,26 +444,36 @@ def read_player_file(path: str) -> dict[str, Any]:
     return table
 
 
-def spec_of(config: PlayerConfig) -> str:
-    """A spec string for ``config`` that :func:`parse_player` reads back: the kind's shorthand when it says the
-    same, else ``kind`` followed by the JSON of the fields that differ from the defaults
-    (``loki2{"bettor":{"make1":0.45}}``).  A field set back to its class default over a tuned set that changes it
-    (``{"tuned": "A5", "sim": {"card_blind_values": false}}``) is not a default there: when the short JSON would read
-    back as another player, the fields that differ are written whole."""
+def config_table(config: PlayerConfig) -> dict[str, Any]:
+    """The fields (JSON values, without ``kind``) that :func:`parse_player` needs, with ``kind``, to read ``config`` back:
+    those that differ from the defaults, and whole the fields that would read back otherwise.  A field set back to its
+    class default over a tuned set that changes it (``{"tuned": "A5", "sim": {"card_blind_values": false}}``) is not a
+    default there: left out, the set's value would come back.
+
+    >>> config_table(parse_player("loki2:BRS:trials=100"))
+    {'features': 'BRS', 'sim': {'trials': 100}}
+    >>> config_table(parse_player({"kind": "loki2", "tuned": "B1", "bettor": {"make1": 0.5}}))["bettor"]["make1"]
+    0.5
+    """
     name = str(config.kind)
-    short = get_kind(name).spec(config)
-    if short is not None:
-        return short
     data = config.model_dump(mode="json", exclude_defaults=True, exclude={"kind"})
-    text = name + json.dumps(data, sort_keys=True, separators=(",", ":"))
-    back = parse_player(text)
+    back = parse_player({**data, "kind": name})
     if back != config:  # write whole the fields that read back otherwise
         full = config.model_dump(mode="json", exclude={"kind"})
         for field in type(config).model_fields:
             if field != "kind" and getattr(back, field) != getattr(config, field):
                 data[field] = full[field]
-        text = name + json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return text
+    return data
+
+
+def spec_of(config: PlayerConfig) -> str:
+    """A spec string for ``config`` that :func:`parse_player` reads back: the kind's shorthand when it says the
+    same, else ``kind`` followed by the JSON of :func:`config_table` (``loki2{"bettor":{"make1":0.45}}``)."""
+    name = str(config.kind)
+    short = get_kind(name).spec(config)
+    if short is not None:
+        return short
+    return name + json.dumps(config_table(config), sort_keys=True, separators=(",", ":"))
 
 
 def title_of(spec: str | Mapping[str, Any] | PlayerConfig) -> str:

@@ -924,9 +924,11 @@ def _toml_table(name: str, d: dict[str, Any]) -> list[str]:
 
 
 def player_toml(player: Any, provenance: dict[str, Any]) -> str:
-    """A player file: ``[provenance]`` and the configuration as ``[player]`` (what ``--player FILE.toml`` reads)."""
-    data = player.model_dump(mode="json", exclude_defaults=True)
-    data = {"kind": player.kind, **data}
+    """A player file: ``[provenance]`` and the configuration as ``[player]`` (what ``--player FILE.toml`` reads, the
+    same configuration: :func:`loki.players.registry.config_table`)."""
+    from loki.players.registry import config_table
+
+    data = {"kind": player.kind, **config_table(player)}
     return (
         "\n".join(
             [
