@@ -453,7 +453,10 @@ def evaluate(
     on_block: Callable[[int, float, float], bool] | None = None,
     in_flight: int = 4,
 ) -> Evaluation:
-    """Play every block of every configuration (one per seed) and score them (:class:`Evaluation`).
+    """Play every block of every configuration (one per field and seed) and score them (:class:`Evaluation`).
+
+    The blocks are played in turn across the configurations (the first block of each, then the second of each, ...):
+    the running mean ``on_block`` sees mixes every field and seed from the first blocks on, as the final value does.
 
     Args:
         configs: tournaments with the AIVAT estimator (:func:`trial_config`), scored by their first comparison.
@@ -466,7 +469,8 @@ def evaluate(
     Raises:
         Pruned: ``on_block`` asked to stop.
     """
-    jobs = [(i, b) for i, c in enumerate(configs) for b in range(c.n_blocks)]
+    most = max((c.n_blocks for c in configs), default=0)
+    jobs = [(i, b) for b in range(most) for i, c in enumerate(configs) if b < c.n_blocks]
     dicts = [c.to_dict() for c in configs]
     results: dict[tuple[int, int], dict] = {}
     done: list[np.ndarray] = []  # the finished blocks' per-deal AIVAT values, in the order they finished
@@ -577,10 +581,10 @@ def _sampler(spec: StudySpec, offset: int = 0):
     return optuna.samplers.TPESampler(seed=seed)
 
 
-def _warmup_deals(spec: StudySpec) -> int:
-    """The deals of a trial before the pruner may stop it (``warmup`` of a trial's deals)."""
-    total = spec.deals * len(spec.seeds) if not spec.fresh_seeds else spec.deals
-    return int(spec.warmup * total)
+def _warmup_deals(spec: StudySpec, fields: int) -> int:
+    """The deals of a trial before the pruner may stop it: ``warmup`` of a trial's deals, ``deals`` for each of its
+    seeds (:meth:`StudySpec.trial_seeds`) and each of the ``fields`` of its panel."""
+    return int(spec.warmup * spec.deals * len(spec.trial_seeds(0)) * fields)
 
 
 def open_study(out: str | Path, spec: StudySpec | None):
@@ -805,7 +809,7 @@ def run_study(
     study, storage, spec = open_study(out, spec)
     if start is not None:
         queue_start(study, start)
-    warmup = _warmup_deals(spec)
+    warmup = _warmup_deals(spec, len(cfgs))
 
     def objective(trial) -> float:
         try:
