@@ -438,3 +438,25 @@ def test_a_believed_playout_says_what_its_hands_were_rated_against(values):
     assert "believed play-outs" in text and ("on uniform values" in text) == (values != "field")
     assert ("the opponents on uniform values" in text) == (values == "own")
     assert explanation_from_json(sims[0].model_dump_json()).simulation.believed_values == values
+
+
+def test_a_card_blind_valued_decisions_summary_says_what_decided():
+    """With the card-blind values (the adaptive Loki against a maniac) a Simulator decision's values are averaged with
+    the contest valuation's, or are the contest valuation's alone: the one-line summary says which, and gives no
+    standard deviation (none is computed for averaged values) where it once printed "± 0.0" and "over 0 trials"."""
+    cfg = GameConfig(n_players=2)
+    bots = [ExplainedPlayer(make_player("loki2:BRS:adaptive", seed=3)), ExplainedPlayer(make_player("maniac", seed=4))]
+    for b in bots:
+        b.names = [x.name for x in bots]
+    rng = np.random.default_rng(7)
+    for h in range(30):
+        play_hand(cfg, bots, h % 2, rng)
+    sims = [e for e in bots[0].explanations if e.simulation is not None]
+    valued = [e for e in sims if e.simulation.contest is not None]
+    assert valued, "no decision of the adaptive Loki used the card-blind values"
+    for e in valued:
+        assert "±" not in e.summary and "the contest valuation" in e.summary, e.summary
+        if e.simulation.trials == 0:
+            assert "by the contest valuation" in e.summary and "trials" not in e.summary, e.summary
+        else:
+            assert f"over {e.simulation.trials} trials" in e.summary, e.summary

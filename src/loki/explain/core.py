@@ -434,6 +434,14 @@ def _summary(exp: dict) -> str:
     sim: SimulationRecord | None = exp.get("simulation")
     if sim is not None:
         cut = ", cut off early" if sim.cutoff else ""
+        evs = f"{a}: EV(call) {sim.ev_call:+.1f}, EV(raise) {sim.ev_raise:+.1f} chips, EV(fold) 0"
+        if sim.contest is not None and sim.trials == 0:  # the contest valuation decided alone
+            return f"{evs} by the contest valuation (every live opponent card-blind with probability {sim.blind_weight:.2f})"
+        if sim.contest is not None:  # averaged values: no standard deviation
+            return (
+                f"{evs}: {1 - sim.blind_weight:.2f} x the play-outs' over {sim.trials} trials{cut} + "
+                f"{sim.blind_weight:.2f} x the contest valuation's"
+            )
         return (
             f"{a}: EV(call) {sim.ev_call:+.1f} ± {sim.sd_call:.1f}, EV(raise) {sim.ev_raise:+.1f} ± {sim.sd_raise:.1f}"
             f" chips, EV(fold) 0 over {sim.trials} trials{cut}"

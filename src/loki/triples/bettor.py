@@ -153,8 +153,10 @@ def decide(values: HandValues, spot: BettingSpot, config: BettorConfig = BettorC
         values: EHS', EHS, HS_n, PPot of our hand.
         spot: the betting situation.
         config: thresholds and style knobs.
-        u: a uniform random number in [0, 1) for the check-raise coin (DEFAULT rule 1); the default 1.0
-            never check-raises, so the chain is deterministic unless the caller passes a draw.
+        u: a uniform random number in [0, 1) for the check-raise coin (DEFAULT rule 1); the default 1.0 picks the
+            last action with mass (:func:`pick_action`), so the chain is deterministic unless the caller passes a
+            draw: where the check-raise rule applies it bets out, or checks to raise with ``check_raise_probability``
+            1.
 
     Returns:
         :class:`Decision`; never folds when checking is free, never raises when ``can_raise`` is False.
