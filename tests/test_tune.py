@@ -67,6 +67,10 @@ def test_list_params_shows_the_field_metadata(tmp_path):
     b = _loki("tune", "--list-params", "loki2:B", "--json", cwd=tmp_path)
     names = {json.loads(line)["param"] for line in b.stdout.splitlines()}
     assert "sim.trials" not in names and "make_width" in names and not any(n.startswith("specific") for n in names)
+    # the best response to card-blind opponents' fields only where the player plays it (the adaptive option)
+    assert not any(n.startswith("exploit.") for n in names)
+    a = _loki("tune", "--list-params", "loki2:BRS:adaptive:tuned=A4", "--json", cwd=tmp_path)
+    assert "exploit.raise_equity" in {json.loads(line)["param"] for line in a.stdout.splitlines()}
 
 
 def test_unknown_param_and_seed_below_1000_are_refused(tmp_path):

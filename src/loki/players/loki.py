@@ -502,7 +502,8 @@ class Loki2Config(LokiOptions):
         """The tunable fields (:func:`loki.config.tunable`) that matter for this player, for ``loki tune``: the
         Simulator's with feature S only, the opponent-specific model's with ``opponent_model = "specific"`` and
         feature R only, the EV designs' with their generator and feature B without S only, the ramp widths when some
-        triples are made (B, R or S), ``preflop_leak`` with ``preflop_reweighting = "strategy"`` only."""
+        triples are made (B, R or S), ``preflop_leak`` with ``preflop_reweighting = "strategy"`` only, the best
+        response to card-blind opponents' (``exploit.``) with ``exploit.card_blind`` only."""
         f = self.features
         skip = []
         if "S" not in f:
@@ -517,6 +518,8 @@ class Loki2Config(LokiOptions):
             skip.append("preflop_leak")
         if self.preflop_model != "contest":
             skip.append("contest.")
+        if not self.exploit.card_blind:  # the player is built without the best response (LokiPlayer.exploit)
+            skip.append("exploit.")
         return [p for p in tunable_params(self) if not any(p.path.startswith(k) for k in skip)]
 
     @property
