@@ -765,3 +765,23 @@ def test_t_quantile_is_scipy_stats_float_for_float_without_importing_scipy_stats
     code = "import sys\nfrom loki.stats import mean_ci\nmean_ci([1.0, 2.0, 4.0])\nprint('scipy.stats' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_overwrite_discards_the_earlier_runs_outputs_and_nothing_else(tmp_path):
+    """``--overwrite`` over a run of AIVAT, plots and histories, with a run of none of them: nothing of the first is
+    left to be read as the second's (it left deals-aivat.csv, both plots and the first run's hand histories), and a
+    file of the folder that no run writes stays."""
+    out = tmp_path / "run"
+    first = small(deals=4, block_deals=2, histories=True, estimator="aivat")
+    write_results(run_tournament(first, workers=1, out=out), out)
+    assert {"deals-aivat.csv", "sb_per_hand.png", "cumulative.png"} <= {p.name for p in out.iterdir()}
+    assert sorted(p.name for p in (out / "hands").iterdir()) == ["block-00000.phhs", "block-00001.phhs"]
+    (out / "notes.txt").write_text("mine")
+    (out / "hands" / "mine.phhs").write_text("mine")
+    second = small(deals=2, block_deals=2, histories=False)
+    write_results(run_tournament(second, workers=1, out=out, overwrite=True), out, plots=False)
+    left = {p.name for p in out.iterdir()}
+    assert not left & {"deals-aivat.csv", "sb_per_hand.png", "cumulative.png"}, left
+    assert {"summary.json", "deals.csv", "run.json", "journal.jsonl", "notes.txt"} <= left
+    assert [p.name for p in (out / "hands").iterdir()] == ["mine.phhs"]
+    assert json.loads((out / "summary.json").read_text())["deals"] == 2

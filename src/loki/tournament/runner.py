@@ -40,6 +40,8 @@ walked lazily (never listed), at most ``2 x workers`` blocks are in flight, and 
 from __future__ import annotations
 
 import os
+import re
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
@@ -56,6 +58,7 @@ from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
 from loki.tournament.journal import (
     JOURNAL,
     KEY_FIELD,
+    RUN_INFO,
     JournalWriter,
     journal_key,
     new_journal_key,
@@ -454,6 +457,32 @@ def _dispatch(
                 break
 
 
+#: The files a run writes in its results folder besides the journal and ``run.json`` (rewritten by the next run):
+#: what ``--overwrite`` discards of an earlier run, with its hand histories (``hands/block-NNNNN.phhs``).
+RUN_OUTPUTS = ("summary.json", "deals.csv", "deals-aivat.csv", "sb_per_hand.png", "cumulative.png")
+
+
+def _discard_run(out: Path) -> None:
+    """Remove an earlier run's outputs from ``out`` (:data:`RUN_OUTPUTS` and its hand histories; regular files only,
+    none of the folder's other files), so that nothing of it is read as the new run's.
+
+    Raises:
+        TournamentConfigError: a file cannot be removed.
+    """
+    hands = out / "hands"
+    doomed = [out / name for name in RUN_OUTPUTS]
+    if not_a_file(hands) == "a folder":
+        doomed += [p for p in hands.iterdir() if re.fullmatch(r"block-\d{5}\.phhs", p.name)]
+    for p in doomed:
+        try:
+            if stat.S_ISREG(p.lstat().st_mode):  # never through a link, never a device
+                p.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            raise TournamentConfigError(f"--overwrite: cannot remove {str(p)!r}: {e.strerror or e}") from None
+
+
 def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: bool) -> tuple[str, dict[int, dict]]:
     """Check the results folder ``out`` and start (or take up) its journal: ``(key, finished blocks)``.
 
@@ -474,6 +503,8 @@ def _open_results(config: TournamentConfig, out: Path, resume: bool, overwrite: 
     except OutputPathError as e:
         raise TournamentConfigError(str(e)) from None
     jpath = out / JOURNAL
+    if overwrite and (jpath.exists() or (out / RUN_INFO).exists()):
+        _discard_run(out)
     # a corrupt journal raises JournalError here, before anything is written
     header, blocks = (None, {}) if overwrite else read_journal(jpath)
     if jpath.exists() and not overwrite:
