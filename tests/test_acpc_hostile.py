@@ -645,6 +645,9 @@ def test_dealer_log_that_fills_up_keeps_the_hands_played(tmp_path, monkeypatch, 
     assert e.value.exit_code == 2
     out, err = capsys.readouterr()
     assert "4 of 10 hands" in out and "error: match stopped after 4 of 10 hands" in err
+    # the score table's columns under their headers, whatever the names' length (p1, p2 are shorter than "player")
+    head, *rows = [line for line in out.splitlines() if line.startswith(("seat", "   1", "   2"))]
+    assert len(rows) == 2 and all(len(row) == len(head) for row in rows), out
 
 
 def test_dealer_log_that_cannot_take_its_header_is_one_error(tmp_path, monkeypatch):

@@ -145,9 +145,10 @@ def report_match(r: Any, log: Path | None, as_json: bool, extra: dict | None = N
         if r.complete:
             typer.echo(r.score_line)
         rates = r.sb_per_hand()
-        width = max(len(n) for n in r.names)
+        names = [shown(n, 40) for n in r.names]
+        width = max(len("player"), *(len(n) for n in names))
         typer.echo(f"{'seat':>4}  {'player':<{width}}  {'chips':>9}  {'sb/hand':>8}  {'± 95%':>7}")
-        for i, (nm, (m, h)) in enumerate(zip(r.names, rates, strict=True)):
+        for i, (nm, (m, h)) in enumerate(zip(names, rates, strict=True)):
             ms = "-" if m != m else f"{m:+.3f}"
             hs = "-" if h is None else f"{h:.3f}"
             typer.echo(f"{i + 1:>4}  {nm:<{width}}  {r.score[i]:>+9g}  {ms:>8}  {hs:>7}")
