@@ -9,6 +9,7 @@ import os
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -386,3 +387,24 @@ def test_a_phh_hand_with_antes_or_a_straddle_is_refused_by_name(tmp_path, field,
     f.write_text(text.replace(default, f"{field} = {value}"))
     with pytest.raises(HandHistoryError, match=re.escape(expected)):
         read_phh(f)
+
+
+def test_an_aggression_without_calls_is_shown_as_json_gives_it(tmp_path):
+    """A player that bets and raises and never calls has no aggression factor: the table shows "-" where --json
+    gives null (it showed "inf")."""
+    from rich.console import Console
+
+    from loki.engine import GameConfig
+    from loki.players.registry import make_player
+    from loki.players.table import play_hand
+
+    players, rng = [make_player("maniac", seed=1), make_player("calling")], np.random.default_rng(2)
+    states = [play_hand(GameConfig(n_players=2), players, h % 2, rng) for h in range(8)]
+    write_phh(tmp_path / "h.phhs", [(s, ["maniac", "station"], i) for i, s in enumerate(states)])
+    report = replay_hands(load_hands(tmp_path / "h.phhs"), "calling")
+    assert report.stats["maniac"].aggression == float("inf")
+    assert {p["name"]: p for p in report.to_dict()["players"]}["maniac"]["aggression"] is None
+    con = Console(record=True, width=160)
+    render_report(report, con)
+    row = next(line for line in con.export_text().splitlines() if "maniac" in line)
+    assert "inf" not in row and " - " in row, row

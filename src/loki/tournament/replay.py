@@ -493,7 +493,7 @@ def render_report(report: ReplayReport, console=None, title: str = "replay") -> 
             str(st.hands),
             f"{st.vpip_pct:.1f}",
             f"{st.pfr_pct:.1f}",
-            f"{st.aggression:.2f}",
+            f"{st.aggression:.2f}" if np.isfinite(st.aggression) else "-",  # bets without a call: as --json's null
             str(st.decisions),
             f"{st.agreement_pct:.1f}",
             f"{st.chips:+g}",
