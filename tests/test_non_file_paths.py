@@ -213,6 +213,12 @@ def test_a_tournament_writes_into_its_own_folder_or_with_overwrite(tmp_path):
     assert r.returncode == 0, r.stderr
     r = _loki(args, tmp_path)  # its own results: a finished run, reported again
     assert r.returncode == 0, r.stderr
+    # another run into it is refused with one error line and nothing on stdout (not even the line a progress bar
+    # never started printed when it was stopped)
+    loud = [a for a in args if a != "--quiet"]
+    loud[loud.index("2")] = "3"
+    r = _loki(loud, tmp_path)
+    assert "already holds a run" in _one_error(r) and r.stdout == "", repr(r.stdout)
     other = tmp_path / "other"
     other.mkdir()
     (other / "notes.txt").write_text(SENTINEL)

@@ -268,7 +268,8 @@ def run_with_progress(
 
                 progress.update(task, final=played_now(run)[1])
         finally:
-            progress.stop()
+            if task is not None:  # started by the first report (stopping one never started prints a blank line)
+                progress.stop()
             if client is not None:
                 client.close()
         if scheduler:
