@@ -568,3 +568,23 @@ def test_an_adaptive_re_weighting_that_writes_the_table_reports_no_collapse():
     out = me.modeler.reweight(m, ev, 0, ctx)
     assert out is False
     assert any_above(m.tables.weights, m.row, ctx.dead_mask(), HOLDING_MASKS, COLLAPSE_WEIGHT)
+
+
+def test_a_showdown_of_an_opponent_that_never_acted_teaches_nothing():
+    """With finite stacks an opponent all in from its blind reaches the showdown without acting: its candidates'
+    tables are still the previous hand's, so the showdown adds no evidence (it moved the card-blind log-odds by half a
+    unit on stale tables); a showdown of the same opponent after acting still does."""
+    from loki.players.table import play_hand
+
+    game = GameConfig(n_players=2)
+    players = [make_player("loki2:BRS:adaptive", seed=1), make_player("calling", seed=2)]
+    rng = np.random.default_rng(3)
+    for i in range(4):
+        play_hand(game, players, i % 2, rng)
+    (opp,) = players[0].modeler._opps.values()
+    before = opp.evidence.copy()
+    st = play_hand(game, players, 0, rng, stacks=(1000, 10))  # the calling station all in from its big blind
+    assert not any(type(e).__name__ == "ActionTaken" and e.seat == 1 for e in st.events)
+    assert np.array_equal(opp.evidence, before)
+    play_hand(game, players, 1, rng, stacks=(1000, 10))
+    assert not np.array_equal(opp.evidence, before)
