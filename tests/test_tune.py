@@ -556,3 +556,44 @@ def test_a_panels_trial_is_warmed_up_over_every_field_and_played_field_by_field_
     monkeypatch.setattr(study, "comparison_series", lambda *a: (np.zeros(1),))
     study.evaluate([Cfg("a", 3), Cfg("b", 2), Cfg("c", 3)], None, None)
     assert order == [("a", 0), ("b", 0), ("c", 0), ("a", 1), ("b", 1), ("c", 1), ("a", 2), ("c", 2)]
+
+
+def test_the_pruner_reads_the_blocks_in_their_order_whatever_finishes_first(monkeypatch):
+    """On an executor blocks finish in any order; the running means handed to the pruner are those of the blocks in
+    their order, the same as playing them one by one (they followed the order of a set of futures: a study with
+    two or more workers could prune differently from one run to the next)."""
+    from concurrent.futures import Executor, Future
+
+    import loki.tune.study as study
+
+    class Cfg:
+        def __init__(self, name, n):
+            self.name, self.n_blocks = name, n
+
+        def to_dict(self):
+            return {"name": self.name}
+
+    def block(cfg, b, _h):
+        return {"chips": [cfg["name"], b], "aivat": {"chance": [], "action": []}}
+
+    class Done(Executor):  # every block finished at once: the order they are taken in is the evaluator's
+        def submit(self, fn, *args, **kwargs):
+            f: Future = Future()
+            f.set_result(fn(*args, **kwargs))
+            return f
+
+    monkeypatch.setattr(study, "play_block", block)
+    # a block's series: one deal worth its block number plus a tenth per configuration, so the means tell the order
+    monkeypatch.setattr(
+        study, "comparison_series", lambda c, chips, *a: (np.array([chips[1] + 0.1 * "abc".index(chips[0])]),)
+    )
+    configs = [Cfg("a", 4), Cfg("b", 3), Cfg("c", 4)]
+
+    def reported(executor) -> list:
+        calls: list = []
+        study.evaluate(configs, executor, lambda n, m, se: calls.append((n, round(m, 9))) and False, in_flight=4)
+        return calls
+
+    serial = reported(None)
+    calls = reported(Done())
+    assert calls == serial and len(serial) == 11

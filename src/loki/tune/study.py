@@ -461,9 +461,10 @@ def evaluate(
     Args:
         configs: tournaments with the AIVAT estimator (:func:`trial_config`), scored by their first comparison.
         executor: runs :func:`loki.tournament.play_block`; None plays in this process.
-        on_block: called after each finished block (in the order blocks finish) with the deals done, the running
-            AIVAT mean and its standard error (sb/hand; NaN before two deals); returning True stops: the pending
-            blocks are cancelled and :class:`Pruned` is raised.
+        on_block: called for each finished block, in the blocks' order (a block that finishes early waits for the
+            ones before it), with the deals reported, the running AIVAT mean and its standard error (sb/hand; NaN
+            before two deals); returning True stops: the pending blocks are cancelled and :class:`Pruned` is raised.
+            The same blocks give the same calls whatever the executor.
         in_flight: blocks submitted ahead on an executor.
 
     Raises:
@@ -473,18 +474,25 @@ def evaluate(
     jobs = [(i, b) for b in range(most) for i, c in enumerate(configs) if b < c.n_blocks]
     dicts = [c.to_dict() for c in configs]
     results: dict[tuple[int, int], dict] = {}
-    done: list[np.ndarray] = []  # the finished blocks' per-deal AIVAT values, in the order they finished
+    done: list[np.ndarray] = []  # the reported blocks' per-deal AIVAT values, in the jobs' order
+    reported = 0  # jobs[:reported] are in done
 
     def take(key: tuple[int, int], rec: dict) -> None:
+        # blocks finish in any order on an executor; they are reported in the jobs' order, so that the running means
+        # the pruner reads (and so what it stops) do not depend on which worker finished first
+        nonlocal reported
         results[key] = rec
-        c = configs[key[0]]
-        done.append(comparison_series(c, rec["chips"], rec["aivat"]["chance"], rec["aivat"]["action"])[0])
-        if on_block is None:
-            return
-        y = np.concatenate(done)
-        se = float(np.std(y, ddof=1) / math.sqrt(y.size)) if y.size > 1 else math.nan
-        if on_block(int(y.size), float(np.mean(y)), se):
-            raise Pruned(f"stopped after {y.size} deals")
+        while reported < len(jobs) and jobs[reported] in results:
+            k = jobs[reported]
+            r = results[k]
+            done.append(comparison_series(configs[k[0]], r["chips"], r["aivat"]["chance"], r["aivat"]["action"])[0])
+            reported += 1
+            if on_block is None:
+                continue
+            y = np.concatenate(done)
+            se = float(np.std(y, ddof=1) / math.sqrt(y.size)) if y.size > 1 else math.nan
+            if on_block(int(y.size), float(np.mean(y)), se):
+                raise Pruned(f"stopped after {y.size} deals")
 
     if executor is None:
         for key in jobs:
