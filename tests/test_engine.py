@@ -695,3 +695,13 @@ def test_round_facts_follow_events(stacks):
             legal = s.legal_actions()
             s.apply(legal[int(rng.integers(len(legal)))])
         _facts_from_events(s.events, n)  # checks ActionTaken.voluntary on the last actions too
+
+
+def test_a_views_seat_cannot_be_changed_to_read_another_seats_cards():
+    from loki.engine import GameConfig, new_hand
+
+    s = new_hand(GameConfig(n_players=3), button=0, rng=0)
+    v = s.view(1)
+    with pytest.raises(AttributeError):
+        v.seat = 0  # type: ignore[misc]
+    assert v.seat == 1 and v.hole_cards == s.hole_cards(1) and v.cards_of(0) is None

@@ -19,18 +19,27 @@ class PlayerView:
     the showdown.  The public attributes of the state (pot, bets, orders, the facts of the current
     round, ...) read through: see :data:`VIEW_PUBLIC`.
 
+    It is a window for honest players, not a wall: a player runs in the table's process, and the state behind the
+    view holds every seat's cards.  A program that is not trusted plays through the ACPC protocol in a process of its
+    own (``loki match --player cmd:...``; docs/ARCHITECTURE.md, "The parts of a player").
+
     Raises:
         ValueError: ``seat`` out of range (at construction); AttributeError for anything that is not
             public (e.g. ``full_board``).
     """
 
-    __slots__ = ("_s", "seat")
+    __slots__ = ("_s", "_seat")
 
     def __init__(self, state: Any, seat: int):
         if not 0 <= seat < state.n:
             raise InputError(f"seat {seat} out of range 0..{state.n - 1}")
         self._s = state
-        self.seat = seat
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """This player's seat (read-only: a view shows one seat's cards)."""
+        return self._seat
 
     @property
     def hole_cards(self) -> tuple[int, int]:
