@@ -271,7 +271,7 @@ def _our_turns(game: Any, position: int, hand: int, betting: str, cards: str, bo
     """The ACPC states of our turns in a hand whose betting so far is ``betting`` (ours now): a state for every prefix
     of it at which ``position`` was to act, and the whole of it last, each with the board of its rounds (``board``:
     the card ints dealt so far; ``cards``: the hole cards field, ours only)."""
-    from loki.io.acpc_client import _our_turn_without_cards
+    from loki.io.acpc_client import our_turn_without_cards
 
     def line(prefix: str) -> str:
         rounds = prefix.count("/")
@@ -280,7 +280,7 @@ def _our_turns(game: Any, position: int, hand: int, betting: str, cards: str, bo
         return f"MATCHSTATE:{position}:{hand}:{prefix}:{cards}" + "".join("/" + s for s in segs)
 
     turns = [line(betting[:i]) for i in range(len(betting)) if betting[i] != "/"]
-    return [t for t in turns if _our_turn_without_cards(game, t)] + [line(betting)]
+    return [t for t in turns if our_turn_without_cards(game, t)] + [line(betting)]
 
 
 def _read_state(state: Any) -> tuple[dict, list[str], list[tuple[int, str]]]:

@@ -46,6 +46,7 @@ __all__ = [
     "parse_matchstate",
     "format_matchstate",
     "canonical_cards",
+    "our_turn_without_cards",
     "AcpcClient",
     "HandTracker",
     "ProtocolError",
@@ -420,9 +421,15 @@ def walk_betting(state: HandState, betting: str, text: str = "") -> HandState:
 MAX_ERRORS = 100
 
 
-def _our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
-    """Whose turn, from the betting string alone (stand-in cards): True/False, None if unknowable (a betting string
-    that :func:`walk_betting` refuses included)."""
+def our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
+    """Whether the ACPC state ``ms_text`` (``MATCHSTATE:position:hand:betting:cards``) is its position's turn, from
+    the betting string alone (stand-in cards): True/False, None if unknowable (a line that does not split into those
+    fields, or a betting string that :func:`walk_betting` refuses).
+
+    >>> from loki.io.gamedef import bundled_gamedef
+    >>> our_turn_without_cards(bundled_gamedef(2), "MATCHSTATE:1:0::|AsKs"), our_turn_without_cards(bundled_gamedef(2), "MATCHSTATE:0:0::AsKs|")
+    (True, False)
+    """
     try:
         parts = ms_text.split(":")
         pos, betting = int(parts[1]), parts[3]
@@ -579,7 +586,7 @@ class AcpcClient:
     def _given_up(self, ms: MatchState) -> str | None:
         """A well-formed state of a hand given up after an untrusted message: answered ``c`` when it is our turn (the
         player no longer follows the hand, and the dealer would time us out), else ignored."""
-        if not _our_turn_without_cards(self.game, ms.text):
+        if not our_turn_without_cards(self.game, ms.text):
             return None
         log.warning("hand %s was given up after an untrusted message: answering 'c' to %s", ms.hand, clip(ms.text))
         self._answered[ms.key] = (ms.canonical, ms.text)
@@ -597,7 +604,7 @@ class AcpcClient:
         if key is not None:
             if isinstance(key[1], int) and (self._hand is None or key[1] > self._hand):
                 self._enter_hand(key[1])
-            if key not in self._answered and _our_turn_without_cards(self.game, line):
+            if key not in self._answered and our_turn_without_cards(self.game, line):
                 log.error("answering 'c' to the untrusted state %s", shown)
                 self._answered[key] = (_canonical(key, line), line)
                 answer = f"{line}:c"
