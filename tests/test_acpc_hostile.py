@@ -706,3 +706,24 @@ def test_a_hand_given_up_still_answers_our_turns_and_the_next_hand_is_followed()
     ], c.errors
     assert c.error_count == 2 and "hole cards of position 1 changed" in c.errors[0] and "came again" in c.errors[1]
     assert c.hands_played == 0 and c.tracker.hand == 4 and not c.tracker.gave_up(4)
+
+
+@pytest.mark.parametrize(
+    "answer, betting, invalid",
+    [
+        ("R", "rc/crc/crc/crc", 0),  # the ACPC dealer's letters: upper case, b for a bet, a size ignored in limit
+        ("b", "rc/crc/crc/crc", 0),
+        ("r5", "rc/crc/crc/crc", 0),
+        ("k", "cc/cc/cc/cc", 0),
+        ("", "cc/cc/cc/cc", 4),  # no action: an invalid action, taken as a call (not skipped until a timeout)
+        ("x", "cc/cc/cc/cc", 4),
+    ],
+)
+def test_the_dealer_reads_answers_as_the_acpc_dealer_does(answer, betting, invalid):
+    def act(s, line):
+        s.sendall(f"{line}{':' + answer if answer else ''}\r\n".encode())
+
+    res, _ = _match(AcpcDealer(GAME, 1, seed=1, t_response=5), [_good(), _hostile(act)])
+    assert res.abort is None and res.complete, res.abort
+    assert res.states[0].split(":")[2] == betting, res.states
+    assert sum("taken as a call" in w for w in res.warnings) == invalid, res.warnings

@@ -18,10 +18,12 @@ in one hand) and ``t_per_hand`` per hand on average over the match (a match budg
 
 **Answers.**  Lines starting with ``#`` or ``;`` are ignored; a line that is not a state followed by
 ``:<action>`` (malformed), or answers another state than the one asked (stale, un-requested), is
-skipped with a warning and the player keeps its deadline.  An answer to the current state whose
-action is not ``f``, ``c`` or ``r``, or is not legal (fold when checking is free, raise after the cap),
-is taken as a call with a warning, as the ACPC dealer does; ``max_invalid`` invalid actions of one
-player end the match (default: no limit, the ACPC dealer's default).
+skipped with a warning and the player keeps its deadline.  An answer's action is read as the ACPC dealer reads
+it: its first letter (``f``/``F`` fold, ``c``/``C``/``k``/``K`` call or check, ``r``/``R``/``b``/``B`` bet or raise;
+in a limit game the rest, such as a size, is ignored).  An answer to the current state without an action, with
+another letter, or with an action that is not legal (fold when checking is free, raise after the cap) is taken as a
+call with a warning, as the ACPC dealer does; ``max_invalid`` invalid actions of one player end the match (default:
+no limit, the ACPC dealer's default).
 
 **Ending the match.**  A player that does not answer within its budgets, closes its connection, sends
 a line longer than ``max_line`` bytes or stops reading its messages ends the match at once, as the
@@ -217,6 +219,15 @@ class _Seat:
         self.used_match = 0.0
         self.invalid = 0
         self.warned = 0
+
+
+#: The action letters the ACPC dealer reads (its ``readAction``: fold ``f``/``F``, call ``c``/``C`` or check
+#: ``k``/``K``, raise ``r``/``R`` or bet ``b``/``B``); in a limit game the rest of the answer after the letter is
+#: ignored (``r5`` is a raise).
+_ACPC_ACTIONS = {
+    "f": Action.FOLD, "F": Action.FOLD, "c": Action.CALL, "C": Action.CALL, "k": Action.CALL, "K": Action.CALL,
+    "r": Action.RAISE, "R": Action.RAISE, "b": Action.RAISE, "B": Action.RAISE,
+}  # fmt: skip
 
 
 class AcpcDealer:
@@ -476,22 +487,32 @@ class AcpcDealer:
                 raise self._abort(p, hand, "closed", str(e).split(": ", 1)[-1]) from None
             if not line or line[0] in "#;":
                 continue
-            head, sep, act = line.rpartition(":")
-            if not sep or not head.startswith("MATCHSTATE:") or head.count(":") != 4:
-                self._warn(result, st, f"{who} in hand {hand}: skipped a malformed line {clip(line, 120)}")
-                continue
-            if head != msg:
-                self._warn(result, st, f"{who} in hand {hand}: skipped an answer to another state {clip(line, 120)}")
+            rest = line[len(msg) :] if line.startswith(msg) else None
+            if rest is None or (rest and rest[0] != ":"):
+                head, sep, _ = line.rpartition(":")
+                if not sep or not head.startswith("MATCHSTATE:") or head.count(":") != 4:
+                    self._warn(result, st, f"{who} in hand {hand}: skipped a malformed line {clip(line, 120)}")
+                else:
+                    self._warn(
+                        result, st, f"{who} in hand {hand}: skipped an answer to another state {clip(line, 120)}"
+                    )
                 continue
             now = time.monotonic()
             st.used_hand += now - t_sent
             st.used_match += now - t_sent
             if self.keep_transcript:
                 result.transcript.append(("FROM", p + 1, line))
-            a = Action.parse(act) if act in ("f", "c", "r") else None
+            act = rest[1:]
+            a = _ACPC_ACTIONS.get(act[:1])  # the ACPC dealer's letters; a limit game reads the first one only
             if a is None or a not in legal:
                 st.invalid += 1
-                what = f"the bad action {clip(act, 20)}" if a is None else f"the illegal {a.name}"
+                what = (
+                    "no action"
+                    if not act
+                    else f"the bad action {clip(act, 20)}"
+                    if a is None
+                    else f"the illegal {a.name}"
+                )
                 self._warn(result, st, f"{who} in hand {hand}: sent {what} in answer to {msg!r}; taken as a call")
                 if self.max_invalid is not None and st.invalid > self.max_invalid:
                     raise self._abort(
