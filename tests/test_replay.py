@@ -408,3 +408,25 @@ def test_an_aggression_without_calls_is_shown_as_json_gives_it(tmp_path):
     render_report(report, con)
     row = next(line for line in con.export_text().splitlines() if "maniac" in line)
     assert "inf" not in row and " - " in row, row
+
+
+def test_a_three_way_split_of_a_log_reads_back_and_replays_equal(tmp_path):
+    """A payoff of 5/3 chips is written as the ACPC dealer writes it (``1.666667``, not ``1.666666666666666``), and a
+    replay of the log finds the engine's payoffs equal to it (within the log's six decimals)."""
+    from loki.engine import new_hand
+    from loki.io.acpc_log import HandRecord, format_state_line
+    from loki.io.gamedef import bundled_gamedef
+
+    g = bundled_gamedef(4)
+    holes = ("2c3d", "4c5d", "6c7d", "8c9h")
+    s = new_hand(g.config, button=g.button, hole_cards=list(holes), board="AsKsQsJsTs")
+    s.apply_many("ccfc/ccc/ccc/ccc")  # the board plays: three ways
+    rec = HandRecord(
+        0, g.config, g.button, holes, "AsKsQsJsTs", "ccfc/ccc/ccc/ccc", tuple(s.payoffs), ("a", "b", "c", "d")
+    )
+    line = format_state_line(rec)
+    assert line.endswith(":-5|1.666667|1.666667|1.666667:a|b|c|d"), line
+    log = tmp_path / "four.log"
+    log.write_text(line + "\n")
+    report = replay_hands(read_acpc_log(log, game=g).hands, "calling")
+    assert report.hands == 1 and report.payoff_mismatches == []

@@ -183,9 +183,17 @@ class AcpcLog:
 
 
 def format_payoff(x) -> str:
-    """``20`` for integral values, ``2.5`` otherwise (as the ACPC dealer's ``%g``-like output)."""
+    """A payoff or score as the ACPC dealer writes it: ``20`` for integral values, otherwise six decimals without
+    their trailing zeros (``2.5``, ``1.666667``; a three-way split of 5 chips, or a total of such splits).
+
+    >>> format_payoff(20.0), format_payoff(-2.5), format_payoff(5 / 3), format_payoff(1e-9)
+    ('20', '-2.5', '1.666667', '0')
+    """
     x = float(x)
-    return str(int(x)) if x == int(x) else repr(x)
+    if x == int(x):
+        return str(int(x))
+    text = f"{x:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 def board_segments(board: str, n_rounds_shown: int) -> list[str]:

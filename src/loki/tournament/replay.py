@@ -357,7 +357,8 @@ class _Replayer:
             self.stats[name_at[seat]] += c
         if rec.payoffs is not None:
             mine = [state.payoffs[seat_of_pos[pos]] for pos in range(n)]
-            if [float(x) for x in mine] != [float(x) for x in rec.payoffs]:
+            # a log writes a fractional payoff with six decimals (format_payoff: 5/3 as 1.666667)
+            if any(abs(float(a) - float(b)) > 1e-6 for a, b in zip(mine, rec.payoffs, strict=True)):
                 report.payoff_mismatches.append((rec.hand_id, tuple(mine), tuple(rec.payoffs)))
         for seat in range(n):
             self.stats[name_at[seat]].chips += state.payoffs[seat]
