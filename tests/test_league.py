@@ -73,6 +73,8 @@ def test_blocks_bound_what_a_player_learns(tmp_path):
     a = run_league(memoryless, memoryless, deals=8, seed=3, out=tmp_path / "a", workers=1, block_deals=2)
     b = run_league(memoryless, memoryless, deals=8, seed=3, out=tmp_path / "b", workers=1, block_deals=8)
     assert a.value == b.value and a.block_deals == 2 and b.block_deals == 8
+    e = run_league(memoryless, memoryless, deals=8, seed=3, out=tmp_path / "e", workers=1, block_deals=25)
+    assert e.value == a.value and e.block_deals == 8  # as played: a block holds at most the pair's deals
     learner = ["loki1", "equity"]
     c = run_league(learner, learner, deals=40, seed=3, out=tmp_path / "c", workers=1, block_deals=2)
     d = run_league(learner, learner, deals=40, seed=3, out=tmp_path / "d", workers=1, block_deals=40)

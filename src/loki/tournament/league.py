@@ -172,7 +172,7 @@ def run_league(
             ci[a][b] = types[labels[a]]["ci"]
             plain[a][b] = ptypes[labels[a]]["sb_per_hand"]
         pairs[f"{i + 1}-{j + 1}"] = str(folder)
-    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs, block_deals, reused)
+    return LeagueResult(list(labels), value, ci, plain, deals, seed, pairs, min(block_deals, deals), reused)
 
 
 def write_league(result: LeagueResult, out: str | Path, plots: bool = True) -> None:
