@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from loki.engine import Action
+from loki.engine import Action, new_hand
 from loki.io.acpc_client import AcpcClient, ProtocolError, parse_matchstate
 from loki.io.acpc_dealer import AcpcDealer
 from loki.io.acpc_log import format_state_line, read_acpc_log, read_actions_trace
@@ -83,6 +83,15 @@ def test_gamedef_3p_blinds_and_missing_file(tmp_path):
         parse_gamedef(GAMEDEF_3P.replace("blind = 5 10 0", "blind = 5 0 10"), "x.game")
     with pytest.raises(ValueError, match="nope.game"):
         load_gamedef(tmp_path / "nope.game")
+    # equal blinds (the ACPC dealer plays them): the big one is the one left of the other, whichever position is lower
+    for blinds, first, button in (("10 10 0", "3 1 1 1", 2), ("0 10 10", "1 2 2 2", 0)):
+        text = GAMEDEF_3P.replace("blind = 5 10 0", f"blind = {blinds}").replace(
+            "firstPlayer = 3 1 1 1", f"firstPlayer = {first}"
+        )
+        g = parse_gamedef(text, "equal.game")
+        assert (g.config.small_blind, g.config.big_blind, g.button) == (10, 10, button)
+        s = new_hand(g.config, g.button, rng=0)
+        assert s.current_player == int(first[0]) - 1 and s.to_call(s.current_player) == 10
 
 
 # ------------------------------------------------------------------ logs and messages

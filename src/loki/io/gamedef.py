@@ -211,6 +211,8 @@ def _positions(fields: dict[str, list[int]], n: int, source: str) -> tuple[int, 
         raise _err(source, "blind", f"{blinds}: expected exactly one small and one big blind")
     bb_pos = max(nz, key=lambda i: (blinds[i], -i))
     sb_pos = nz[0] if nz[1] == bb_pos else nz[1]
+    if n > 2 and blinds[sb_pos] == blinds[bb_pos] and sb_pos == (bb_pos + 1) % n:
+        sb_pos, bb_pos = bb_pos, sb_pos  # equal blinds: the big one is the one left of the other
     if blinds[sb_pos] > blinds[bb_pos]:
         raise _err(source, "blind", f"{blinds}: small blind exceeds big blind")
     if n == 2:
