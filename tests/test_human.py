@@ -85,6 +85,11 @@ def test_quit_and_cli(tmp_path):
     )
     assert r.exit_code == 0, r.output
     assert "session: 3 hands" in r.output and out.exists()
+    # a hand's header rule is at most RULE_WIDTH wide on a console that is not a terminal (10,000 columns)
+    from loki.cli._console import RULE_WIDTH
+
+    heads = [line[line.index("─") :] for line in r.output.splitlines() if "— button:" in line]  # after any prompt
+    assert len(heads) == 3 and all(len(line) <= RULE_WIDTH for line in heads), max(map(len, heads))
     # end of input quits cleanly
     r = CliRunner().invoke(
         app,

@@ -728,3 +728,13 @@ def test_a_request_to_a_session_dropped_meanwhile_finds_it_gone(monkeypatch):
     with pytest.raises(KeyError):
         asyncio.run(sessions.run(first, ran.append, "snapshot"))
     assert ran == [] and first.id not in sessions.turns
+
+
+def test_a_kept_snapshot_does_not_follow_later_hands():
+    s = TableSession(["calling"], seed=3)
+    _play_out(s)
+    first = s.snapshot()
+    chips = list(first["session"]["chips"])
+    s.next_hand()
+    _play_out(s, "r")
+    assert first["session"]["chips"] == chips and s.snapshot()["session"]["chips"] != chips

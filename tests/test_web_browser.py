@@ -130,6 +130,19 @@ def test_bad_request_is_shown(server, page):
     assert page.locator("[data-testid=setup]").is_visible()
 
 
+def test_the_largest_seed_starts_a_table(server, page):
+    """The page sends the seed as written: as a JavaScript number 2**64 - 1 became 18446744073709552000, which the
+    server refused (and seeds above 2**53 silently dealt another seed's cards)."""
+    url, _ = server
+    page.goto(url + "/")
+    page.select_option("[data-testid=bots-count]", "1")
+    page.fill("[data-testid=spec-2]", "calling")
+    page.fill("[data-testid=seed]", str(2**64 - 1))
+    page.click("[data-testid=start]")
+    _wait_ready(page)
+    assert page.evaluate("location.hash.slice(1)") and not page.locator("[data-testid=error]").is_visible()
+
+
 def test_play_three_hands_and_see_why(server, page):
     url, out = server
     t0 = time.monotonic()

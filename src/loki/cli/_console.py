@@ -63,8 +63,9 @@ def make_console(stderr: bool = False, **kwargs: Any) -> Any:
     return Console(stderr=stderr, width=width, **kwargs)
 
 
-def rule(console: Any) -> None:
-    """A horizontal rule across the console, at most :data:`RULE_WIDTH` characters wide."""
+def rule(console: Any, title: str = "") -> None:
+    """A horizontal rule across the console, at most :data:`RULE_WIDTH` characters wide, with ``title`` (rich markup)
+    in its middle."""
     from rich.rule import Rule
 
-    console.print(Rule(), width=min(console.width, RULE_WIDTH))
+    console.print(Rule(title), width=min(console.width, RULE_WIDTH))

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from loki.cards import format_cards
+from loki.cli._console import rule
 from loki.engine import (
     CALL,
     FOLD,
@@ -112,9 +113,10 @@ class HumanPlayer(Player):
         self._folded = False
         n = config.n_players
         pos = position_names(n, button)
-        self.console.rule(
+        rule(  # at most RULE_WIDTH wide: a pipe's console is 10,000 columns
+            self.console,
             f"hand {self.hand_no} — button: {self._who(button)} — blinds {config.small_blind}/{config.big_blind}, "
-            f"limits {config.small_bet}/{config.big_bet}"
+            f"limits {config.small_bet}/{config.big_bet}",
         )
         t = Table(box=None, padding=(0, 1), show_header=True, header_style="dim")
         for col in ("seat", "pos", "player", "stack", "session"):

@@ -433,7 +433,7 @@ class TableSession:
                 "result": self.history[-1] if over and self.history else None,
                 "session": {
                     "hands": self.hands_done,
-                    "chips": self.chips,
+                    "chips": list(self.chips),  # a copy: a kept snapshot does not follow later hands
                     "sb_per_hand": [x / sb / hs if self.hands_done else 0.0 for x in self.chips],
                 },
                 "phh": str(self.phh_path) if self.phh_path else None,

@@ -129,7 +129,7 @@ async function start(ev) {
   const f = ev.target;
   const body = {
     name: f.name.value,
-    seed: /^\d+$/.test(f.seed.value.trim()) ? Number(f.seed.value.trim()) : f.seed.value,
+    seed: f.seed.value.trim(), // as written: a Number loses digits above 2**53 (the server reads a string of digits)
     teaching: f.teaching.checked,
     players: [...$("bot-specs").querySelectorAll("input")].map((i) => i.value.trim()),
   };
