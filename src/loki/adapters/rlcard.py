@@ -24,8 +24,8 @@ match through ``loki match`` within their intervals.
   decides on that hand as ``loki acpc`` would (:class:`loki.io.acpc_client.HandTracker`), replayed at each decision on
   a copy of the player as it was when the hand began (the translation need not extend itself: RLCard's small blind
   that checks first moves behind the big blind), which decides again at its earlier turns of the hand, so that each
-  decision draws the player's next random numbers (a Simulator's seed, a check-raise coin), as at Loki's table.  A hand Loki's game cannot hold (a fifth pre-flop bet) is checked or
-  called and counted.  It never sees the end of a hand (RLCard does not show an agent the final state), so its models
+  decision draws the player's next random numbers (a Simulator's seed, a check-raise coin), as at Loki's table.  A
+  hand Loki's game cannot hold (a fifth pre-flop bet) is checked or called and counted.  It never sees the end of a hand (RLCard does not show an agent the final state), so its models
   learn from the actions before its last decision, not from showdowns.
 * RLCard's rule agent at Loki's table (:class:`RLCardRuleAgent`, kind ``rlcard``: ``rlcard:limit-holdem-rule-v1``): each
   decision is given to it as RLCard's raw state (its cards and the board in RLCard's spelling, the legal actions in
@@ -249,7 +249,7 @@ class LokiRLCardAgent:
         tracker = HandTracker(game, self._copy, fixed_seats=False)
         try:
             a = None
-            for line in _our_turns(game, position, self.hands - 1, betting, "|".join(cards), board):
+            for line in _our_turns(game, position, self.hands - 1, betting, cards, format_cards(board)):
                 a = tracker.update(parse_matchstate(line, 2))
         except ProtocolError:  # a hand Loki's game cannot hold (a fifth pre-flop bet)
             a = None
@@ -267,20 +267,19 @@ class LokiRLCardAgent:
         return self.step(state), {}
 
 
-def _our_turns(game: Any, position: int, hand: int, betting: str, cards: str, board: Sequence[int]) -> list[str]:
+def _our_turns(game: Any, position: int, hand: int, betting: str, cards: Sequence[str], board: str) -> list[str]:
     """The ACPC states of our turns in a hand whose betting so far is ``betting`` (ours now): a state for every prefix
-    of it at which ``position`` was to act, and the whole of it last, each with the board of its rounds (``board``:
-    the card ints dealt so far; ``cards``: the hole cards field, ours only)."""
-    from loki.io.acpc_client import our_turn_without_cards
+    of it at which ``position`` was to act, and the whole of it last, each with the board of its rounds
+    (:func:`loki.io.acpc_client.format_matchstate`; ``board``: the cards dealt so far; ``cards``: the hole cards by
+    position, ours only)."""
+    from loki.io.acpc_client import format_matchstate, our_turn_without_cards
 
-    def line(prefix: str) -> str:
-        rounds = prefix.count("/")
-        segs = [format_cards(board[:3])] if rounds >= 1 else []
-        segs += [format_cards(board[k : k + 1]) for k in (3, 4) if rounds >= k - 1]
-        return f"MATCHSTATE:{position}:{hand}:{prefix}:{cards}" + "".join("/" + s for s in segs)
-
-    turns = [line(betting[:i]) for i in range(len(betting)) if betting[i] != "/"]
-    return [t for t in turns if our_turn_without_cards(game, t)] + [line(betting)]
+    turns = [
+        format_matchstate(position, hand, betting[:i], cards, board) for i in range(len(betting)) if betting[i] != "/"
+    ]
+    return [t for t in turns if our_turn_without_cards(game, t)] + [
+        format_matchstate(position, hand, betting, cards, board)
+    ]
 
 
 def _read_state(state: Any) -> tuple[dict, list[str], list[tuple[int, str]]]:
