@@ -427,7 +427,8 @@ def our_turn_without_cards(game: AcpcGame, ms_text: str) -> bool | None:
     fields, or a betting string that :func:`walk_betting` refuses).
 
     >>> from loki.io.gamedef import bundled_gamedef
-    >>> our_turn_without_cards(bundled_gamedef(2), "MATCHSTATE:1:0::|AsKs"), our_turn_without_cards(bundled_gamedef(2), "MATCHSTATE:0:0::AsKs|")
+    >>> g = bundled_gamedef(2)
+    >>> our_turn_without_cards(g, "MATCHSTATE:1:0::|AsKs"), our_turn_without_cards(g, "MATCHSTATE:0:0::AsKs|")
     (True, False)
     """
     try:

@@ -506,13 +506,10 @@ class AcpcDealer:
             a = _ACPC_ACTIONS.get(act[:1])  # the ACPC dealer's letters; a limit game reads the first one only
             if a is None or a not in legal:
                 st.invalid += 1
-                what = (
-                    "no action"
-                    if not act
-                    else f"the bad action {clip(act, 20)}"
-                    if a is None
-                    else f"the illegal {a.name}"
-                )
+                if a is not None:
+                    what = f"the illegal {a.name}"
+                else:
+                    what = f"the bad action {clip(act, 20)}" if act else "no action"
                 self._warn(result, st, f"{who} in hand {hand}: sent {what} in answer to {msg!r}; taken as a call")
                 if self.max_invalid is not None and st.invalid > self.max_invalid:
                     raise self._abort(

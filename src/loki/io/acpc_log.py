@@ -193,7 +193,7 @@ def format_payoff(x) -> str:
     if x == int(x):
         return str(int(x))
     text = f"{x:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+    return "0" if text == "-0" else text
 
 
 def board_segments(board: str, n_rounds_shown: int) -> list[str]:

@@ -56,8 +56,8 @@ class Player:
     name: str = "player"
     #: The fewest and the most players at a table this player plays, ``(2, 10)`` (every table the engine deals:
     #: :class:`loki.engine.GameConfig`) unless it says otherwise (``(2, 2)``: heads-up only; read through
-    #: :func:`table_sizes`).  A tournament's configuration is refused before any deal when a player's range leaves out its
-    #: table (:mod:`loki.tournament.config`); the player's own :meth:`begin_hand` may still refuse.
+    #: :func:`table_sizes`).  A tournament's configuration is refused before any deal when a player's range leaves
+    #: out its table (:mod:`loki.tournament.config`); the player's own :meth:`begin_hand` may still refuse.
     table_sizes: tuple[int, int] = (2, 10)
 
     def begin_hand(self, seat: int, config: GameConfig, hole_cards: tuple[int, int], button: int) -> None:
