@@ -42,6 +42,12 @@ from loki.tournament.schedule import block_deals
 __all__ = [
     "JOURNAL",
     "RUN_INFO",
+    "SUMMARY",
+    "DEALS",
+    "AIVAT_DEALS",
+    "BAR_PLOT",
+    "CUMULATIVE_PLOT",
+    "RESULT_FILES",
     "KEY_FIELD",
     "MAX_LINE_BYTES",
     "read_journal",
@@ -56,6 +62,12 @@ __all__ = [
 JOURNAL = "journal.jsonl"
 #: The file of the results folder that keeps the journal's key (and, once the run is over, its wall-clock facts).
 RUN_INFO = "run.json"
+#: The other files :func:`loki.tournament.write_results` writes into a results folder: the summary, the deals' chips,
+#: with AIVAT their corrected chips, the two plots.  :data:`RESULT_FILES` is what ``--overwrite`` discards of an
+#: earlier run (with its hand histories, :mod:`loki.tournament.runner`).
+SUMMARY, DEALS, AIVAT_DEALS = "summary.json", "deals.csv", "deals-aivat.csv"
+BAR_PLOT, CUMULATIVE_PLOT = "sb_per_hand.png", "cumulative.png"
+RESULT_FILES = (SUMMARY, DEALS, AIVAT_DEALS, BAR_PLOT, CUMULATIVE_PLOT)
 #: The key of the journal's key in :data:`RUN_INFO`.
 KEY_FIELD = "journal_key"
 #: One journal line at most (a block of 10,000 deals at 10 players with AIVAT corrections is about 5 MiB).

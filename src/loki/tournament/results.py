@@ -42,6 +42,7 @@ from loki.io.names import shown_markup
 from loki.io.plots import figures, save_figure
 from loki.stats import t_quantile
 from loki.tournament.config import TournamentConfig
+from loki.tournament.journal import AIVAT_DEALS, BAR_PLOT, CUMULATIVE_PLOT, DEALS, RUN_INFO, SUMMARY
 from loki.tournament.stats import per_deal_sb, summarize
 
 __all__ = [
@@ -324,7 +325,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         {**summarize(cfg, run.chips, run.counters, corrections=corrections, quality=run.quality), "config": cfg}
     )
     summary = record.to_dict()
-    atomic_write_text(out / "summary.json", record.to_json())
+    atomic_write_text(out / SUMMARY, record.to_json())
     hands_now, rate = played_now(run)
     info = {
         "seconds": round(run.seconds, 3),
@@ -341,14 +342,14 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         # the estimator's CPU relative to the rest of the blocks' CPU (the tournament without it)
         info["aivat_cpu_overhead"] = round(est_cpu / (block_cpu - est_cpu), 4) if block_cpu > est_cpu else None
     info.update(run.extra)
-    atomic_write_text(out / "run.json", strict_json(info, "run.json"))
+    atomic_write_text(out / RUN_INFO, strict_json(info, RUN_INFO))
     names = [s.name for s in cfg.seats]
     buf = io.StringIO(newline="")
     w = csv.writer(buf)
     w.writerow(["deal"] + names)
     for d, row in enumerate(run.chips):
         w.writerow([d] + list(row))
-    atomic_write_text(out / "deals.csv", buf.getvalue())
+    atomic_write_text(out / DEALS, buf.getvalue())
     if corrections is not None:
         chance, action = corrections
         buf = io.StringIO(newline="")
@@ -356,7 +357,7 @@ def write_results(run, out: str | Path, *, plots: bool = True) -> TournamentSumm
         w.writerow(["deal"] + names)
         for d, (row, rc, ra) in enumerate(zip(run.chips, chance, action)):
             w.writerow([d] + [x + c + a for x, c, a in zip(row, rc, ra)])
-        atomic_write_text(out / "deals-aivat.csv", buf.getvalue())
+        atomic_write_text(out / AIVAT_DEALS, buf.getvalue())
     if plots:
         plot_results(run, out, summary)
     return record
@@ -452,7 +453,7 @@ def plot_results(run, out: Path, summary: dict) -> None:
         fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(types) + 2), 4))
         _bars(ax, types, look)
         ax.set_title(f"{cfg.name}: {summary['deals']} deals, {summary['hands']} games (95% CI)")
-        save_figure(fig, out / "sb_per_hand.png")
+        save_figure(fig, out / BAR_PLOT)
 
         x = per_deal_sb(run.chips, cfg.n_players, cfg.game_config().small_bet)
         D = x.shape[0]
@@ -483,7 +484,7 @@ def plot_results(run, out: Path, summary: dict) -> None:
             ax.set_ylabel("cumulative difference (small bets)")
             ax.set_title("enhanced minus control (95% band)")
             ax.legend(fontsize=8)
-        save_figure(fig, out / "cumulative.png")
+        save_figure(fig, out / CUMULATIVE_PLOT)
 
 
 def played_now(run: Any) -> tuple[int, float | None]:

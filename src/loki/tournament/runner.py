@@ -58,6 +58,7 @@ from loki.tournament.handstats import COUNTERS, HandCounts, hand_counts
 from loki.tournament.journal import (
     JOURNAL,
     KEY_FIELD,
+    RESULT_FILES,
     RUN_INFO,
     JournalWriter,
     journal_key,
@@ -90,6 +91,10 @@ WORKER_START = "loki.tournament.worker_start"
 #: The environment variable in which this process gives the server of its pool its ``sys.path`` and the variables to
 #: put back there (JSON; :func:`_start_server`, read by :mod:`loki.tournament.worker_start`).
 POOL_SYS_PATH = "LOKI_POOL_SYS_PATH"
+#: A block's hand histories in the results folder's ``hands`` folder (``HISTORY.format(block)``), and the names it
+#: gives (what ``--overwrite`` discards of an earlier run).
+HISTORY = "block-{:05d}.phhs"
+_HISTORY_NAME = re.compile(r"block-\d{5}\.phhs")
 
 
 class ResumeError(TournamentConfigError):
@@ -457,22 +462,18 @@ def _dispatch(
                 break
 
 
-#: The files a run writes in its results folder besides the journal and ``run.json`` (rewritten by the next run):
-#: what ``--overwrite`` discards of an earlier run, with its hand histories (``hands/block-NNNNN.phhs``).
-RUN_OUTPUTS = ("summary.json", "deals.csv", "deals-aivat.csv", "sb_per_hand.png", "cumulative.png")
-
-
 def _discard_run(out: Path) -> None:
-    """Remove an earlier run's outputs from ``out`` (:data:`RUN_OUTPUTS` and its hand histories; regular files only,
-    none of the folder's other files), so that nothing of it is read as the new run's.
+    """Remove an earlier run's outputs from ``out`` (:data:`~loki.tournament.journal.RESULT_FILES` and its hand
+    histories, :data:`HISTORY`; regular files only, none of the folder's other files; the journal and ``run.json``
+    are rewritten by the new run), so that nothing of it is read as the new run's.
 
     Raises:
         TournamentConfigError: a file cannot be removed.
     """
     hands = out / "hands"
-    doomed = [out / name for name in RUN_OUTPUTS]
+    doomed = [out / name for name in RESULT_FILES]
     if not_a_file(hands) == "a folder":
-        doomed += [p for p in hands.iterdir() if re.fullmatch(r"block-\d{5}\.phhs", p.name)]
+        doomed += [p for p in hands.iterdir() if _HISTORY_NAME.fullmatch(p.name)]
     for p in doomed:
         try:
             if stat.S_ISREG(p.lstat().st_mode):  # never through a link, never a device
@@ -623,7 +624,7 @@ def run_tournament(
         phh = rec.pop("phh", None)
         if journal is not None:
             if phh is not None and out is not None:
-                atomic_write_text(out / "hands" / f"block-{rec['block']:05d}.phhs", phh)
+                atomic_write_text(out / "hands" / HISTORY.format(rec["block"]), phh)
             rec["kind"] = "block"
             journal.append(rec)
         done[rec["block"]] = rec
