@@ -213,8 +213,9 @@ def _phh_game(hh, where: str) -> GameConfig:
             f"{where}: blinds_or_straddles = {_short(raw)}: a straddle (a third forced bet); loki's game has a small "
             "and a big blind only"
         )
-    antes = getattr(hh, "antes", None)
-    if any(_chips(x, "antes", where) for x in (antes if isinstance(antes, list) else [] if antes is None else [antes])):
+    antes = getattr(hh, "antes", None)  # a list, or one number for every seat
+    each = antes if isinstance(antes, list) else [] if antes is None else [antes]
+    if any(_chips(x, "antes", where) for x in each):
         raise HandHistoryError(f"{where}: antes = {_short(antes)}: loki's game has no antes (blinds only)")
     blinds = raw + [0, 0]
     for field in ("small_bet", "big_bet"):
