@@ -482,13 +482,13 @@ def evaluate(
         # the pruner reads (and so what it stops) do not depend on which worker finished first
         nonlocal reported
         results[key] = rec
+        if on_block is None:  # nothing reads the running means
+            return
         while reported < len(jobs) and jobs[reported] in results:
             k = jobs[reported]
             r = results[k]
             done.append(comparison_series(configs[k[0]], r["chips"], r["aivat"]["chance"], r["aivat"]["action"])[0])
             reported += 1
-            if on_block is None:
-                continue
             y = np.concatenate(done)
             se = float(np.std(y, ddof=1) / math.sqrt(y.size)) if y.size > 1 else math.nan
             if on_block(int(y.size), float(np.mean(y)), se):
