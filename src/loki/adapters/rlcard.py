@@ -25,8 +25,9 @@ match through ``loki match`` within their intervals.
   a copy of the player as it was when the hand began (the translation need not extend itself: RLCard's small blind
   that checks first moves behind the big blind), which decides again at its earlier turns of the hand, so that each
   decision draws the player's next random numbers (a Simulator's seed, a check-raise coin), as at Loki's table.  A
-  hand Loki's game cannot hold (a fifth pre-flop bet) is checked or called and counted.  It never sees the end of a hand (RLCard does not show an agent the final state), so its models
-  learn from the actions before its last decision, not from showdowns.
+  hand Loki's game cannot hold (a fifth pre-flop bet) is checked or called and counted.  It never sees the end of a
+  hand (RLCard does not show an agent the final state), so its models learn from the actions before its last
+  decision, not from showdowns.
 * RLCard's rule agent at Loki's table (:class:`RLCardRuleAgent`, kind ``rlcard``: ``rlcard:limit-holdem-rule-v1``): each
   decision is given to it as RLCard's raw state (its cards and the board in RLCard's spelling, the legal actions in
   RLCard's names, chips in RLCard's units, the raises per round).

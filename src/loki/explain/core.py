@@ -436,7 +436,10 @@ def _summary(exp: dict) -> str:
         cut = ", cut off early" if sim.cutoff else ""
         evs = f"{a}: EV(call) {sim.ev_call:+.1f}, EV(raise) {sim.ev_raise:+.1f} chips, EV(fold) 0"
         if sim.contest is not None and sim.trials == 0:  # the contest valuation decided alone
-            return f"{evs} by the contest valuation (every live opponent card-blind with probability {sim.blind_weight:.2f})"
+            return (
+                f"{evs} by the contest valuation (every live opponent card-blind with probability "
+                f"{sim.blind_weight:.2f})"
+            )
         if sim.contest is not None:  # averaged values: no standard deviation
             return (
                 f"{evs}: {1 - sim.blind_weight:.2f} x the play-outs' over {sim.trials} trials{cut} + "

@@ -321,10 +321,11 @@ class SpecificModeler:
         in their learned proportion) or they do not (its context frequencies whatever it holds).  Every post-flop
         action of a hand it showed down adds ``log((ε + P_driven(a | h)) / (ε + F(a)))`` (``ε = evidence_floor``) to
         the log Bayes factor in favour of the first; the posterior is
-        ``1 / (1 + (1 − p_B)/p_B · exp(log Bayes factor))`` (0 or 1 whatever the evidence when ``p_B`` is).  Unlike the mixture's weights (an EM step per showdown,
-        whose likelihood is flat near a card-blind opponent), the factor moves by a few units per showdown either
-        way: after a handful of a maniac's showdowns it is near 1, after a handful of Loki-1's near 0.  DEFAULT
-        beyond the sources (reference/tuning-and-adaptation.md: Bayesian model comparison, Southey et al. 2005).
+        ``1 / (1 + (1 − p_B)/p_B · exp(log Bayes factor))`` (0 or 1 whatever the evidence when ``p_B`` is).  Unlike
+        the mixture's weights (an EM step per showdown, whose likelihood is flat near a card-blind opponent), the factor
+        moves by a few units per showdown either way: after a handful of a maniac's showdowns it is near 1, after a
+        handful of Loki-1's near 0.  DEFAULT beyond the sources (reference/tuning-and-adaptation.md: Bayesian model
+        comparison, Southey et al. 2005).
         """
         p = self.config.prior[2]
         if p <= 0.0 or p >= 1.0:  # a certain prior: no evidence moves it

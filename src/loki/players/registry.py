@@ -445,8 +445,8 @@ def read_player_file(path: str) -> dict[str, Any]:
 
 
 def config_table(config: PlayerConfig) -> dict[str, Any]:
-    """The fields (JSON values, without ``kind``) that :func:`parse_player` needs, with ``kind``, to read ``config`` back:
-    those that differ from the defaults, and whole the fields that would read back otherwise.  A field set back to its
+    """The fields (JSON values, without ``kind``) that :func:`parse_player` needs, with ``kind``, to read ``config``
+    back: those that differ from the defaults, and whole the fields that would read back otherwise.  A field set back to its
     class default over a tuned set that changes it (``{"tuned": "A5", "sim": {"card_blind_values": false}}``) is not a
     default there: left out, the set's value would come back.
 
