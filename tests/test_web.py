@@ -11,9 +11,10 @@ with warnings.catch_warnings():  # newer Starlette asks for httpx2; httpx works 
     from starlette.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
-from loki.errors import ConfigError, IllegalActionError, PlayerSpecError
+from loki.errors import ConfigError, IllegalActionError, InputError, PlayerSpecError
 from loki.io.phh import read_phh
 from loki.players.registry import make_player
+from loki.web import session as web_session
 from loki.web.app import MAX_BODY, MAX_JSON_DEPTH, TOKEN_HEADER, create_app
 from loki.web.session import TableSession
 
@@ -66,7 +67,7 @@ def test_session_rejects_bad_input():
     with pytest.raises(ConfigError, match="seed"):
         TableSession(["calling"], seed=-1)
     s = TableSession(["calling"], seed=0)
-    with pytest.raises(IllegalActionError, match="not an action|invalid action"):
+    with pytest.raises(InputError, match="invalid action 'x'"):  # bad input (400), not an illegal move (409)
         s.act("x")
     with pytest.raises(IllegalActionError, match="not over"):
         s.next_hand()
@@ -176,6 +177,7 @@ def test_api_flow_and_errors(client, tmp_path):
         (client.post("/api/sessions", content=b"[1]"), 400, "JSON object"),
         (client.post(f"/api/sessions/{sid}/action", json={"action": "c"}), 409, "hand is over"),
         (client.post(f"/api/sessions/{sid}/action", json={}), 400, "action"),
+        (client.post(f"/api/sessions/{sid}/action", json={"action": "zz"}), 400, "zz"),
         (client.get("/api/sessions/nope"), 404, "no session"),
         (client.get(f"/api/sessions/{sid}/hands/7"), 400, "hand 7"),
         (client.get("/nowhere"), 404, "no such page"),
@@ -738,3 +740,41 @@ def test_a_kept_snapshot_does_not_follow_later_hands():
     s.next_hand()
     _play_out(s, "r")
     assert first["session"]["chips"] == chips and s.snapshot()["session"]["chips"] != chips
+
+
+def test_a_bot_that_fails_checks_or_calls_and_the_table_goes_on():
+    """A bot raising an error, or answering an illegal action, is taken as a check or call (the ACPC dealer's rule
+    for an invalid action): the person keeps playing, and the snapshot says what happened (each failure once)."""
+    s = TableSession(["calling", "calling"], seed=5)
+    broken, illegal = s.bots
+
+    def fails(view, legal):
+        raise RuntimeError("boom\x1b[2J")
+
+    broken.act = fails  # type: ignore[method-assign]
+    illegal.act = lambda view, legal: "r" if "r" not in [a.char for a in legal] else "x"  # type: ignore
+    for hand in range(6):
+        _play_out(s, "r")
+        snap = s.snapshot()
+        assert snap["hand_over"] and snap["hands_done"] == hand + 1
+        s.next_hand()
+    snap = s.snapshot()
+    assert snap["bot_error_count"] >= 12 and 0 < len(snap["bot_errors"]) <= web_session.BOT_ERRORS_KEEP
+    said = " ".join(snap["bot_errors"])
+    assert "RuntimeError: boom" in said and "taken as a check or call" in said
+    # every failure became a check or call: the failing bots never folded
+    for h in s.history:
+        assert "f" not in h["history"], h["history"]
+
+
+def test_the_least_recently_used_session_is_dropped(monkeypatch):
+    """A new session beyond MAX_SESSIONS drops the one used least recently, not the oldest created."""
+    import loki.web.app as web_app
+
+    monkeypatch.setattr(web_app, "MAX_SESSIONS", 2)
+    sessions = create_app(None, host="127.0.0.1").state.sessions
+    first = sessions.create({"players": ["calling"]})
+    second = sessions.create({"players": ["calling"]})
+    sessions.get(first.id)  # the first one is still being played
+    sessions.create({"players": ["calling"]})
+    assert first.id in sessions.items and second.id not in sessions.items and second.id not in sessions.turns

@@ -49,7 +49,7 @@ again`` (on the WebSocket: an error message with ``"status": 503``) having chang
 requests never hold the server's worker threads: other sessions and ``/api/health`` keep answering.  The page
 tries again by itself.
 
-Sessions live in the server's memory (at most :data:`MAX_SESSIONS`, the oldest dropped); each one's finished
+Sessions live in the server's memory (at most :data:`MAX_SESSIONS`, the one used least recently dropped); each one's finished
 hands are written to ``<out>/loki-web-<id>.phhs`` after every hand, so a closed tab never loses a finished hand,
 and reopening the page's address (``/#<id>``) resumes the session while the server runs.
 """
@@ -394,6 +394,7 @@ class _Sessions:
         s = self.items.get(sid)
         if s is None:
             raise KeyError(sid)
+        self.items.move_to_end(sid)  # the least recently used session is the one a new one drops
         return s
 
     async def run(self, s: TableSession, fn: Callable[..., Any], *args: Any) -> Any:
@@ -403,7 +404,7 @@ class _Sessions:
 
         Raises:
             SessionBusy: another request used the session all that time (``fn`` was not run).
-            KeyError: the session was dropped (the oldest of more than :data:`MAX_SESSIONS`) since the request
+            KeyError: the session was dropped (the least recently used of more than :data:`MAX_SESSIONS`) since the request
                 found it (404).
         """
         from starlette.concurrency import run_in_threadpool

@@ -15,6 +15,9 @@ Finished hands are written to the session's PHH file after every hand (appended:
 before), so closing the browser never loses a finished hand.  A session keeps each finished hand as its PHH text (for
 the download and a retry after a failed write) and plays at most :data:`MAX_HANDS` hands.
 
+A bot that raises an error or answers an illegal action checks or calls in its place (the ACPC dealer's rule), so a
+failing bot never stops the person's table; the snapshot's ``bot_errors`` says what happened.
+
 >>> s = TableSession(["calling"], seed=1)
 >>> snap = s.snapshot(); snap["hand"], snap["n_players"], len(snap["seats"])
 (1, 2, 2)
@@ -22,6 +25,7 @@ the download and a retry after a failed write) and plays at most :data:`MAX_HAND
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 import threading
@@ -34,7 +38,7 @@ import numpy as np
 
 from loki.cards import format_cards
 from loki.engine import Action, GameConfig, HandState, new_hand
-from loki.errors import ConfigError, IllegalActionError, LokiError
+from loki.errors import ConfigError, IllegalActionError, InputError, LokiError
 from loki.explain import ExplainedPlayer
 from loki.explain.core import action_word
 from loki.io.names import check_name, shown
@@ -43,7 +47,9 @@ from loki.io.tableview import HandLog, describe_pots, hand_results, position_nam
 from loki.players.base import Player
 from loki.tournament.config import MAX_SEED
 
-__all__ = ["TableSession", "SessionBusy", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS", "LOCK_WAIT"]
+__all__ = ["TableSession", "SessionBusy", "MAX_BOTS", "HISTORY_KEEP", "MAX_HANDS", "LOCK_WAIT", "BOT_ERRORS_KEEP"]
+
+log = logging.getLogger(__name__)
 
 MAX_BOTS = 9
 #: Finished hands whose explanations a session keeps in memory (the PHH file keeps every hand).
@@ -53,6 +59,8 @@ MAX_HANDS = 20_000
 #: Seconds a call waits for a session another call is using (a bot deciding can take long) before it raises
 #: :class:`SessionBusy`: no caller, and no server thread, waits longer than this for a session.
 LOCK_WAIT = 3.0
+#: Bot failures a session keeps to show (a bot that errors or answers an illegal action checks or calls instead).
+BOT_ERRORS_KEEP = 20
 
 
 class SessionBusy(LokiError):
@@ -154,6 +162,9 @@ class TableSession:
         self._saved = 0  # of them in the file
         self.history: list[dict[str, Any]] = []  # finished hands: summary + explanations
         self.save_error: str | None = None
+        #: the latest bot failures (at most :data:`BOT_ERRORS_KEEP`), each taken as a check or call
+        self.bot_errors: list[str] = []
+        self.bot_error_count = 0  # every one so far
         self.state: HandState
         self.log: HandLog
         self._seen = 0
@@ -202,14 +213,26 @@ class TableSession:
                 return
             if actor == self.human_seat or self.closed.is_set():
                 return
-            legal = self.state.legal_actions()
-            a = self.players[actor].act(self.state.view(actor), legal)
-            a = Action.parse(a)
-            if a not in legal:
-                raise IllegalActionError(
-                    f"bot {self.names[actor]} returned an illegal action {a.name}", actor, a, legal
-                )
-            self.state.apply(a)
+            self.state.apply(self._bot_action(actor))
+
+    def _bot_action(self, actor: int) -> Action:
+        """Bot ``actor``'s action.  A bot that raises an error, or answers something that is not a legal action,
+        checks or calls (the ACPC dealer's rule for an invalid action), and the table goes on; the failure is kept in
+        :attr:`bot_errors` (the page shows it) and logged."""
+        legal = self.state.legal_actions()
+        try:
+            a = Action.parse(self.players[actor].act(self.state.view(actor), legal))
+            if a in legal:
+                return a
+            why = f"an illegal action {a.name.lower()}"
+        except Exception as e:  # noqa: BLE001 - a bot's failure must not stop the person's table
+            why = f"an error ({type(e).__name__}: {' '.join(str(e).split())[:200]})"
+        msg = f"hand {self.hands_done + 1}: {self.names[actor]} gave {why}; taken as a check or call"
+        log.warning("web table %s: %s", self.id, msg)
+        self.bot_errors.append(msg)
+        self.bot_error_count += 1
+        del self.bot_errors[:-BOT_ERRORS_KEEP]
+        return Action.CALL
 
     def _finish(self) -> None:
         st = self.state
@@ -271,18 +294,18 @@ class TableSession:
             SessionBusy: another call has held the session for :data:`LOCK_WAIT` seconds (nothing was done).
             IllegalActionError: not the person's turn, the hand is over, or the action is not legal now (the
                 message says which actions are).
-            ValueError: not an action (``"f"``, ``"c"``, ``"r"``, ``"fold"``, ``"check"``, …).
+            InputError: not an action (``"f"``, ``"c"``, ``"r"``, ``"fold"``, ``"check"``, …); a ``ValueError``.
         """
+        try:
+            a = Action.parse(action)
+        except ValueError as e:  # not an action at all: bad input (400), not an illegal move (409)
+            raise InputError(str(e)) from None
         with self._locked():
             st = self.state
             if st.is_terminal:
-                raise IllegalActionError("the hand is over: start the next hand", self.human_seat, action, ())
+                raise IllegalActionError("the hand is over: start the next hand", self.human_seat, a, ())
             if st.current_player != self.human_seat:
-                raise IllegalActionError("it is not your turn", self.human_seat, action, ())
-            try:
-                a = Action.parse(action)
-            except ValueError as e:
-                raise IllegalActionError(str(e), self.human_seat, action, st.legal_actions()) from None
+                raise IllegalActionError("it is not your turn", self.human_seat, a, ())
             legal = st.legal_actions()
             if a not in legal:
                 tc = st.to_call(self.human_seat)
@@ -438,6 +461,8 @@ class TableSession:
                 },
                 "phh": str(self.phh_path) if self.phh_path else None,
                 "save_error": self.save_error,
+                "bot_errors": list(self.bot_errors),
+                "bot_error_count": self.bot_error_count,
             }
             if over:
                 out["explanations"] = out["result"]["explanations"] if out["result"] else []

@@ -11,6 +11,7 @@ let ws = null;
 let selected = 0;       // index of the explanation shown
 let followLatest = true; // show the latest decision as new ones arrive (until the person picks another)
 let viewing = null;     // a past hand's summary being viewed, or null
+let botErrorsShown = 0;  // bot failures already shown (each is shown once, as an error)
 // the page token (loki/web/app.py): every POST and the WebSocket carry it
 const TOKEN = (document.querySelector('meta[name="loki-token"]') || {}).content || "";
 
@@ -388,6 +389,7 @@ function renderExplanations(list, label) {
 // ------------------------------------------------------------------ everything
 function render(s) {
   const newHand = !session || session.hand !== s.hand || session.hand_over !== s.hand_over;
+  if (!session || session.id !== s.id) botErrorsShown = 0;
   session = s;
   $("setup").hidden = true;
   $("game").hidden = false;
@@ -397,6 +399,8 @@ function render(s) {
   $("teaching").checked = s.teaching;
   $("phh-link").href = `/api/sessions/${s.id}/hands.phhs`;
   if (s.save_error) showError(s.save_error);
+  if (s.bot_error_count > botErrorsShown && s.bot_errors.length) showError(s.bot_errors[s.bot_errors.length - 1]);
+  botErrorsShown = s.bot_error_count;
   renderTable(s);
   renderLog(s);
   renderControls(s);
