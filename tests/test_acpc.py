@@ -6,9 +6,11 @@ import socket
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from loki.engine import Action, new_hand
+from loki.errors import ConfigError
 from loki.io.acpc_client import AcpcClient, ProtocolError, parse_matchstate
 from loki.io.acpc_dealer import AcpcDealer
 from loki.io.acpc_log import format_state_line, read_acpc_log, read_actions_trace
@@ -396,3 +398,63 @@ def test_players_option_on_dealer_and_acpc(n, tmp_path):
         dealer.kill()
     lg = read_acpc_log(log)
     assert len(lg.hands) == 5 and lg.game.n_players == n and lg.warnings == []
+
+
+def test_a_game_definition_is_read_as_the_acpc_dealer_reads_it():
+    """The ACPC dealer's reader (game.c, readGame): no GAMEDEF header needed (any line opening with the word is
+    skipped), limit betting unless 'nolimit', fields with or without '=', firstPlayer 1 in every round by default;
+    numSuits, numRanks, numHoleCards and numBoardCards required."""
+    want = parse_gamedef(GAMEDEF_2P).config
+    bare = GAMEDEF_2P.replace("END GAMEDEF\n", "").replace("GAMEDEF\n", "").replace("limit\n", "")
+    assert parse_gamedef(bare).config == want
+    assert parse_gamedef(GAMEDEF_2P.replace("GAMEDEF\n", "GAMEDEF v1\n", 1)).config == want
+    assert (
+        parse_gamedef(GAMEDEF_2P.replace("numPlayers = 2", "numPlayers 2").replace("blind =", "blind\t")).config == want
+    )
+    for field in ("numSuits = 4", "numRanks = 13", "numHoleCards = 2", "numBoardCards = 0 3 1 1", "numRounds = 4"):
+        name = field.split()[0]
+        with pytest.raises(ConfigError, match=rf"'{name}': missing \(the ACPC dealer needs it too\)"):
+            parse_gamedef(GAMEDEF_2P.replace(field + "\n", ""), "g.game")
+    with pytest.raises(ConfigError, match="'maxRaises': missing: the ACPC dealer would allow raises until"):
+        parse_gamedef(GAMEDEF_2P.replace("maxRaises = 3 4 4 4\n", ""), "g.game")
+    # firstPlayer defaults to 1 1 1 1, which no engine seating has: refused, naming the field
+    with pytest.raises(ConfigError, match=r"'firstPlayer': \[1, 1, 1, 1\]: with these blinds the engine needs 2 1 1 1"):
+        parse_gamedef(GAMEDEF_2P.replace("firstPlayer = 2 1 1 1\n", ""), "g.game")
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 10])
+def test_max_raises_stop_where_the_acpc_dealer_stops_raises(n):
+    """maxRaises is refused above max_raises_cap(n).  Brute force on the engine: on the flop, the line with the most
+    actions before each raise (every other player checks or calls, the last one raises) makes the m-th raise after
+    m·(n − 1) actions; the ACPC dealer allows it only while those actions plus n are at most 64 (MAX_NUM_ACTIONS)."""
+    from loki.engine import Action, GameConfig, new_hand
+    from loki.io.gamedef import ACPC_MAX_ROUND_ACTIONS, max_raises_cap
+
+    cap = max_raises_cap(n)
+    text = bundled_gamedef(n).text()
+    ok = text.replace("maxRaises = 3 4 4 4", f"maxRaises = {cap - 1} {cap} {cap} {cap}")
+    assert parse_gamedef(ok).config.max_bets == cap
+    with pytest.raises(ConfigError, match=f"at most {cap} bets per round at {n} players"):
+        parse_gamedef(text.replace("maxRaises = 3 4 4 4", f"maxRaises = {cap} {cap + 1} {cap + 1} {cap + 1}"))
+
+    def actions_before_raises(max_bets):
+        st = new_hand(GameConfig(n_players=n, max_bets=max_bets), 0, rng=np.random.default_rng(0))
+        while st.round == 0:
+            st.apply(Action.CALL)
+        before, count, since = [], 0, 0
+        while st.round == 1 and not st.is_terminal:
+            if since == n - 1 and Action.RAISE in st.legal_actions():  # the last of the others raises
+                before.append(count)
+                st.apply(Action.RAISE)
+                since = 1 if before else 0
+            else:
+                st.apply(Action.CALL)
+                since += 1
+            count += 1
+        return before
+
+    before = actions_before_raises(cap)
+    assert len(before) == cap and before == [m * (n - 1) for m in range(1, cap + 1)]
+    assert max(before) + n <= ACPC_MAX_ROUND_ACTIONS  # the dealer allows every raise the engine allows
+    one_more = actions_before_raises(cap + 1)
+    assert max(one_more) + n > ACPC_MAX_ROUND_ACTIONS  # one more cap and the dealer would refuse the last raise

@@ -282,7 +282,7 @@ def test_game_definitions_are_read_with_a_cap_and_bounded_numbers(tmp_path):
         load_gamedef(big)
     for old, new, needle in [
         ("raiseSize = 10 10 20 20", "raiseSize = 10 10 20 " + "9" * 30, "'raiseSize': values must be at most"),
-        ("maxRaises = 3 4 4 4", "maxRaises = 999 1000 1000 1000", "at most 100 bets per round"),
+        ("maxRaises = 3 4 4 4", "maxRaises = 999 1000 1000 1000", "at most 62 bets per round at 2 players"),
         ("numPlayers = 2", "numPlayers = " + "9" * 5000, "'numPlayers': expected integers"),
     ]:
         with pytest.raises(ConfigError, match=re.escape(needle)):

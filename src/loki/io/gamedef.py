@@ -5,6 +5,18 @@ Only the limit hold'em games the engine can express are accepted: 4 rounds, a 52
 sizes ``s s b b`` and raise caps ``m-1 m m m``.  Anything else raises a
 :class:`~loki.errors.ConfigError` (a ``ValueError``) naming the file and the field.
 
+The text is read as the ACPC dealer reads it (``game.c``'s ``readGame``): a ``GAMEDEF`` header line is optional (any
+line whose first word is ``GAMEDEF``, such as ``GAMEDEF v1``), the betting is limit unless a ``nolimit`` line says
+otherwise, the ``=`` of a field is optional, ``firstPlayer`` defaults to ``1`` in every round, and ``numSuits``,
+``numRanks``, ``numHoleCards`` and ``numBoardCards`` must be given.  Where loki is stricter, it says so by name:
+
+- a definition that opens with a ``GAMEDEF`` header must close with ``END GAMEDEF`` (a cut file is an error, where
+  the dealer reads to the end of the file);
+- ``maxRaises`` must be given (the dealer's default, no cap but its 64 actions a round, is not a limit game the
+  engine plays) and at most :func:`max_raises_cap` (above it the dealer forces calls once a round has 64 actions,
+  where the engine would allow a raise);
+- an unknown field is an error (the dealer skips the line), and so is a ``stack``.
+
 Seats: engine seat ``i`` is ACPC position ``i`` (position 0 is the first seat after the button);
 :attr:`AcpcGame.button` is the engine button seat that puts the blinds and the first players
 where the game definition puts them (``2`` players reverse blinds: ``1``; ``n >= 3``: ``n - 1``).
@@ -23,7 +35,17 @@ from loki.engine import GameConfig
 from loki.errors import ConfigError
 from loki.io.limits import MAX_GAMEDEF_BYTES, digits, read_capped
 
-__all__ = ["AcpcGame", "parse_gamedef", "load_gamedef", "format_gamedef", "GAMEDEF_2P", "GAMEDEF_3P", "bundled_gamedef"]
+__all__ = [
+    "AcpcGame",
+    "parse_gamedef",
+    "load_gamedef",
+    "format_gamedef",
+    "GAMEDEF_2P",
+    "GAMEDEF_3P",
+    "bundled_gamedef",
+    "max_raises_cap",
+    "ACPC_MAX_ROUND_ACTIONS",
+]
 
 
 def _limit_gamedef_text(
@@ -101,12 +123,27 @@ def _err(source: str, field: str, msg: str) -> ConfigError:
 
 #: Any number in a game definition at most (chips of a blind or a bet, positions, counts).
 MAX_GAMEDEF_VALUE = 1_000_000_000
-#: ``maxRaises`` at most (bets per betting round; the ACPC limit games have 3 and 4).
-MAX_GAMEDEF_RAISES = 100
+#: Actions a betting round holds in the ACPC dealer (``MAX_NUM_ACTIONS`` of its ``game.h``): a raise is refused (taken
+#: as a call) once the round's actions plus the number of players would pass it.
+ACPC_MAX_ROUND_ACTIONS = 64
+
+
+def max_raises_cap(n_players: int) -> int:
+    """The largest ``maxRaises`` whose every raise the ACPC dealer allows at ``n_players`` (2..10).
+
+    Before a round's ``m``-th raise at most ``m·(n − 1)`` actions were taken (``n − 1`` before the first, at most
+    ``n − 1`` between two raises), and the dealer allows a raise while the round's actions plus ``n`` are at most
+    :data:`ACPC_MAX_ROUND_ACTIONS`; so ``m·(n − 1) + n ≤ 64``.  Source: the ACPC dealer's ``raiseIsValid``.
+
+    >>> max_raises_cap(2), max_raises_cap(3), max_raises_cap(10)
+    (62, 30, 6)
+    """
+    return (ACPC_MAX_ROUND_ACTIONS - n_players) // (n_players - 1)
 
 
 def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | None, bool]:
-    """The ``name = values`` fields of a ``GAMEDEF`` text, its betting type and whether the header was seen.
+    """The ``name = values`` fields of a ``GAMEDEF`` text (the ``=`` optional), its betting type and whether the
+    header was seen.
 
     Raises:
         ConfigError: a line that is not a field, a value that is not a whole number in ASCII digits (``٢`` is not),
@@ -120,18 +157,22 @@ def _read_fields(text: str, source: str) -> tuple[dict[str, list[int]], str | No
         if not line:
             continue
         low = line.lower()
-        if low == "gamedef":
+        first = low.split()[0]
+        if first == "gamedef":  # the ACPC dealer skips any line it opens ("GAMEDEF v1")
             started = True
             continue
-        if low == "end gamedef":
+        if " ".join(low.split()) == "end gamedef":
             ended = True
             break
         if low in ("limit", "nolimit"):
             betting = low
             continue
-        if "=" not in line:
-            raise _err(source, line[:40], "unrecognised line (expected 'name = values', 'limit' or 'nolimit')")
-        name, _, vals = line.partition("=")
+        if "=" in line:
+            name, _, vals = line.partition("=")
+        else:  # "numPlayers 2": the ACPC dealer reads a field's values with or without the '='
+            name, vals = line.split()[0], line[len(line.split()[0]) :]
+            if name.lower() not in _INT_LIST_FIELDS:
+                raise _err(source, line[:40], "unrecognised line (expected 'name = values', 'limit' or 'nolimit')")
         key = name.strip().lower()
         if key not in _INT_LIST_FIELDS:
             raise _err(source, name.strip()[:40], "unknown or unsupported field")
@@ -172,10 +213,10 @@ def _check_deck(fields: dict[str, list[int]], source: str) -> int:
         ("numRanks", 13, "only the 13-rank deck is supported"),
         ("numHoleCards", 2, "only 2 hole cards are supported"),
     ):
-        got = _one(fields, source, f, None if f == "numRounds" else want)
+        got = _one(fields, source, f)
         if got != want:
             raise _err(source, f, f"{got}: {what}")
-    if fields.get("numBoardCards", [0, 3, 1, 1]) != [0, 3, 1, 1]:
+    if fields["numBoardCards"] != [0, 3, 1, 1]:
         raise _err(source, "numBoardCards", f"{fields['numBoardCards'][:12]}: only '0 3 1 1' is supported")
     if "stack" in fields:
         raise _err(source, "stack", "finite stacks are not supported in ACPC games (unlimited bankrolls only)")
@@ -192,8 +233,12 @@ def _check_bets(fields: dict[str, list[int]], source: str) -> tuple[list[int], l
     mr = fields["maxRaises"]
     if len(mr) != 4 or not (mr[1] == mr[2] == mr[3] and mr[0] == mr[1] - 1 and mr[0] >= 0):
         raise _err(source, "maxRaises", f"{mr[:12]}: expected 'm-1 m m m' (the big blind counts as the first bet)")
-    if mr[1] > MAX_GAMEDEF_RAISES:
-        raise _err(source, "maxRaises", f"{mr}: at most {MAX_GAMEDEF_RAISES} bets per round (loki's cap)")
+    n = fields["numPlayers"][0]
+    if mr[1] > max_raises_cap(n):
+        raise _err(
+            source, "maxRaises", f"{mr}: at most {max_raises_cap(n)} bets per round at {n} players (above it the ACPC "
+            f"dealer forces calls once a round has {ACPC_MAX_ROUND_ACTIONS} actions)"
+        )  # fmt: skip
     return rs, mr
 
 
@@ -203,7 +248,7 @@ def _positions(fields: dict[str, list[int]], n: int, source: str) -> tuple[int, 
     blinds = fields["blind"]
     if len(blinds) != n:
         raise _err(source, "blind", f"{len(blinds)} values for {n} players")
-    fp = fields["firstPlayer"]
+    fp = fields.get("firstPlayer", [1, 1, 1, 1])  # the ACPC dealer's default
     if len(fp) != 4 or not all(1 <= x <= n for x in fp):
         raise _err(source, "firstPlayer", f"{fp[:12]}: expected 4 positions in 1..{n}")
     nz = [i for i, b in enumerate(blinds) if b > 0]
@@ -237,19 +282,20 @@ def parse_gamedef(text: str, source: str = "<string>") -> AcpcGame:
 
     Raises:
         ConfigError: syntax errors, no-limit games, numbers beyond :data:`MAX_GAMEDEF_VALUE` (or ``maxRaises``
-            beyond :data:`MAX_GAMEDEF_RAISES`) and anything the engine cannot express; the message names
-            ``source`` and the field.
+            beyond :func:`max_raises_cap`), a missing field the ACPC dealer needs (or ``maxRaises``), and anything the
+            engine cannot express; the message names ``source`` and the field.
     """
-    fields, betting, started = _read_fields(text, source)
-    if not started:
-        raise _err(source, "GAMEDEF", "missing 'GAMEDEF' header")
-    if betting is None:
-        raise _err(source, "bettingType", "missing 'limit' line")
+    fields, betting, _started = _read_fields(text, source)
     if betting == "nolimit":
         raise _err(source, "bettingType", "no-limit games are not supported (limit only)")
-    for f in ("numPlayers", "numRounds", "blind", "raiseSize", "firstPlayer", "maxRaises"):
+    for f in ("numPlayers", "numRounds", "blind", "raiseSize", "numSuits", "numRanks", "numHoleCards", "numBoardCards"):
         if f not in fields:
-            raise _err(source, f, "missing")
+            raise _err(source, f, "missing (the ACPC dealer needs it too)")
+    if "maxRaises" not in fields:
+        raise _err(
+            source, "maxRaises", "missing: the ACPC dealer would allow raises until a round has 64 actions, not a "
+            "limit game loki plays; give 'maxRaises = m-1 m m m'"
+        )  # fmt: skip
     n = _check_deck(fields, source)
     rs, mr = _check_bets(fields, source)
     button, sb_pos, bb_pos, blinds, fp = _positions(fields, n, source)
