@@ -66,6 +66,36 @@ def test_terminal_table_shows_positions_totals_winners_and_explains():
     assert "type e, or e and a seat 1..3" in text
 
 
+def test_the_last_hand_pauses_so_its_decisions_can_be_explained():
+    """After the session's last hand the pause comes once more (e explains a decision of that hand), then the result;
+    the end of the input there ends the session normally."""
+    con = Console(record=True, width=160)
+    prompts: list[str] = []
+
+    def ask(p):
+        prompts.append(p)
+        if p.startswith("the session's result"):
+            return "e" if prompts.count(p) == 1 else ""
+        return "c"
+
+    s = play_human_session(2, 1, seed=3, opponent_type="loki1", input_fn=ask, console=con, pause=True)
+    text = con.export_text()
+    assert s.hands == 1 and prompts.count(prompts[-1]) == 2 and prompts[-1].startswith("the session's result")
+    assert not any(p.startswith("next hand") for p in prompts)
+    explained = max(text.find("rule chain"), text.find("pre-flop strategy"))
+    assert 0 < explained < text.find("session: 1 hand")  # the explanation comes before the result table
+
+    def ends(p):
+        if p.startswith("the session's result"):
+            raise EOFError
+        return "c"
+
+    con = Console(record=True, width=160)
+    assert play_human_session(1, 1, seed=3, opponent_type="calling", input_fn=ends, console=con, pause=True).hands == 1
+    text = con.export_text()
+    assert "session ended" not in text and "session: 1 hand" in text
+
+
 def test_fold_result_is_what_it_cost():
     con = Console(record=True, width=160)
     play_human_session(

@@ -233,11 +233,13 @@ class HumanPlayer(Player):
             return a
 
 
-def _between_hands(human: HumanPlayer, input_fn: Callable[[str], str]) -> bool:
-    """The pause after a hand: Enter (or anything else) goes on, ``e`` / ``e SEAT`` explain, ``q`` stops.
+def _between_hands(human: HumanPlayer, input_fn: Callable[[str], str], last: bool = False) -> bool:
+    """The pause after a hand: Enter (or anything else) goes on, ``e`` / ``e SEAT`` explain, ``q`` stops.  After the
+    session's last hand (``last``) the same pause, so its bot decisions can be explained, before the result.
     Returns False to stop."""
+    ask = "the session's result" if last else "next hand"
     while True:
-        text = (input_fn("next hand: Enter (e=explain the last bot decision, e N=seat N's, q=quit): ") or "").strip()
+        text = (input_fn(f"{ask}: Enter (e=explain the last bot decision, e N=seat N's, q=quit): ") or "").strip()
         text = text.lower()
         if text in ("q", "quit", "exit"):
             return False
@@ -297,7 +299,8 @@ def play_human_session(
         input_fn, console: see :class:`HumanPlayer`.
         phh_path: where to write the hand history (None: nowhere); rewritten after every hand, so a session
             that is stopped keeps its finished hands.
-        pause: after each hand, wait for Enter (``e`` / ``e SEAT`` explain the hand's bot decisions, ``q`` quits).
+        pause: after each hand, the last one too, wait for Enter (``e`` / ``e SEAT`` explain the hand's bot decisions,
+            ``q`` quits).
 
     Every bot is wrapped in a decision-neutral :class:`loki.explain.ExplainedPlayer`, so the person can ask why
     a bot acted (``e`` at any prompt).
@@ -375,7 +378,12 @@ def play_human_session(
         for i, x in enumerate(st.payoffs):
             summary.chips[i] += x
         save()
-        if pause and h + 1 < hands:
+        if pause and h + 1 == hands:  # the last hand: its decisions can still be explained
+            try:
+                _between_hands(human, input_fn or input, last=True)
+            except EOFError:
+                pass
+        elif pause:
             try:
                 if not _between_hands(human, input_fn or input):
                     console.print("[bold]session ended[/]")
