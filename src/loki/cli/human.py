@@ -249,6 +249,15 @@ def _between_hands(human: HumanPlayer, input_fn: Callable[[str], str], last: boo
         return True
 
 
+def _paused(human: HumanPlayer, input_fn: Callable[[str], str], last: bool) -> bool:
+    """:func:`_between_hands`, with the end of the input read as ``q``; after the ``last`` hand the session ends
+    either way (returns True: no "session ended" line)."""
+    try:
+        return _between_hands(human, input_fn, last) or last
+    except EOFError:
+        return last
+
+
 @dataclass
 class SessionSummary:
     """Hands played, chips per seat, the human's result in small bets per hand, the hands."""
@@ -378,19 +387,9 @@ def play_human_session(
         for i, x in enumerate(st.payoffs):
             summary.chips[i] += x
         save()
-        if pause and h + 1 == hands:  # the last hand: its decisions can still be explained
-            try:
-                _between_hands(human, input_fn or input, last=True)
-            except EOFError:
-                pass
-        elif pause:
-            try:
-                if not _between_hands(human, input_fn or input):
-                    console.print("[bold]session ended[/]")
-                    break
-            except EOFError:
-                console.print("[bold]session ended[/]")
-                break
+        if pause and not _paused(human, input_fn or input, last=h + 1 == hands):
+            console.print("[bold]session ended[/]")
+            break
     from loki.io.tableview import plural
 
     t = Table(title=f"session: {plural(summary.hands, 'hand')}")
