@@ -69,6 +69,29 @@ def test_explanations_do_not_change_any_decision():
     assert not [e.error for b in bots for e in b.explanations if e.error]
 
 
+def test_a_frozen_player_is_explained_by_the_copy_that_decides():
+    """A frozen player plays each hand with a restored copy (its decider): its decisions are explained from that
+    copy's records and models, under the frozen player's name, and wrapping it changes nothing."""
+    specs = ["frozen:loki2:BR", "frozen:loki1", "calling"]
+    cfg = GameConfig(n_players=3)
+
+    def play(wrapped):
+        bots = [make_player(s, seed=7 + i) for i, s in enumerate(specs)]
+        if wrapped:
+            bots = [ExplainedPlayer(b, names=[f"p{i}" for i in range(3)]) for b in bots]
+        rng = np.random.default_rng(3)
+        return [play_hand(cfg, bots, h % 3, rng).history for h in range(8)], bots
+
+    bare, _ = play(False)
+    wrapped, bots = play(True)
+    assert bare == wrapped
+    for b in bots[:2]:
+        kinds = {e.kind for e in b.explanations}
+        assert "preflop" in kinds and kinds & {"selector", "bettor"} and "other" not in kinds, kinds
+        assert all("(frozen)" in e.player for e in b.explanations)
+        assert any(e.opponents for e in b.explanations)  # the copy's opponent models are read
+
+
 @pytest.fixture(scope="module")
 def snooped():
     _, bots, _ = _play(True, hands=10, seed=11, snoop=True)

@@ -41,7 +41,7 @@ from loki.explain.records import (
     ThresholdsRecord,
 )
 from loki.modeler import ReweightDetails, Situation, reweight_details_of
-from loki.players.base import Player
+from loki.players.base import Player, decider_of
 from loki.preflop import GROUP_TABLE, PreflopDecision, expected_players
 from loki.preflop.strategies import Strategy
 from loki.triples import TripleConfig, generate_triple_with_rules
@@ -709,7 +709,8 @@ class ExplainedPlayer(Player):
 
     def observe(self, event) -> None:
         """Forwarded; around an opponent's action the weight table is kept before and after."""
-        models = getattr(self.inner, "models", None)
+        decider = decider_of(self.inner)
+        models = getattr(decider, "models", None)
         if isinstance(event, BoardDealt):
             self._board = tuple(event.board)
         if (
@@ -721,8 +722,8 @@ class ExplainedPlayer(Player):
         ):
             model = models[event.seat]
             before = np.array(model.weights, copy=True)
-            modeler = getattr(self.inner, "modeler", None)
-            game = getattr(self.inner, "_game", None)
+            modeler = getattr(decider, "modeler", None)
+            game = getattr(decider, "_game", None)
             try:  # what the modeler is about to use (read before it runs)
                 bucket = bets_to_call_bucket(event.to_call / game.bet_sizes[event.round]) if game is not None else 0
                 details = reweight_details_of(modeler, model, event, int(bucket))
@@ -762,9 +763,12 @@ class ExplainedPlayer(Player):
         action = self.inner.act(view, legal_actions)
         hand = self.hand_id if self.hand_id is not None else self.hand_no
         try:
+            decider = decider_of(self.inner)
             exp = explain_decision(
-                self.inner, view, legal_actions, action, hand, self.names, self._notes, self.seat_numbers
+                decider, view, legal_actions, action, hand, self.names, self._notes, self.seat_numbers
             )
+            if decider is not self.inner:  # a frozen player's restored copy: the record keeps the player's name
+                exp = exp.model_copy(update={"player": self.name})
         except Exception as e:  # noqa: BLE001 - never let an explanation change or stop the game
             sn = self.seat_numbers
             exp = DecisionExplanation(

@@ -17,6 +17,10 @@ between replays of a deal) is told so by ``reseat(mapping)``, so that anything i
 
 Players must not keep a reference to the view and read it later expecting the old values: the
 view follows the hand.  Every random choice a player makes must come from a seeded generator.
+
+A player that hands its decisions to another player object (a frozen player plays each hand with a restored copy)
+names that object as its ``decider`` (read through :func:`decider_of`), so that what reads a player's decision records
+and opponent models (:mod:`loki.explain`) reads the ones that decided.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from typing import Any
 
 from loki.engine import Action, GameConfig, PlayerView, legalise
 
-__all__ = ["Player", "legal_probabilities", "one_hot", "table_sizes"]
+__all__ = ["Player", "legal_probabilities", "one_hot", "table_sizes", "decider_of"]
 
 
 def legal_probabilities(probs: Sequence[float], legal: Sequence[Action]) -> tuple[float, float, float]:
@@ -41,6 +45,12 @@ def legal_probabilities(probs: Sequence[float], legal: Sequence[Action]) -> tupl
     for a in (Action.FOLD, Action.CALL, Action.RAISE):
         out[int(legalise(a, legal))] += float(probs[int(a)])
     return out[0], out[1], out[2]
+
+
+def decider_of(player: Any) -> Any:
+    """The object that makes ``player``'s decisions: its ``decider`` if it names one (a wrapper that plays through
+    another player), else ``player`` itself (module docstring)."""
+    return getattr(player, "decider", player)
 
 
 def one_hot(action: Action) -> tuple[float, float, float]:

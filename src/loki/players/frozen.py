@@ -235,6 +235,11 @@ class FrozenPlayer(Player):
         # a heads-up warm-up's models are of one opponent (restored): heads-up only; else the player's own range
         self.table_sizes = (2, 2) if config.warmup else table_sizes(self.inner)
 
+    @property
+    def decider(self) -> Any:
+        """The hand's restored copy, which makes this hand's decisions (:func:`loki.players.base.decider_of`)."""
+        return self.inner
+
     def hand_seed(self) -> int:
         """The seed of the next hand's copy (drawn from the player's own stream)."""
         return int(self._rng.integers(2**63 - 1))
