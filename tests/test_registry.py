@@ -237,3 +237,17 @@ def test_a_refused_player_file_is_not_even_resolved_on_disk(monkeypatch):
     monkeypatch.setattr(registry.os.path, "realpath", no_disk)
     with registry.built_in_specs_only(), pytest.raises(PlayerSpecError, match="not opened: built-in player specs"):
         parse_player('lbr{"opponent": "/x/y.toml"}')
+
+
+def test_a_style_and_a_tuned_set_together_take_the_sets_values_where_both_give_one():
+    """As documented in loki.players.tuned: BRS3's Bettor thresholds over LA's, LA's other values kept."""
+    from loki.players.loki import STYLE_VALUES
+    from loki.players.tuned import TUNED_SETS
+
+    both = make_player("loki2:BRS:LA:tuned=BRS3").config
+    style, tuned = STYLE_VALUES["LA"], TUNED_SETS["BRS3"]
+    assert both.bettor.make1 == tuned["bettor"]["make1"] != style["bettor"]["make1"]
+    assert both.bettor.make2 == tuned["bettor"]["make2"] != style["bettor"]["make2"]
+    assert "preflop_shift" not in tuned and both.preflop_shift == style["preflop_shift"]
+    assert "aggressive_call_raise" not in tuned.get("bettor", {})
+    assert both.bettor.aggressive_call_raise == style["bettor"]["aggressive_call_raise"]

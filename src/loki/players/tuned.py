@@ -11,6 +11,11 @@ configuration merged key by key; ``drop`` lists parent tables it takes back), ``
 Every value is a DEFAULT (tuned: <study>): found on tuning seeds (≥ 1000), validated on other seeds, reported on seeds
 0 and 1.  ``loki tune --list-sets`` prints them; :func:`set_label` names a player's set (``"fitted: BRS3"``).
 
+**A style and a set together** (``loki2:BRS:LA:tuned=BRS3``): the set's values win where both give one (BRS3's
+``bettor.make1`` and ``make2`` over LA's), and the style's other values stay (LA's ``preflop_shift`` and
+``aggressive_call_raise``, which BRS3 does not set).  Such a player was fitted neither way; the sets were fitted
+without a style.
+
 >>> TUNED_SETS["BRS3"]["preflop_reweighting"], SETS["BRS3"].parent, SETS["BRS2"].status
 ('strategy', 'BRS2', 'superseded')
 """
