@@ -54,7 +54,7 @@ import numpy as np
 from pydantic import Field
 
 from loki.assessment import LOW_WEIGHT, contest_equity, holding_equity, holding_ir, range_equity, uniform_board_values
-from loki.cards import HOLDING_INDEX
+from loki.cards import HOLDING_INDEX, live_holdings
 from loki.config import LokiModel, tunable
 from loki.engine import Action, PlayerView
 from loki.modeler.model import (
@@ -113,6 +113,9 @@ class ContestConfig(LokiModel):
             first decision, Loki-1's expert system in the others.
         preflop_card_blind: that threshold (0: the contest in every hand, the set A5's play; the sets A6
             to A8, the default: 0.15).
+        possible_range: an opponent's continuing range is the top of the holdings it can hold with our hole cards
+            and the board (:func:`continuing_range` with ``live``); off (the sets A5 to A8), the top of its whole
+            weight table, impossible holdings included.
     """
 
     realization: float = tunable(1.3, 0.6, 2.0, source="DEFAULT (the adaptive pre-flop model's)", gt=0.0, le=10.0)
@@ -129,6 +132,7 @@ class ContestConfig(LokiModel):
     samples: int = Field(300, ge=1, le=100_000)
     preflop_players: int = Field(3, ge=2, le=10)
     preflop_card_blind: float = Field(0.0, ge=0.0, le=1.0)
+    possible_range: bool = False
 
 
 @dataclass(frozen=True)
@@ -229,19 +233,25 @@ def _values(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def continuing_range(
-    weights: np.ndarray, play: float, card_blindness: float, values: np.ndarray, order: np.ndarray | None = None
+    weights: np.ndarray,
+    play: float,
+    card_blindness: float,
+    values: np.ndarray,
+    order: np.ndarray | None = None,
+    live: np.ndarray | None = None,
 ) -> np.ndarray:
     """The range of an opponent that takes part with probability ``play``: each holding's weight times
     ``c + (1 − c)·[h in the top play of the range by value]`` (module docstring; the excluded holdings keep the
     :data:`loki.assessment.LOW_WEIGHT` floor's share, as re-weighting does).
 
-    "The range" is the whole weight table, the holdings that share a card with our hole cards or the board included
-    (the sets A5 to A8 were fitted and measured so).  That is a known deviation from "the top ``play`` of the holdings
-    it can hold": re-weighting after the flop leaves those holdings at their weight, so they can carry much of the
-    table, and the share kept of the possible holdings is then more than ``play`` (AsKs on QsJd2c, the opponent's
-    table narrowed by a flop bet, 44 % of its weight impossible: 0.84 of the possible range kept where ``play`` is
-    0.50, our equity against it 0.352 where the top half gives 0.335).  Counting the possible holdings only changes
-    the adaptive Loki's play, so it waits for the panel to be measured again.
+    "The range" is the whole weight table, the holdings that share a card with our hole cards or the board included,
+    unless ``live`` is given (the sets A5 to A8 were fitted and measured without it: ``ContestConfig.possible_range``
+    off).  Without it the cut deviates from "the top ``play`` of the holdings it can hold": re-weighting after the flop
+    leaves the impossible holdings at their weight, so they can carry much of the table, and the share kept of the
+    possible holdings is then more than ``play`` (AsKs on QsJd2c, the opponent's table narrowed by a flop bet, 44 % of
+    its weight impossible: 0.84 of the possible range kept where ``play`` is 0.50, our equity against it 0.352 where
+    the top half gives 0.335).  With ``live`` the cut counts the possible holdings only, and the impossible ones get
+    weight 0.
 
     Args:
         weights: ``(1326,) float64`` its weight table.
@@ -250,6 +260,8 @@ def continuing_range(
         values: ``(1326,) float64`` the hand values it ranks its holdings by (higher is better).
         order: ``(1326,) int64`` the holdings by ascending value, ``np.argsort(values, kind="stable")`` (computed
             when None; a caller valuing many ranges on one board passes it once).
+        live: ``(1326,) bool`` the holdings possible with our hole cards and the board
+            (:func:`loki.cards.live_holdings`), or None: every holding of the table counts.
 
     Returns:
         ``(1326,) float64`` (a new array).
@@ -260,8 +272,14 @@ def continuing_range(
     (0.1, True)
     >>> bool(np.all(continuing_range(np.ones(1326), 0.1, 1.0, v) == 1.0))  # a card-blind player's range stays whole
     True
+    >>> live = np.arange(1326) % 2 == 0  # half the holdings possible: the top tenth of those
+    >>> w = continuing_range(np.ones(1326), 0.1, 0.0, v, live=live)
+    >>> round(float((w > 0.5).sum() / live.sum()), 2), bool(np.all(w[~live] == 0.0))
+    (0.1, True)
     """
     w = np.asarray(weights, dtype=np.float64)
+    if live is not None:
+        w = np.where(live, w, 0.0)
     c = min(max(float(card_blindness), 0.0), 1.0)
     q = min(max(float(play), 0.0), 1.0)
     if c >= 1.0 or q >= 1.0:
@@ -417,8 +435,9 @@ def contest_spot(
     w0 = [models[o.seat].weights if models is not None and o.seat in models else ones for o in opps]
     seed = _seed(view)
     n = config.samples
+    live = live_holdings((*view.hole_cards, *view.board)) if config.possible_range else None
     tab_c = [
-        continuing_range(w, o.play_call, o.card_blindness, values, order) if o.play_call < 1.0 else w
+        continuing_range(w, o.play_call, o.card_blindness, values, order, live) if o.play_call < 1.0 else w
         for w, o in zip(w0, opps, strict=True)
     ]
     e_c, se_c = _share(view, tab_c, [o.play_call for o in opps], n, seed)
@@ -430,7 +449,8 @@ def contest_spot(
     e_r = se_r = added_r = 0.0
     if Action.RAISE in legal:
         tab_r = [
-            continuing_range(w, o.play_raise, o.card_blindness, values, order) for w, o in zip(w0, opps, strict=True)
+            continuing_range(w, o.play_raise, o.card_blindness, values, order, live)
+            for w, o in zip(w0, opps, strict=True)
         ]
         e_r, se_r = _share(view, tab_r, [o.play_raise for o in opps], n, seed + 1)
         added_r = sum(o.play_raise * max(level + bet - float(committed[o.seat]), 0.0) for o in opps)
