@@ -588,3 +588,19 @@ def test_a_showdown_of_an_opponent_that_never_acted_teaches_nothing():
     assert np.array_equal(opp.evidence, before)
     play_hand(game, players, 1, rng, stacks=(1000, 10))
     assert not np.array_equal(opp.evidence, before)
+
+
+def test_an_unseen_opponents_card_blindness_is_zero_or_its_priors():
+    """unseen_blindness: "zero" (the sets A5 to A8) gives an opponent not followed yet 0; "prior" gives what the
+    modeler says of one it follows with no evidence yet (the card-blind candidate's prior weight, 0.15 at A8)."""
+    from loki.modeler import OpponentModel
+    from loki.players.registry import make_player
+
+    spec = 'loki2{"features": "BRS", "opponent_model": "adaptive", "tuned": "A8", "adaptive_model": %s}'
+    zero = make_player("loki2:BRS:adaptive").modeler
+    prior = make_player(spec % '{"unseen_blindness": "prior"}').modeler
+    unseen, followed = OpponentModel(), OpponentModel()
+    assert zero.card_blindness(unseen) == 0.0
+    assert prior.card_blindness(unseen) == pytest.approx(prior.weights_of(unseen)["blind"]) == pytest.approx(0.15)
+    prior._opponent(followed, None)  # followed from now on, no evidence yet
+    assert prior.card_blindness(followed) == pytest.approx(prior.card_blindness(unseen), abs=1e-15)

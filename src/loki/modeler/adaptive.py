@@ -130,6 +130,9 @@ class AdaptiveModelConfig(LokiModel):
         blindness_showdowns: the weight of a shown holding's evidence in those log-odds (1: its log-likelihood ratio
             as it is; more: a showdown counts as that many, where the card-driven candidates' actions mislead).
         blindness_bound: the clip of those log-odds (a verdict that may still be overturned by as much evidence).
+        unseen_blindness: the card-blindness of an opponent not followed yet (none of its actions but folds seen, no
+            play-out asked of it): ``"zero"`` (the sets A5 to A8) or ``"prior"``, the value its prior gives
+            (:meth:`AdaptiveModeler.card_blindness`).
 
     Raises:
         ConfigError: a prior of another length than the candidates, a non-positive prior, an empty candidate list;
@@ -151,6 +154,7 @@ class AdaptiveModelConfig(LokiModel):
     blindness_actions_for: float | None = Field(None, ge=0.0, le=1.0)
     blindness_showdowns: float = Field(1.0, ge=0.0, le=10.0)
     blindness_bound: float = Field(20.0, gt=0.0, le=700.0)
+    unseen_blindness: Literal["zero", "prior"] = "zero"
 
     @model_validator(mode="after")
     def _check(self) -> AdaptiveModelConfig:
@@ -260,6 +264,7 @@ class AdaptiveModeler:
         self._round_copy = any(bool(getattr(k, "reads_round_start", True)) for k in self.modelers)
         # the candidates' card-blindness (an optional part of a modeler's protocol), looked up once
         self._blindness = tuple(getattr(k, "card_blindness", None) for k in self.modelers)
+        self._unseen: float | None = None  # an unseen opponent's card-blindness with unseen_blindness = "prior"
         self._before = np.empty((len(self.modelers), N_HOLDINGS))  # the candidates' tables before the action
         self._cols = np.zeros((len(self.modelers), N_HOLDINGS))  # their P(action | holding)
         self._buf = np.empty(N_HOLDINGS)
@@ -305,23 +310,34 @@ class AdaptiveModeler:
         tell).
 
         An opponent this modeler has not followed yet (none of its actions but folds seen, and no play-out asked of
-        it) counts 0, not its prior's value (0.15 with the shipped prior) as :meth:`weights_of` gives: a known
-        deviation, kept because the fitted sets A5 to A8 were measured so (it decides the pre-flop contest's switch at
-        four to six players and the Simulator's card-blind weight); an opponent that folds every hand stays at 0."""
+        it) counts 0 with ``unseen_blindness = "zero"`` (the fitted sets A5 to A8 were measured so; it decides the
+        pre-flop contest's switch at four to six players and the Simulator's card-blind weight, and an opponent that
+        folds every hand stays at 0), and with ``"prior"`` the value the prior gives (0.15 with the shipped prior),
+        as :meth:`weights_of` does: measured on A8, no difference seen (experiments/exploitation, History)."""
         o = self._opps.get(id(model))
         if o is None:
-            return 0.0
-        if self.config.preflop_blindness == "none":
-            post = self._post(o)
+            if self.config.unseen_blindness == "zero":
+                return 0.0
+            if self._unseen is None:  # the prior on fresh candidate models, once
+                t = ModelTables(len(self.modelers))
+                self._unseen = self._blindness_of(
+                    self._weights(np.zeros(len(self.names))), [OpponentModel(t) for _ in self.modelers]
+                )
+            return self._unseen
+        return self._blindness_of(self._post(o) if self.config.preflop_blindness == "none" else None, o.cands)
+
+    def _blindness_of(self, post: np.ndarray | None, cands: list[OpponentModel]) -> float:
+        # Σ π_k·c_k over the candidates that say (``post`` given), else the largest c_k any candidate sees
+        if post is not None:
             return float(
                 sum(
                     float(p) * float(f(m))
-                    for p, m, f in zip(post, o.cands, self._blindness, strict=True)
+                    for p, m, f in zip(post, cands, self._blindness, strict=True)
                     if f is not None
                 )
             )
         out = 0.0
-        for m, f in zip(o.cands, self._blindness, strict=True):
+        for m, f in zip(cands, self._blindness, strict=True):
             if f is not None:
                 out = max(out, float(f(m)))
         return out
